@@ -1,0 +1,1 @@
+"""Data shipped with raspis: the variant presets (variants/*.toml)."""

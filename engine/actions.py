@@ -1,0 +1,100 @@
+"""Actions as small frozen records that print like the score sheet and parse back.
+
+A player's choices are a ``Bid`` (0 is the pass, "пас"), a ``NameTrump`` (a suit, or -1 for no
+trump) and a ``Play`` of a card. Playing a Joker carries a ``call``: how the Joker counts.
+
+Joker calls, on the lead (RULES §5):
+
+- ``high``: the Joker beats everything; the next ordinary card sets the led suit (002 Joker-52);
+- ``high`` with a ``suit``: the Joker is the highest card of the named suit, which is led (003);
+- ``low`` / ``low`` with a ``suit``: the Joker is the lowest card ("за младшую"); the highest card of
+  the led suit or a trump takes the trick, and if nobody follows or trumps the Joker still takes it
+  (003);
+- ``highest`` with a ``suit``: "по старшим пикам": everyone must play their highest card of that
+  suit, failing that a trump (where trumping is obligatory), failing that anything (000, 003);
+- ``lowest`` with a ``suit``: everyone must play their lowest card of that suit (002), and the Joker
+  counts as low;
+- ``trumps``: "по старшим козырям": everyone plays their highest trump (000).
+
+Not on the lead a Joker is ``high`` (takes the trick) or ``low`` (gives it away), whatever was led.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .cards import SUIT_SYMBOLS, SUIT_BY_TEXT, card_str, is_joker, parse_card
+
+JokerCall = Literal["high", "low", "highest", "lowest", "trumps"]
+JOKER_CALLS: tuple[str, ...] = ("high", "low", "highest", "lowest", "trumps")
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A bid of ``tricks`` tricks; 0 is the pass."""
+
+    tricks: int
+
+    def __str__(self) -> str:
+        return "pass" if self.tricks == 0 else f"bid {self.tricks}"
+
+
+@dataclass(frozen=True, slots=True)
+class NameTrump:
+    """Naming the trump suit (0..3), or -1 for no trump."""
+
+    suit: int
+
+    def __str__(self) -> str:
+        return "trump none" if self.suit < 0 else f"trump {SUIT_SYMBOLS[self.suit]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Playing ``card``; a Joker carries its ``call`` and, where the call names one, a ``suit``."""
+
+    card: int
+    call: JokerCall | None = None
+    suit: int = -1
+
+    def __str__(self) -> str:
+        text = card_str(self.card)
+        if self.call is not None:
+            text += f" {self.call}"
+        if self.suit >= 0:
+            text += f" {SUIT_SYMBOLS[self.suit]}"
+        return text
+
+
+Action = Bid | NameTrump | Play
+
+
+def parse_action(text: str) -> Action:
+    """Read an action as printed: ``pass``, ``bid 2``, ``2``, ``trump ♠``, ``trump none``,
+    ``7♠``, ``Th``, ``JK high``, ``JK highest s``, ``JK low ♥``, ``JK trumps``."""
+    words = text.strip().lower().split()
+    if not words:
+        raise ValueError("empty action")
+    if words == ["pass"] or words == ["пас"]:
+        return Bid(0)
+    if words[0] == "bid" and len(words) == 2 and words[1].isdigit():
+        return Bid(int(words[1]))
+    if len(words) == 1 and words[0].isdigit():
+        return Bid(int(words[0]))
+    if words[0] == "trump" and len(words) == 2:
+        if words[1] in ("none", "no", "-"):
+            return NameTrump(-1)
+        if words[1] in SUIT_BY_TEXT:
+            return NameTrump(SUIT_BY_TEXT[words[1]])
+    card = parse_card(words[0])
+    if len(words) == 1:
+        return Play(card)
+    if not is_joker(card) or words[1] not in JOKER_CALLS or len(words) > 3:
+        raise ValueError(f"cannot read {text!r} as an action")
+    suit = -1
+    if len(words) == 3:
+        if words[2] not in SUIT_BY_TEXT:
+            raise ValueError(f"cannot read {text!r}: {words[2]!r} is not a suit")
+        suit = SUIT_BY_TEXT[words[2]]
+    return Play(card, words[1], suit)  # type: ignore[arg-type]

@@ -1,0 +1,734 @@
+"""The game: a state machine with explicit phases, one legal-actions and one apply function each.
+
+Phases (``Phase``): ``DEAL`` (chance: shuffle, deal, turn the trump card), ``TRUMP`` (a player names
+trump), ``BID``, ``PLAY``, ``SCORE`` (chance-free bookkeeping at the end of a deal) and
+``GAME_OVER``. The chance phases run by themselves, so a caller only ever sees a player to move in
+``TRUMP``, ``BID`` or ``PLAY``, or the end. Each player phase has one ``_legal_*`` and one
+``_apply_*`` function, dispatched in ``legal_actions`` and ``apply``; the rule for "must trump"
+lives in ``_legal_play``, the hook in ``_legal_bids``, the trick's winner in ``_trick_winner``.
+
+Seats are numbered 0..n-1 clockwise; "left of the dealer" is the next seat. All chance comes from
+``engine.rng`` keyed by the game seed: the same seed and the same choices give the same game.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import rng
+from .actions import Action, Bid, NameTrump, Play
+from .cards import (
+    JOKER_MASK,
+    SUIT_MASKS,
+    card_list,
+    parse_card,
+    is_joker,
+    popcount,
+    rank_of,
+    suit_of,
+)
+from .errors import IllegalActionError, RaspisError
+from .events import (
+    CardPlayed,
+    DealScored,
+    DealStarted,
+    Event,
+    GameEnded,
+    TrickWon,
+    TrumpChosen,
+    BidMade,
+)
+from .options import KindOptions
+from .schedule import DealSpec
+from .scoring import deal_points
+from .variant import Variant, load_variant
+
+NO_SUIT = -1
+DEMANDS_OF_SUIT = ("highest", "lowest")
+
+
+class Phase(enum.IntEnum):
+    """The phases of the game, in the order a deal goes through them."""
+
+    DEAL = 0
+    TRUMP = 1
+    BID = 2
+    PLAY = 3
+    SCORE = 4
+    GAME_OVER = 5
+
+
+@dataclass(frozen=True, slots=True)
+class TrickCard:
+    """One card in a trick: who played it and how (a Joker's call and suit)."""
+
+    seat: int
+    card: int
+    call: str | None = None
+    suit: int = NO_SUIT
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: its cards in order of play, its trump and its winner."""
+
+    cards: tuple[TrickCard, ...]
+    trump: int
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The outcome of one deal, one entry per seat (``None`` bid: no bidding, or sat out)."""
+
+    number: int
+    hand_size: int
+    kind: str
+    dealer: int
+    trump: int
+    trump_card: int | None
+    bids: tuple[int | None, ...]
+    taken: tuple[int, ...]
+    points: tuple[int, ...]
+    fines: tuple[int, ...]
+    premiums: tuple[int, ...]
+    totals: tuple[int, ...]
+    hook_forced: bool
+    jokers_held: tuple[int, ...]
+
+
+class Game:
+    """One game of a variant between ``players`` seats.
+
+    >>> game = Game(load_variant("classic"), players=4, seed=7)
+    >>> while not game.is_over():
+    ...     game.apply(game.legal_actions()[0])
+    """
+
+    __slots__ = (
+        "variant", "players", "seed", "deals", "deal_index", "dealer", "first_dealer", "phase",
+        "hands", "first_cards", "stock", "trump", "trump_card", "trump_how", "namer", "bids",
+        "taken", "to_move", "order", "trick", "led_suit", "trick_trump", "tricks", "played",
+        "scores", "results", "passes_in_row", "fines", "log", "logging", "hook_forced",
+        "jokers_held", "schedule_length", "_kind", "_deal", "_circular", "_lock_card",
+    )
+
+    def __init__(self, variant: Variant | str, players: int, seed: int = 0, *, log: bool = True):
+        if isinstance(variant, str):
+            variant = load_variant(variant)
+        self.variant = variant.for_player_count(players)
+        self.players = players
+        self.seed = seed
+        self.deals: list[DealSpec] = self.variant.deal_schedule(players)
+        self.logging = log
+        self.log: list[Event] = []
+        self.scores = [0] * players
+        self.results: list[DealResult] = []
+        self.passes_in_row = [0] * players
+        self.first_dealer = self._draw_first_dealer()
+        self.dealer = self.first_dealer
+        self.deal_index = 0
+        self.schedule_length = len(self.deals)
+        self._start_deal()
+
+    # -- construction helpers -------------------------------------------------------------------
+
+    @classmethod
+    def single_deal(
+        cls,
+        variant: Variant | str,
+        hands: Sequence[int],
+        trump: int,
+        *,
+        dealer: int = 0,
+        kind: str = "normal",
+        trump_card: int | None = None,
+        bids: Sequence[int] | None = None,
+        log: bool = True,
+    ) -> Game:
+        """A game of one deal from given hands (masks), trump (0..3 or -1) and dealer.
+
+        For tests and analysts setting up exact positions. With ``bids`` the bidding is applied
+        too (in bidding order, starting left of the dealer), so the game starts in ``PLAY``.
+        """
+        if isinstance(variant, str):
+            variant = load_variant(variant)
+        players = len(hands)
+        sizes = {popcount(hand) for hand in hands}
+        if len(sizes) != 1:
+            raise RaspisError(f"every hand must have the same number of cards, got {sorted(sizes)}")
+        if variant.kinds.get(kind) is None:
+            raise RaspisError(f"unknown deal kind {kind!r}: known {', '.join(variant.kinds)}")
+        game = cls.__new__(cls)
+        game.variant = variant
+        game.players = players
+        game.seed = 0
+        game.deals = [DealSpec(0, sizes.pop(), kind, 0)]
+        game.logging = log
+        game.log = []
+        game.scores = [0] * players
+        game.results = []
+        game.passes_in_row = [0] * players
+        game.first_dealer = game.dealer = dealer
+        game.deal_index = 0
+        game.schedule_length = 1
+        game.order = game._order_from(dealer, list(range(players)))
+        game._begin_deal(game.deals[0], list(hands), trump, trump_card, list(hands), [])
+        if bids is not None:
+            for bid in bids:
+                game.apply(Bid(bid))
+        return game
+
+    def clone(self, log: bool = False) -> Game:
+        """A copy that can be played on independently (the log is dropped unless ``log``)."""
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = self.hands.copy()
+        other.bids = self.bids.copy()
+        other.taken = self.taken.copy()
+        other.trick = self.trick.copy()
+        other.tricks = self.tricks.copy()
+        other.scores = self.scores.copy()
+        other.results = self.results.copy()
+        other.passes_in_row = self.passes_in_row.copy()
+        other.fines = self.fines.copy()
+        other.stock = self.stock.copy()
+        other.deals = self.deals.copy()
+        other.logging = log
+        other.log = self.log.copy() if log else []
+        return other
+
+    # -- public queries -------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.phase == Phase.GAME_OVER
+
+    @property
+    def deal(self) -> DealSpec:
+        """The current deal of the schedule."""
+        return self._deal
+
+    @property
+    def kind(self) -> KindOptions:
+        """Options of the current deal's kind."""
+        return self._kind
+
+    def current_player(self) -> int:
+        """The seat to move, or -1 when the game is over."""
+        return -1 if self.phase == Phase.GAME_OVER else self.to_move
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to move (empty when the game is over)."""
+        if self.phase == Phase.TRUMP:
+            return self._legal_trump()
+        if self.phase == Phase.BID:
+            return list(map(Bid, self._legal_bids()))
+        if self.phase == Phase.PLAY:
+            return self._legal_play()
+        return []
+
+    def apply(self, action: Action) -> None:
+        """Apply the action of the seat to move; ``IllegalActionError`` if it is not legal."""
+        legal = self.legal_actions()
+        if action not in legal:
+            shown = ", ".join(map(str, legal))
+            where = f"seat {self.to_move}, deal {self.deal_index + 1}, {self.phase.name.lower()}"
+            if self.phase == Phase.GAME_OVER:
+                raise IllegalActionError(f"the game is over: no action is legal, got {action}")
+            raise IllegalActionError(f"illegal action {action} ({where}); legal: {shown}")
+        if self.phase == Phase.TRUMP:
+            self._apply_trump(action)  # type: ignore[arg-type]
+        elif self.phase == Phase.BID:
+            self._apply_bid(action)  # type: ignore[arg-type]
+        else:
+            self._apply_play(action)  # type: ignore[arg-type]
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply an action known to be legal (for search strategies): no legality check."""
+        if self.phase == Phase.TRUMP:
+            self._apply_trump(action)  # type: ignore[arg-type]
+        elif self.phase == Phase.BID:
+            self._apply_bid(action)  # type: ignore[arg-type]
+        else:
+            self._apply_play(action)  # type: ignore[arg-type]
+
+    def places(self) -> list[int]:
+        """Final places, 1 = best; equal totals share a place (after any tie-break deals)."""
+        return [1 + sum(1 for other in self.scores if other > score) for score in self.scores]
+
+    def double_losses(self) -> list[bool]:
+        """Which seats end with a negative total that counts as a double loss (003, 004)."""
+        if self.variant.end.negative_total != "double_loss":
+            return [False] * self.players
+        return [score < 0 for score in self.scores]
+
+    def observation(self, seat: int):  # noqa: ANN201 - defined in engine.observation
+        """What ``seat`` may know now under the variant's rules (see ``engine.observation``)."""
+        from .observation import observe
+
+        return observe(self, seat)
+
+    def score_sheet(self, names: Sequence[str] | None = None) -> str:
+        """The game so far as the traditional score sheet ("расписка")."""
+        from .sheet import render_sheet
+
+        return render_sheet(self, names)
+
+    def trace(self) -> str:
+        """The full event log as text, one event a line."""
+        return "\n".join(str(event) for event in self.log)
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in the current deal's order (clockwise)."""
+        order = self.order
+        return order[(order.index(seat) + 1) % len(order)]
+
+    # -- chance: the first dealer and the deal ----------------------------------------------------
+
+    def _draw_first_dealer(self) -> int:
+        how = self.variant.table.first_dealer
+        if how == "seat0":
+            return 0
+        cards = rng.shuffled(self.variant.deck_cards, rng.lot_key(self.seed))
+        if how == "first_ace":
+            # Cards face up one at a time round the table until an ace comes (002).
+            for position, card in enumerate(cards):
+                if not is_joker(card) and rank_of(card) == 14:
+                    return position % self.players
+            return 0
+        # Everyone draws; the highest card deals; tied players draw again (000, 002).
+        contenders = list(range(self.players))
+        position = 0
+        while len(contenders) > 1 and position + len(contenders) <= len(cards):
+            drawn = {seat: rank_of(cards[position + i]) for i, seat in enumerate(contenders)}
+            position += len(contenders)
+            best = max(drawn.values())
+            contenders = [seat for seat in contenders if drawn[seat] == best]
+        return contenders[0]
+
+    def _start_deal(self) -> None:
+        spec = self.deals[self.deal_index]
+        kind = self.variant.kinds[spec.kind]
+        participants = self._participants(spec)
+        order = self._order_from(self.dealer, participants)
+        deck = rng.shuffled(self.variant.deck_cards, rng.deal_key(self.seed, spec.number))
+        hands = [0] * self.players
+        first = [0] * self.players
+        position = 0
+        last_card = deck[0]
+        for round_number in range(spec.hand_size):
+            for seat in order:
+                card = deck[position]
+                position += 1
+                hands[seat] |= 1 << card
+                if round_number < self.variant.trump.named_after_cards:
+                    first[seat] |= 1 << card
+                last_card = card
+        stock = deck[position:]
+        self.order = order
+        trump, trump_card, how, namer = self._choose_trump(spec, kind, stock, last_card)
+        self._begin_deal(spec, hands, trump, trump_card, first, stock, how=how, namer=namer)
+
+    def _participants(self, spec: DealSpec) -> list[int]:
+        if spec.number < self.schedule_length:
+            return list(range(self.players))
+        top = max(self.scores)
+        return [seat for seat in range(self.players) if self.scores[seat] == top]
+
+    def _order_from(self, dealer: int, participants: list[int]) -> list[int]:
+        start = (dealer + 1) % self.players
+        ordered = [(seat - start) % self.players for seat in participants]
+        return [participants[i] for i in sorted(range(len(participants)), key=ordered.__getitem__)]
+
+    def _choose_trump(
+        self, spec: DealSpec, kind: KindOptions, stock: list[int], last_card: int
+    ) -> tuple[int, int | None, str, int]:
+        """(trump, trump card, how, namer): namer >= 0 means a player names trump now."""
+        options = self.variant.trump
+        left = self.order[0]
+        if kind.trump == "none" or options.mode == "none":
+            return NO_SUIT, None, "none", -1
+        if kind.trump == "named":
+            return NO_SUIT, None, "named", left
+        if options.mode == "fixed":
+            return self.variant.fixed_suit_index(), None, "fixed", -1
+        if options.mode == "circular":
+            return NO_SUIT, None, "circular", -1
+        # A full deal: no card left, or only the odd card that is not turned (003, 52 + Joker).
+        if not stock or spec.hand_size == self.variant.deck_size // len(self.order):
+            if options.full_deal == "no_trump":
+                return NO_SUIT, None, "none", -1
+            if options.full_deal == "named":
+                return NO_SUIT, None, "named", left
+            card = last_card
+            how = "last dealt"
+        else:
+            card = stock[0]
+            stock.pop(0)
+            how = "turned"
+        if is_joker(card):
+            if options.joker_turned == "dealer_names":
+                return NO_SUIT, card, "named", self.dealer
+            return NO_SUIT, card, "joker: none", -1
+        return suit_of(card), card, how, -1
+
+    def _begin_deal(
+        self,
+        spec: DealSpec,
+        hands: list[int],
+        trump: int,
+        trump_card: int | None,
+        first: list[int],
+        stock: list[int],
+        *,
+        how: str = "given",
+        namer: int = -1,
+    ) -> None:
+        self._deal = spec
+        self._kind = self.variant.kinds[spec.kind]
+        self.hands = hands
+        self.first_cards = first
+        self.stock = stock
+        self.trump = trump
+        self.trump_card = trump_card
+        self.trump_how = how
+        self._circular = how == "circular"
+        locked_until = self.variant.joker.locked_until
+        self._lock_card = parse_card(locked_until) if locked_until else -1
+        self.namer = namer
+        self.bids = [None] * self.players
+        self.taken = [0] * self.players
+        self.fines = [0] * self.players
+        self.trick = []
+        self.tricks = []
+        self.led_suit = NO_SUIT
+        self.trick_trump = trump
+        self.played = 0
+        self.hook_forced = False
+        self.jokers_held = tuple(
+            next((seat for seat in range(self.players) if hands[seat] >> joker & 1), -1)
+            for joker in (52, 53)
+            if joker in self.variant.deck_cards
+        )
+        if self.logging:
+            self.log.append(DealStarted(spec.number, spec.hand_size, spec.kind, self.dealer,
+                                        tuple(hands)))
+        if namer >= 0:
+            self.phase = Phase.TRUMP
+            self.to_move = namer
+            return
+        self._trump_decided()
+
+    def _trump_decided(self) -> None:
+        if self.logging:
+            self.log.append(TrumpChosen(self.trump, self.trump_card, self.trump_how))
+        self.trick_trump = self.trump
+        if self._kind.bidding == "none":
+            self._start_play()
+        else:
+            self.phase = Phase.BID
+            self.to_move = self.order[0]
+
+    # -- TRUMP: naming the trump suit -----------------------------------------------------------
+
+    def _legal_trump(self) -> list[Action]:
+        choices = [NameTrump(suit) for suit in range(4)]
+        if self.variant.trump.naming_allows_no_trump:
+            choices.append(NameTrump(NO_SUIT))
+        return choices
+
+    def _apply_trump(self, action: NameTrump) -> None:
+        self.trump = action.suit
+        self.trump_how = f"named by seat {self.to_move}"
+        self._trump_decided()
+
+    # -- BID -------------------------------------------------------------------------------------
+
+    def hook_rule(self) -> str:
+        """The hook in the current deal: 'none', 'no_equal' (the dealer's hook) or 'overbid'."""
+        kind_hook = self._kind.hook
+        if kind_hook != "variant":
+            return {"always": "no_equal", "off": "none", "overbid": "overbid"}[kind_hook]
+        hook = self.variant.bidding.hook
+        if hook == "always":
+            return "no_equal"
+        if hook == "from_deal":
+            return "no_equal" if self._deal.number + 1 >= self.variant.bidding.hook_from_deal else "none"
+        if hook == "specials_only":
+            return "no_equal" if self._kind.special else "none"
+        if hook == "overbid":
+            return "overbid"
+        return "none"
+
+    def _legal_bids(self) -> list[int]:
+        hand = self._deal.hand_size
+        bids = list(range(min(self._kind.min_bid, hand), hand + 1))
+        seat = self.to_move
+        if seat == self.order[-1]:
+            others = sum(bid for bid in self.bids if bid is not None)
+            rule = self.hook_rule()
+            if rule == "no_equal":
+                hooked = [bid for bid in bids if bid + others != hand]
+                bids = hooked or bids
+            elif rule == "overbid":  # 003: the bids must exceed the tricks, so someone falls short
+                bids = [bid for bid in bids if bid + others > hand] or [hand]
+        limit = self.variant.bidding.max_consecutive_passes
+        if limit is not None and self.passes_in_row[seat] >= limit and len(bids) > 1 and bids[0] == 0:
+            bids = bids[1:]
+        return bids
+
+    def _apply_bid(self, action: Bid) -> None:
+        seat = self.to_move
+        if seat == self.order[-1] and self.hook_rule() == "no_equal":
+            forbidden = self._deal.hand_size - sum(bid for bid in self.bids if bid is not None)
+            # The hook binds when the bid it forbids would otherwise have been open to the dealer.
+            self.hook_forced = min(self._kind.min_bid, self._deal.hand_size) <= forbidden
+        self.bids[seat] = action.tricks
+        self.passes_in_row[seat] = self.passes_in_row[seat] + 1 if action.tricks == 0 else 0
+        if self.logging:
+            self.log.append(BidMade(seat, action.tricks))
+        if seat == self.order[-1]:
+            self._start_play()
+        else:
+            self.to_move = self.next_seat(seat)
+
+    # -- PLAY ------------------------------------------------------------------------------------
+
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAY
+        leader = self.order[0]
+        if self.variant.play.first_lead == "dealer" and self.dealer in self.order:
+            leader = self.dealer
+        if self._kind.joker_holder_leads:
+            for seat in self.order:
+                if self.hands[seat] & JOKER_MASK:
+                    leader = seat
+                    break
+        self.to_move = leader
+
+    def _demands_allowed(self) -> bool:
+        joker = self.variant.joker
+        if joker.demands_first_trick_only and self.tricks:
+            return False
+        return not (joker.demands_until_deal is not None
+                    and self._deal.number + 1 > joker.demands_until_deal)
+
+    def _joker_locked(self) -> bool:
+        return self._lock_card >= 0 and not self.played >> self._lock_card & 1
+
+    def _lead_calls(self) -> list[tuple[str, int]]:
+        calls: list[tuple[str, int]] = []
+        demands = self._demands_allowed()
+        has_trump = self.trump >= 0
+        for name in self.variant.joker.lead_calls:
+            if name in ("high", "low"):
+                calls.append((name, NO_SUIT))
+            elif name in ("high_suit", "low_suit"):
+                calls.extend((name[:-5], suit) for suit in range(4))
+            elif name in ("highest_suit", "lowest_suit") and demands:
+                calls.extend((name[:-5], suit) for suit in range(4))
+            elif name == "highest_trumps" and demands and has_trump:
+                calls.append(("trumps", NO_SUIT))
+        if not calls:  # every call of the variant is barred here: the Joker still leads high
+            calls = [("high", NO_SUIT)]
+        return calls
+
+    def _follow_mask(self, hand: int) -> int:
+        """The ordinary cards of ``hand`` that may be played to the current trick."""
+        ordinary = hand & ~JOKER_MASK
+        lead = self.trick[0]
+        trump = self.trick_trump
+        must_trump = self.variant.play.must_trump
+        if is_joker(lead.card) and lead.call in DEMANDS_OF_SUIT:
+            suited = ordinary & SUIT_MASKS[lead.suit]
+            if suited:
+                pick = suited.bit_length() - 1 if lead.call == "highest" else (suited & -suited).bit_length() - 1
+                return 1 << pick
+            if must_trump and trump >= 0 and ordinary & SUIT_MASKS[trump]:
+                return ordinary & SUIT_MASKS[trump]
+            return ordinary
+        if is_joker(lead.card) and lead.call == "trumps":
+            trumps = ordinary & SUIT_MASKS[trump] if trump >= 0 else 0
+            return 1 << (trumps.bit_length() - 1) if trumps else ordinary
+        led = self.led_suit
+        if led < 0:
+            return ordinary
+        suited = ordinary & SUIT_MASKS[led]
+        if suited:
+            return suited
+        if must_trump and trump >= 0 and ordinary & SUIT_MASKS[trump]:
+            return ordinary & SUIT_MASKS[trump]
+        return ordinary
+
+    def _legal_play(self) -> list[Action]:
+        hand = self.hands[self.to_move]
+        jokers = card_list(hand & JOKER_MASK)
+        if self.trick:
+            cards = self._follow_mask(hand)
+        else:
+            cards = hand & ~JOKER_MASK
+        if jokers and self._joker_locked() and cards:
+            jokers = []
+        actions: list[Action] = [Play(card) for card in card_list(cards)]
+        if not jokers:
+            return actions
+        if not self.trick:
+            calls = self._lead_calls()
+        else:
+            earlier = [entry for entry in self.trick if is_joker(entry.card)]
+            if earlier and self.variant.joker.two_jokers == "opposite":
+                first_high = earlier[0].call in ("high", "highest", "trumps")
+                calls = [("low" if first_high else "high", NO_SUIT)]
+            else:
+                calls = [("high", NO_SUIT), ("low", NO_SUIT)]
+        for joker in jokers:
+            actions.extend(Play(joker, call, suit) for call, suit in calls)  # type: ignore[arg-type]
+        return actions
+
+    def _apply_play(self, action: Play) -> None:
+        seat = self.to_move
+        card = action.card
+        hand = self.hands[seat]
+        if not self.trick and is_joker(card) and self.variant.joker.lead_fine and popcount(hand) > 1:
+            self.fines[seat] += self.variant.joker.lead_fine
+        self.hands[seat] = hand & ~(1 << card)
+        self.played |= 1 << card
+        self.trick.append(TrickCard(seat, card, action.call, action.suit))
+        if self.led_suit < 0:
+            if not is_joker(card):
+                self.led_suit = suit_of(card)
+            elif len(self.trick) == 1 and action.suit >= 0:
+                self.led_suit = action.suit
+            if self.led_suit >= 0 and self._circular:
+                self.trick_trump = (self.led_suit + 1) % 4
+        if self.logging:
+            self.log.append(CardPlayed(seat, action))
+        if len(self.trick) < len(self.order):
+            self.to_move = self.next_seat(seat)
+            return
+        winner_index = self._trick_winner()
+        winner = self.trick[winner_index].seat
+        self.taken[winner] += 1
+        self.tricks.append(Trick(tuple(self.trick), self.trick_trump, winner))
+        if self.logging:
+            self.log.append(TrickWon(winner, len(self.tricks)))
+        self.trick = []
+        self.led_suit = NO_SUIT
+        self.trick_trump = self.trump
+        self.to_move = winner
+        if self.variant.play.draw_after_trick and len(self.stock) >= len(self.order):
+            seat_to_draw = winner
+            for _ in self.order:
+                self.hands[seat_to_draw] |= 1 << self.stock.pop(0)
+                seat_to_draw = self.next_seat(seat_to_draw)
+        if not self.hands[winner]:
+            self._score_deal()
+
+    def _trick_winner(self) -> int:
+        """Index in the trick of the card that takes it."""
+        trick = self.trick
+        trump = self.trick_trump
+        lead = trick[0]
+        joker_options = self.variant.joker
+        if (is_joker(lead.card) and lead.call == "highest" and trump >= 0 and trump != lead.suit
+                and joker_options.demand_trumped == "trump_wins"):
+            best = -1
+            for index, entry in enumerate(trick):
+                if not is_joker(entry.card) and suit_of(entry.card) == trump:
+                    if best < 0 or entry.card > trick[best].card:
+                        best = index
+            if best >= 0:
+                return best
+        high = [i for i, entry in enumerate(trick)
+                if is_joker(entry.card) and entry.call in ("high", "highest", "trumps")]
+        if high:
+            return high[0] if joker_options.two_jokers == "first_wins" else high[-1]
+        led = self.led_suit
+        best, best_key = 0, (-1, 0)
+        for index, entry in enumerate(trick):
+            if is_joker(entry.card):
+                continue
+            suit = suit_of(entry.card)
+            key = (2 if suit == trump else 1 if suit == led else -1, entry.card)
+            if key[0] > 0 and key > best_key:
+                best, best_key = index, key
+        return best
+
+    # -- SCORE -----------------------------------------------------------------------------------
+
+    def _score_deal(self) -> None:
+        self.phase = Phase.SCORE
+        spec = self._deal
+        points = [0] * self.players
+        for seat in self.order:
+            bid = self.bids[seat]
+            points[seat] = deal_points(bid, self.taken[seat], spec.hand_size, self._kind,
+                                       self.variant.scoring) + self.fines[seat]
+        premiums = self._premiums(points)
+        for seat in range(self.players):
+            self.scores[seat] += points[seat] + premiums[seat]
+        result = DealResult(
+            number=spec.number, hand_size=spec.hand_size, kind=spec.kind, dealer=self.dealer,
+            trump=self.trump, trump_card=self.trump_card, bids=tuple(self.bids),
+            taken=tuple(self.taken), points=tuple(points), fines=tuple(self.fines),
+            premiums=tuple(premiums), totals=tuple(self.scores), hook_forced=self.hook_forced,
+            jokers_held=self.jokers_held,
+        )
+        self.results.append(result)
+        if self.logging:
+            self.log.append(DealScored(spec.number, tuple(points), tuple(premiums),
+                                       tuple(self.scores)))
+        self._next_deal()
+
+    def _premiums(self, points: list[int]) -> list[int]:
+        """Premiums for making every bid of the game, or of the block this deal closes (002)."""
+        table = self.variant.scoring
+        premiums = [0] * self.players
+        spec = self._deal
+        if table.premium == "none" or spec.block < 0:
+            return premiums
+        if table.premium_scope == "game":
+            if spec.number != self.schedule_length - 1:
+                return premiums
+            earlier = self.results
+        else:
+            following = self.deals[spec.number + 1] if spec.number + 1 < self.schedule_length else None
+            if following is not None and following.block == spec.block:
+                return premiums
+            earlier = [r for r in self.results if self.deals[r.number].block == spec.block]
+        for seat in self.order:
+            outcomes = [(r.bids[seat], r.taken[seat]) for r in earlier]
+            outcomes.append((self.bids[seat], self.taken[seat]))
+            if not all(bid is None or bid == taken for bid, taken in outcomes):
+                continue
+            if table.premium == "fixed":
+                premiums[seat] = table.premium_points
+            else:
+                premiums[seat] = max([r.points[seat] for r in earlier] + [points[seat]])
+        return premiums
+
+    def _next_deal(self) -> None:
+        self.deal_index += 1
+        self.dealer = (self.dealer + 1) % self.players
+        if self.deal_index < len(self.deals):
+            self._start_deal()
+            return
+        end = self.variant.end
+        top = max(self.scores)
+        tied = [seat for seat in range(self.players) if self.scores[seat] == top]
+        extra = len(self.deals) - self.schedule_length
+        if end.tie == "golden_deal" and len(tied) > 1 and extra < end.tie_deals and "golden" in self.variant.kinds:
+            hand = self.variant.deck_size // len(tied)
+            if self.variant.schedule.max_hand:
+                hand = min(hand, self.variant.schedule.max_hand)
+            self.deals.append(DealSpec(len(self.deals), hand, "golden", -1))
+            self._start_deal()
+            return
+        self.phase = Phase.GAME_OVER
+        self.to_move = -1
+        if self.logging:
+            self.log.append(GameEnded(tuple(self.scores), tuple(self.places())))

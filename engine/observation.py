@@ -1,0 +1,98 @@
+"""What one seat may know: the observation a strategy decides from.
+
+An observation holds exactly what the seat may see under the variant: its own hand (hidden while
+bidding a dark deal; while naming trump only the first cards dealt), the other hands only in a
+"lobovaya" deal while bidding, the trump and the turned card, the bids, the tricks taken, the current
+trick, and the finished tricks that the variant's memory rule lets it look back at (``play.memory``:
+all, its own and the last, the last, or none). Legal actions come with it when the seat is to move,
+like an action mask.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .actions import Action
+
+if TYPE_CHECKING:
+    from .game import Game, Phase, Trick, TrickCard
+    from .variant import Variant
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's view of the game. Masks are card bitmasks (see ``engine.cards``)."""
+
+    variant: Variant
+    seat: int
+    players: int
+    phase: Phase
+    deal_number: int
+    hand_size: int
+    kind: str
+    dealer: int
+    order: tuple[int, ...]
+    to_move: int
+    hand: int
+    hand_hidden: bool
+    other_hands: tuple[int | None, ...]
+    trump: int
+    trump_card: int | None
+    trump_how: str
+    bids: tuple[int | None, ...]
+    taken: tuple[int, ...]
+    trick: tuple[TrickCard, ...]
+    led_suit: int
+    trick_trump: int
+    tricks: tuple[Trick, ...]
+    played: int
+    scores: tuple[int, ...]
+    hook_rule: str
+    legal_actions: tuple[Action, ...]
+
+
+def observe(game: Game, seat: int) -> Observation:
+    """Build ``seat``'s observation of ``game``."""
+    from .game import Phase
+
+    kind = game.kind
+    hand = game.hands[seat]
+    hidden = False
+    others: list[int | None] = [None] * game.players
+    if game.phase == Phase.TRUMP and game.trump_how == "named":
+        hand = game.first_cards[seat]
+    elif game.phase == Phase.BID and kind.bidding == "dark":
+        hand, hidden = 0, True
+    elif game.phase == Phase.BID and kind.view == "forehead":
+        hand, hidden = 0, True
+        others = [game.hands[other] if other != seat else None for other in range(game.players)]
+    memory = game.variant.play.memory
+    finished = game.tricks
+    if memory == "full":
+        visible = tuple(finished)
+    elif memory == "own_and_last":
+        visible = tuple(trick for index, trick in enumerate(finished)
+                        if trick.winner == seat or index == len(finished) - 1)
+    elif memory == "last":
+        visible = tuple(finished[-1:])
+    else:
+        visible = ()
+    played = 0
+    for trick in visible:
+        for entry in trick.cards:
+            played |= 1 << entry.card
+    for entry in game.trick:
+        played |= 1 << entry.card
+    to_move = game.current_player()
+    return Observation(
+        variant=game.variant, seat=seat, players=game.players, phase=game.phase,
+        deal_number=game.deal.number, hand_size=game.deal.hand_size, kind=game.deal.kind,
+        dealer=game.dealer, order=tuple(game.order), to_move=to_move, hand=hand,
+        hand_hidden=hidden, other_hands=tuple(others), trump=game.trump,
+        trump_card=game.trump_card, trump_how=game.trump_how, bids=tuple(game.bids),
+        taken=tuple(game.taken), trick=tuple(game.trick), led_suit=game.led_suit,
+        trick_trump=game.trick_trump, tricks=visible, played=played, scores=tuple(game.scores),
+        hook_rule=game.hook_rule() if game.phase == Phase.BID else "none",
+        legal_actions=tuple(game.legal_actions()) if to_move == seat else (),
+    )

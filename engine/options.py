@@ -1,0 +1,338 @@
+"""Every rule option of the game family, as validated, frozen data.
+
+Each class is one section of a variant file (``[deck]``, ``[trump]``, ``[joker]``, ...); each field
+is one rule option of ``shared/RULES.md`` with its default and, in its description, the seed text it
+comes from. The defaults describe the classic raspisnoy poker of seed 000. ``variant.py`` loads TOML
+files into these models; the engine reads them and hides no rule constant of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .cards import parse_card
+from .schedule import parse_entry
+
+SuitName = Literal["spades", "clubs", "diamonds", "hearts"]
+LeadCall = Literal[
+    "high", "high_suit", "low", "low_suit", "highest_suit", "lowest_suit", "highest_trumps"
+]
+
+
+class Section(BaseModel):
+    """Base of every options section: frozen, and unknown keys are errors."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _check_card(text: str) -> str:
+    parse_card(text)
+    return text
+
+
+class PlayersOptions(Section):
+    """How many players the variant allows (RULES §1: 2 to 10, 2-6 usual)."""
+
+    min: int = Field(2, ge=2, le=10, description="fewest players")
+    max: int = Field(6, ge=2, le=10, description="most players")
+    only: list[int] | None = Field(
+        None, description="only these counts within min..max (Georgian poker: 4 or 6, 003)"
+    )
+
+    @model_validator(mode="after")
+    def _ordered(self) -> PlayersOptions:
+        if self.min > self.max:
+            raise ValueError(f"players.min ({self.min}) is larger than players.max ({self.max})")
+        return self
+
+
+class DeckOptions(Section):
+    """The deck (RULES §2): 36 (6..A), 52 (2..A), with real or designated Jokers."""
+
+    lowest_rank: int = Field(6, ge=2, le=10,
+                             description="lowest rank in the deck: 6 for 36 cards, 2 for 52")
+    jokers: int = Field(0, ge=0, le=2, description="real Joker cards added to the deck (0, 1 or 2)")
+    joker_cards: list[str] = Field(
+        default_factory=list,
+        description="ordinary cards that act as Jokers, e.g. ['7s'] (000, 003) or ['6c', '6s'] (002)",
+    )
+    removed: list[str] = Field(
+        default_factory=list,
+        description="cards taken out of the deck, e.g. the 33-card deck of 003: ['6s', '6d', '6h']",
+    )
+
+    @field_validator("joker_cards", "removed")
+    @classmethod
+    def _cards(cls, value: list[str]) -> list[str]:
+        return [_check_card(text) for text in value]
+
+    @model_validator(mode="after")
+    def _joker_count(self) -> DeckOptions:
+        if self.jokers + len(self.joker_cards) > 2:
+            raise ValueError(
+                f"a deck has at most two Jokers; got {self.jokers} real and "
+                f"{len(self.joker_cards)} designated ({self.joker_cards})"
+            )
+        return self
+
+
+class ScheduleOptions(Section):
+    """The deal schedule (RULES §3), as blocks; see ``engine.schedule`` for the notation."""
+
+    deals: list[str] = Field(
+        default_factory=lambda: ["1..max-1", "max*players", "max-1..1"],
+        description="blocks of deals, e.g. ['1..max-1', 'max*players', 'max-1..1'] (000 classic)",
+    )
+    max_hand: int | None = Field(
+        None, ge=1, description="cap on 'max' (Odessa short, 003/004: 6); none: deck // players"
+    )
+
+    @field_validator("deals")
+    @classmethod
+    def _entries(cls, value: list[str]) -> list[str]:
+        if not value:
+            raise ValueError("the schedule needs at least one block")
+        for entry in value:
+            parse_entry(entry)
+        return value
+
+
+class TrumpOptions(Section):
+    """How the trump suit is chosen (RULES §4)."""
+
+    mode: Literal["turned", "fixed", "none", "circular"] = Field(
+        "turned",
+        description="turned: the card after the deal (all seeds); fixed: one suit all game (000, "
+        "003); none: never a trump; circular: the suit after the led suit (000, 002)",
+    )
+    fixed_suit: SuitName | None = Field(None, description="the suit when mode = fixed")
+    joker_turned: Literal["no_trump", "dealer_names"] = Field(
+        "no_trump", description="a Joker turned up: no trump (all seeds) or the dealer names (003)"
+    )
+    full_deal: Literal["last_dealt", "no_trump", "named"] = Field(
+        "last_dealt",
+        description="when the maximum hand is dealt and no card is left to turn: the dealer's last "
+        "card shows trump (000), no trump, or the player left of the dealer names it (002)",
+    )
+    named_after_cards: int = Field(
+        3, ge=1, description="a player naming trump sees only this many first cards (002: 3)"
+    )
+    naming_allows_no_trump: bool = Field(True, description="naming may choose no trump")
+
+    @model_validator(mode="after")
+    def _fixed(self) -> TrumpOptions:
+        if self.mode == "fixed" and self.fixed_suit is None:
+            raise ValueError("trump.mode = 'fixed' needs trump.fixed_suit (spades, clubs, ...)")
+        return self
+
+
+class JokerOptions(Section):
+    """The Joker in play (RULES §5)."""
+
+    lead_calls: list[LeadCall] = Field(
+        default_factory=lambda: ["high_suit", "low_suit", "highest_suit", "highest_trumps"],
+        description="what a player leading the Joker may announce: high / low (the next card sets "
+        "the led suit, 002 Joker-52), high_suit / low_suit (Joker high, or lowest, of a named suit, "
+        "003), highest_suit ('по старшим пикам': everyone plays their highest of that suit, 000), "
+        "lowest_suit (everyone plays their lowest of that suit, 002), highest_trumps ('по старшим "
+        "козырям', 000)",
+    )
+    demands_first_trick_only: bool = Field(
+        False, description="highest_* demands only on the first trick of a deal (002, 003)"
+    )
+    demands_until_deal: int | None = Field(
+        None, ge=1, description="highest_* demands only in deals 1..N of the game (000)"
+    )
+    demand_trumped: Literal["joker_wins", "trump_wins"] = Field(
+        "joker_wins",
+        description="after 'highest <suit>', a trump played by a void player beats the Joker or "
+        "not, agreed before the game (000)",
+    )
+    two_jokers: Literal["second_wins", "first_wins", "opposite"] = Field(
+        "second_wins",
+        description="two Jokers in one trick: the later high one wins, the first one keeps it, or the "
+        "second takes the opposite value of the first (002 Joker-52)",
+    )
+    lead_fine: int = Field(
+        0, le=0, description="points for leading the Joker unless it is the last card (002: -10)"
+    )
+    locked_until: str | None = Field(
+        None, description="the Joker may not be played until this card has been (003: 'Qs')"
+    )
+
+    @field_validator("locked_until")
+    @classmethod
+    def _card(cls, value: str | None) -> str | None:
+        return None if value is None else _check_card(value)
+
+    @field_validator("lead_calls")
+    @classmethod
+    def _some(cls, value: list[str]) -> list[str]:
+        if not value:
+            raise ValueError("the Joker needs at least one lead call")
+        return value
+
+
+class BiddingOptions(Section):
+    """Bidding restrictions (RULES §1, §7)."""
+
+    hook: Literal["always", "off", "from_deal", "specials_only", "overbid"] = Field(
+        "always",
+        description="the dealer's hook: the last bidder may not make the bids sum to the tricks "
+        "(000); off ('сходимся', 003); from deal N on (003); only in special deals (003); or "
+        "'overbid': the last bidder must make the bids exceed the tricks, on every deal (003)",
+    )
+    hook_from_deal: int = Field(4, ge=1, description="first deal (1-based) with the hook, for from_deal")
+    max_consecutive_passes: int | None = Field(
+        None, ge=1,
+        description="no more passes in a row than this (003: 2); waived when nothing else is legal",
+    )
+
+
+class PlayOptions(Section):
+    """Card play (RULES §1, §5, §8)."""
+
+    must_trump: bool = Field(
+        True, description="a player void in the led suit must trump if able (004); Oh Hell: no"
+    )
+    first_lead: Literal["left_of_dealer", "dealer"] = Field(
+        "left_of_dealer", description="who leads the first trick (002 Joker-52: the dealer)"
+    )
+    draw_after_trick: bool = Field(
+        False,
+        description="after each trick every player draws a card from the stock, the winner first, "
+        "while it lasts (002 Joker-52 read literally; off in the preset)",
+    )
+    memory: Literal["full", "own_and_last", "last", "none"] = Field(
+        "full",
+        description="which finished tricks a seat's observation shows: all, its own and the last "
+        "one (003), only the last, or none (000 'строго в закрытую')",
+    )
+
+
+class KindOptions(Section):
+    """A kind of deal: normal, or a special deal of RULES §3 (dark, golden, misère, ...)."""
+
+    special: bool = Field(False, description="counts as a special deal (for hook = specials_only)")
+    bidding: Literal["open", "dark", "none"] = Field(
+        "open", description="bid after seeing the cards, before the deal (dark), or not at all"
+    )
+    trump: Literal["default", "none", "named"] = Field(
+        "default",
+        description="the variant's trump rule, no trump, or named by the player left of the dealer "
+        "after seeing trump.named_after_cards cards (002 pulkas 2 and 4)",
+    )
+    view: Literal["normal", "forehead"] = Field(
+        "normal", description="forehead (lobovaya): while bidding see every hand but your own"
+    )
+    hook: Literal["variant", "always", "off", "overbid"] = Field(
+        "variant",
+        description="the hook in this kind of deal; 'variant' follows bidding.hook; overbid: the "
+        "last bidder must make the bids exceed the tricks (003 dark deals: others 3 + 3 of 12 "
+        "cards, so at least 7)",
+    )
+    min_bid: int = Field(0, ge=0, description="smallest bid: 1 forbids the pass (003 dark deals)")
+    scoring: Literal["table", "per_trick", "made_or_short"] = Field(
+        "table",
+        description="table: the variant's [scoring]; per_trick: per_trick points a trick taken "
+        "(golden, misère); made_or_short: a made bid k > 0 scores per_trick * k, falling short "
+        "short_points, a pass or an overtrick as the table (lobovaya, 000, 002)",
+    )
+    per_trick: int = Field(0, description="points a trick for per_trick and made_or_short scoring")
+    short_points: int = Field(0, description="points for falling short under made_or_short")
+    multiplier: int = Field(1, ge=1, description="the deal's points are multiplied by this (x2, x3)")
+    joker_holder_leads: bool = Field(False, description="the Joker's holder leads first (000 no-trump)")
+
+    @model_validator(mode="after")
+    def _bidding(self) -> KindOptions:
+        if self.bidding == "none" and self.scoring != "per_trick":
+            raise ValueError("a deal kind without bidding needs scoring = 'per_trick'")
+        return self
+
+
+#: Deal kinds every variant knows; a variant may change any field or add kinds of its own.
+BUILTIN_KINDS: dict[str, dict[str, object]] = {
+    "normal": {},
+    "dark": {"special": True, "bidding": "dark", "multiplier": 2},
+    "golden": {"special": True, "bidding": "none", "scoring": "per_trick", "per_trick": 20},
+    "misere": {"special": True, "bidding": "none", "scoring": "per_trick", "per_trick": -10},
+    "no_trump": {"special": True, "trump": "none"},
+    "lobovaya": {"special": True, "view": "forehead", "scoring": "made_or_short",
+                 "per_trick": 50, "short_points": -50},
+}
+
+
+class ScoringOptions(Section):
+    """The score table of a deal (RULES §6); ``k`` is the bid, ``t`` the tricks taken."""
+
+    exact_base: int = Field(0, description="made exactly (k > 0): exact_base + exact_per_trick * k")
+    exact_per_trick: int = Field(10, description="10 (000, 003, 004); Georgian 50 with base 50")
+    pass_made: int = Field(5, description="bid 0, took 0: 5 (classic), 10 (003), 50 (Georgian)")
+    over_per_trick: int = Field(1, description="took more than bid: points per trick taken (1; 10)")
+    under_mode: Literal["linear", "bid_value"] = Field(
+        "linear",
+        description="linear: under_per_taken * t + under_per_missing * (k - t); bid_value: minus "
+        "what the bid would have scored (003)",
+    )
+    under_per_taken: int = Field(0, description="+10 (000 second reading), 10 (Georgian), 1 (Oh Hell)")
+    under_per_missing: int = Field(-10, description="-10 (000, 004), -5 (003)")
+    under_nothing_taken: int | None = Field(
+        None, description="replaces the under score when no trick was taken: -10 (003), -200 (002)"
+    )
+    pass_broken_per_trick: int | None = Field(
+        None, description="bid 0, took t > 0: points a trick; none: as over_per_trick (003: -5)"
+    )
+    pass_broken_all: int | None = Field(None, description="bid 0 and took every trick (003: -10)")
+    all_tricks_multiplier: int = Field(
+        1, ge=1, description="bid every trick of the deal and made it: x this (003: 2)"
+    )
+    all_tricks_per_trick: int | None = Field(
+        None, description="bid every trick and made it: this a trick instead (002: 100, 9 -> 900)"
+    )
+    all_tricks_min_hand: int = Field(
+        2, ge=1, description="the all-tricks bonus needs at least this hand (003: not on one card)"
+    )
+    premium: Literal["none", "fixed", "best_deal"] = Field(
+        "none",
+        description="a premium for making every bid of a block/pulka (002): fixed points, or the "
+        "player's best deal score of the block once more",
+    )
+    premium_points: int = Field(0, description="points of a fixed premium")
+    premium_scope: Literal["game", "block"] = Field(
+        "game", description="the premium needs every bid of the game made (002 as written: 'во "
+        "всех раздачах') or every bid of one block (pulka)"
+    )
+
+
+class EndOptions(Section):
+    """The end of a game (RULES §3, §6)."""
+
+    tie: Literal["shared", "golden_deal"] = Field(
+        "shared", description="equal top totals: share first place, or an extra golden deal between "
+        "the tied players (003), repeated up to tie_deals times"
+    )
+    tie_deals: int = Field(3, ge=1, description="most extra golden deals to break a tie")
+    negative_total: Literal["plain", "double_loss"] = Field(
+        "plain", description="a negative final total counts as a double loss (003, 004)"
+    )
+
+
+class MatchOptions(Section):
+    """Matches of several games (RULES §3: 002 Joker-52, best of 3)."""
+
+    games: int = Field(1, ge=1, description="a match is best of this many games")
+    tie_break: Literal["second_places", "none"] = Field(
+        "none", description="a tied match is decided by second places, then extra games (002)"
+    )
+
+
+class TableOptions(Section):
+    """Seating and the first dealer (RULES §8)."""
+
+    first_dealer: Literal["lot", "first_ace", "seat0"] = Field(
+        "lot",
+        description="lot: everyone draws, the highest card deals (000, 002); first_ace: cards are "
+        "dealt face up until someone gets an ace (002); seat0: seat 0 deals first",
+    )

@@ -1,0 +1,352 @@
+"""Variants: named, validated, frozen rule sets loaded from TOML.
+
+A variant file is TOML with the sections of ``engine.options``. It may ``extends`` a preset (or
+another file, relative to itself) and override a few keys; tables merge key by key, lists and values
+replace. ``[for_players.N]`` holds overrides that apply only at N players (Georgian poker deals up to
+eight cards at four players and up to six at six, with a 54-card deck). A user's own variant is a
+three-line file::
+
+    name = "classic-no-hook"
+    extends = "classic"
+    bidding.hook = "off"
+
+Presets live in ``data/variants/``. Every mistake is a ``VariantError`` naming the file, the key,
+the bad value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+
+from .cards import JOKER, JOKERS, SUIT_NAMES, SUITS, make_card, parse_card
+from .errors import VariantError
+from .options import (
+    BUILTIN_KINDS,
+    BiddingOptions,
+    DeckOptions,
+    EndOptions,
+    JokerOptions,
+    KindOptions,
+    MatchOptions,
+    PlayersOptions,
+    PlayOptions,
+    ScheduleOptions,
+    ScoringOptions,
+    TableOptions,
+    TrumpOptions,
+)
+from .schedule import DealSpec, expand, parse_entry
+
+
+class Variant(BaseModel):
+    """A complete rule set. Build it with ``load_variant``; every field has a documented default."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(description="short name, e.g. 'classic'")
+    description: str = Field("", description="one line saying what the variant is")
+    sources: list[str] = Field(default_factory=list, description="seed texts it follows")
+    players: PlayersOptions = Field(default_factory=PlayersOptions)
+    deck: DeckOptions = Field(default_factory=DeckOptions)
+    schedule: ScheduleOptions = Field(default_factory=ScheduleOptions)
+    trump: TrumpOptions = Field(default_factory=TrumpOptions)
+    joker: JokerOptions = Field(default_factory=JokerOptions)
+    bidding: BiddingOptions = Field(default_factory=BiddingOptions)
+    play: PlayOptions = Field(default_factory=PlayOptions)
+    kinds: dict[str, KindOptions] = Field(default_factory=dict)
+    scoring: ScoringOptions = Field(default_factory=ScoringOptions)
+    end: EndOptions = Field(default_factory=EndOptions)
+    match: MatchOptions = Field(default_factory=MatchOptions)
+    table: TableOptions = Field(default_factory=TableOptions)
+    for_players: dict[int, dict[str, Any]] = Field(
+        default_factory=dict, description="overrides that apply at a given player count"
+    )
+    _per_players: dict[int, Variant] = PrivateAttr(default_factory=dict)
+    _schedules: dict[int, tuple[DealSpec, ...]] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Variant:
+        for entry in self.schedule.deals:
+            kind = parse_entry(entry)[3]
+            if kind not in self.kinds:
+                raise ValueError(
+                    f"schedule block {entry!r} names the deal kind {kind!r}, which is not defined; "
+                    f"known kinds: {', '.join(sorted(self.kinds))}"
+                )
+        deck = set(self.deck_cards_ordinary)
+        for text in [*self.deck.joker_cards, *( [self.joker.locked_until] if self.joker.locked_until else [])]:
+            if parse_card(text) not in deck:
+                raise ValueError(f"card {text!r} is not in the deck")
+        if self.trump.mode == "circular" and "highest_trumps" in self.joker.lead_calls:
+            raise ValueError(
+                "with circular trumps the Joker may not demand 'highest trumps' (000, 002): remove "
+                "'highest_trumps' from joker.lead_calls"
+            )
+        return self
+
+    # -- derived, cached ----------------------------------------------------------------------
+
+    @cached_property
+    def deck_cards_ordinary(self) -> tuple[int, ...]:
+        """The ordinary cards of the deck before designated Jokers are swapped in."""
+        removed = {parse_card(text) for text in self.deck.removed}
+        return tuple(
+            make_card(rank, suit)
+            for suit in SUITS
+            for rank in range(self.deck.lowest_rank, 15)
+            if make_card(rank, suit) not in removed
+        )
+
+    @cached_property
+    def joker_stands_for(self) -> dict[int, int]:
+        """Joker id -> the ordinary card it stands for (designated Jokers only)."""
+        return {JOKERS[i]: parse_card(text) for i, text in enumerate(self.deck.joker_cards)}
+
+    @cached_property
+    def deck_cards(self) -> tuple[int, ...]:
+        """Card ids of the deck as played: designated Joker cards replaced by Joker ids."""
+        designated = set(self.joker_stands_for.values())
+        cards = [card for card in self.deck_cards_ordinary if card not in designated]
+        joker_count = len(designated) + self.deck.jokers
+        return tuple(cards) + JOKERS[:joker_count]
+
+    @property
+    def deck_size(self) -> int:
+        """Number of cards in the deck."""
+        return len(self.deck_cards)
+
+    @property
+    def joker_count(self) -> int:
+        """Number of Jokers in the deck."""
+        return sum(1 for card in self.deck_cards if card >= JOKER)
+
+    def max_hand(self, players: int) -> int:
+        """The largest hand for ``players`` players: deck // players, capped by schedule.max_hand."""
+        largest = self.deck_size // players
+        return min(largest, self.schedule.max_hand) if self.schedule.max_hand else largest
+
+    def for_player_count(self, players: int) -> Variant:
+        """This variant with its ``[for_players.N]`` overrides applied, checked for ``players``.
+
+        Raises ``VariantError`` when the variant cannot be played by that many players.
+        """
+        cached = self._per_players.get(players)
+        if cached is not None:
+            return cached
+        variant = self
+        if players in self.for_players:
+            data = _merge(self.model_dump(exclude={"for_players"}), self.for_players[players])
+            variant = _validate(data, f"{self.name} [for_players.{players}]")
+        variant.check_players(players)
+        self._per_players[players] = variant
+        return variant
+
+    def check_players(self, players: int) -> None:
+        """Raise ``VariantError`` unless ``players`` may play every deal of the schedule."""
+        if players not in self.player_counts():
+            counts = ", ".join(map(str, self.player_counts()))
+            raise VariantError(
+                f"variant {self.name!r} is for {counts} players, not {players}"
+            )
+        largest = self.deck_size // players
+        for deal in self.deal_schedule(players):
+            if not 1 <= deal.hand_size <= largest:
+                raise VariantError(
+                    f"variant {self.name!r} cannot be dealt to {players} players: deal "
+                    f"{deal.number + 1} needs {deal.hand_size} cards each, "
+                    f"{deal.hand_size * players} in all, and the deck has {self.deck_size} "
+                    f"(at most {largest} each)"
+                )
+
+    def player_counts(self) -> list[int]:
+        """The player counts this variant allows."""
+        counts = range(self.players.min, self.players.max + 1)
+        return [n for n in counts if self.players.only is None or n in self.players.only]
+
+    def deal_schedule(self, players: int) -> list[DealSpec]:
+        """The deals of a game of ``players`` players, in order."""
+        cached = self._schedules.get(players)
+        if cached is None:
+            cached = tuple(expand(self.schedule.deals, self.max_hand(players), players))
+            self._schedules[players] = cached
+        return list(cached)
+
+    def kind(self, name: str) -> KindOptions:
+        """Options of the deal kind ``name``."""
+        return self.kinds[name]
+
+    @cached_property
+    def content_hash(self) -> str:
+        """A stable hash of every option value (name and description excluded), 16 hex digits."""
+        data = self.model_dump(mode="json", exclude={"name", "description", "sources"})
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def fixed_suit_index(self) -> int:
+        """The fixed trump suit as 0..3 (only for trump.mode = fixed)."""
+        return SUIT_NAMES.index(self.trump.fixed_suit or "spades")
+
+
+# -- loading ------------------------------------------------------------------------------------
+
+
+def presets_dir() -> Path:
+    """The folder holding the preset TOML files."""
+    return Path(str(resources.files("raspis.data") / "variants"))
+
+
+def preset_names() -> list[str]:
+    """Names of the built-in presets."""
+    return sorted(path.stem for path in presets_dir().glob("*.toml"))
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise VariantError(f"{path}: not valid TOML: {error}") from None
+    except OSError as error:
+        raise VariantError(f"{path}: cannot read: {error.strerror}") from None
+
+
+def _resolve(spec: str, relative_to: Path | None) -> Path:
+    candidates = []
+    if relative_to is not None:
+        candidates.append(relative_to / spec)
+        candidates.append(relative_to / f"{spec}.toml")
+    candidates.append(Path(spec))
+    for candidate in candidates:
+        if candidate.suffix == ".toml" and candidate.is_file():
+            return candidate
+    preset = presets_dir() / f"{spec}.toml"
+    if preset.is_file():
+        return preset
+    if spec.endswith(".toml") or "/" in spec:
+        raise VariantError(f"variant file {spec!r} does not exist")
+    raise VariantError(
+        f"unknown variant {spec!r}: known presets are {', '.join(preset_names())}; "
+        "or give the path of a .toml variant file"
+    )
+
+
+def _load_raw(path: Path, chain: tuple[Path, ...] = ()) -> dict[str, Any]:
+    resolved = path.resolve()
+    if resolved in chain:
+        names = " -> ".join(str(p) for p in (*chain, resolved))
+        raise VariantError(f"{path}: 'extends' goes round in a circle: {names}")
+    data = _read_toml(path)
+    parent = data.pop("extends", None)
+    if parent is None:
+        return data
+    if not isinstance(parent, str):
+        raise VariantError(f"{path}: key 'extends': {parent!r} must be a preset name or file path")
+    base = _load_raw(_resolve(parent, path.parent), (*chain, resolved))
+    base.pop("name", None)
+    base.pop("description", None)
+    return _merge(base, data)
+
+
+def _describe_location(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(part) for part in loc) or "(top level)"
+
+
+def _allowed_keys(loc: tuple[Any, ...]) -> list[str]:
+    """The keys a table at ``loc[:-1]`` accepts (for 'unknown key' messages)."""
+    model: Any = Variant
+    expect_kind_name = False
+    for part in loc[:-1]:
+        if expect_kind_name:
+            model, expect_kind_name = KindOptions, False
+            continue
+        fields = getattr(model, "model_fields", None)
+        if fields is None or part not in fields:
+            return []
+        if part == "kinds":
+            expect_kind_name = True
+            continue
+        model = fields[part].annotation
+    if isinstance(model, type) and issubclass(model, BaseModel) and not expect_kind_name:
+        return sorted(model.model_fields)
+    return []
+
+
+def _format_error(source: str, error: ValidationError) -> VariantError:
+    lines = []
+    for item in error.errors():
+        loc = tuple(item["loc"])
+        key = _describe_location(loc)
+        if item["type"] == "extra_forbidden":
+            allowed = _allowed_keys(loc)
+            hint = f"; allowed keys here: {', '.join(allowed)}" if allowed else ""
+            lines.append(f"{source}: unknown key '{key}'{hint}")
+        elif item["type"] == "value_error" or not loc:
+            message = str(item["msg"]).removeprefix("Value error, ")
+            where = f"key '{key}': " if loc else ""
+            lines.append(f"{source}: {where}{message}")
+        else:
+            lines.append(
+                f"{source}: key '{key}': {item['input']!r} is not allowed: {item['msg']}"
+            )
+    return VariantError("\n".join(lines))
+
+
+def _validate(data: dict[str, Any], source: str) -> Variant:
+    data = dict(data)
+    kinds = {name: dict(values) for name, values in BUILTIN_KINDS.items()}
+    user_kinds = data.get("kinds", {})
+    if not isinstance(user_kinds, dict):
+        raise VariantError(f"{source}: key 'kinds' must be a table of deal kinds")
+    for name, values in user_kinds.items():
+        if not isinstance(values, dict):
+            raise VariantError(f"{source}: key 'kinds.{name}' must be a table")
+        kinds[name] = _merge(kinds.get(name, {}), values)
+    data["kinds"] = kinds
+    try:
+        return Variant.model_validate(data)
+    except ValidationError as error:
+        raise _format_error(source, error) from None
+    except ValueError as error:  # a card that cannot be parsed, raised outside pydantic's wrapping
+        raise VariantError(f"{source}: {error}") from None
+
+
+def load_variant(spec: str | Path) -> Variant:
+    """Load a variant by preset name (``classic``) or by the path of a TOML file."""
+    path = spec if isinstance(spec, Path) else _resolve(spec, None)
+    data = _load_raw(path)
+    data.setdefault("name", path.stem)
+    variant = _validate(data, str(path) if path.parent != presets_dir() else f"preset {path.stem!r}")
+    for players in variant.for_players:  # overrides must be valid too, at load time
+        variant.for_player_count(players)
+    return variant
+
+
+def variant_from_dict(data: dict[str, Any], source: str = "<dict>") -> Variant:
+    """Build a variant from a dict shaped like a TOML file (``extends`` resolved against presets)."""
+    data = dict(data)
+    parent = data.pop("extends", None)
+    if parent is not None:
+        base = _load_raw(_resolve(str(parent), None))
+        base.pop("name", None)
+        base.pop("description", None)
+        data = _merge(base, data)
+    data.setdefault("name", "custom")
+    return _validate(data, source)
