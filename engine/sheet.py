@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 _KIND_MARKS = {"normal": ""}
-COLUMN = 16
+COLUMN = 18
 
 
 def _trump_text(suit: int, card: int | None) -> str:
@@ -32,7 +32,7 @@ def render_sheet(game: Game, names: Sequence[str] | None = None) -> str:
         f"{name[:COLUMN - 2]:^{COLUMN}}" for name in names
     )
     sub = f"{'':>3} {'':>5} {'':<9} {'':<6}|" + "|".join(
-        f"{'bid tk':<7}{'pts':>4}{'total':>5}" for _ in names
+        f"{'bid tk':<7}{'pts':>5}{'total':>6}" for _ in names
     )
     lines = [f"{game.variant.name} ({game.variant.content_hash}), {players} players, seed {game.seed}",
              header, sub, "-" * len(header)]
@@ -45,7 +45,7 @@ def render_sheet(game: Game, names: Sequence[str] | None = None) -> str:
             made = "." if bid is not None and bid == taken else " "
             bid_text = "-" if bid is None else str(bid)
             points = result.points[seat] + result.premiums[seat]
-            cells.append(f"{dealer}{bid_text:>2}{made}{taken:>2} {points:>+5}{result.totals[seat]:>5}")
+            cells.append(f"{dealer}{bid_text:>2}{made}{taken:>2} {points:>+5}{result.totals[seat]:>6}")
         kind = _KIND_MARKS.get(result.kind, result.kind)
         lines.append(
             f"{result.number + 1:>3} {result.hand_size:>5} {kind:<9} "

@@ -1,0 +1,104 @@
+"""``raspis variants``: list, show and validate rule variants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from raspis.engine import load_variant, preset_names
+from raspis.engine.cards import card_str
+from raspis.engine.variant import Variant
+
+from .common import friendly_errors
+
+
+@click.group("variants")
+def variants_group() -> None:
+    """List, show and check rule variants (presets and your own TOML files)."""
+
+
+def _deck_text(variant: Variant) -> str:
+    jokers = ", ".join(
+        f"{card_str(card, ascii_only=True)}" for card in variant.joker_stands_for.values()
+    )
+    real = variant.deck.jokers
+    if real:
+        return f"{variant.deck_size - real} cards + {real} Joker{'s' if real > 1 else ''}"
+    return f"{variant.deck_size} cards" + (f" ({jokers} as Joker)" if jokers else "")
+
+
+@variants_group.command("list")
+def list_variants() -> None:
+    """List the built-in presets."""
+    rows = []
+    for name in preset_names():
+        variant = load_variant(name)
+        counts = variant.player_counts()
+        players = f"{counts[0]}-{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) else ",".join(map(str, counts))
+        rows.append((name, players, _deck_text(variant), variant.content_hash, variant.description))
+    width = max(len(row[0]) for row in rows)
+    click.echo(f"{'name':<{width}}  {'players':<7}  {'deck':<26}  {'hash':<16}  description")
+    for name, players, deck, digest, description in rows:
+        click.echo(f"{name:<{width}}  {players:<7}  {deck:<26}  {digest}  {description}")
+
+
+def _flatten(prefix: str, value: Any, model: Any, lines: list[tuple[str, str, str]]) -> None:
+    fields = getattr(type(model), "model_fields", {}) if model is not None else {}
+    for key, item in value.items():
+        name = f"{prefix}{key}"
+        sub_model = getattr(model, key, None) if model is not None else None
+        if isinstance(item, dict) and key not in ("for_players",) and item:
+            if key == "kinds":
+                for kind_name, kind_values in item.items():
+                    _flatten(f"{name}.{kind_name}.", kind_values, sub_model[kind_name], lines)
+            else:
+                _flatten(f"{name}.", item, sub_model, lines)
+            continue
+        description = fields[key].description if key in fields and fields[key].description else ""
+        lines.append((name, repr(item) if isinstance(item, str) else str(item), description))
+
+
+@variants_group.command("show")
+@click.argument("variant_spec", metavar="NAME|FILE")
+@click.option("--players", "-p", type=int, default=None,
+              help="expand the deal schedule for this many players (default: every allowed count)")
+@click.option("--descriptions/--no-descriptions", default=True, help="explain each option")
+@friendly_errors
+def show_variant(variant_spec: str, players: int | None, descriptions: bool) -> None:
+    """Every option of a variant with its value, and its deal schedule expanded."""
+    variant = load_variant(variant_spec)
+    counts = [players] if players is not None else variant.player_counts()
+    resolved = variant.for_player_count(counts[0])
+    click.echo(f"{variant.name}: {variant.description}")
+    click.echo(f"content hash {variant.content_hash}; seed texts: {', '.join(variant.sources) or '-'}")
+    click.echo(f"deck: {_deck_text(resolved)}")
+    lines: list[tuple[str, str, str]] = []
+    data = resolved.model_dump(exclude={"name", "description", "sources", "for_players"})
+    _flatten("", data, resolved, lines)
+    width = max(len(name) + len(value) for name, value, _ in lines) + 3
+    for name, value, description in lines:
+        text = f"{name} = {value}"
+        click.echo(f"  {text:<{width}}  # {description}" if descriptions and description else f"  {text}")
+    if variant.for_players:
+        click.echo(f"overrides by player count: {variant.for_players}")
+    for count in counts:
+        per_count = variant.for_player_count(count)
+        deals = per_count.deal_schedule(count)
+        described = " ".join(
+            f"{deal.hand_size}{'' if deal.kind == 'normal' else deal.kind[0].upper()}" for deal in deals
+        )
+        click.echo(f"schedule for {count} players ({len(deals)} deals; letters mark special kinds): {described}")
+
+
+@variants_group.command("validate")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@friendly_errors
+def validate_variants(files: tuple[str, ...]) -> None:
+    """Check variant files: exit status 0 if every file is a valid, playable variant."""
+    for path in files:
+        variant = load_variant(path if path.endswith(".toml") else path)
+        for count in variant.player_counts():
+            variant.for_player_count(count)
+        click.echo(f"{path}: ok ({variant.name}, hash {variant.content_hash}, players "
+                   f"{','.join(map(str, variant.player_counts()))})")

@@ -1,0 +1,175 @@
+"""Finding strategies by spec string.
+
+Every command takes strategies as spec strings:
+
+- a built-in name, with optional parameters: ``heuristic``, ``ismcts:iterations=2000,c=0.7``;
+- a module path and class: ``mypkg.bots:Greedy`` (parameters after a second colon);
+- a Python file and class: ``./my_bot.py:Greedy`` or ``/abs/path/bot.py:Greedy:depth=3``;
+- a plug-in installed by another package under the entry-point group ``raspis.strategies``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from raspis.engine.errors import RaspisError
+
+from .base import Strategy
+
+ENTRY_POINT_GROUP = "raspis.strategies"
+
+#: Built-in strategies: name -> "module:Class", imported when first used.
+BUILTINS: dict[str, str] = {
+    "random": "raspis.strategies.base:RandomStrategy",
+    "heuristic": "raspis.strategies.heuristic:HeuristicStrategy",
+    "ev": "raspis.strategies.ev:ExpectedValueStrategy",
+    "pimc": "raspis.strategies.pimc:PimcStrategy",
+    "ismcts": "raspis.strategies.ismcts:IsmctsStrategy",
+}
+
+
+class StrategySpecError(RaspisError):
+    """A strategy spec that names nothing loadable, or bad parameters."""
+
+
+def _import_class(module_name: str, class_name: str, spec: str) -> type[Strategy]:
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise StrategySpecError(f"strategy {spec!r}: cannot import module {module_name!r}: {error}") from None
+    return _class_from(module, class_name, spec)
+
+
+def _class_from(module: Any, class_name: str, spec: str) -> type[Strategy]:
+    found = getattr(module, class_name, None)
+    if found is None:
+        names = [n for n, v in vars(module).items() if isinstance(v, type) and issubclass(v, Strategy)]
+        raise StrategySpecError(
+            f"strategy {spec!r}: {module.__name__} has no {class_name!r}; strategies there: "
+            f"{', '.join(names) or 'none'}"
+        )
+    if not (isinstance(found, type) and issubclass(found, Strategy)):
+        raise StrategySpecError(
+            f"strategy {spec!r}: {class_name} is not a subclass of raspis.strategies.Strategy"
+        )
+    return found
+
+
+def _import_file(path_text: str, class_name: str, spec: str) -> type[Strategy]:
+    path = Path(path_text).expanduser()
+    if not path.is_file():
+        raise StrategySpecError(f"strategy {spec!r}: no such file {path_text!r}")
+    module_name = f"raspis_user_{abs(hash(str(path.resolve())))}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        loader_spec = importlib.util.spec_from_file_location(module_name, path)
+        if loader_spec is None or loader_spec.loader is None:
+            raise StrategySpecError(f"strategy {spec!r}: cannot load {path_text!r} as Python")
+        module = importlib.util.module_from_spec(loader_spec)
+        sys.modules[module_name] = module
+        try:
+            loader_spec.loader.exec_module(module)
+        except Exception as error:  # the user's file failed to import: say so, no traceback
+            del sys.modules[module_name]
+            raise StrategySpecError(
+                f"strategy {spec!r}: {path_text} failed to load: {type(error).__name__}: {error}"
+            ) from None
+    return _class_from(module, class_name, spec)
+
+
+def plugin_strategies() -> dict[str, Any]:
+    """Entry points of installed plug-ins, by name."""
+    return {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def available_strategies() -> dict[str, type[Strategy]]:
+    """Built-in and plug-in strategy classes by name (plug-ins that fail to load are skipped)."""
+    found: dict[str, type[Strategy]] = {}
+    for name, target in BUILTINS.items():
+        module_name, class_name = target.split(":")
+        try:
+            found[name] = _import_class(module_name, class_name, name)
+        except StrategySpecError:
+            continue
+    for name, point in plugin_strategies().items():
+        try:
+            loaded = point.load()
+        except Exception:  # a broken plug-in must not break listing
+            continue
+        if isinstance(loaded, type) and issubclass(loaded, Strategy):
+            found.setdefault(name, loaded)
+    return found
+
+
+def _convert(cls: type[Strategy], key: str, text: str, spec: str) -> Any:
+    parameter = cls.parameters.get(key)
+    if parameter is None:
+        known = ", ".join(sorted(cls.parameters)) or "none"
+        raise StrategySpecError(f"strategy {spec!r}: unknown parameter {key!r}; parameters: {known}")
+    try:
+        if parameter.type is bool:
+            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(text)
+            return text.lower() in ("true", "1", "yes")
+        return parameter.type(text)
+    except ValueError:
+        raise StrategySpecError(
+            f"strategy {spec!r}: parameter {key}={text!r} is not a {parameter.type.__name__}"
+        ) from None
+
+
+def _parse_parameters(cls: type[Strategy], text: str, spec: str) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        if "=" not in item:
+            raise StrategySpecError(f"strategy {spec!r}: parameter {item!r} must be key=value")
+        key, value = item.split("=", 1)
+        options[key.strip()] = _convert(cls, key.strip(), value.strip(), spec)
+    return options
+
+
+def resolve_class(spec: str) -> tuple[type[Strategy], str]:
+    """(class, parameter text) for a spec string."""
+    spec = spec.strip()
+    if ".py:" in spec:
+        path_text, rest = spec.split(".py:", 1)
+        class_name, _, parameters = rest.partition(":")
+        return _import_file(path_text + ".py", class_name, spec), parameters
+    head, _, rest = spec.partition(":")
+    if "." in head:
+        class_name, _, parameters = rest.partition(":")
+        if not class_name:
+            raise StrategySpecError(f"strategy {spec!r}: write module.path:ClassName")
+        return _import_class(head, class_name, spec), parameters
+    if head in BUILTINS:
+        module_name, class_name = BUILTINS[head].split(":")
+        return _import_class(module_name, class_name, spec), rest
+    plugins = plugin_strategies()
+    if head in plugins:
+        try:
+            loaded = plugins[head].load()
+        except Exception as error:
+            raise StrategySpecError(f"strategy plug-in {head!r} failed to load: {error}") from None
+        if not (isinstance(loaded, type) and issubclass(loaded, Strategy)):
+            raise StrategySpecError(f"strategy plug-in {head!r} is not a Strategy subclass")
+        return loaded, rest
+    known = ", ".join(sorted(set(available_strategies()) | set(plugins)))
+    raise StrategySpecError(
+        f"unknown strategy {spec!r}: known strategies are {known}; or give "
+        "module.path:ClassName or ./file.py:ClassName"
+    )
+
+
+def load_strategy(spec: str) -> Strategy:
+    """A new strategy instance for a spec string (see the module docstring)."""
+    cls, parameters = resolve_class(spec)
+    options = _parse_parameters(cls, parameters, spec)
+    try:
+        return cls(**options)
+    except ValueError as error:
+        raise StrategySpecError(f"strategy {spec!r}: {error}") from None
