@@ -1,0 +1,388 @@
+"""Every worked score example of the seed texts, through ``table_points`` and the presets.
+
+Numbers in the comments refer to the worked examples of the seed audit (``#N``); the quotes are
+from the seed texts (000 = 000_2755060b2ab49a90.txt with its sub-articles A1..A5, 002, 003, 004).
+Each expected value is the seed's number or a hand computation from the seed's rule, never the
+engine's output. ``table_points(bid, taken, hand_size, table)``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from raspis.engine import Game, load_variant, parse_cards, variant_from_dict
+from raspis.engine.options import BUILTIN_KINDS, KindOptions, ScoringOptions
+from raspis.engine.scoring import deal_points, table_points
+
+# The classic tables written out by hand from the seeds (not read from a preset).
+#: 000-A4/A5, 002-RP, 002-J52, 004: made 10 a trick, over 1 a trick, -10 a missing trick, pass 5.
+CLASSIC = ScoringOptions(exact_base=0, exact_per_trick=10, pass_made=5, over_per_trick=1,
+                         under_per_taken=0, under_per_missing=-10)
+#: 000-A2 l.77: "+10 per taken trick and -10 per missing trick" on an undertrick.
+CLASSIC_CREDIT = CLASSIC.model_copy(update={"under_per_taken": 10})
+#: Georgian poker, 000-A3 l.161, 002-RP l.63, 004 l.16: 50k + 50, pass 50, 10 a trick taken.
+GEORGIAN = ScoringOptions(exact_base=50, exact_per_trick=50, pass_made=50, over_per_trick=10,
+                          under_per_taken=10, under_per_missing=0)
+#: Georgian poker of 000-A2 l.122: 50 a made trick, no +50.
+GEORGIAN_A2 = GEORGIAN.model_copy(update={"exact_base": 0})
+#: Georgian Joker, 002-GJ l.19: 100, 150, ... (50k + 50); 9 of 9 -> 900; -200 for a failed bid
+#: with no trick taken (reading C of audit §3b); other misses 10 a trick taken.
+GEORGIAN_JOKER = GEORGIAN.model_copy(
+    update={"under_nothing_taken": -200, "all_tricks_per_trick": 100, "all_tricks_min_hand": 9}
+)
+
+
+# -- 000 --------------------------------------------------------------------------------------
+
+
+def test_000_a2_bid_3_took_2_scores_plus_10_with_credit_for_taken_tricks() -> None:
+    # #3 000-A2 l.77: «заказано 3 взятки, а забрал он всего 2, то за 2 взятки он получает 20
+    # очков, а за 1 не полученную -10. В сумме получается 10 очков».
+    assert table_points(3, 2, 6, CLASSIC_CREDIT) == 10
+
+
+def test_bid_3_took_2_scores_minus_10_per_missing_trick() -> None:
+    # #15 000-A4 l.188: «за каждый недобор 1-ой взятки отнимается 10 очков».
+    assert table_points(3, 2, 6, CLASSIC) == -10
+    # «если игрок недобрал больше взяток, то отнимается 20, 30, 40»
+    assert table_points(3, 1, 6, CLASSIC) == -20
+    assert table_points(3, 0, 6, CLASSIC) == -30
+    assert table_points(4, 0, 6, CLASSIC) == -40
+
+
+def test_pass_made_scores_5() -> None:
+    # #4 000-A2 l.77 «ничего не заказывал и не взял ни одной взятки, ему насчитывает 5 очков»;
+    # #17 000-A4, #31 002-RP «выполнил «пас», то ему начисляется 5 очков».
+    for hand_size in (1, 6, 9):
+        assert table_points(0, 0, hand_size, CLASSIC) == 5
+
+
+def test_bid_5_made_scores_50() -> None:
+    # #16 000-A4 l.189: «игрок заказал 5 взяток и выполнил свой заказ – ему начисляется 50 очков».
+    assert table_points(5, 5, 9, CLASSIC) == 50
+
+
+def test_bid_3_took_5_scores_5() -> None:
+    # #21 000-A5 l.319: «если вы заказывали 3, а взяли 5, то получите только 5 баллов».
+    assert table_points(3, 5, 9, CLASSIC) == 5
+
+
+def test_000_a3_nothing_taken_costs_10_per_bid_trick() -> None:
+    # #10 000-A3 l.155: «не взял ни одной взятки – снимается по 10 очков за каждую заказанную
+    # взятку в любом случае»: b=3, t=0 -> -30.
+    assert table_points(3, 0, 6, CLASSIC) == -30
+
+
+# -- 002 --------------------------------------------------------------------------------------
+
+
+def test_002_rp_worked_examples() -> None:
+    # #29 «заказал 2 взятки, взял 2 взятки – получил 20 очков»
+    assert table_points(2, 2, 6, CLASSIC) == 20
+    # #30 «заказал 2 взятки, взял 3 взятки – получил 3 очка»
+    assert table_points(2, 3, 6, CLASSIC) == 3
+    # #32 «заказал 2 взятки, взял 1 взятку – штраф – 10 очков» (no credit for the trick taken)
+    assert table_points(2, 1, 6, CLASSIC) == -10
+
+
+def test_broken_pass_counts_as_an_overtrick() -> None:
+    # RULES §6 and 002-RP l.56: a pass and an overtrick count alike, 1 a trick taken.
+    assert table_points(0, 2, 6, CLASSIC) == 2
+
+
+def test_georgian_joker_made_bids_100_150_and_so_on() -> None:
+    # #24 002-GJ l.19: «за одну взятку – 100, вторую – 150 и т.д. К каждой последующей
+    # прибавляется 50 очков».
+    assert table_points(1, 1, 8, GEORGIAN_JOKER) == 100
+    assert table_points(2, 2, 8, GEORGIAN_JOKER) == 150
+    assert table_points(3, 3, 8, GEORGIAN_JOKER) == 200
+    assert table_points(8, 8, 9, GEORGIAN_JOKER) == 450
+
+
+def test_georgian_joker_nine_of_nine_scores_900_not_500() -> None:
+    # #25 002-GJ l.19: «игрок объявил, что возьмет 9 взяток и сдержал слово, то ему пишется 900,
+    # а не 500 очков».
+    assert table_points(9, 9, 9, GEORGIAN_JOKER) == 900
+    assert table_points(9, 9, 9, GEORGIAN) == 500
+    # Stated only for the nine-card deal: eight of eight keeps the formula 50*8 + 50.
+    assert table_points(8, 8, 8, GEORGIAN_JOKER) == 450
+
+
+def test_georgian_joker_minus_200_for_a_failed_bid_with_no_trick() -> None:
+    # #26 002-GJ l.19 «Минус 200 очков ставится тому, кто не выполнил обещание и набрал
+    # наименьшее количество очков» (reading C: bid >= 1, no trick taken).
+    assert table_points(3, 0, 9, GEORGIAN_JOKER) == -200
+    assert table_points(1, 0, 1, GEORGIAN_JOKER) == -200
+    # Any other miss: 10 a trick taken, as in Georgian poker.
+    assert table_points(3, 1, 9, GEORGIAN_JOKER) == 10
+    assert table_points(1, 4, 9, GEORGIAN_JOKER) == 40
+    assert table_points(0, 0, 9, GEORGIAN_JOKER) == 50
+
+
+# -- Georgian poker ------------------------------------------------------------------------------
+
+
+def test_georgian_made_bid_is_50k_plus_50() -> None:
+    # #12 000-A3 l.161 «за каждую дается по 50 очков плюс 50 «за просто так»»; #37 002-RP
+    # «заказ*50+50»; #68 004 «50*заявка+50».
+    assert table_points(1, 1, 4, GEORGIAN) == 100
+    assert table_points(3, 3, 8, GEORGIAN) == 200
+    assert table_points(9, 9, 9, GEORGIAN) == 500
+
+
+def test_georgian_pass_made_scores_50() -> None:
+    # #12 «Пасующему ... 50 очков»; #68 «спасовал и не взял ни одной карты ... 50 очков».
+    assert table_points(0, 0, 5, GEORGIAN) == 50
+
+
+def test_georgian_failed_bid_scores_10_per_trick_taken() -> None:
+    # #12/#37/#68: «При «переборе» и «недоборе» ... по 10 очков за каждую взятку» (audit 2.3:
+    # per trick taken, so no deal scores below zero).
+    assert table_points(3, 2, 8, GEORGIAN) == 20
+    assert table_points(3, 1, 8, GEORGIAN) == 10
+    assert table_points(3, 0, 8, GEORGIAN) == 0
+    assert table_points(1, 4, 8, GEORGIAN) == 40
+    assert table_points(0, 3, 8, GEORGIAN) == 30
+
+
+def test_georgian_of_000_a2_is_50_a_trick_without_the_bonus() -> None:
+    # #8 000-A2 l.122 «за каждую взятку в выполненном заказе ... по 50 очков»: b=3 made -> 150.
+    assert table_points(3, 3, 8, GEORGIAN_A2) == 150
+
+
+def test_georgian_scores_are_never_negative() -> None:
+    for hand_size in range(1, 10):
+        for bid in range(hand_size + 1):
+            for taken in range(hand_size + 1):
+                assert table_points(bid, taken, hand_size, GEORGIAN) >= 0
+
+
+# -- 003 (Odessa) variants -------------------------------------------------------------------
+
+
+def test_003_ten_for_the_first_trick_and_five_for_each_further() -> None:
+    # #53 003 l.55 «за первую взятую взятку 10 очков, и по 5 за каждую последующую»:
+    # 10 + 5(b - 1) = 5 + 5b.
+    table = CLASSIC.model_copy(update={"exact_base": 5, "exact_per_trick": 5})
+    assert table_points(1, 1, 6, table) == 10
+    assert table_points(3, 3, 6, table) == 20
+    assert table_points(5, 5, 6, table) == 30
+
+
+def test_003_pass_10_and_broken_pass_minus_5_a_trick_or_minus_10_for_all() -> None:
+    # #54 003 l.55 «как вариант - 10 очков, но штрафуется по 5 очков за каждую взятку, или по 10
+    # очков если взял все взятки» (the last read as a flat -10).
+    table = CLASSIC.model_copy(
+        update={"pass_made": 10, "pass_broken_per_trick": -5, "pass_broken_all": -10}
+    )
+    assert table_points(0, 0, 6, table) == 10
+    assert table_points(0, 1, 6, table) == -5
+    assert table_points(0, 3, 6, table) == -15
+    assert table_points(0, 6, 6, table) == -10
+
+
+def test_003_minus_5_a_missing_trick_and_minus_10_when_nothing_taken() -> None:
+    # #55 003 l.55 «как вариант - 5 очков, и 10 очков, если не было взято ни одной взятки».
+    table = CLASSIC.model_copy(update={"under_per_missing": -5, "under_nothing_taken": -10})
+    assert table_points(3, 2, 6, table) == -5
+    assert table_points(3, 1, 6, table) == -10
+    assert table_points(3, 0, 6, table) == -10
+
+
+def test_003_undertrick_costs_the_value_of_the_whole_bid() -> None:
+    # #55 003 l.55 «снимается стоимость всех заказанных взяток»: b=3 -> -30; with the 10/5 table
+    # of #53 -> -20 (audit §3f).
+    table = CLASSIC.model_copy(update={"under_mode": "bid_value"})
+    assert table_points(3, 2, 6, table) == -30
+    assert table_points(3, 0, 6, table) == -30
+    ten_five = table.model_copy(update={"exact_base": 5, "exact_per_trick": 5})
+    assert table_points(3, 1, 6, ten_five) == -20
+
+
+def test_003_bidding_every_trick_doubles_except_on_one_card() -> None:
+    # #56 003 l.55 «при заказе, который равен числу карт в кону, очки считаются в удвоенном размере
+    # (иногда за исключением кона на одну взятку)»: n=6, b=6 -> 120; n=1, b=1 -> 10.
+    table = CLASSIC.model_copy(update={"all_tricks_multiplier": 2, "all_tricks_min_hand": 2})
+    assert table_points(6, 6, 6, table) == 120
+    assert table_points(1, 1, 1, table) == 10
+    assert table_points(5, 5, 6, table) == 50
+    without_exception = table.model_copy(update={"all_tricks_min_hand": 1})
+    assert table_points(1, 1, 1, without_exception) == 20
+
+
+def test_oh_hell_table() -> None:
+    # Oh Hell, the Western parent (003): an exact bid scores 10 + tricks, otherwise 1 a trick.
+    table = ScoringOptions(exact_base=10, exact_per_trick=1, pass_made=10, over_per_trick=1,
+                           under_per_taken=1, under_per_missing=0)
+    assert table_points(0, 0, 5, table) == 10
+    assert table_points(3, 3, 5, table) == 13
+    assert table_points(3, 1, 5, table) == 1
+    assert table_points(1, 4, 5, table) == 4
+
+
+# -- special deals (deal_points) -------------------------------------------------------------
+
+
+def kind(name: str, **changes: object) -> KindOptions:
+    """A built-in deal kind with some fields changed."""
+    return KindOptions(**{**BUILTIN_KINDS[name], **changes})
+
+
+def test_golden_deal_20_a_trick_without_bidding() -> None:
+    # 000-A3 l.155 «в играх без торговли за взятку начисляется по 20 очков».
+    golden = kind("golden")
+    assert deal_points(None, 0, 9, golden, CLASSIC) == 0
+    assert deal_points(None, 4, 9, golden, CLASSIC) == 80
+
+
+def test_misere_minus_10_a_trick() -> None:
+    # #19 000-A4 «обычно -10 очков за каждую взятку».
+    assert deal_points(None, 3, 9, kind("misere"), CLASSIC) == -30
+    assert deal_points(None, 0, 9, kind("misere"), CLASSIC) == 0
+
+
+def test_dark_deal_scores_double() -> None:
+    # #69 004 l.19 «Очки считаются в двойном размере»; #57 003 «в увеличенном (двойном или тройном)».
+    dark = kind("dark")
+    assert deal_points(3, 3, 6, dark, CLASSIC) == 60
+    assert deal_points(3, 1, 6, dark, CLASSIC) == -40
+    assert deal_points(0, 0, 6, dark, CLASSIC) == 10
+    triple = kind("dark", multiplier=3)
+    assert deal_points(2, 2, 6, triple, CLASSIC) == 60
+
+
+def test_lobovaya_50_a_trick_made_minus_50_short_pass_and_over_as_usual() -> None:
+    # #5 000-A2 l.101 and #33 002-RP l.56 «за каждую взятую в соответствии с заказом взятку
+    # начисляется 50 очков; за «недобор» - штраф 50 очков; «пас» и «перебор» считаются по правилам
+    # обычной сдачи».
+    forehead = kind("lobovaya")
+    assert deal_points(2, 2, 6, forehead, CLASSIC) == 100
+    assert deal_points(3, 1, 6, forehead, CLASSIC) == -50
+    assert deal_points(0, 0, 6, forehead, CLASSIC) == 5
+    assert deal_points(1, 3, 6, forehead, CLASSIC) == 3
+
+
+# -- the presets' tables ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["classic", "circular-trumps", "odessa", "joker-52"])
+def test_classic_family_presets_score_the_seed_examples(preset: str) -> None:
+    # 000-A4/A5 (#15-#22), 002-RP (#29-#32), 003 l.55 defaults, 002-J52 (#41).
+    table = load_variant(preset).scoring
+    assert table_points(5, 5, 9, table) == 50  # #16
+    assert table_points(2, 2, 6, table) == 20  # #29
+    assert table_points(2, 3, 6, table) == 3  # #30
+    assert table_points(3, 5, 9, table) == 5  # #21
+    assert table_points(0, 0, 6, table) == 5  # #4, #31
+    assert table_points(2, 1, 6, table) == -10  # #32
+    assert table_points(3, 2, 6, table) == -10  # #15
+    assert table_points(4, 1, 6, table) == -30  # #15 «20, 30, 40»
+
+
+def test_odessa_short_preset_follows_004() -> None:
+    # #65 004 l.13: made 10 a trick, «по одному очку за каждую взятую карту» over, «за каждую
+    # недобранную взятку ... по 10 очков» under; a made pass is not scored in 004 (audit 2.14).
+    table = load_variant("odessa-short").scoring
+    assert table_points(3, 3, 6, table) == 30
+    assert table_points(2, 4, 6, table) == 4
+    assert table_points(3, 1, 6, table) == -20
+    assert table_points(0, 0, 6, table) == 0
+
+
+def test_georgian_preset_follows_000_a3_002_rp_004() -> None:
+    table = load_variant("georgian").scoring
+    assert table_points(3, 3, 8, table) == 200
+    assert table_points(3, 2, 8, table) == 20
+    assert table_points(0, 0, 8, table) == 50
+    assert table_points(3, 0, 8, table) == 0
+    assert table_points(9, 9, 9, table) == 500
+
+
+def test_joker_preset_follows_002_gj() -> None:
+    table = load_variant("joker").scoring
+    assert table_points(1, 1, 5, table) == 100
+    assert table_points(2, 2, 5, table) == 150
+    assert table_points(9, 9, 9, table) == 900
+    assert table_points(2, 0, 9, table) == -200
+    assert table_points(2, 1, 9, table) == 10
+
+
+def test_oh_hell_preset_table() -> None:
+    table = load_variant("oh-hell").scoring
+    assert table_points(0, 0, 5, table) == 10
+    assert table_points(2, 2, 5, table) == 12
+    assert table_points(2, 1, 5, table) == 1
+
+
+def test_preset_special_kinds() -> None:
+    # classic (000-A4): dark bids may sum to the tricks, golden 20 a trick («обычно вдвое»),
+    # misère -10 a trick; odessa (003 l.57) and odessa-short (004 l.19): the blind deal doubles.
+    classic = load_variant("classic")
+    assert deal_points(None, 3, 9, classic.kind("golden"), classic.scoring) == 60
+    assert deal_points(None, 3, 9, classic.kind("misere"), classic.scoring) == -30
+    for preset in ("odessa", "odessa-short"):
+        variant = load_variant(preset)
+        assert deal_points(2, 2, 6, variant.kind("dark"), variant.scoring) == 40
+        assert deal_points(2, 0, 6, variant.kind("dark"), variant.scoring) == -40
+
+
+# -- scores through a played deal ------------------------------------------------------------
+
+
+def play_out(game: Game, cards: list[str]) -> None:
+    """Play the listed plain cards in turn (for deals without a Joker)."""
+    from raspis.engine import Play, parse_card
+
+    for text in cards:
+        game.apply(Play(parse_card(text)))
+
+
+def test_a_played_deal_writes_the_table_points_to_the_right_seats() -> None:
+    # Three players, two cards each, trump ♥, dealer seat 0, so seat 1 bids and leads first.
+    # Seat 1: A♠ K♠ takes both spade tricks. Bids: seat 1 "2" (made: 20), seat 2 pass (made: 5),
+    # seat 0 (dealer, sum must not be 2) "1" (took 0: -10).
+    variant = load_variant("odessa-short")
+    hands = [parse_cards("7c 8c"), parse_cards("As Ks"), parse_cards("6d 7d")]
+    game = Game.single_deal(variant, hands, trump=3, dealer=0, bids=[2, 0, 1])
+    play_out(game, ["As", "6d", "7c", "Ks", "7d", "8c"])
+    result = game.results[-1]
+    assert result.taken == (0, 2, 0)
+    assert result.points == (-10, 20, 0)  # 004: a made pass scores nothing
+    assert game.scores == [-10, 20, 0]
+
+
+def test_a_played_dark_deal_is_doubled() -> None:
+    variant = load_variant("odessa")
+    hands = [parse_cards("7c 8c"), parse_cards("As Ks"), parse_cards("6d 7d")]
+    game = Game.single_deal(variant, hands, trump=3, dealer=0, kind="dark", bids=[2, 0, 1])
+    play_out(game, ["As", "6d", "7c", "Ks", "7d", "8c"])
+    assert game.results[-1].points == (-20, 40, 10)
+
+
+def test_a_negative_total_is_a_double_loss_in_odessa() -> None:
+    # 003 l.55 «При игре на деньги минусовый результат считается двойным проигрышем», 004 l.13.
+    variant = load_variant("odessa-short")
+    hands = [parse_cards("7c 8c"), parse_cards("As Ks"), parse_cards("6d 7d")]
+    game = Game.single_deal(variant, hands, trump=3, dealer=0, bids=[2, 0, 1])
+    play_out(game, ["As", "6d", "7c", "Ks", "7d", "8c"])
+    assert game.is_over()
+    assert game.double_losses() == [True, False, False]
+    plain = variant_from_dict({"extends": "odessa-short", "end": {"negative_total": "plain"}})
+    game = Game.single_deal(plain, hands, trump=3, dealer=0, bids=[2, 0, 1])
+    play_out(game, ["As", "6d", "7c", "Ks", "7d", "8c"])
+    assert game.double_losses() == [False, False, False]
+
+
+def test_joker_premium_for_making_every_bid_of_the_game() -> None:
+    # 002-GJ l.21 «Если игрок взял объявленное число взяток во всех раздачах, то ему начисляются
+    # премиальные очки»; the preset's amount is the player's best deal score once more. In a game
+    # of one deal, who made the bid earns it; who failed does not.
+    variant = load_variant("joker")
+    hands = [parse_cards("7c 8c"), parse_cards("As Ks"), parse_cards("7d 8d")]
+    game = Game.single_deal(variant, hands, trump=3, dealer=0, bids=[2, 1, 1])
+    play_out(game, ["As", "7d", "7c", "Ks", "8d", "8c"])
+    result = game.results[-1]
+    # seat 1 bid 2 took 2: 150; seat 2 bid 1 took 0: -200; seat 0 bid 1 took 0: -200.
+    assert result.points == (-200, 150, -200)
+    assert result.premiums == (0, 150, 0)
+    assert game.scores == [-200, 300, -200]
