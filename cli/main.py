@@ -8,6 +8,7 @@ from raspis import __version__
 
 from .play import play_command
 from .strategies import strategies_group
+from .tournament import tournament_command
 from .variants import variants_group
 
 
@@ -21,12 +22,14 @@ def cli() -> None:
     raspis variants show joker -p 4          every option, the deal schedule
     raspis play --variant odessa -p 3        one game, printed as the score sheet
     raspis strategies list                   who can play
+    raspis tournament -n 1000 -o results/r1  many games into a Parquet dataset
     """
 
 
 cli.add_command(variants_group)
 cli.add_command(play_command)
 cli.add_command(strategies_group)
+cli.add_command(tournament_command)
 
 
 def main() -> None:

@@ -1,0 +1,125 @@
+"""``raspis tournament``: many games into a Parquet dataset."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+
+import click
+
+from raspis.tournament import TournamentConfig, run_tournament, strategy_summary
+from raspis.tournament.schema import DEAL_ROWS_DEFAULT_LIMIT
+
+from .common import friendly_errors, split_specs
+
+
+def _progress_bar(quiet: bool):  # noqa: ANN202
+    if quiet:
+        return None, None
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    class GamesPerSecond(TextColumn):
+        def __init__(self) -> None:
+            super().__init__("")
+
+        def render(self, task):  # noqa: ANN001, ANN201
+            from rich.text import Text
+
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed:,.0f} games/s" if speed else "… games/s")
+
+    bar = Progress(TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(),
+                   TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                   transient=False)
+    task_id = bar.add_task("games", total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task_id, completed=done, total=total)
+
+    return bar, update
+
+
+@click.command("tournament")
+@click.option("--variant", "-v", "variants", multiple=True, default=["classic"], show_default=True,
+              help="preset name or variant file; repeat to run the same games under each variant")
+@click.option("--players", "-p", type=int, default=4, show_default=True)
+@click.option("--strategies", "strategy_specs", default="heuristic,heuristic,random,random",
+              show_default=True, help="comma-separated strategy specs, one per seat (lineup)")
+@click.option("--games", "-n", type=int, default=1000, show_default=True,
+              help="deal sets to play (with --duplicate each is played under every seating)")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="root seed of the run")
+@click.option("--out", "-o", "out_dir", type=click.Path(file_okay=False), default="results/run",
+              show_default=True, help="output directory (the dataset)")
+@click.option("--duplicate", type=click.Choice(["none", "rotations", "permutations"]),
+              default="none", show_default=True,
+              help="replay every deal set under each rotation (or permutation) of the seats")
+@click.option("--seating", type=click.Choice(["rotate", "fixed"]), default="rotate",
+              show_default=True,
+              help="without --duplicate: rotate the lineup by one seat each game, or keep it fixed")
+@click.option("--workers", "-j", type=int, default=None, help="worker processes [all cores]")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://HOST:8786 "
+              "(without it --executor dask starts a local cluster)")
+@click.option("--resume", is_flag=True, help="continue an interrupted run in --out")
+@click.option("--deal-rows/--no-deal-rows", default=None,
+              help=f"write one row per seat per deal [default: only for runs of at most "
+                   f"{DEAL_ROWS_DEFAULT_LIMIT:,} games]")
+@click.option("--shard-size", type=int, default=None, help="deal sets per shard [auto]")
+@click.option("--decision-seconds", type=float, default=None,
+              help="time budget per decision; a strategy that runs past it errors the game")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@friendly_errors
+def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: str, games: int,
+                       seed: int, out_dir: str, duplicate: str, seating: str, workers: int | None,
+                       executor: str, scheduler: str | None, resume: bool, deal_rows: bool | None,
+                       shard_size: int | None, decision_seconds: float | None, quiet: bool) -> None:
+    """Play many games between strategies and write them to a Parquet dataset.
+
+    \b
+    raspis tournament --variant classic --players 4 \\
+        --strategies ev,heuristic,random,random --games 100000 --seed 7 --out results/run1
+    """
+    specs = split_specs(strategy_specs)
+    if len(specs) == 1:
+        specs = specs * players
+    config = TournamentConfig(
+        variants=tuple(variants), players=players, strategies=tuple(specs), games=games, seed=seed,
+        duplicate=duplicate, seating=seating, shard_size=shard_size, deal_rows=deal_rows,
+        decision_seconds=decision_seconds,
+    )
+    bar, update = _progress_bar(quiet)
+    try:
+        if bar is not None:
+            bar.start()
+        summary = run_tournament(config, out_dir, workers=workers or os.cpu_count(),
+                                 executor=executor, scheduler=scheduler, resume=resume,
+                                 progress=update)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.stop()
+        command = " ".join(shlex.quote(arg) for arg in sys.argv)
+        if "--resume" not in sys.argv:
+            command += " --resume"
+        click.echo(f"\ninterrupted: complete shards are kept in {out_dir}; resume with:\n  {command}",
+                   err=True)
+        raise SystemExit(130) from None
+    finally:
+        if bar is not None:
+            bar.stop()
+    click.echo(f"{summary.games:,} games in {out_dir} ({summary.shards_run} shards run, "
+               f"{summary.shards_skipped} already done) in {summary.seconds:.1f} s")
+    if summary.errored:
+        click.echo(f"{summary.errored} errored games (a strategy raised, hung or cheated):", err=True)
+        for fault in summary.faults:
+            click.echo(f"  {fault}", err=True)
+    table = strategy_summary(out_dir)
+    click.echo(f"{'variant':<16} {'strategy':<28} {'seat-games':>10} {'mean score':>11} "
+               f"{'win rate':>9} {'errored':>8}")
+    for row in table.iter_rows(named=True):
+        mean = row["mean_score"]
+        rate = row["win_rate"]
+        click.echo(f"{row['variant']:<16} {row['strategy']:<28} {row['seat_games']:>10,} "
+                   f"{mean if mean is not None else float('nan'):>11.1f} "
+                   f"{rate if rate is not None else float('nan'):>9.3f} {row['errored']:>8}")

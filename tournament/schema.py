@@ -1,0 +1,136 @@
+"""The tournament dataset's schema, defined once, and checked on read.
+
+A run directory holds ``manifest.json`` and three Parquet tables, one file per shard in each:
+
+``games/``       one row per seat per game (always written);
+``deals/``       one row per seat per deal (written by default for runs of at most
+                 ``DEAL_ROWS_DEFAULT_LIMIT`` games, on request beyond);
+``deal_stats/``  per-shard sums over deals, grouped by strategy, position and deal, mergeable by
+                 adding them up (always written), so balance statistics exist for any run size.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from raspis.engine.errors import RaspisError
+
+#: Runs with at most this many games write per-deal rows unless told otherwise.
+DEAL_ROWS_DEFAULT_LIMIT = 20_000
+
+GAMES_SCHEMA: dict[str, pl.DataType] = {
+    "variant": pl.String(),          # variant name
+    "variant_hash": pl.String(),     # content hash of all its options
+    "deal_set": pl.Int64(),          # game number before seating: same deal_set, same cards
+    "seating": pl.Int32(),           # index of the seating (rotation/permutation) played
+    "game_id": pl.Int64(),           # unique within the run
+    "seed": pl.UInt64(),             # the game seed (derived from the root seed and deal_set)
+    "players": pl.Int32(),
+    "seat": pl.Int32(),
+    "first_dealer": pl.Int32(),
+    "strategy": pl.String(),         # the strategy spec sitting at this seat
+    "lineup_slot": pl.Int32(),       # the strategy's position in the --strategies list
+    "score": pl.Int64(),             # final total (the total so far for an errored game)
+    "place": pl.Int32(),             # 1 = best, shared on ties
+    "winner": pl.Boolean(),          # place == 1
+    "double_loss": pl.Boolean(),     # negative total under end.negative_total = double_loss
+    "deals_played": pl.Int32(),
+    "lead_changes": pl.Int32(),      # times the leader (highest total) changed during the game
+    "errored": pl.Boolean(),         # a strategy failed; the game did not finish
+    "error": pl.String(),            # what failed (null when not errored)
+}
+
+DEALS_SCHEMA: dict[str, pl.DataType] = {
+    "variant_hash": pl.String(),
+    "game_id": pl.Int64(),
+    "deal_set": pl.Int64(),
+    "seating": pl.Int32(),
+    "deal_index": pl.Int32(),        # 0-based position in the schedule
+    "block": pl.Int32(),             # schedule block (pulka); -1 for a tie-break deal
+    "kind": pl.String(),
+    "special": pl.Boolean(),
+    "hand_size": pl.Int32(),
+    "seat": pl.Int32(),
+    "strategy": pl.String(),
+    "dealer_offset": pl.Int32(),     # 0 = the dealer, 1 = left of the dealer (bids first), ...
+    "trump": pl.Int32(),             # 0..3 = ♠♣♦♥, -1 = none
+    "bid": pl.Int32(),               # null in deals without bidding
+    "tricks": pl.Int32(),
+    "points": pl.Int64(),            # deal points, fines included, premium excluded
+    "premium": pl.Int64(),
+    "jokers_held": pl.Int32(),       # how many Jokers this seat was dealt
+    "held_joker1": pl.Boolean(),
+    "held_joker2": pl.Boolean(),
+    "hook_forced": pl.Boolean(),     # dealer rows: the hook removed a bid that was open
+}
+
+DEAL_STATS_SCHEMA: dict[str, pl.DataType] = {
+    "variant_hash": pl.String(),
+    "strategy": pl.String(),
+    "dealer_offset": pl.Int32(),
+    "deal_index": pl.Int32(),
+    "kind": pl.String(),
+    "special": pl.Boolean(),
+    "hand_size": pl.Int32(),
+    "held_joker1": pl.Boolean(),
+    "held_joker2": pl.Boolean(),
+    "count": pl.Int64(),             # seat-deals in the group
+    "points_sum": pl.Int64(),
+    "points_sq_sum": pl.Int64(),
+    "bids": pl.Int64(),              # seat-deals with a bid
+    "bid_sum": pl.Int64(),
+    "tricks_sum": pl.Int64(),
+    "made": pl.Int64(),              # bid == tricks
+    "over": pl.Int64(),
+    "under": pl.Int64(),
+    "passes": pl.Int64(),            # bid == 0
+    "passes_made": pl.Int64(),
+    "hook_forced": pl.Int64(),
+}
+
+TABLES: dict[str, dict[str, pl.DataType]] = {
+    "games": GAMES_SCHEMA,
+    "deals": DEALS_SCHEMA,
+    "deal_stats": DEAL_STATS_SCHEMA,
+}
+
+
+class DatasetError(RaspisError):
+    """A run directory that is missing, incomplete, or whose files do not match the schema."""
+
+
+def empty_frame(table: str) -> pl.DataFrame:
+    """An empty frame of a table's schema."""
+    return pl.DataFrame(schema=TABLES[table])
+
+
+def check_frame(frame: pl.DataFrame | pl.LazyFrame, table: str, source: str) -> None:
+    """Raise ``DatasetError`` unless ``frame`` has exactly the table's columns and types."""
+    expected = TABLES[table]
+    actual = dict(frame.collect_schema()) if isinstance(frame, pl.LazyFrame) else dict(frame.schema)
+    missing = [name for name in expected if name not in actual]
+    extra = [name for name in actual if name not in expected]
+    wrong = [f"{name} is {actual[name]}, expected {expected[name]}"
+             for name in expected if name in actual and actual[name] != expected[name]]
+    if missing or extra or wrong:
+        parts = []
+        if missing:
+            parts.append(f"missing columns {missing}")
+        if extra:
+            parts.append(f"unexpected columns {extra}")
+        if wrong:
+            parts.append("; ".join(wrong))
+        raise DatasetError(f"{source}: does not match the {table} schema: {'; '.join(parts)}")
+
+
+def scan_table(run_dir: str | Path, table: str) -> pl.LazyFrame:
+    """A lazy scan of one table of a run, schema-checked (empty frame when it has no files)."""
+    folder = Path(run_dir) / table
+    files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
+    if not files:
+        return empty_frame(table).lazy()
+    for path in files[:1] + files[-1:]:
+        check_frame(pl.scan_parquet(path), table, str(path))
+    return pl.scan_parquet(files)
