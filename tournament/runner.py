@@ -108,11 +108,6 @@ def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
         raise TournamentError(f"--duplicate must be one of {', '.join(DUPLICATE_MODES)}")
     if config.seating not in SEATING_MODES:
         raise TournamentError(f"--seating must be one of {', '.join(SEATING_MODES)}")
-    if len(config.strategies) != config.players:
-        raise TournamentError(
-            f"{config.players} players need {config.players} strategies, one per seat; got "
-            f"{len(config.strategies)}: {', '.join(config.strategies)}"
-        )
     if config.duplicate == "permutations" and config.players > 6:
         raise TournamentError("--duplicate permutations is limited to 6 players (720 seatings)")
     if not config.variants:
@@ -122,6 +117,11 @@ def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
         variant = load_variant(spec)
         variant.for_player_count(config.players)
         variants.append(variant.model_dump(mode="json"))
+    if len(config.strategies) != config.players:
+        raise TournamentError(
+            f"{config.players} players need {config.players} strategies, one per seat; got "
+            f"{len(config.strategies)}: {', '.join(config.strategies)}"
+        )
     for spec in config.strategies:
         load_strategy(spec)
     return variants
