@@ -129,7 +129,12 @@ class Variant(BaseModel):
         return sum(1 for card in self.deck_cards if card >= JOKER)
 
     def max_hand(self, players: int) -> int:
-        """The largest hand for ``players`` players: deck // players, capped by schedule.max_hand."""
+        """The largest hand for ``players`` players: deck // players, capped by schedule.max_hand.
+
+        ``[for_players.N]`` overrides (another deck, another cap) apply at N players.
+        """
+        if players in self.for_players:
+            return self.for_player_count(players).max_hand(players)
         largest = self.deck_size // players
         return min(largest, self.schedule.max_hand) if self.schedule.max_hand else largest
 
@@ -172,7 +177,9 @@ class Variant(BaseModel):
         return [n for n in counts if self.players.only is None or n in self.players.only]
 
     def deal_schedule(self, players: int) -> list[DealSpec]:
-        """The deals of a game of ``players`` players, in order."""
+        """The deals of a game of ``players`` players, in order (``[for_players.N]`` applied)."""
+        if players in self.for_players:
+            return self.for_player_count(players).deal_schedule(players)
         cached = self._schedules.get(players)
         if cached is None:
             cached = tuple(expand(self.schedule.deals, self.max_hand(players), players))
