@@ -356,4 +356,7 @@ def variant_from_dict(data: dict[str, Any], source: str = "<dict>") -> Variant:
         base.pop("description", None)
         data = _merge(base, data)
     data.setdefault("name", "custom")
-    return _validate(data, source)
+    variant = _validate(data, source)
+    for players in variant.for_players:  # overrides must be valid too, as in load_variant
+        variant.for_player_count(players)
+    return variant
