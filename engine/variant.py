@@ -342,7 +342,8 @@ def load_variant(spec: str | Path) -> Variant:
     data.setdefault("name", path.stem)
     variant = _validate(data, str(path) if path.parent != presets_dir() else f"preset {path.stem!r}")
     for players in variant.for_players:  # overrides must be valid too, at load time
-        variant.for_player_count(players)
+        if players in variant.player_counts():
+            variant.for_player_count(players)
     return variant
 
 

@@ -1,0 +1,117 @@
+"""The command line, through click's CliRunner (kept apart from the library tests)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from raspis.cli.main import cli
+from raspis.engine import load_variant, preset_names
+
+PRESETS = ["classic", "odessa", "odessa-short", "georgian", "joker", "joker-52", "circular-trumps",
+           "oh-hell"]
+
+
+def run(*arguments: str):  # noqa: ANN201
+    return CliRunner().invoke(cli, list(arguments))
+
+
+def test_every_preset_of_the_issue_exists() -> None:
+    assert sorted(PRESETS) == preset_names()
+
+
+def test_variants_list_shows_every_preset() -> None:
+    result = run("variants", "list")
+    assert result.exit_code == 0
+    for name in PRESETS:
+        assert re.search(rf"^{re.escape(name)}\s", result.output, re.MULTILINE), name
+
+
+def test_variants_show_expands_the_schedule() -> None:
+    result = run("variants", "show", "classic", "--players", "4")
+    assert result.exit_code == 0, result.output
+    assert "bidding.hook = 'always'" in result.output
+    # 000: 1..8, the 9-card hand once per player, 8..1, then four special rounds of four
+    line = next(line for line in result.output.splitlines() if line.startswith("schedule for 4"))
+    assert "(36 deals" in line
+    assert line.split(": ", 1)[1].startswith("1 2 3 4 5 6 7 8 9 9 9 9 8 7 6 5 4 3 2 1 9D 9D 9D 9D 9G")
+
+
+def test_variants_validate_a_user_file(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text('name = "mine"\nextends = "classic"\nbidding.hook = "off"\n')
+    result = run("variants", "validate", str(path))
+    assert result.exit_code == 0, result.output
+    assert "ok" in result.output
+
+
+def test_variants_validate_names_file_key_value_and_allowed(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('extends = "classic"\nbidding.hook = "sometimes"\n')
+    result = run("variants", "validate", str(path))
+    assert result.exit_code == 2
+    assert str(path) in result.output and "bidding.hook" in result.output
+    assert "'sometimes'" in result.output and "'always'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_variants_validate_rejects_an_undealable_variant(tmp_path: Path) -> None:
+    path = tmp_path / "crowded.toml"
+    path.write_text('extends = "georgian"\nplayers = { min = 4, max = 10, only = [4, 10] }\n')
+    result = run("variants", "validate", str(path))
+    assert result.exit_code == 2
+    # 1..8 at ten players: the fourth deal needs 4 x 10 = 40 cards of 36
+    assert "10 players" in result.output and "deal 4 needs 4 cards each" in result.output
+
+
+def test_unknown_preset_lists_the_known_ones() -> None:
+    result = run("play", "--variant", "poker")
+    assert result.exit_code == 2
+    assert "unknown variant 'poker'" in result.output
+    for name in PRESETS:
+        assert name in result.output
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_play_every_preset_at_every_player_count(name: str) -> None:
+    for players in load_variant(name).player_counts():
+        result = run("play", "--variant", name, "--players", str(players), "--seed", "3")
+        assert result.exit_code == 0, (name, players, result.output)
+        totals = next(line for line in result.output.splitlines() if line.startswith("total"))
+        assert len(totals.split("|")) == players + 1
+
+
+def test_play_prints_a_score_sheet_whose_totals_add_up() -> None:
+    result = run("play", "--variant", "odessa-short", "--players", "3", "--seed", "9")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    rows = [line for line in lines if re.match(r"^\s*\d+\s+\d+\s", line)]
+    assert len(rows) == 14  # 004 at three players: 1..5, 6 x3, 5..1, one blind six-card deal
+    running = [0, 0, 0]
+    for row in rows:
+        cells = row.split("|")[1:]
+        for seat, cell in enumerate(cells):
+            points, total = (int(value) for value in cell.split()[-2:])
+            running[seat] += points
+            assert running[seat] == total
+
+
+def test_play_rejects_an_impossible_player_count() -> None:
+    result = run("play", "--variant", "joker", "--players", "6")
+    assert result.exit_code == 2
+    assert "for 2, 3, 4 players, not 6" in result.output
+
+
+def test_play_trace_shows_bids_and_cards() -> None:
+    result = run("play", "--variant", "joker-52", "--players", "3", "--trace")
+    assert result.exit_code == 0
+    assert "deal 1: 2 cards" in result.output and " plays " in result.output
+
+
+def test_strategies_list_names_the_built_ins() -> None:
+    result = run("strategies", "list")
+    assert result.exit_code == 0
+    assert "random" in result.output
