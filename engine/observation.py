@@ -10,8 +10,7 @@ like an action mask.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
 
@@ -20,9 +19,11 @@ if TYPE_CHECKING:
     from .variant import Variant
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """One seat's view of the game. Masks are card bitmasks (see ``engine.cards``)."""
+class Observation(NamedTuple):
+    """One seat's view of the game. Masks are card bitmasks (see ``engine.cards``).
+
+    A named tuple: immutable and cheap to build, since one is made for every decision.
+    """
 
     variant: Variant
     seat: int
@@ -52,25 +53,32 @@ class Observation:
     legal_actions: tuple[Action, ...]
 
 
+_PHASES: dict[str, Any] = {}
+
+
 def observe(game: Game, seat: int) -> Observation:
     """Build ``seat``'s observation of ``game``."""
-    from .game import Phase
+    if not _PHASES:
+        from .game import Phase
 
+        _PHASES.update(TRUMP=Phase.TRUMP, BID=Phase.BID)
+    phase = game.phase
     kind = game.kind
     hand = game.hands[seat]
     hidden = False
     others: list[int | None] = [None] * game.players
-    if game.phase == Phase.TRUMP and game.trump_how == "named":
+    if phase == _PHASES["TRUMP"] and game.trump_how == "named":
         hand = game.first_cards[seat]
-    elif game.phase == Phase.BID and kind.bidding == "dark":
+    elif phase == _PHASES["BID"] and kind.bidding == "dark":
         hand, hidden = 0, True
-    elif game.phase == Phase.BID and kind.view == "forehead":
+    elif phase == _PHASES["BID"] and kind.view == "forehead":
         hand, hidden = 0, True
         others = [game.hands[other] if other != seat else None for other in range(game.players)]
     memory = game.variant.play.memory
     finished = game.tricks
     if memory == "full":
         visible = tuple(finished)
+        played = game.played
     elif memory == "own_and_last":
         visible = tuple(trick for index, trick in enumerate(finished)
                         if trick.winner == seat or index == len(finished) - 1)
@@ -78,21 +86,22 @@ def observe(game: Game, seat: int) -> Observation:
         visible = tuple(finished[-1:])
     else:
         visible = ()
-    played = 0
-    for trick in visible:
-        for entry in trick.cards:
+    if memory != "full":
+        played = 0
+        for trick in visible:
+            for entry in trick.cards:
+                played |= 1 << entry.card
+        for entry in game.trick:
             played |= 1 << entry.card
-    for entry in game.trick:
-        played |= 1 << entry.card
     to_move = game.current_player()
     return Observation(
-        variant=game.variant, seat=seat, players=game.players, phase=game.phase,
+        variant=game.variant, seat=seat, players=game.players, phase=phase,
         deal_number=game.deal.number, hand_size=game.deal.hand_size, kind=game.deal.kind,
         dealer=game.dealer, order=tuple(game.order), to_move=to_move, hand=hand,
         hand_hidden=hidden, other_hands=tuple(others), trump=game.trump,
         trump_card=game.trump_card, trump_how=game.trump_how, bids=tuple(game.bids),
         taken=tuple(game.taken), trick=tuple(game.trick), led_suit=game.led_suit,
         trick_trump=game.trick_trump, tricks=visible, played=played, scores=tuple(game.scores),
-        hook_rule=game.hook_rule() if game.phase == Phase.BID else "none",
+        hook_rule=game.hook_rule() if phase == _PHASES["BID"] else "none",
         legal_actions=tuple(game.legal_actions()) if to_move == seat else (),
     )
