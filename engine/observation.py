@@ -51,6 +51,9 @@ class Observation(NamedTuple):
     scores: tuple[int, ...]
     hook_rule: str
     legal_actions: tuple[Action, ...]
+    #: True while bidding a dark deal: bids come before the deal, so the trump is not known yet
+    #: (``trump`` is then -1 and ``trump_card`` None whatever they will be).
+    trump_hidden: bool = False
 
 
 _PHASES: dict[str, Any] = {}
@@ -65,12 +68,12 @@ def observe(game: Game, seat: int) -> Observation:
     phase = game.phase
     kind = game.kind
     hand = game.hands[seat]
-    hidden = False
+    hidden = trump_hidden = False
     others: list[int | None] = [None] * game.players
     if phase == _PHASES["TRUMP"] and game.trump_how == "named":
         hand = game.first_cards[seat]
     elif phase == _PHASES["BID"] and kind.bidding == "dark":
-        hand, hidden = 0, True
+        hand, hidden, trump_hidden = 0, True, True
     elif phase == _PHASES["BID"] and kind.view == "forehead":
         hand, hidden = 0, True
         others = [game.hands[other] if other != seat else None for other in range(game.players)]
@@ -98,10 +101,13 @@ def observe(game: Game, seat: int) -> Observation:
         variant=game.variant, seat=seat, players=game.players, phase=phase,
         deal_number=game.deal.number, hand_size=game.deal.hand_size, kind=game.deal.kind,
         dealer=game.dealer, order=tuple(game.order), to_move=to_move, hand=hand,
-        hand_hidden=hidden, other_hands=tuple(others), trump=game.trump,
-        trump_card=game.trump_card, trump_how=game.trump_how, bids=tuple(game.bids),
+        hand_hidden=hidden, other_hands=tuple(others),
+        trump=-1 if trump_hidden else game.trump,
+        trump_card=None if trump_hidden else game.trump_card,
+        trump_how="unknown" if trump_hidden else game.trump_how, bids=tuple(game.bids),
         taken=tuple(game.taken), trick=tuple(game.trick), led_suit=game.led_suit,
         trick_trump=game.trick_trump, tricks=visible, played=played, scores=tuple(game.scores),
         hook_rule=game.hook_rule() if phase == _PHASES["BID"] else "none",
         legal_actions=tuple(game.legal_actions()) if to_move == seat else (),
+        trump_hidden=trump_hidden,
     )
