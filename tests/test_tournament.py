@@ -213,3 +213,22 @@ def test_directory_of_another_run_is_refused(tmp_path: Path) -> None:
     with pytest.raises(TournamentError, match="holds no raspis run"):
         run_tournament(SMALL, tmp_path / "junk", workers=1)
     assert (tmp_path / "junk" / "notes.txt").read_text() == "mine"
+
+
+def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    process = subprocess.Popen(
+        [*RASPIS, "tournament", "--variant", "classic", "--strategies", "random", "--games", "400",
+         "--shard-size", "2", "--workers", "2", "--quiet", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if (out / "games").is_dir() and len(list((out / "games").glob("*.parquet"))) >= 2:
+            break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted" in stderr and "--resume" in stderr and "Traceback" not in stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted"
