@@ -151,7 +151,8 @@ class Game:
         """A game of one deal from given hands (masks), trump (0..3 or -1) and dealer.
 
         For tests and analysts setting up exact positions. With ``bids`` the bidding is applied
-        too (in bidding order, starting left of the dealer), so the game starts in ``PLAY``.
+        too (in bidding order, starting left of the dealer), so the game starts in ``PLAY``. Under
+        circular trumps each trick's trump follows its led suit (give ``trump=-1``).
         """
         if isinstance(variant, str):
             variant = load_variant(variant)
@@ -175,7 +176,9 @@ class Game:
         game.deal_index = 0
         game.schedule_length = 1
         game.order = game._order_from(dealer, list(range(players)))
-        game._begin_deal(game.deals[0], list(hands), trump, trump_card, list(hands), [])
+        circular = variant.trump.mode == "circular" and variant.kinds[kind].trump == "default"
+        game._begin_deal(game.deals[0], list(hands), trump, trump_card, list(hands), [],
+                         how="circular" if circular else "given")
         if bids is not None:
             for bid in bids:
                 game.apply(Bid(bid))
@@ -358,8 +361,8 @@ class Game:
             return self.variant.fixed_suit_index(), None, "fixed", -1
         if options.mode == "circular":
             return NO_SUIT, None, "circular", -1
-        # A full deal: no card left, or only the odd card that is not turned (003, 52 + Joker).
-        if not stock or spec.hand_size == self.variant.deck_size // len(self.order):
+        # A full deal: no card left, or only an odd card that is not turned (003, 52 + Joker).
+        if len(stock) <= options.unturned_leftover:
             if options.full_deal == "no_trump":
                 return NO_SUIT, None, "none", -1
             if options.full_deal == "named":

@@ -116,6 +116,12 @@ class TrumpOptions(Section):
         description="when the maximum hand is dealt and no card is left to turn: the dealer's last "
         "card shows trump (000), no trump, or the player left of the dealer names it (002)",
     )
+    unturned_leftover: int = Field(
+        0, ge=0,
+        description="a stock of at most this many cards after the deal is not turned, and the deal "
+        "counts as a full deal (003, 52 + Joker: the odd card «не открывается»); 0: a card left "
+        "is always turned (000: the dealer's last card only when the deck is dealt «без остатка»)",
+    )
     named_after_cards: int = Field(
         3, ge=1, description="a player naming trump sees only this many first cards (002: 3)"
     )
