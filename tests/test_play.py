@@ -1,0 +1,573 @@
+"""Card play: following suit, trumping, every Joker call and restriction, and how trump is chosen.
+
+Positions are set up with ``Game.single_deal`` and exact hands; the expected legal cards and trick
+winners are worked out by hand from the quoted seed rule. Suits: 0 ♠, 1 ♣, 2 ♦, 3 ♥.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from raspis.engine import (
+    Bid,
+    Game,
+    NameTrump,
+    Phase,
+    Play,
+    load_variant,
+    parse_card,
+    parse_cards,
+    variant_from_dict,
+)
+from raspis.engine import rng
+from raspis.engine.cards import JOKER, JOKER2, card_str, is_joker, popcount, suit_of
+from raspis.engine.variant import Variant
+
+SPADES, CLUBS, DIAMONDS, HEARTS, NO_TRUMP = 0, 1, 2, 3, -1
+
+
+def deal(variant: Variant | str, hands: list[str], trump: int, **options: Any) -> Game:
+    """A single deal from hands written as text, bidding done (everyone passes, where legal)."""
+    if isinstance(variant, str):
+        variant = load_variant(variant)
+    game = Game.single_deal(variant, [parse_cards(hand) for hand in hands], trump, **options)
+    while game.phase == Phase.BID:
+        bids = [action.tricks for action in game.legal_actions()]
+        game.apply(Bid(bids[0]))
+    assert game.phase == Phase.PLAY
+    return game
+
+
+def plain(game: Game) -> set[str]:
+    """The ordinary cards the seat to move may play, as text."""
+    return {card_str(action.card) for action in game.legal_actions()
+            if isinstance(action, Play) and not is_joker(action.card)}
+
+
+def joker_calls(game: Game) -> set[tuple[str | None, int]]:
+    """The (call, suit) pairs a Joker may be played with now."""
+    return {(action.call, action.suit) for action in game.legal_actions()
+            if isinstance(action, Play) and is_joker(action.card)}
+
+
+def play(game: Game, *cards: str) -> None:
+    """Play cards in turn; a Joker is written 'JK high', 'JK highest s', 'JK2 low'."""
+    for text in cards:
+        words = text.split()
+        card = parse_card(words[0])
+        call = words[1] if len(words) > 1 else None
+        suit = "scdh".index(words[2]) if len(words) > 2 else -1
+        game.apply(Play(card, call, suit))  # type: ignore[arg-type]
+
+
+def last_winner(game: Game) -> int:
+    return game.tricks[-1].winner
+
+
+# -- following suit and trumping -------------------------------------------------------------
+
+
+def test_follow_suit_when_able() -> None:
+    # 000-A4 «Если игрок кладёт на стол бубновую карту, то все остальные игроки обязаны также
+    # положить бубновую карту».
+    game = deal("classic", ["7s 8d", "Ks Ah", "9d 10d"], HEARTS, dealer=2)
+    assert game.to_move == 0
+    assert plain(game) == {"7♠", "8♦"}  # the leader plays anything
+    play(game, "7s")
+    assert plain(game) == {"K♠"}
+
+
+def test_a_void_player_must_trump() -> None:
+    # 004 l.13 «Бить козырем, если имеется карта подходящей масти нельзя, не бить козырем, если нет
+    # масти, но есть козырь то же нельзя. Если отсутствует нужная масть и козырная карта, то можно
+    # сбросить любую карту».
+    game = deal("odessa-short", ["7s 8d 9c", "10h Ah 8c", "9d 10d Jd"], HEARTS, dealer=2)
+    play(game, "7s")
+    assert plain(game) == {"10♥", "A♥"}
+    play(game, "10h")
+    assert plain(game) == {"9♦", "10♦", "J♦"}  # neither suit nor trump: anything
+
+
+def test_trumping_is_not_allowed_while_holding_the_led_suit() -> None:
+    game = deal("odessa-short", ["7s 8d", "9s Ah", "9d 10d"], HEARTS, dealer=2)
+    play(game, "7s")
+    assert plain(game) == {"9♠"}
+
+
+def test_oh_hell_has_no_obligation_to_trump() -> None:
+    game = deal("oh-hell", ["7s 8d", "10h 8c", "9d 10d"], HEARTS, dealer=2)
+    play(game, "7s")
+    assert plain(game) == {"10♥", "8♣"}
+
+
+def test_trick_winner_trump_then_highest_of_the_led_suit() -> None:
+    # 000-A4 «Если никто из игроков не положил козырную карту, то взятку забирает тот игрок, у
+    # которого была самая высокая карта заявленной масти ... Если же кто-либо из игроков положил
+    # козырную карту ... то забирать взятку будет он».
+    game = deal("odessa-short", ["7s 8s", "6h 9c", "As 9d"], HEARTS, dealer=2)
+    play(game, "7s", "6h", "As")
+    assert last_winner(game) == 1  # the 6♥ trump beats the A♠
+    game = deal("odessa-short", ["7s 8s", "Ks 9c", "Ad Qd"], HEARTS, dealer=2)
+    play(game, "7s", "Ks", "Ad")
+    assert last_winner(game) == 1  # the K♠; the A♦ of another suit never wins
+
+
+def test_the_leader_is_left_of_the_dealer_and_the_winner_leads_next() -> None:
+    game = deal("odessa-short", ["7s 8s", "9c Ks", "As 9d"], HEARTS, dealer=1)
+    assert game.to_move == 2
+    play(game, "As", "7s", "Ks")
+    assert last_winner(game) == 2
+    assert game.to_move == 2
+
+
+# -- the Joker, following ------------------------------------------------------------------------
+
+
+def test_the_joker_may_be_played_while_holding_the_led_suit() -> None:
+    # 003 l.27 «Правила, относящиеся к ходу по масти или козырю, на джокера не распространяются»;
+    # 000-A2 «джокером можно ходить независимо от масти, даже если масть козырная».
+    game = deal("classic", ["8s 9s", "Ks JK", "9d 10d"], HEARTS, dealer=2)
+    play(game, "8s")
+    assert plain(game) == {"K♠"}
+    assert joker_calls(game) == {("high", -1), ("low", -1)}
+
+
+def test_a_high_joker_beats_the_trump_ace() -> None:
+    # 000-A4 «может побить этой картой любые другие, в том числе и козырного туза»; 003 «забрать
+    # любую взятку, даже если она предварительно бита козырным тузом».
+    game = deal("classic", ["As 9s", "Ah 8c", "JK 10d"], HEARTS, dealer=2)
+    play(game, "As", "Ah")
+    assert plain(game) == {"10♦"}
+    play(game, "JK high")
+    assert last_winner(game) == 2  # seat 2 played the Joker
+
+
+def test_a_low_joker_gives_the_trick_away() -> None:
+    # 003 «самая маленькая карта в колоде ... чтобы отдать ненужную взятку».
+    game = deal("classic", ["6s 9s", "JK Kd", "7s 10d"], HEARTS, dealer=2)
+    play(game, "6s", "JK low", "7s")
+    assert last_winner(game) == 2
+
+
+# -- the Joker, leading ------------------------------------------------------------------------
+
+
+def test_classic_joker_lead_calls() -> None:
+    # classic (000): «по старшим <масть>», «по старшим козырям», «за самую младшую карту».
+    game = deal("classic", ["JK 9s", "Ah Ks", "9d 10d"], HEARTS, dealer=2)
+    assert joker_calls(game) == {("highest", suit) for suit in range(4)} | {
+        ("trumps", -1), ("low", -1)}
+
+
+def test_no_highest_trumps_without_a_trump() -> None:
+    game = deal("classic", ["JK 9s", "Ah Ks", "9d 10d"], NO_TRUMP, dealer=2)
+    assert ("trumps", -1) not in joker_calls(game)
+    assert ("highest", SPADES) in joker_calls(game)
+
+
+def test_highest_of_a_suit_forces_the_highest_card_of_that_suit() -> None:
+    # 000-A5 l.301 «каждый участник раздачи обязан сбросить свою самую старшую карту той масти,
+    # которую указал игрок с джокером».
+    game = deal("classic", ["JK 9s 6c", "8s Ks Qs", "9d 10h Jh", "6d 7d 8d"], HEARTS, dealer=3)
+    play(game, "JK highest s")
+    assert plain(game) == {"K♠"}
+    play(game, "Ks")
+    # «если данной масти нет, тогда нужно положить козырь»: any trump, not only the highest.
+    assert plain(game) == {"10♥", "J♥"}
+    play(game, "10h")
+    # «только при его отсутствии – любую другую карту».
+    assert plain(game) == {"6♦", "7♦", "8♦"}
+    play(game, "6d")
+    assert last_winner(game) == 0  # classic: the Joker keeps the trick (joker_wins)
+
+
+def test_highest_of_a_suit_trumped_wins_when_agreed() -> None:
+    # 000-A5 l.303 «Победителем в данной раздаче может стать или джокер, или тот, кто положил
+    # старший козырь – это нужно обсудить со всеми перед началом игры».
+    variant = variant_from_dict({"extends": "classic", "joker": {"demand_trumped": "trump_wins"}})
+    hands = ["JK 9s 6c", "8s Ks Qs", "9d 10h Jh", "6d 7h 8d"]
+    game = deal(variant, hands, HEARTS, dealer=3)
+    play(game, "JK highest s", "Ks", "10h", "7h")
+    assert last_winner(game) == 2  # the highest trump
+    game = deal(variant, ["JK 9s 6c", "8s Ks Qs", "9d 10s Jh", "6d 7s 8d"], HEARTS, dealer=3)
+    play(game, "JK highest s", "Ks", "10s", "7s")
+    assert last_winner(game) == 0  # nobody trumped: the Joker
+
+
+def test_highest_trumps_forces_the_highest_trump() -> None:
+    # 000-A5 l.299 «все обязаны выдать свой старший козырь. Если таковых не окажется, то можно
+    # сбросить любую карту ... Естественно, что данную взятку забирает джокер».
+    game = deal("classic", ["JK 9s", "8h Ah", "9d 10d"], HEARTS, dealer=2)
+    play(game, "JK trumps")
+    assert plain(game) == {"A♥"}
+    play(game, "Ah")
+    assert plain(game) == {"9♦", "10♦"}
+    play(game, "10d")
+    assert last_winner(game) == 0
+
+
+def test_odessa_joker_lead_high_or_low_in_a_named_suit() -> None:
+    # 003 l.27 «когда делается заход с джокера нужно задать масть и объявить джокера "старшей" или
+    # "младшей" картой».
+    game = deal("odessa", ["JK 9s", "8d Ah", "9d 10d"], HEARTS, dealer=2)
+    calls = joker_calls(game)
+    assert {("high", suit) for suit in range(4)} <= calls
+    assert {("low", suit) for suit in range(4)} <= calls
+    play(game, "JK high d")
+    assert plain(game) == {"8♦"}  # follow the named suit with any card of it
+    play(game, "8d", "10d")
+    assert last_winner(game) == 0
+
+
+def test_low_joker_in_a_suit_nobody_follows_still_wins() -> None:
+    # 003 l.27 «Если джокер используется как младшая карта, но у остальных игроков нет карт
+    # заявленной масти или козыря, игрок с джокером все равно забирает эту взятку».
+    game = deal("odessa", ["JK 9s", "8c As", "9c 10s"], HEARTS, dealer=2)
+    play(game, "JK low d", "8c", "9c")
+    assert last_winner(game) == 0
+
+
+def test_low_joker_in_a_suit_loses_to_that_suit_or_a_trump() -> None:
+    game = deal("odessa", ["JK 9s", "8d As", "9c 10s"], HEARTS, dealer=2)
+    play(game, "JK low d", "8d", "9c")
+    assert last_winner(game) == 1
+    game = deal("odessa", ["JK 9s", "8d As", "6h 10s"], HEARTS, dealer=2)
+    play(game, "JK low d", "8d")
+    assert plain(game) == {"6♥"}  # void in ♦: must trump
+    play(game, "6h")
+    assert last_winner(game) == 2
+
+
+# -- restrictions on the Joker ---------------------------------------------------------------
+
+
+def test_demands_only_on_the_first_trick() -> None:
+    # 002-RP l.35 «требование «старших козырей» и «старших карт» допускается только при первом
+    # розыгрыше в сдаче»; 003 l.27 «только при розыгрыше первой карты в текущей сдаче».
+    variant = variant_from_dict({"extends": "odessa",
+                                 "joker": {"demands_first_trick_only": True}})
+    game = deal(variant, ["JK As", "8d Ah", "9d 10d"], HEARTS, dealer=2)
+    assert ("highest", SPADES) in joker_calls(game)
+    assert ("trumps", -1) in joker_calls(game)
+    play(game, "As", "Ah", "9d")
+    assert game.to_move == 1
+    game = deal(variant, ["As JK", "8d 9s", "9d 10d"], HEARTS, dealer=2)
+    play(game, "As", "9s", "9d")
+    assert game.to_move == 0
+    calls = joker_calls(game)
+    assert not any(call in ("highest", "trumps") for call, _ in calls)
+    assert ("high", DIAMONDS) in calls
+
+
+def test_demands_only_in_the_first_deals_of_the_game() -> None:
+    # 000-A5 l.309 «использовать джокер для сбора сильнейших карт можно лишь в первых кругах игры».
+    variant = variant_from_dict({"extends": "classic", "joker": {"demands_until_deal": 2}})
+    checked = set()
+    for seed in range(100):
+        game = Game(variant, players=3, seed=seed, log=False)
+        chooser = random.Random(seed)
+        while not game.is_over() and game.deal.number < 4:
+            holds_joker = any(is_joker(action.card) for action in game.legal_actions()
+                              if isinstance(action, Play))
+            if game.phase == Phase.PLAY and not game.trick and holds_joker:
+                calls = {call for call, _ in joker_calls(game)}
+                demands = bool(calls & {"highest", "trumps"})
+                assert demands == (game.deal.number < 2), game.deal.number
+                checked.add(game.deal.number < 2)
+            game.apply(chooser.choice(game.legal_actions()))
+        if checked == {True, False}:
+            break
+    assert checked == {True, False}
+
+
+def test_joker_locked_until_the_queen_of_spades_is_out() -> None:
+    # #59 003 l.66 «Джокер нельзя использовать, пока из игры не вышла определенная карта, например,
+    # дама пик».
+    variant = variant_from_dict({"extends": "odessa", "joker": {"locked_until": "Qs"}})
+    game = deal(variant, ["JK 8c 9c", "Qs 8d 9d", "10c 10d 6s"], HEARTS, dealer=2)
+    assert joker_calls(game) == set()
+    assert plain(game) == {"8♣", "9♣"}
+    play(game, "8c", "Qs", "10c")  # seat 1 is void in ♣ and has no trump: the Q♠ is discarded
+    play(game, "6s")  # seat 2 took the trick and leads
+    assert joker_calls(game) == {("high", -1), ("low", -1)}  # the Q♠ has been played
+
+
+def test_a_locked_joker_may_be_played_when_it_is_the_only_card() -> None:
+    variant = variant_from_dict({"extends": "odessa", "joker": {"locked_until": "Qs"}})
+    game = deal(variant, ["JK", "8d", "10c"], HEARTS, dealer=0)
+    play(game, "8d")
+    assert game.to_move == 2
+    play(game, "10c")
+    assert joker_calls(game) == {("high", -1), ("low", -1)}
+
+
+# -- Joker-52 ------------------------------------------------------------------------------------
+
+
+def test_joker_52_dealer_leads_the_first_trick() -> None:
+    # 002-J52 l.108 «Первый ход в розыгрыше принадлежит сдатчику».
+    game = deal("joker-52", ["2s 3s", "4s 5s", "6s 7s"], HEARTS, dealer=1)
+    assert game.to_move == 1
+
+
+def test_joker_52_second_card_sets_the_led_suit() -> None:
+    # 002-J52 l.108 «игрок сделал первый ход во взятке Джокером, тогда вторая выложенная карта
+    # становится заходящей мастью, независимо от того какое значение имеет Джокер».
+    game = deal("joker-52", ["JK 2c", "4s 5d", "6s 7d"], HEARTS, dealer=0)
+    assert joker_calls(game) == {("high", -1), ("low", -1)}
+    play(game, "JK low")
+    assert plain(game) == {"4♠", "5♦"}  # the second card is free
+    play(game, "5d")
+    assert plain(game) == {"7♦"}  # it set the suit: ♦
+    play(game, "7d")
+    assert last_winner(game) == 2
+
+
+def test_joker_52_void_player_discards_anything() -> None:
+    # 002-J52 l.108 «если карты такой масти нет, то может положить свою любую карту».
+    game = deal("joker-52", ["2s 3s", "4h 5d", "6s 7s"], HEARTS, dealer=0)
+    play(game, "2s")
+    assert plain(game) == {"4♥", "5♦"}
+
+
+def test_joker_52_two_jokers_take_opposite_values() -> None:
+    # 002-J52 l.108 «Если в одной взятке оказываются 2 Джокера, то они становятся противоположными
+    # картами».
+    game = deal("joker-52", ["JK 2c", "JK2 5d", "6s 7d"], HEARTS, dealer=0)
+    play(game, "JK high")
+    assert joker_calls(game) == {("low", -1)}
+    play(game, "JK2 low", "6s")
+    assert last_winner(game) == 0
+    game = deal("joker-52", ["JK 2c", "JK2 5d", "6s 7d"], HEARTS, dealer=0)
+    play(game, "JK low")
+    assert joker_calls(game) == {("high", -1)}
+    play(game, "JK2 high", "6s")
+    assert last_winner(game) == 1
+
+
+def test_joker_52_leading_the_joker_costs_10_unless_it_is_the_last_card() -> None:
+    # #42 002-J52 l.112 «за ход Джокером на пустой стол игрок штрафуется на 10 очков. Штраф не
+    # применяется, если Джокер оказался последней картой в руке».
+    game = deal("joker-52", ["JK 2c", "4s 5d", "6s 7d"], HEARTS, dealer=0)
+    bids = list(game.bids)
+    play(game, "JK high", "4s", "6s")  # seat 0 takes the first trick and leads the 2♣
+    play(game, "2c", "5d", "7d")
+    result = game.results[-1]
+    assert result.fines == (-10, 0, 0)
+    assert bids[0] is not None
+    game = deal("joker-52", ["2c JK", "4s 5d", "6s 7d"], HEARTS, dealer=0)
+    play(game, "2c", "4s", "6s")  # ♣ led: nobody follows, seat 0 takes it, JK is the last card
+    play(game, "JK high", "5d", "7d")
+    assert game.results[-1].fines == (0, 0, 0)
+
+
+# -- circular trumps ------------------------------------------------------------------------------
+
+
+def test_circular_trumps_lead_a_spade_clubs_are_trump() -> None:
+    # #35 002-RP l.61 «если первая карта в заходе – пики, то козырем будут трефы».
+    game = deal("circular-trumps", ["As 9s", "6c 9d", "Kd 10d"], NO_TRUMP, dealer=2)
+    play(game, "As")
+    assert plain(game) == {"6♣"}  # void in ♠: must trump with ♣
+    play(game, "6c", "Kd")
+    assert last_winner(game) == 1
+    assert game.tricks[-1].trump == CLUBS
+
+
+def test_circular_trumps_wrap_from_hearts_to_spades() -> None:
+    # The cycle «Пики; Трефы; Бубны; Червы» (000-A2) goes round: hearts led, spades are trump.
+    game = deal("circular-trumps", ["Ah 9c", "6s 9d", "Kh 10d"], NO_TRUMP, dealer=2)
+    play(game, "Ah", "6s", "Kh")
+    assert last_winner(game) == 1
+    # #6 000-A2 l.112: a club led (the "6" whose suit sign was lost) makes diamonds trump.
+    game = deal("circular-trumps", ["9c Ah", "6d 9s", "Kc 10h"], NO_TRUMP, dealer=2)
+    play(game, "9c", "6d", "Kc")
+    assert last_winner(game) == 1
+
+
+def test_circular_trumps_joker_must_name_a_suit() -> None:
+    # 000-A2 «не может потребовать «по старшим картам». Нужно указать конкретную масть»; 002-RP
+    # «уже не может заявить «по старшим козырям»».
+    game = deal("circular-trumps", ["JK 9s", "6c 9d", "Kd 10d"], NO_TRUMP, dealer=2)
+    calls = joker_calls(game)
+    assert ("trumps", -1) not in calls
+    assert all(suit >= 0 for _, suit in calls)
+    play(game, "JK highest s")
+    assert plain(game) == {"6♣"}  # ♠ demanded, void: the trick's trump is the next suit, ♣
+    assert game.trick_trump == CLUBS
+
+
+# -- the trump suit of a deal ---------------------------------------------------------------------
+
+
+def advance_to(game: Game, deal_number: int, seed: int = 0) -> None:
+    chooser = random.Random(seed)
+    while game.deal.number < deal_number:
+        game.apply(chooser.choice(game.legal_actions()))
+
+
+def dealt_cards(variant: Variant, seed: int, number: int, dealer: int, players: int,
+                hand_size: int) -> tuple[list[list[int]], list[int]]:
+    """Each seat's cards in the order received, and the stock, recomputed from the seeded shuffle."""
+    deck = rng.shuffled(variant.deck_cards, rng.deal_key(seed, number))
+    received: list[list[int]] = [[] for _ in range(players)]
+    for position in range(hand_size * players):
+        received[(dealer + 1 + position) % players].append(deck[position])
+    return received, deck[hand_size * players:]
+
+
+def test_turned_card_after_the_deal_is_trump() -> None:
+    # 003 l.17 «затем открывается козырь»; the next card of the stock.
+    variant = load_variant("classic")
+    game = Game(variant, players=4, seed=21)
+    received, stock = dealt_cards(variant, 21, 0, game.dealer, 4, 1)
+    assert game.trump_card == stock[0]
+    assert game.trump == (suit_of(stock[0]) if not is_joker(stock[0]) else NO_TRUMP)
+
+
+def test_trump_when_the_whole_deck_is_dealt_is_the_dealers_last_card() -> None:
+    # 000-A4 l.202 «где игрокам сдаётся вся колода без остатка, козырь назначается по последней
+    # карте в колоде. То есть, у игрока, которому сдают последнюю карту, её переворачивают и
+    # показывают козырь. Если джокер выпадает козырной картой, то розыгрыш проходит без козырей».
+    variant = load_variant("classic")
+    for seed in range(4):
+        game = Game(variant, players=4, seed=seed)
+        advance_to(game, 8, seed)
+        assert game.deal.hand_size == 9
+        received, stock = dealt_cards(variant, seed, 8, game.dealer, 4, 9)
+        assert stock == []
+        last = received[game.dealer][-1]
+        assert game.trump_card == last
+        assert game.hands[game.dealer] >> last & 1
+        assert game.trump == (NO_TRUMP if is_joker(last) else suit_of(last))
+
+
+@pytest.mark.parametrize(("preset", "players", "hand_size"),
+                         [("classic", 5, 7), ("oh-hell", 5, 10), ("oh-hell", 3, 17)])
+def test_a_card_left_over_at_the_maximum_hand_is_turned(
+    preset: str, players: int, hand_size: int
+) -> None:
+    # 000-A4 applies the dealer's last card only «где игрокам сдаётся вся колода без остатка»; with
+    # five players and 36 cards «до 7 карт и одна карта остается» (003 l.17), and that card can be
+    # turned as usual. Oh Hell at five players: 50 of 52 cards dealt, two left.
+    variant = load_variant(preset)
+    game = Game(variant, players=players, seed=3)
+    number = next(deal.number for deal in variant.deal_schedule(players)
+                  if deal.hand_size == hand_size)
+    advance_to(game, number, 3)
+    received, stock = dealt_cards(variant, 3, number, game.dealer, players, hand_size)
+    assert stock
+    assert game.trump_card == stock[0]
+
+
+def test_the_odd_card_of_52_and_a_joker_is_not_turned_when_agreed() -> None:
+    # #47 003 l.13 «стандартная колода + джокер. В этом случае, при раздаче на все карты, «лишняя»
+    # карта, не открывается»; the trump then comes from the full-deal rule (here the dealer's last).
+    variant = variant_from_dict({
+        "extends": "odessa",
+        "deck": {"lowest_rank": 2, "jokers": 1, "joker_cards": []},
+        "trump": {"unturned_leftover": 1},
+    })
+    game = Game(variant, players=4, seed=2)
+    number = next(deal.number for deal in variant.deal_schedule(4) if deal.hand_size == 13)
+    advance_to(game, number, 2)
+    received, stock = dealt_cards(variant, 2, number, game.dealer, 4, 13)
+    assert len(stock) == 1
+    assert game.trump_card == received[game.dealer][-1]
+    assert game.trump_how == "last dealt"
+    game = Game(variant, players=4, seed=2)
+    advance_to(game, number - 1, 2)  # twelve cards each: five left, the first is turned
+    received, stock = dealt_cards(variant, 2, number - 1, game.dealer, 4, 12)
+    assert game.trump_card == stock[0]
+
+
+def test_a_turned_joker_means_no_trump() -> None:
+    # 004 l.23 «Если джокер выходит во время сдачи при открытии козыря, то сдача идет без козыря».
+    variant = load_variant("classic")
+    seeds = [seed for seed in range(400)
+             if Game(variant, players=4, seed=seed, log=False).trump_card == JOKER]
+    assert seeds, "no seed turns the Joker on the first deal"
+    game = Game(variant, players=4, seed=seeds[0])
+    assert game.trump == NO_TRUMP
+    assert game.phase == Phase.BID
+
+
+def test_a_turned_joker_lets_the_dealer_name_trump_when_agreed() -> None:
+    # 003 l.29 «или же, по предварительной договорённости, козырь назначает сдаюший».
+    variant = variant_from_dict({"extends": "classic", "trump": {"joker_turned": "dealer_names"}})
+    seed = next(seed for seed in range(400)
+                if Game(variant, players=4, seed=seed, log=False).trump_card == JOKER)
+    game = Game(variant, players=4, seed=seed)
+    assert game.phase == Phase.TRUMP
+    assert game.to_move == game.dealer
+    assert {action.suit for action in game.legal_actions()} == {0, 1, 2, 3, -1}
+    game.apply(NameTrump(DIAMONDS))
+    assert game.trump == DIAMONDS
+    assert game.phase == Phase.BID
+
+
+def test_fixed_trump_for_the_whole_game() -> None:
+    # 003 l.17 «либо он выбирается перед игрой на всю игру, например, бубны».
+    variant = variant_from_dict({"extends": "classic",
+                                 "trump": {"mode": "fixed", "fixed_suit": "diamonds"}})
+    game = Game(variant, players=4, seed=1)
+    chooser = random.Random(1)
+    while not game.is_over():
+        game.apply(chooser.choice(game.legal_actions()))
+    trumps = {(result.kind, result.trump) for result in game.results}
+    assert {trump for kind, trump in trumps if kind != "no_trump"} == {DIAMONDS}
+
+
+def test_the_no_trump_deal_has_no_trump_and_the_joker_still_plays() -> None:
+    # 000-A4 «Бескозырка. Игроки заказывают количество взяток как обычно, при игра проходит без
+    # козырей. Джокер действует».
+    variant = load_variant("classic")
+    game = Game(variant, players=4, seed=5)
+    number = next(deal.number for deal in variant.deal_schedule(4) if deal.kind == "no_trump")
+    advance_to(game, number, 5)
+    assert game.trump == NO_TRUMP
+    assert game.phase == Phase.BID
+
+
+def test_the_joker_holder_leads_a_no_trump_deal_when_agreed() -> None:
+    # 000-A2 l.99 «Тот, у которого на руках в этот момент есть джокер, имеет право ходить первым».
+    variant = variant_from_dict({"extends": "classic",
+                                 "kinds": {"no_trump": {"joker_holder_leads": True}}})
+    game = deal(variant, ["8s 9s", "Ks Qs", "9d JK"], NO_TRUMP, dealer=0, kind="no_trump")
+    assert game.to_move == 2
+
+
+def test_named_trump_in_the_nine_card_pulkas_of_georgian_joker() -> None:
+    # 002-GJ l.17 «В 2 и 4 «пулях» главенствующая масть определятся по-другому. Человек, сидящий по
+    # левую руку от сдающего, по трем первым своим картам назначает его».
+    variant = load_variant("joker")
+    game = Game(variant, players=4, seed=13)
+    advance_to(game, 8, 13)
+    assert game.deal.hand_size == 9 and game.deal.kind == "named"
+    assert game.phase == Phase.TRUMP
+    namer = (game.dealer + 1) % 4
+    assert game.to_move == namer
+    received, _ = dealt_cards(variant, 13, 8, game.dealer, 4, 9)
+    seen = game.observation(namer)
+    assert popcount(seen.hand) == 3
+    assert seen.hand == sum(1 << card for card in received[namer][:3])
+    assert seen.legal_actions == tuple(NameTrump(suit) for suit in range(4))  # no "no trump"
+    game.apply(NameTrump(CLUBS))
+    assert game.trump == CLUBS
+    assert game.phase == Phase.BID
+    assert popcount(game.observation(namer).hand) == 9
+
+
+def test_turned_trump_in_the_first_pulka_of_georgian_joker() -> None:
+    # 002-GJ l.17 «В 1 и 3 раунде ... следующая переворачивается картинкой вверх – это будет
+    # козырь. Если это Джокер, то партия играется без козырей».
+    variant = load_variant("joker")
+    game = Game(variant, players=4, seed=13)
+    for number in range(8):
+        advance_to(game, number, 13)
+        assert game.trump_card is not None
+        assert game.trump == (NO_TRUMP if game.trump_card in (JOKER, JOKER2)
+                              else suit_of(game.trump_card))
