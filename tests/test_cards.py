@@ -11,7 +11,6 @@ the 33-card deck of 003 (l.13 «колода в 33 карты, из которо
 from __future__ import annotations
 
 import pytest
-
 from raspis.engine import load_variant, parse_card, parse_cards, variant_from_dict
 from raspis.engine.cards import (
     CLUBS,

@@ -10,7 +10,6 @@ import random
 from typing import Any
 
 import pytest
-
 from raspis.engine import (
     Bid,
     Game,
@@ -20,9 +19,9 @@ from raspis.engine import (
     load_variant,
     parse_card,
     parse_cards,
+    rng,
     variant_from_dict,
 )
-from raspis.engine import rng
 from raspis.engine.cards import JOKER, JOKER2, card_str, is_joker, popcount, suit_of
 from raspis.engine.variant import Variant
 
@@ -411,7 +410,7 @@ def advance_to(game: Game, deal_number: int, seed: int = 0) -> None:
 
 def dealt_cards(variant: Variant, seed: int, number: int, dealer: int, players: int,
                 hand_size: int) -> tuple[list[list[int]], list[int]]:
-    """Each seat's cards in the order received, and the stock, recomputed from the seeded shuffle."""
+    """Each seat's cards in the order received, and the stock, from the seeded shuffle."""
     deck = rng.shuffled(variant.deck_cards, rng.deal_key(seed, number))
     received: list[list[int]] = [[] for _ in range(players)]
     for position in range(hand_size * players):

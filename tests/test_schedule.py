@@ -9,9 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from raspis.engine import Game, VariantError, load_variant, variant_from_dict
-from raspis.engine import rng
+from raspis.engine import Game, VariantError, load_variant, rng, variant_from_dict
 from raspis.engine.schedule import expand, parse_entry
 
 

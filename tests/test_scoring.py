@@ -9,7 +9,6 @@ engine's output. ``table_points(bid, taken, hand_size, table)``.
 from __future__ import annotations
 
 import pytest
-
 from raspis.engine import Game, load_variant, parse_cards, variant_from_dict
 from raspis.engine.options import BUILTIN_KINDS, KindOptions, ScoringOptions
 from raspis.engine.scoring import deal_points, table_points
@@ -242,7 +241,8 @@ def test_misere_minus_10_a_trick() -> None:
 
 
 def test_dark_deal_scores_double() -> None:
-    # #69 004 l.19 «Очки считаются в двойном размере»; #57 003 «в увеличенном (двойном или тройном)».
+    # #69 004 l.19 «Очки считаются в двойном размере»; #57 003 «в увеличенном (двойном или
+    # тройном)».
     dark = kind("dark")
     assert deal_points(3, 3, 6, dark, CLASSIC) == 60
     assert deal_points(3, 1, 6, dark, CLASSIC) == -40

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
+from pydantic import ValidationError
 from raspis.engine import VariantError, load_variant, preset_names, variant_from_dict
 from raspis.engine.variant import presets_dir
 
@@ -72,8 +72,8 @@ def test_a_user_file_may_extend_another_user_file(tmp_path: Path) -> None:
 
 
 def test_tables_merge_and_lists_replace(tmp_path: Path) -> None:
-    path = write(tmp_path, "m.toml",
-                 'extends = "classic"\n[joker]\nlead_calls = ["low"]\n[kinds.golden]\nmultiplier = 2\n')
+    path = write(tmp_path, "m.toml", 'extends = "classic"\n[joker]\nlead_calls = ["low"]\n'
+                 "[kinds.golden]\nmultiplier = 2\n")
     variant = load_variant(path)
     assert variant.joker.lead_calls == ["low"]
     assert variant.joker.demand_trumped == load_variant("classic").joker.demand_trumped
@@ -234,7 +234,7 @@ def test_variant_from_dict_resolves_extends() -> None:
 
 def test_variants_are_frozen() -> None:
     variant = load_variant("classic")
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         variant.bidding.hook = "off"  # type: ignore[misc]
 
 
