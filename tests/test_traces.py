@@ -18,7 +18,6 @@ import random
 from pathlib import Path
 
 import pytest
-
 from raspis.engine import Game, load_variant
 
 TRACES = Path(__file__).parent / "traces"
@@ -61,7 +60,8 @@ def test_stored_trace(preset: str, players: int, seed: int) -> None:
     stored = path.read_text(encoding="utf-8")
     if stored != text:
         old, new = stored.splitlines(), text.splitlines()
-        first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+        pairs = zip(old, new, strict=False)
+        first = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(old), len(new)))
         pytest.fail(
             f"{path.name} differs from line {first + 1}:\n"
             f"  stored:  {old[first] if first < len(old) else '<end>'}\n"
