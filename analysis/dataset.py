@@ -1,0 +1,190 @@
+"""Opening a tournament run for analysis: its manifest and its tables as lazy polars frames.
+
+``open_run("results/run1")`` checks that the directory is a raspis run (``manifest.json`` and a
+``games/`` table of the schema in ``raspis.tournament.schema``) and returns a ``Run``: the manifest
+and lazy scans of ``games``, ``deal_stats`` and, when the run wrote them, ``deals``. Every statistic
+in ``raspis.analysis`` takes a ``Run``; ``run_from_frames`` builds one from in-memory frames (for
+notebooks and tests). Nothing here reads rows: the frames stay lazy until a statistic aggregates.
+
+Two columns the analysis derives everywhere:
+
+- ``position`` = ``(seat - first_dealer) mod players``: 0 is the first dealer, 1 the player on the
+  first dealer's left (who bids and leads first in the first deal), and so on; this is the seat
+  that the rules make different, while the absolute ``seat`` number is arbitrary;
+- the *deal set* is the unit of independence: games of one deal set share their cards (the
+  seatings of a duplicate run replay them), so intervals and tests treat a deal set as one cluster.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import polars as pl
+
+from raspis.tournament.schema import TABLES, DatasetError, check_frame, scan_table
+
+MANIFEST = "manifest.json"
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One tournament run: where it came from, its manifest, and its tables (lazy)."""
+
+    label: str
+    path: Path | None
+    manifest: Mapping[str, Any]
+    games: pl.LazyFrame
+    deal_stats: pl.LazyFrame
+    deals: pl.LazyFrame | None = None
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def has_deals(self) -> bool:
+        """Whether the run holds per-deal rows (``deals/``)."""
+        return self.deals is not None
+
+    @property
+    def strategies(self) -> list[str]:
+        """The lineup's strategy specs, in lineup-slot order (from the manifest, else the data)."""
+        config = self.manifest.get("config") or {}
+        if config.get("strategies"):
+            return list(config["strategies"])
+        frame = self.collect(self.games.select("lineup_slot", "strategy").unique().sort("lineup_slot"))
+        return frame["strategy"].to_list()
+
+    @property
+    def duplicate(self) -> str:
+        """The run's duplicate mode: ``none``, ``rotations`` or ``permutations``."""
+        config = self.manifest.get("config") or {}
+        return str(config.get("duplicate", "none"))
+
+    def collect(self, frame: pl.LazyFrame) -> pl.DataFrame:
+        """Collect ``frame``, turning a read failure into a ``DatasetError`` naming this run."""
+        try:
+            return frame.collect()
+        except (pl.exceptions.PolarsError, OSError) as error:
+            first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise DatasetError(f"{self.label}: cannot read the dataset: {first_line}") from None
+
+    def cached(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()`` once per run and key (the tables are immutable once written)."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]  # type: ignore[no-any-return]
+
+    def finished_games(self) -> pl.LazyFrame:
+        """Seat rows of the games that finished (errored games are left out of every statistic),
+        with ``position`` added."""
+        players = pl.col("players")
+        return self.games.filter(~pl.col("errored")).with_columns(
+            ((pl.col("seat") - pl.col("first_dealer") + players) % players).cast(pl.Int32)
+            .alias("position")
+        )
+
+    def variant_names(self) -> pl.DataFrame:
+        """``variant_hash`` -> ``variant`` (name), for labelling tables built from deal_stats."""
+        return self.cached("variant_names", lambda: self.collect(
+            self.games.select("variant_hash", "variant").unique().sort("variant_hash")))
+
+    def describe(self) -> dict[str, Any]:
+        """Provenance of every number taken from this run: path, fingerprint, status, seed,
+        players, duplicate mode, strategies, and per variant its name, hash and game count."""
+        counts = self.cached("game_counts", lambda: self.collect(
+            self.games.group_by("variant_hash", "variant").agg(
+                pl.col("game_id").n_unique().alias("games"),
+                pl.col("deal_set").n_unique().alias("deal_sets"),
+                pl.col("game_id").filter(pl.col("errored")).n_unique().alias("errored_games"),
+                pl.col("players").first().alias("players"),
+            ).sort("variant")))
+        config = self.manifest.get("config") or {}
+        return {
+            "label": self.label,
+            "path": str(self.path) if self.path else None,
+            "fingerprint": self.manifest.get("fingerprint"),
+            "status": self.manifest.get("status", "unknown"),
+            "seed": config.get("seed"),
+            "players": int(counts["players"][0]) if counts.height else config.get("players"),
+            "duplicate": self.duplicate,
+            "strategies": self.strategies,
+            "deal_rows": self.has_deals,
+            "package": (self.manifest.get("package") or {}).get("version"),
+            "finished": self.manifest.get("finished"),
+            "variants": counts.to_dicts(),
+        }
+
+
+def open_run(path: str | Path, label: str | None = None) -> Run:
+    """Open a run directory written by ``raspis tournament`` (``DatasetError`` when it is not one)."""
+    folder = Path(path)
+    if not folder.exists():
+        raise DatasetError(f"{folder}: no such directory")
+    if not folder.is_dir():
+        raise DatasetError(f"{folder}: not a directory (give the --out directory of a tournament)")
+    manifest_path = folder / MANIFEST
+    if not manifest_path.is_file():
+        raise DatasetError(f"{folder} is not a raspis run: it has no {MANIFEST} "
+                           "(make one with: raspis tournament --out DIR)")
+    try:
+        manifest = json.loads(manifest_path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise DatasetError(f"{manifest_path} cannot be read: {error}") from None
+    if not isinstance(manifest, dict):
+        raise DatasetError(f"{manifest_path} is not a raspis manifest (not a JSON object)")
+    if not list((folder / "games").glob("*.parquet")):
+        raise DatasetError(f"{folder} holds no finished games yet (games/ is empty); "
+                           "resume the run with raspis tournament ... --resume")
+    games = scan_table(folder, "games")
+    deal_stats = scan_table(folder, "deal_stats")
+    deals = scan_table(folder, "deals") if list((folder / "deals").glob("*.parquet")) else None
+    return Run(label=label or folder.name, path=folder, manifest=manifest, games=games,
+               deal_stats=deal_stats, deals=deals)
+
+
+def run_from_frames(games: pl.DataFrame | pl.LazyFrame, deal_stats: pl.DataFrame | pl.LazyFrame,
+                    deals: pl.DataFrame | pl.LazyFrame | None = None,
+                    manifest: Mapping[str, Any] | None = None, label: str = "frames") -> Run:
+    """A ``Run`` from in-memory frames of the dataset schema (checked), e.g. synthetic data."""
+    frames: dict[str, pl.LazyFrame] = {}
+    for table, frame in (("games", games), ("deal_stats", deal_stats), ("deals", deals)):
+        if frame is None:
+            continue
+        check_frame(frame, table, f"{label}: {table}")
+        frames[table] = frame.lazy()
+    return Run(label=label, path=None, manifest=dict(manifest or {}), games=frames["games"],
+               deal_stats=frames["deal_stats"], deals=frames.get("deals"))
+
+
+def open_runs(paths: list[str | Path]) -> list[Run]:
+    """Open several runs; labels are the directory names, made unique when two collide."""
+    runs = [open_run(path) for path in paths]
+    labels: dict[str, int] = {}
+    unique = []
+    for run in runs:
+        count = labels.get(run.label, 0)
+        labels[run.label] = count + 1
+        if count:
+            run = Run(label=f"{run.label}#{count + 1}", path=run.path, manifest=run.manifest,
+                      games=run.games, deal_stats=run.deal_stats, deals=run.deals)
+        unique.append(run)
+    return unique
+
+
+def with_variant_names(run: Run, frame: pl.DataFrame) -> pl.DataFrame:
+    """Add the ``variant`` name column (first) to a frame keyed by ``variant_hash``."""
+    named = frame.join(run.variant_names(), on="variant_hash", how="left")
+    return named.select("variant", *[c for c in frame.columns])
+
+
+def empty_like(columns: Mapping[str, pl.DataType]) -> pl.DataFrame:
+    """An empty frame with the given columns (what a statistic returns when nothing applies)."""
+    return pl.DataFrame(schema=dict(columns))
+
+
+__all__ = ["MANIFEST", "TABLES", "DatasetError", "Run", "empty_like", "open_run", "open_runs",
+           "run_from_frames", "with_variant_names"]

@@ -1,0 +1,257 @@
+"""The report's figures, drawn with matplotlib's object API on the Agg canvas (no display needed).
+
+Each function takes the tables of ``tables.stats_tables`` / ``tables.balance_tables`` (or the
+frames named in its docstring), which carry a ``run`` column, and returns a ``Figure`` with a
+title, labelled axes and units. ``save_figure`` writes it as PNG and SVG and returns the PNG's
+bytes (for embedding). A series is labelled "run: variant" when several runs are shown, else by
+the variant's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+WIDTH = 9.0
+
+
+def new_figure(rows: int = 1, columns: int = 1, height: float = 4.2) -> tuple[Figure, np.ndarray]:
+    """A figure on the Agg canvas with a grid of axes (always returned as a 2-D array)."""
+    figure = Figure(figsize=(WIDTH, height * rows), layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.subplots(rows, columns, squeeze=False)
+    return figure, axes
+
+
+def save_figure(figure: Figure, folder: Path, name: str) -> bytes:
+    """Write ``name.png`` and ``name.svg`` into ``folder``; return the PNG bytes."""
+    import io
+
+    folder.mkdir(parents=True, exist_ok=True)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=110, metadata={"Software": None})
+    data = buffer.getvalue()
+    (folder / f"{name}.png").write_bytes(data)
+    figure.savefig(folder / f"{name}.svg", format="svg", metadata={"Date": None})
+    return data
+
+
+def _series(frame: pl.DataFrame) -> Iterator[tuple[str, pl.DataFrame]]:
+    """Split a table per (run, variant), labelled for a legend."""
+    if frame.height == 0:
+        return
+    several = frame["run"].n_unique() > 1 if "run" in frame.columns else False
+    keys = ["run", "variant"] if "run" in frame.columns else ["variant"]
+    for key, part in frame.sort(keys, maintain_order=True).group_by(keys, maintain_order=True):
+        label = f"{key[0]}: {key[1]}" if several else str(key[-1])
+        yield label, part
+
+
+def _empty(axis: object, message: str) -> None:
+    axis.text(0.5, 0.5, message, ha="center", va="center", transform=axis.transAxes)  # type: ignore[attr-defined]
+    axis.set_xticks([])  # type: ignore[attr-defined]
+    axis.set_yticks([])  # type: ignore[attr-defined]
+
+
+def _errorbar(axis: object, x: np.ndarray, frame: pl.DataFrame, column: str, label: str,
+              **style: object) -> None:
+    y = frame[column].cast(pl.Float64).to_numpy()
+    low = frame[f"{column}_low"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+    high = frame[f"{column}_high"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+    error = np.vstack([np.nan_to_num(y - low), np.nan_to_num(high - y)])
+    axis.errorbar(x, y, yerr=error, capsize=3, marker="o", label=label, **style)  # type: ignore[attr-defined]
+
+
+def seat_advantage(seats: pl.DataFrame, level: float = 0.95) -> Figure:
+    """Score advantage (points per game) and win rate by position, with intervals, per variant."""
+    figure, axes = new_figure(1, 2)
+    left, right = axes[0]
+    series = list(_series(seats))
+    if not series:
+        _empty(left, "no finished games")
+        _empty(right, "no finished games")
+    width = 0.8 / max(1, len(series))
+    for index, (label, part) in enumerate(series):
+        part = part.sort("position")
+        x = part["position"].to_numpy() + (index - (len(series) - 1) / 2) * width
+        _errorbar(left, x, part, "score_advantage", label)
+        _errorbar(right, x, part, "win_rate", label)
+        players = int(part["position"].max()) + 1
+        right.axhline(1 / players, color="grey", linestyle=":", linewidth=1)
+    if series:
+        ticks = range(int(seats["position"].max()) + 1)
+        left.set_xticks(ticks)
+        right.set_xticks(ticks)
+    left.axhline(0, color="grey", linewidth=1)
+    left.set_title("Score advantage by position")
+    left.set_xlabel("position (0 = first dealer, 1 = on the dealer's left)")
+    left.set_ylabel("mean score minus the table's mean (points per game)")
+    right.set_title("Win rate by position (dotted: 1 / players)")
+    right.set_xlabel("position (0 = first dealer, 1 = on the dealer's left)")
+    right.set_ylabel("share of games won")
+    for axis in (left, right):
+        axis.legend(fontsize="small")
+    figure.suptitle(f"Seat advantage per variant, {level:.0%} intervals over deal sets")
+    return figure
+
+
+def score_distributions(histogram: pl.DataFrame) -> Figure:
+    """Distribution of final scores per variant (``outcomes.score_histogram`` with ``run``)."""
+    figure, axes = new_figure()
+    axis = axes[0, 0]
+    series = list(_series(histogram))
+    if not series:
+        _empty(axis, "no finished games")
+    for label, part in series:
+        part = part.sort("bin")
+        width = (part["bin_high"] - part["bin_low"]).to_numpy()
+        density = part["share"].to_numpy() / width
+        edges = np.append(part["bin_low"].to_numpy(), part["bin_high"].to_numpy()[-1])
+        axis.stairs(density, edges, label=label, linewidth=1.5)
+    axis.axvline(0, color="grey", linewidth=1, linestyle=":")
+    axis.set_title("Distribution of final scores (dotted: zero; left of it, a negative total)")
+    axis.set_xlabel("final score (points)")
+    axis.set_ylabel("share of seat-games per point")
+    axis.legend(fontsize="small")
+    return figure
+
+
+def bid_outcomes(bidding: pl.DataFrame) -> Figure:
+    """Shares of bids made, over and under by hand size (regular deals), one panel per variant
+    (``balance.bidding_outcomes(run, by=("hand_size",))`` over regular deals, with ``run``)."""
+    series = list(_series(bidding))
+    figure, axes = new_figure(max(1, len(series)), 1, height=3.2)
+    if not series:
+        _empty(axes[0, 0], "no deals with bidding")
+    for row, (label, part) in enumerate(series):
+        axis = axes[row, 0]
+        part = part.sort("hand_size")
+        x = part["hand_size"].to_numpy()
+        bottom = np.zeros(len(x))
+        for column, colour in (("made_share", "tab:green"), ("over_share", "tab:orange"),
+                               ("under_share", "tab:red")):
+            values = part[column].fill_null(0).to_numpy()
+            axis.bar(x, values, bottom=bottom, color=colour, label=column.replace("_share", ""))
+            bottom += values
+        axis.set_title(f"{label}: outcome of bids by hand size (regular deals)")
+        axis.set_xlabel("hand size (cards)")
+        axis.set_ylabel("share of bids")
+        axis.set_xticks(x)
+        axis.set_ylim(0, 1.15)
+        axis.legend(fontsize="small", ncols=3, loc="upper center")
+    return figure
+
+
+def strategy_ratings(ranking: pl.DataFrame, ratings: pl.DataFrame, level: float = 0.95) -> Figure:
+    """Mean score per game with its interval per strategy, and Plackett-Luce mu ± z·sigma per
+    lineup slot, per variant."""
+    figure, axes = new_figure(1, 2)
+    left, right = axes[0]
+    for axis, frame, name, column, label_column in (
+            (left, ranking, "mean score", "mean_score", "strategy"),
+            (right, ratings, "rating", "mu", "label")):
+        series = list(_series(frame))
+        if not series:
+            _empty(axis, "no ratings" if column == "mu" else "no games")
+            continue
+        labels: list[str] = []
+        for _, part in series:
+            for value in part[label_column].to_list():
+                if value not in labels:
+                    labels.append(value)
+        width = 0.8 / len(series)
+        for index, (label, part) in enumerate(series):
+            x = np.array([labels.index(v) for v in part[label_column].to_list()], dtype=float)
+            x += (index - (len(series) - 1) / 2) * width
+            _errorbar(axis, x, part, column, label, linestyle="none")
+        axis.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
+        axis.legend(fontsize="small")
+        axis.set_title(f"Strategy {name}")
+        axis.set_xlabel("strategy" if column != "mu" else "strategy (lineup slot)")
+    left.set_ylabel("mean final score (points per game)")
+    right.set_ylabel("openskill Plackett-Luce mu (rating points)")
+    figure.suptitle(f"Strategies, {level:.0%} intervals")
+    return figure
+
+
+def joker_value(joker: pl.DataFrame, level: float = 0.95) -> Figure:
+    """Deal points gained by holding each Joker, by hand size (regular deals), with intervals
+    (``balance.joker_value(run, by=("hand_size",))`` over regular deals, with ``run``)."""
+    figure, axes = new_figure()
+    axis = axes[0, 0]
+    singles = joker.filter(pl.col("joker") != "both") if joker.height else joker
+    series = list(_series(singles))
+    if not series:
+        _empty(axis, "no Joker in these variants")
+    for label, part in series:
+        for name, piece in part.group_by("joker", maintain_order=True):
+            piece = piece.sort("hand_size")
+            _errorbar(axis, piece["hand_size"].to_numpy().astype(float), piece, "value",
+                      f"{label}, {name[0]}")
+    axis.axhline(0, color="grey", linewidth=1)
+    axis.set_title(f"Value of holding a Joker (regular deals, {level:.0%} intervals)")
+    axis.set_xlabel("hand size (cards)")
+    axis.set_ylabel("deal points with the Joker minus without (points per deal)")
+    if series:
+        axis.legend(fontsize="small")
+    return figure
+
+
+def dealer_cost(hook: pl.DataFrame, level: float = 0.95) -> Figure:
+    """The dealer's points minus the others' per deal, and how often the hook bound, by hand size
+    (``balance.hook_cost(run, by=("hand_size",))`` over regular deals, with ``run``)."""
+    figure, axes = new_figure(1, 2)
+    left, right = axes[0]
+    series = list(_series(hook))
+    if not series:
+        _empty(left, "no deals with bidding")
+        _empty(right, "no deals with bidding")
+    for label, part in series:
+        part = part.sort("hand_size")
+        x = part["hand_size"].to_numpy().astype(float)
+        _errorbar(left, x, part, "dealer_minus_others", label)
+        _errorbar(right, x, part, "forced_share", label)
+    left.axhline(0, color="grey", linewidth=1)
+    left.set_title("Dealer's points minus the other seats'")
+    left.set_xlabel("hand size (cards)")
+    left.set_ylabel("points per deal")
+    right.set_title("Dealer bids restricted by the hook")
+    right.set_xlabel("hand size (cards)")
+    right.set_ylabel("share of the dealer's bids")
+    for axis in (left, right):
+        if series:
+            axis.legend(fontsize="small")
+    figure.suptitle(f"The dealer and the hook (regular deals, {level:.0%} intervals)")
+    return figure
+
+
+def luck_skill_curve(curve: pl.DataFrame, target: float = 0.95) -> Figure:
+    """P(the better strategy wins a match) against match length, per pair and model
+    (``luck.luck_skill_curve`` with ``run``)."""
+    figure, axes = new_figure()
+    axis = axes[0, 0]
+    if curve.height == 0:
+        _empty(axis, "needs two different strategies in a run")
+    else:
+        several = curve["run"].n_unique() > 1
+        styles = {"games": "-", "score": "--", "duplicate": ":"}
+        for key, part in curve.group_by(["run", "variant", "strategy_a", "strategy_b", "model"],
+                                        maintain_order=True):
+            run, variant, a, b, model = key
+            prefix = f"{run}: " if several else ""
+            axis.plot(part["length"].to_numpy(), part["probability"].to_numpy(),
+                      linestyle=styles.get(str(model), "-"), marker=".",
+                      label=f"{prefix}{variant}, {a} vs {b} ({model})")
+        axis.set_xscale("log")
+        axis.legend(fontsize="small")
+    axis.axhline(target, color="grey", linewidth=1, linestyle=":")
+    axis.set_ylim(0.45, 1.01)
+    axis.set_title("Luck against skill: the better strategy's chance to win a match")
+    axis.set_xlabel("match length (games; deal sets for the duplicate model)")
+    axis.set_ylabel("probability the better strategy wins")
+    return figure

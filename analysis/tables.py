@@ -1,0 +1,161 @@
+"""The analysis tables of one or several runs, gathered, and turned into text for people.
+
+``stats_tables`` and ``balance_tables`` run every statistic of ``ranking``, ``balance``,
+``outcomes`` and ``luck`` over a list of runs and stack the results with a ``run`` column first, so
+runs (and the variants inside them) sit side by side. ``display_frame`` turns a table into strings
+for a terminal, Markdown or HTML: an estimate with ``_low``/``_high`` columns becomes one cell
+"estimate [low, high]", and numbers get a sensible number of digits. CSV and JSON keep the raw
+columns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import polars as pl
+
+from . import balance, luck, outcomes, ranking
+from .dataset import Run
+from .intervals import LEVEL
+
+#: What each table holds, for headings in the terminal and the report.
+TITLES: dict[str, str] = {
+    "ranking": "Strategy ranking (mean score per game, win rate, mean place; intervals over deal sets)",
+    "pairs": "Paired differences between strategies (mean over deal sets of A's mean score minus B's)",
+    "ratings": "Plackett-Luce ratings (openskill), per lineup slot, games in game_id order",
+    "seats": "Seat effects by position (0 = first dealer, 1 = left of the first dealer)",
+    "seat_test": "Test that all positions are equal (Hotelling T² over deal sets)",
+    "dealer": "Deal points by dealer offset (0 = dealer, 1 = bids first), one-way ANOVA",
+    "hook": "The dealer's cost per deal, and how often the hook bound, by kind and hand size",
+    "joker": "Value of holding a Joker: deal points with it minus without, by kind and hand size",
+    "bidding": "Bids made / over / under, passes, overbidding and the hook, by kind and hand size",
+    "specials": "Deal kinds: mean points per game, share of the variance of final scores",
+    "head_to_head": "Head to head: how often the better strategy is ahead after one game",
+    "match_length": "Games needed for the better strategy to win a match with 95% probability",
+    "variance": "Share of the variance of final scores explained by the strategy",
+    "outcomes": "Outcome shape: final scores, negative totals, ties, lead changes",
+}
+
+#: Columns shown with six significant digits (exact odds and their simulation).
+PRECISE_COLUMNS = frozenset({"exact", "simulated", "probability"})
+
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "seats": ("seats", "seat_test"),
+    "dealer": ("dealer", "hook"),
+    "joker": ("joker",),
+    "bidding": ("bidding",),
+    "specials": ("specials",),
+    "luck": ("head_to_head", "match_length", "variance"),
+    "outcomes": ("outcomes",),
+}
+
+
+def _stack(runs: Sequence[Run], compute: Callable[[Run], pl.DataFrame]) -> pl.DataFrame:
+    frames = [compute(run).with_columns(pl.lit(run.label).alias("run")) for run in runs]
+    frames = [frame.select("run", *[c for c in frame.columns if c != "run"]) for frame in frames]
+    nonempty = [frame for frame in frames if frame.height]
+    if not nonempty:
+        return frames[0] if frames else pl.DataFrame()
+    return pl.concat(nonempty, how="diagonal_relaxed")
+
+
+def stats_tables(runs: Sequence[Run], level: float = LEVEL,
+                 rating_games: int | None = None, ratings: bool = True) -> dict[str, pl.DataFrame]:
+    """``ranking``, ``pairs`` and (unless ``ratings`` is False) ``ratings`` for the runs."""
+    tables = {
+        "ranking": _stack(runs, lambda run: ranking.strategy_ranking(run, level)),
+        "pairs": _stack(runs, lambda run: ranking.paired_differences(run, level)),
+    }
+    if ratings:
+        tables["ratings"] = _stack(runs, lambda run: ranking.plackett_luce_ratings(
+            run, level, limit_games=rating_games))
+    return tables
+
+
+def balance_tables(runs: Sequence[Run], level: float = LEVEL, alpha: float = balance.ALPHA,
+                   sections: Sequence[str] | None = None) -> dict[str, pl.DataFrame]:
+    """Every balance table (``SECTIONS``; all unless ``sections`` names some) for the runs."""
+    makers: dict[str, Callable[[Run], pl.DataFrame]] = {
+        "seats": lambda run: balance.seat_effects(run, level=level),
+        "seat_test": lambda run: balance.seat_equality_test(run, alpha=alpha),
+        "dealer": lambda run: balance.dealer_offset_effects(run, level, alpha),
+        "hook": lambda run: balance.hook_cost(run, level=level),
+        "joker": lambda run: balance.joker_value(run, level=level),
+        "bidding": lambda run: balance.bidding_outcomes(run, level=level),
+        "specials": lambda run: outcomes.special_contribution(run, level),
+        "head_to_head": lambda run: luck.head_to_head(run, level),
+        "match_length": lambda run: luck.match_lengths(run, level),
+        "variance": luck.variance_explained,
+        "outcomes": lambda run: outcomes.outcome_shape(run, level),
+    }
+    chosen = sections or list(SECTIONS)
+    unknown = [name for name in chosen if name not in SECTIONS]
+    if unknown:
+        raise ValueError(f"unknown sections {unknown}; choose from {', '.join(SECTIONS)}")
+    return {name: _stack(runs, makers[name]) for section in chosen for name in SECTIONS[section]}
+
+
+def format_number(value: object, column: str = "") -> str:
+    """A number as people read it: p-values and shares with 3 significant digits, large numbers
+    with thousands separators, others with a few decimals."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}" if abs(value) >= 10_000 else str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        if math.isinf(value):
+            return "∞" if value > 0 else "-∞"
+        if column.endswith("p_value") or column.endswith("_p"):
+            return f"{value:.3g}"
+        if column in PRECISE_COLUMNS:
+            return f"{value:.6g}"
+        magnitude = abs(value)
+        if magnitude >= 10_000:
+            return f"{value:,.0f}"
+        if magnitude >= 100:
+            return f"{value:.1f}"
+        if magnitude >= 1:
+            return f"{value:.2f}"
+        return f"{value:.3f}" if magnitude >= 0.001 or magnitude == 0 else f"{value:.2e}"
+    return str(value)
+
+
+def display_frame(frame: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Headers and string rows of a table for people (intervals folded into one cell)."""
+    columns = frame.columns
+    folded = {c for c in columns if f"{c}_low" in columns and f"{c}_high" in columns}
+    hidden = {f"{c}_low" for c in folded} | {f"{c}_high" for c in folded}
+    headers = [c for c in columns if c not in hidden]
+    rows = []
+    for record in frame.iter_rows(named=True):
+        row = []
+        for column in headers:
+            text = format_number(record[column], column)
+            if column in folded and text:
+                low = format_number(record[f"{column}_low"], column)
+                high = format_number(record[f"{column}_high"], column)
+                text = f"{text} [{low}, {high}]"
+            row.append(text)
+        rows.append(row)
+    labels = [f"{c} [CI]" if c in folded else c for c in headers]
+    return labels, rows
+
+
+def to_markdown(frame: pl.DataFrame) -> str:
+    """A table as GitHub Markdown (intervals folded, see ``display_frame``)."""
+    headers, rows = display_frame(frame)
+    if not headers:
+        return "_(empty)_\n"
+    def escape(text: str) -> str:
+        return text.replace("|", "\\|")
+    lines = ["| " + " | ".join(escape(h) for h in headers) + " |",
+             "| " + " | ".join("---" for _ in headers) + " |"]
+    lines += ["| " + " | ".join(escape(cell) for cell in row) + " |" for row in rows]
+    if not rows:
+        lines.append("| " + " | ".join("" for _ in headers) + " |")
+    return "\n".join(lines) + "\n"
