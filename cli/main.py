@@ -6,7 +6,9 @@ import click
 
 from raspis import __version__
 
+from .analysis import balance_command, banker_command, stats_command
 from .play import play_command
+from .report import report_command
 from .strategies import strategies_group
 from .tournament import tournament_command
 from .variants import variants_group
@@ -23,6 +25,10 @@ def cli() -> None:
     raspis play --variant odessa -p 3        one game, printed as the score sheet
     raspis strategies list                   who can play
     raspis tournament -n 1000 -o results/r1  many games into a Parquet dataset
+    raspis stats results/r1                  rank the strategies of a run
+    raspis balance results/r1 results/r2     variant balance, side by side
+    raspis report results/r1 -o report/      HTML + Markdown report with figures
+    raspis banker --simulate 100000          the banker's guessing game, exact odds
     """
 
 
@@ -30,6 +36,10 @@ cli.add_command(variants_group)
 cli.add_command(play_command)
 cli.add_command(strategies_group)
 cli.add_command(tournament_command)
+cli.add_command(stats_command)
+cli.add_command(balance_command)
+cli.add_command(report_command)
+cli.add_command(banker_command)
 
 
 def main() -> None:

@@ -1,0 +1,202 @@
+"""``raspis stats``, ``raspis balance`` and ``raspis banker``: analysis tables in the terminal or
+as CSV, JSON or Markdown for scripts. Each command calls the library (``raspis.analysis``) and only
+formats what it returns."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+
+import click
+import polars as pl
+
+from raspis.analysis import balance_tables, open_runs, stats_tables
+from raspis.analysis.banker import banker_summary, first_hit_table, standard_game
+from raspis.analysis.dataset import Run
+from raspis.analysis.tables import SECTIONS, TITLES, display_frame, to_markdown
+
+from .common import friendly_errors
+
+FORMATS = ["table", "csv", "json", "markdown"]
+
+level_option = click.option(
+    "--level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95,
+    show_default=True, help="confidence level of the intervals")
+format_option = click.option(
+    "--format", "output_format", type=click.Choice(FORMATS), default="table", show_default=True,
+    help="table: for people (intervals as 'estimate [low, high]'); csv/json/markdown: for scripts "
+         "and documents (csv and json keep the raw _low/_high columns)")
+
+
+def _clean(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def emit_tables(tables: dict[str, pl.DataFrame], output_format: str,
+                titles: dict[str, str] | None = None) -> None:
+    """Print named tables in one of ``FORMATS``."""
+    titles = titles or TITLES
+    if output_format == "json":
+        data = {name: [{key: _clean(value) for key, value in row.items()} for row in frame.to_dicts()]
+                for name, frame in tables.items()}
+        click.echo(json.dumps(data if len(data) > 1 else next(iter(data.values()), []), indent=2,
+                              default=str, ensure_ascii=False))
+        return
+    if output_format == "csv":
+        blocks = []
+        for name, frame in tables.items():
+            text = frame.write_csv()
+            blocks.append(text if len(tables) == 1 else f"# {name}\n{text}")
+        click.echo("\n".join(blocks), nl=False)
+        return
+    if output_format == "markdown":
+        for name, frame in tables.items():
+            click.echo(f"## {titles.get(name, name)}\n\n{to_markdown(frame)}")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    if not console.is_terminal:  # piped or captured: do not squeeze the tables into 80 columns
+        console = Console(width=200)
+    for name, frame in tables.items():
+        shown = frame.drop("run") if "run" in frame.columns and frame["run"].n_unique() <= 1 else frame
+        headers, rows = display_frame(shown)
+        table = Table(title=titles.get(name, name), title_justify="left", show_lines=False)
+        text_columns = {c for c, dtype in shown.schema.items() if dtype == pl.String()}
+        for header in headers:
+            table.add_column(header, justify="left" if header in text_columns else "right",
+                             overflow="fold")
+        for row in rows:
+            table.add_row(*row)
+        if not rows:
+            console.print(f"[bold]{titles.get(name, name)}[/bold]\n  (nothing to show)\n")
+            continue
+        console.print(table)
+        console.print()
+
+
+def _pick(tables: dict[str, pl.DataFrame], wanted: Sequence[str]) -> dict[str, pl.DataFrame]:
+    if not wanted:
+        return tables
+    unknown = [name for name in wanted if name not in tables]
+    if unknown:
+        raise click.BadParameter(f"unknown table {', '.join(unknown)}; choose from "
+                                 f"{', '.join(tables)}", param_hint="--table")
+    return {name: tables[name] for name in wanted}
+
+
+def _warn_incomplete(runs: Sequence[Run]) -> None:
+    for run in runs:
+        status = run.manifest.get("status")
+        if status not in (None, "complete"):
+            click.echo(f"warning: {run.label} is {status}; analysing the shards finished so far",
+                       err=True)
+
+
+@click.command("stats")
+@click.argument("run_dir", type=click.Path())
+@level_option
+@format_option
+@click.option("--table", "table_names", multiple=True, type=click.Choice(["ranking", "pairs", "ratings"]),
+              help="show only this table (repeat for several) [all]")
+@click.option("--rating-games", type=click.IntRange(min=1), default=None,
+              help="rate at most this many games per variant (the lowest deal sets, every seating "
+                   "of each) [all]")
+@click.option("--no-ratings", is_flag=True, help="skip the Plackett-Luce ratings (the only part "
+              "whose cost grows game by game in Python)")
+@friendly_errors
+def stats_command(run_dir: str, level: float, output_format: str, table_names: tuple[str, ...],
+                  rating_games: int | None, no_ratings: bool) -> None:
+    """Rank the strategies of a tournament run.
+
+    Mean score per game and mean place (t intervals clustered over deal sets), win rate (Wilson),
+    the duplicate-paired difference between every two strategies, and openskill Plackett-Luce
+    ratings (mu, sigma, mu ± z·sigma). Per variant when the run holds several.
+
+    \b
+    raspis stats results/run1
+    raspis stats results/run1 --table ranking --format csv > ranking.csv
+    """
+    runs = open_runs([run_dir])
+    _warn_incomplete(runs)
+    wanted = table_names or ("ranking", "pairs", "ratings")
+    ratings = "ratings" in wanted and not no_ratings
+    tables = stats_tables(runs, level, rating_games=rating_games, ratings=ratings)
+    emit_tables({name: tables[name] for name in wanted if name in tables}, output_format)
+
+
+@click.command("balance")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path())
+@level_option
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+              show_default=True, help="level of the tests (all seats equal, dealer offsets equal)")
+@click.option("--section", "sections", multiple=True, type=click.Choice(list(SECTIONS)),
+              help="show only this section (repeat for several) [all]")
+@click.option("--table", "table_names", multiple=True,
+              type=click.Choice([name for names in SECTIONS.values() for name in names]),
+              help="show only this table (repeat for several)")
+@format_option
+@friendly_errors
+def balance_command(run_dirs: tuple[str, ...], level: float, alpha: float,
+                    sections: tuple[str, ...], table_names: tuple[str, ...],
+                    output_format: str) -> None:
+    """Variant balance of one or more runs, side by side (each variant of each run).
+
+    Seat effects and a test that all seats are equal; deal points by dealer offset; the dealer's
+    cost and the hook per hand size; the value of holding each Joker; bids made/over/under;
+    special deals; luck against skill (head to head, match length, variance explained); and the
+    shape of final scores.
+
+    \b
+    raspis balance results/classic results/joker
+    raspis balance results/run1 --section seats --format markdown
+    """
+    runs = open_runs(list(run_dirs))
+    _warn_incomplete(runs)
+    chosen = list(sections)
+    for name in table_names:
+        chosen += [section for section, names in SECTIONS.items() if name in names]
+    tables = balance_tables(runs, level, alpha, sections=list(dict.fromkeys(chosen)) or None)
+    emit_tables(_pick(tables, table_names), output_format)
+
+
+@click.command("banker")
+@click.option("--simulate", "rounds", type=click.IntRange(min=0), default=0, show_default=True,
+              help="also deal this many shuffled decks and show the simulated numbers")
+@click.option("--seed", type=int, default=0, show_default=True, help="seed of the simulation")
+@click.option("--jokers", type=click.IntRange(0, 4), default=2, show_default=True,
+              help="Jokers in the deck (the first call)")
+@click.option("--single-joker-stake", is_flag=True,
+              help="a Joker hit wins a single stake, not double")
+@click.option("--by-call", is_flag=True, help="also show where the round ends, call by call")
+@level_option
+@format_option
+@friendly_errors
+def banker_command(rounds: int, seed: int, jokers: int, single_joker_stake: bool, by_call: bool,
+                   level: float, output_format: str) -> None:
+    """The banker's guessing game of seed 002 (RULES §9), exactly.
+
+    52 cards + 2 Jokers; the banker turns 14 cards calling Joker, A, K, ..., 2; the first card that
+    matches its call wins every stake (the Joker on the first call: double); no match in 14 calls:
+    the banker pays every stake. Exact fractions by inclusion-exclusion; --simulate N checks them.
+
+    \b
+    raspis banker
+    raspis banker --simulate 1000000 --seed 7
+    """
+    game = standard_game(jokers, double_joker=not single_joker_stake)
+    tables = {"banker": banker_summary(game, rounds, seed, level)}
+    if by_call:
+        tables["by_call"] = first_hit_table(game)
+    titles = {"banker": "The banker's game: exact" + (f" and {rounds:,} simulated rounds "
+                                                     f"(seed {seed}, {level:.0%} intervals)"
+                                                     if rounds else ""),
+              "by_call": "Where the round ends, call by call (exact)"}
+    if not rounds:
+        tables["banker"] = tables["banker"].drop("simulated", "simulated_low", "simulated_high",
+                                                 "rounds_simulated")
+    emit_tables(tables, output_format, titles)
