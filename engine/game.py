@@ -478,7 +478,9 @@ class Game:
                 hooked = [bid for bid in bids if bid + others != hand]
                 bids = hooked or bids
             elif rule == "overbid":  # 003: the bids must exceed the tricks, so someone falls short
-                bids = [bid for bid in bids if bid + others > hand] or [hand]
+                # When no bid can (the others bid too little), at least the bids must not meet.
+                bids = ([bid for bid in bids if bid + others > hand]
+                        or [bid for bid in bids if bid + others != hand] or bids)
         limit = self.variant.bidding.max_consecutive_passes
         if limit is not None and self.passes_in_row[seat] >= limit and len(bids) > 1 and bids[0] == 0:
             bids = bids[1:]

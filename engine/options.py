@@ -188,7 +188,8 @@ class BiddingOptions(Section):
         "always",
         description="the dealer's hook: the last bidder may not make the bids sum to the tricks "
         "(000); off ('сходимся', 003); from deal N on (003); only in special deals (003); or "
-        "'overbid': the last bidder must make the bids exceed the tricks, on every deal (003)",
+        "'overbid': the last bidder must make the bids exceed the tricks, on every deal (003); "
+        "where no bid can, the bids must at least not meet",
     )
     hook_from_deal: int = Field(4, ge=1, description="first deal (1-based) with the hook, for from_deal")
     max_consecutive_passes: int | None = Field(
@@ -237,7 +238,7 @@ class KindOptions(Section):
         "variant",
         description="the hook in this kind of deal; 'variant' follows bidding.hook; overbid: the "
         "last bidder must make the bids exceed the tricks (003 dark deals: others 3 + 3 of 12 "
-        "cards, so at least 7)",
+        "cards, so at least 7; where no bid can, the bids must at least not meet)",
     )
     min_bid: int = Field(0, ge=0, description="smallest bid: 1 forbids the pass (003 dark deals)")
     scoring: Literal["table", "per_trick", "made_or_short"] = Field(

@@ -290,3 +290,12 @@ def test_golden_and_misere_deals_skip_the_bidding(kind: str) -> None:
     assert game.phase == Phase.PLAY
     assert game.bids == [None, None, None, None]
     assert game.to_move == 1
+
+
+def test_overbid_that_cannot_be_met_falls_back_to_the_hook() -> None:
+    # Audit §3d: when the others bid nothing, no bid of 0..12 makes the bids exceed 12 tricks;
+    # the rule's aim («в темных заведомо будет «недобор»») cannot be met, so at least the bids must
+    # not meet: any bid but 12.
+    variant = variant_from_dict({"extends": "odessa", "kinds": {"dark": {"hook": "overbid"}}})
+    game = single(variant, 3, 12, dealer=0, kind="dark", bids=[0, 0])
+    assert legal_bids(game) == list(range(12))

@@ -325,7 +325,8 @@ class Referee:
             if mode == "no_equal" and len(bids - {size - others}) > 0:
                 bids -= {size - others}
             elif mode == "overbid":
-                bids = {bid for bid in bids if bid + others > size} or {size}
+                bids = ({bid for bid in bids if bid + others > size}
+                        or {bid for bid in bids if bid + others != size} or bids)
         limit = self.variant.bidding.max_consecutive_passes
         if limit is not None and self.passes[seat] >= limit and 0 in bids and len(bids) > 1:
             bids.discard(0)
