@@ -1,0 +1,179 @@
+"""One deal of many games at once: the arrays of its state, the shuffle and deal, and the trump.
+
+A ``DealState`` holds one deal of ``G`` games that play it in lockstep (all games of a batch for a
+scheduled deal; the tied games of a batch for a tie-break deal). Players are indexed by *position*
+in the deal's order, 0 = left of the dealer (the first to bid) up to ``m - 1``; ``order[g, k]`` is
+the seat at position ``k`` in game ``g``. Hands are ``uint64`` masks. ``start_deal`` shuffles with
+the reference keys, deals one card at a time round the order, and settles the trump as
+``Game._choose_trump`` does, leaving the games that must name a trump listed in ``namers``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import bits
+from .bits import BIT
+from .rng import deal_keys, shuffled
+from .rules import (
+    TRUMP_CIRCULAR,
+    TRUMP_FIXED,
+    TRUMP_LAST_DEALT,
+    TRUMP_NAMED,
+    TRUMP_NONE,
+    TRUMP_TURNED,
+    BatchRules,
+    DealPlan,
+)
+
+#: How the trump was chosen (``Game.trump_how``), as codes; NAMED prints as "named by seat N".
+HOW_NONE, HOW_FIXED, HOW_CIRCULAR, HOW_LAST_DEALT, HOW_TURNED, HOW_JOKER_NONE, HOW_NAMED = range(7)
+HOW_TEXT = ("none", "fixed", "circular", "last dealt", "turned", "joker: none", "named")
+
+
+class DealState:
+    """The arrays of one deal of ``G`` games; see the module docstring for the layout."""
+
+    def __init__(self, plan: DealPlan, games: np.ndarray, order: np.ndarray, dealer: np.ndarray,
+                 history: bool) -> None:
+        count, participants = order.shape
+        self.plan = plan
+        self.games = games
+        self.count = count
+        self.participants = participants
+        self.order = order
+        self.dealer = dealer
+        self.base = np.arange(count, dtype=np.int64) * participants
+        self.hands = np.zeros((count, participants), dtype=np.uint64)
+        self.first_cards: np.ndarray | None = None
+        self.stock: np.ndarray | None = None
+        self.stock_used = 0
+        self.trump = np.full(count, -1, dtype=np.int64)
+        self.trump_card = np.full(count, -1, dtype=np.int64)
+        self.trump_how = np.full(count, HOW_NONE, dtype=np.int64)
+        self.namer = np.full(count, -1, dtype=np.int64)
+        self.circular = False
+        self.bids = np.full((count, participants), -1, dtype=np.int64)
+        self.bid_sum = np.zeros(count, dtype=np.int64)
+        self.taken = np.zeros((count, participants), dtype=np.int64)
+        self.fines = np.zeros((count, participants), dtype=np.int64)
+        self.hook_forced = np.zeros(count, dtype=bool)
+        self.joker_holders = np.full((count, 2), -1, dtype=np.int64)
+        self.dealt: np.ndarray | None = None
+        # play
+        self.played = np.zeros(count, dtype=np.uint64)
+        self.trick_mask = np.zeros(count, dtype=np.uint64)
+        self.last_trick = np.zeros(count, dtype=np.uint64)
+        self.won: np.ndarray | None = None
+        self.leader = np.zeros(count, dtype=np.int64)
+        self.trick_index = 0
+        self.step = 0
+        self.led = np.full(count, -1, dtype=np.int64)
+        self.trick_trump = self.trump
+        self.best_key = np.zeros(count, dtype=np.int64)
+        self.best_position = np.zeros(count, dtype=np.int64)
+        self.lead_call = np.zeros(count, dtype=np.int64)
+        self.first_joker = np.full(count, -1, dtype=np.int64)
+        self.trump_bonus = np.full(count, 200, dtype=np.int64)
+        self.trick_cards = np.full((count, participants), -1, dtype=np.int64)
+        self.trick_calls = np.zeros((count, participants), dtype=np.int64)
+        self.trick_suits = np.full((count, participants), -1, dtype=np.int64)
+        self.trick_positions = np.zeros((count, participants), dtype=np.int64)
+        self.any_joker_led = False
+        self.history = history
+        if history:
+            shape = (count, plan.tricks, participants)
+            self.history_cards = np.full(shape, -1, dtype=np.int64)
+            self.history_calls = np.zeros(shape, dtype=np.int64)
+            self.history_suits = np.full(shape, -1, dtype=np.int64)
+            self.history_positions = np.zeros(shape, dtype=np.int64)
+            self.history_trumps = np.full((count, plan.tricks), -1, dtype=np.int64)
+            self.history_winners = np.full((count, plan.tricks), -1, dtype=np.int64)
+
+    def seats_of(self, positions: np.ndarray) -> np.ndarray:
+        """The seats at ``positions`` (one per game)."""
+        return self.order.ravel()[self.base + positions]
+
+    def position_of_seat(self, seat: np.ndarray) -> np.ndarray:
+        """The position of ``seat`` in each game's order (-1 where it does not play)."""
+        match = self.order == seat[:, None]
+        return np.where(match.any(axis=1), np.argmax(match, axis=1), -1)
+
+
+def order_from(dealer: np.ndarray, participants: np.ndarray, players: int) -> np.ndarray:
+    """``Game._order_from``: the participating seats (a bool mask per game, the same count in
+    every row) clockwise from the left of the dealer."""
+    count = len(dealer)
+    seats = np.arange(players)[None, :]
+    distance = (seats - dealer[:, None] - 1) % players
+    distance = np.where(participants, distance, players + distance)
+    ranked = np.argsort(distance, axis=1, kind="stable")
+    number = int(participants[0].sum()) if count else 0
+    return ranked[:, :number]
+
+
+def start_deal(rules: BatchRules, state: DealState, seeds: np.ndarray) -> None:
+    """Shuffle, deal and settle the trump; games that must name one get ``state.namer`` >= 0."""
+    plan = state.plan
+    hand, participants = plan.hand_size, state.participants
+    deck = shuffled(rules.deck_cards, deal_keys(seeds, plan.number))
+    dealt = deck[:, : hand * participants].reshape(state.count, hand, participants)
+    state.dealt = dealt
+    state.hands = np.bitwise_or.reduce(BIT[dealt], axis=1)
+    if rules.has_jokers:
+        for index, joker in enumerate(rules.jokers_in_deck):
+            holds = (state.hands >> np.uint64(joker)) & np.uint64(1)
+            position = np.argmax(holds, axis=1)
+            state.joker_holders[:, index] = np.where(holds.any(axis=1),
+                                                     state.seats_of(position), -1)
+    stock = deck[:, hand * participants:]
+    rule = plan.trump_rule
+    card = None
+    if rule == TRUMP_NONE:
+        state.trump_how[:] = HOW_NONE
+    elif rule == TRUMP_NAMED:
+        state.trump_how[:] = HOW_NAMED
+        state.namer = state.order[:, 0].copy()
+    elif rule == TRUMP_FIXED:
+        state.trump[:] = rules.fixed_suit
+        state.trump_how[:] = HOW_FIXED
+    elif rule == TRUMP_CIRCULAR:
+        state.trump_how[:] = HOW_CIRCULAR
+        state.circular = True
+    elif rule == TRUMP_LAST_DEALT:
+        card = deck[:, hand * participants - 1]
+        state.trump_how[:] = HOW_LAST_DEALT
+    else:
+        assert rule == TRUMP_TURNED
+        card = stock[:, 0]
+        stock = stock[:, 1:]
+        state.trump_how[:] = HOW_TURNED
+    if card is not None:
+        joker = card >= 52
+        state.trump_card = card.copy()
+        state.trump = np.where(joker, -1, card // 13)
+        if rules.dealer_names_on_joker:
+            state.trump_how = np.where(joker, HOW_NAMED, state.trump_how)
+            state.namer = np.where(joker, state.dealer, -1)
+        else:
+            state.trump_how = np.where(joker, HOW_JOKER_NONE, state.trump_how)
+    if (state.namer >= 0).any():
+        rounds = min(rules.named_after_cards, hand)
+        state.first_cards = np.bitwise_or.reduce(BIT[dealt[:, :rounds, :]], axis=1)
+    if plan.draws:
+        state.stock = stock
+    state.trick_trump = state.trump.copy()
+
+
+def start_play(rules: BatchRules, state: DealState) -> None:
+    """``Game._start_play``: who leads the first trick."""
+    leader = np.zeros(state.count, dtype=np.int64)
+    if rules.dealer_leads:
+        where = state.position_of_seat(state.dealer)
+        leader = np.where(where >= 0, where, leader)
+    if state.plan.kind.joker_holder_leads and rules.has_jokers:
+        holds = (state.hands & bits.JOKER_BITS) != 0
+        leader = np.where(holds.any(axis=1), np.argmax(holds, axis=1), leader)
+    state.leader = leader
+    if rules.memory == "own_and_last":
+        state.won = np.zeros((state.count, state.participants), dtype=np.uint64)

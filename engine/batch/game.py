@@ -1,0 +1,366 @@
+"""The batch engine's game loop: N games of one variant, played deal by deal in lockstep.
+
+``BatchGame`` plays every deal of the schedule for all its games at once (the first dealer differs
+per game, so each game has its own dealer and order; masks and per-position arrays handle that),
+then the tie-break golden deals (``end.tie = golden_deal``) for the games that need them, grouped by
+the number of tied players. Decisions go to batch strategies (``strategies.batch.BatchStrategy``);
+a seat's strategy is found from the game's seating. A strategy that raises or answers an illegal
+action does not stop the batch: the game is marked errored at that deal (as ``play_game`` records
+a ``StrategyFault``), goes on with the first legal action, and its results stop before that deal.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from raspis.engine.variant import Variant
+
+from .bits import BIT, JOKER_BITS, NOT_JOKERS, lowest_card
+from .deal import DealState, order_from, start_deal, start_play
+from .observation import BatchObservation
+from .result import BatchLog, BatchResult, lead_changes_of, places_of
+from .rng import as_seeds, first_dealers
+from .rules import OPTION_CALL, OPTION_SUIT, BatchRules, DealPlan
+from .steps import bid_step, end_trick, lead_call_masks, name_trump, play_step
+
+_METHODS = {"trump": "name_trump", "bid": "bid", "play": "play"}
+
+
+class BatchGame:
+    """N games of one variant between batch strategies; ``run()`` plays them."""
+
+    def __init__(self, variant: Variant, players: int, seeds: Sequence[int] | np.ndarray,
+                 strategies: Sequence[Any], seatings: np.ndarray | None = None, *,
+                 record: bool = False) -> None:
+        self.rules = BatchRules(variant, players)
+        self.players = players
+        self.seeds = as_seeds(seeds)
+        count = len(self.seeds)
+        self.count = count
+        if seatings is None:
+            seatings = np.broadcast_to(np.arange(players), (count, players))
+        seatings = np.asarray(seatings, dtype=np.int64)
+        if seatings.ndim == 1:
+            seatings = np.broadcast_to(seatings, (count, players))
+        if seatings.shape != (count, players):
+            raise ValueError(f"seatings must have shape ({count}, {players}), got {seatings.shape}")
+        if seatings.max(initial=0) >= len(strategies):
+            raise ValueError(f"seatings name lineup slot {seatings.max()}, but only "
+                             f"{len(strategies)} strategies were given")
+        self.instances: list[Any] = []
+        slot_instance = []
+        for strategy in strategies:
+            for index, known in enumerate(self.instances):
+                if known is strategy:
+                    slot_instance.append(index)
+                    break
+            else:
+                slot_instance.append(len(self.instances))
+                self.instances.append(strategy)
+        self.seat_instance = np.asarray(slot_instance, dtype=np.int64)[seatings]
+        self.record = record
+        self.history = record or any(getattr(s, "needs_history", False) for s in self.instances)
+        needs_index = any(getattr(s, "needs_decision_index", False) for s in self.instances)
+        self.decisions = np.zeros((count, players), dtype=np.int64) if needs_index else None
+        rules = self.rules
+        self.passes = (np.zeros((count, players), dtype=np.int64)
+                       if rules.pass_limit is not None else None)
+        self.first_dealer = first_dealers(rules.deck_cards, self.seeds, players,
+                                          rules.variant.table.first_dealer)
+        self.scores = np.zeros((count, players), dtype=np.int64)
+        self.all_made = np.zeros((count, players), dtype=bool)
+        self.best_points = np.zeros((count, players), dtype=np.int64)
+        self.fault_deal = np.full(count, -1, dtype=np.int64)
+        self.errors: list[str | None] = [None] * count
+        self.decision_count = 0
+        deals = rules.schedule_length + rules.tie_deals
+        self.deal_count = deals
+        self.kind_names = tuple(rules.variant.kinds)
+        self.deal_played = np.zeros((count, deals), dtype=bool)
+        self.deal_kind = np.zeros((count, deals), dtype=np.int8)
+        self.deal_block = np.full((count, deals), -1, dtype=np.int16)
+        self.deal_special = np.zeros((count, deals), dtype=bool)
+        self.hand_size = np.zeros((count, deals), dtype=np.int16)
+        self.dealer = np.full((count, deals), -1, dtype=np.int8)
+        self.trump = np.full((count, deals), -1, dtype=np.int8)
+        self.hook_forced = np.zeros((count, deals), dtype=bool)
+        self.joker_holder = np.full((count, deals, 2), -1, dtype=np.int8)
+        self.participated = np.zeros((count, deals, players), dtype=bool)
+        self.bid = np.full((count, deals, players), -1, dtype=np.int8)
+        self.tricks = np.zeros((count, deals, players), dtype=np.int8)
+        self.points = np.zeros((count, deals, players), dtype=np.int32)
+        self.premium = np.zeros((count, deals, players), dtype=np.int32)
+        self.log: BatchLog | None = None
+        if record:
+            plays = max(rules.deck_size, max((p.tricks * players for p in rules.plans), default=0))
+            self.log = BatchLog(
+                hands=np.zeros((count, deals, players), dtype=np.uint64),
+                trump_card=np.full((count, deals), -1, dtype=np.int64),
+                trump_namer=np.full((count, deals), -1, dtype=np.int64),
+                bid_order=np.full((count, deals, players), -1, dtype=np.int64),
+                plays=np.full((count, deals, plays, 4), -1, dtype=np.int64),
+                winners=np.full((count, deals, plays), -1, dtype=np.int64),
+            )
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def run(self) -> BatchResult:
+        """Play every game to the end and return the result."""
+        started = time.perf_counter()
+        rules = self.rules
+        for strategy in self.instances:
+            start = getattr(strategy, "start", None)
+            if start is not None:
+                start(rules.variant, self.players, self.seeds)
+        every = np.arange(self.count)
+        seats = np.arange(self.players)
+        for plan in rules.plans:
+            dealer = (self.first_dealer + plan.number) % self.players
+            order = (dealer[:, None] + 1 + seats[None, :]) % self.players
+            self.play_deal(plan, every, order, dealer)
+        alive = np.ones(self.count, dtype=bool)
+        for extra in range(rules.tie_deals):
+            number = rules.schedule_length + extra
+            tied = self.scores == self.scores.max(axis=1)[:, None]
+            tied_count = tied.sum(axis=1)
+            alive &= tied_count > 1
+            for size in np.unique(tied_count[alive]):
+                games = np.flatnonzero(alive & (tied_count == size))
+                dealer = (self.first_dealer[games] + number) % self.players
+                order = order_from(dealer, tied[games], self.players)
+                plan = rules.plan(number, rules.tie_hand_size(int(size)), "golden", -1, int(size))
+                self.play_deal(plan, games, order, dealer)
+        return self.finish(time.perf_counter() - started)
+
+    def play_deal(self, plan: DealPlan, games: np.ndarray, order: np.ndarray,
+                  dealer: np.ndarray) -> None:
+        """Play one deal in the games ``games`` (their seats in ``order``, by position)."""
+        rules = self.rules
+        state = DealState(plan, games, order, dealer, self.history)
+        start_deal(rules, state, self.seeds[games])
+        if self.log is not None:
+            self.log.hands[games[:, None], plan.number, order] = state.hands
+        if (state.namer >= 0).any():
+            name_trump(self, state)
+        if plan.bidding != "none":
+            for position in range(state.participants):
+                bid_step(self, state, position)
+        start_play(rules, state)
+        first_calls = later_calls = None
+        if rules.has_jokers:
+            first_calls, later_calls = lead_call_masks(self, state)
+        for trick in range(plan.tricks):
+            for step in range(state.participants):
+                state.step = step
+                play_step(self, state, first_calls if trick == 0 else later_calls)
+            end_trick(self, state)
+        self.score_deal(state)
+
+    def score_deal(self, state: DealState) -> None:
+        """``Game._score_deal`` and ``_premiums``, and the deal's records."""
+        plan = state.plan
+        rules = self.rules
+        games = state.games
+        number = plan.number
+        points = plan.points[state.bids + 1, state.taken] + state.fines
+        premiums = np.zeros_like(points)
+        flat = games[:, None] * self.players + state.order
+        if rules.premium != "none" and plan.block >= 0:
+            made = (state.bids < 0) | (state.bids == state.taken)
+            if plan.premium_opens:
+                all_made, best = made, points
+            else:
+                all_made = self.all_made.ravel()[flat] & made
+                best = np.maximum(self.best_points.ravel()[flat], points)
+            self.all_made.ravel()[flat] = all_made
+            self.best_points.ravel()[flat] = best
+            if plan.premium_closes:
+                value = best if rules.premium == "best_deal" else rules.premium_points
+                premiums = np.where(all_made, value, 0)
+        self.scores.ravel()[flat] += points + premiums
+        rows = games[:, None]
+        self.deal_played[games, number] = True
+        self.deal_kind[games, number] = self.kind_names.index(plan.kind_name)
+        self.deal_block[games, number] = plan.block
+        self.deal_special[games, number] = plan.kind.special
+        self.hand_size[games, number] = plan.hand_size
+        self.dealer[games, number] = state.dealer
+        self.trump[games, number] = state.trump
+        self.hook_forced[games, number] = state.hook_forced
+        self.joker_holder[games, number] = state.joker_holders
+        self.participated[rows, number, state.order] = True
+        self.bid[rows, number, state.order] = state.bids
+        self.tricks[rows, number, state.order] = state.taken
+        self.points[rows, number, state.order] = points
+        self.premium[rows, number, state.order] = premiums
+        if self.log is not None:
+            self._record(state)
+
+    def _record(self, state: DealState) -> None:
+        log = self.log
+        assert log is not None
+        games, number, order = state.games, state.plan.number, state.order
+        log.trump_card[games, number] = state.trump_card
+        log.trump_namer[games, number] = np.where(state.trump_how == 6, state.namer, -1)
+        log.bid_order[games, number, : state.participants] = order
+        tricks, participants = state.plan.tricks, state.participants
+        positions = state.history_positions.reshape(state.count, -1)
+        seats = np.take_along_axis(order, positions, axis=1)
+        plays = np.stack([seats, state.history_cards.reshape(state.count, -1),
+                          state.history_calls.reshape(state.count, -1),
+                          state.history_suits.reshape(state.count, -1)], axis=2)
+        log.plays[games, number, : tricks * participants] = plays
+        log.winners[games, number, :tricks] = np.take_along_axis(order, state.history_winners,
+                                                                  axis=1)
+
+    # -- decisions -------------------------------------------------------------------------------
+
+    def decide(self, phase: str, observation: BatchObservation) -> Any:
+        """Ask each strategy for its games' decisions; faults fall back to the first legal one."""
+        self.decision_count += observation.count
+        if len(self.instances) == 1:
+            return self._ask(self.instances[0], phase, observation)
+        acting = self.seat_instance[observation.games, observation.seat]
+        outputs: list[np.ndarray] | None = None
+        for index in np.unique(acting):
+            rows = np.flatnonzero(acting == index)
+            sub = observation.take(rows) if len(rows) < observation.count else observation
+            answer = self._ask(self.instances[index], phase, sub)
+            parts = list(answer) if phase == "play" else [answer]
+            if outputs is None:
+                outputs = [np.zeros(observation.count, dtype=np.int64) for _ in parts]
+            for output, part in zip(outputs, parts, strict=True):
+                output[rows] = part
+        assert outputs is not None
+        return tuple(outputs) if phase == "play" else outputs[0]
+
+    def _ask(self, strategy: Any, phase: str, observation: BatchObservation) -> Any:
+        try:
+            return getattr(strategy, _METHODS[phase])(observation)
+        except Exception as error:  # a batch strategy's own bug: errored games, not a crash
+            rows = np.arange(observation.count)
+            seats = observation.seat
+            spec = _spec(strategy)
+            messages = [f"seat {seat} ({spec}) raised in deal {observation.deal_number + 1}, "
+                        f"{phase}: {type(error).__name__}: {error}" for seat in seats]
+            observation.report_faults(rows, messages)
+            return self._first_legal(phase, observation)
+
+    def _first_legal(self, phase: str, observation: BatchObservation) -> Any:
+        if phase == "trump":
+            return np.zeros(observation.count, dtype=np.int64)
+        if phase == "bid":
+            return lowest_card(observation.legal_bids)
+        legal = observation.legal_cards
+        calls = observation.legal_calls if self.rules.has_jokers else None
+        count = observation.count
+        return self.fallback_play(legal, calls, np.zeros(count, dtype=np.int64),
+                                  np.zeros(count, dtype=np.int64), np.full(count, -1),
+                                  np.ones(count, dtype=bool), lead=observation.trick_position == 0)
+
+    def fallback_play(self, legal: np.ndarray, calls: np.ndarray | None, card: np.ndarray,
+                      call: Any, suit: Any, bad: np.ndarray, *, lead: bool
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The reference's first legal play where ``bad``, the given play elsewhere."""
+        ordinary = legal & NOT_JOKERS
+        first = np.where(ordinary != 0, lowest_card(ordinary), lowest_card(legal & JOKER_BITS))
+        card = np.where(bad, first, card)
+        call = np.broadcast_to(np.asarray(call, dtype=np.int64), card.shape).copy()
+        suit = np.broadcast_to(np.asarray(suit, dtype=np.int64), card.shape).copy()
+        if calls is not None:
+            option = self.first_call_option(calls, lead)
+            call = np.where(bad & (card >= 52), OPTION_CALL[option], np.where(bad, 0, call))
+            suit = np.where(bad & (card >= 52), OPTION_SUIT[option], np.where(bad, -1, suit))
+        return card, call, suit
+
+    def first_call_option(self, calls: np.ndarray, lead: bool) -> np.ndarray:
+        """The first legal Joker call in the reference's order of legal actions."""
+        order = self.rules.call_order(lead)
+        chosen = np.full(calls.shape, 0, dtype=np.int64)
+        found = np.zeros(calls.shape, dtype=bool)
+        for option in order:
+            here = ~found & (((calls >> option) & 1) == 1)
+            chosen = np.where(here, option, chosen)
+            found |= here
+        return chosen
+
+    def illegal(self, state: DealState, observation: BatchObservation, rows: np.ndarray,
+                texts: list[str]) -> None:
+        """Record the games of ``rows`` whose strategy answered an illegal action."""
+        seats = observation.seat[rows]
+        acting = self.seat_instance[observation.games[rows], seats]
+        messages = [
+            f"seat {seat} ({_spec(self.instances[index])}) illegal in deal "
+            f"{state.plan.number + 1}, {observation.phase}: returned {text}, not a legal action"
+            for seat, index, text in zip(seats, acting, texts, strict=True)
+        ]
+        observation.report_faults(rows, messages)
+
+    def record_faults(self, state: DealState, rows: np.ndarray, messages: list[str]) -> None:
+        """Mark games (rows of ``state``) errored in this deal, keeping each game's first fault."""
+        for row, message in zip(rows, messages, strict=True):
+            game = int(state.games[row])
+            if self.fault_deal[game] < 0:
+                self.fault_deal[game] = state.plan.number
+                self.errors[game] = message
+
+    def count_decisions(self, state: DealState, rows: np.ndarray | None,
+                        seat: np.ndarray | None) -> None:
+        """Advance each mover's decision counter (only when a strategy reads it)."""
+        if self.decisions is None or seat is None:
+            return
+        games = state.games if rows is None else state.games[rows]
+        self.decisions.ravel()[games * self.players + seat] += 1
+
+    # -- the result ------------------------------------------------------------------------------
+
+    def finish(self, seconds: float) -> BatchResult:
+        """Assemble the ``BatchResult`` (games cut short by a fault keep their earlier deals)."""
+        deals = np.arange(self.deal_count)[None, :]
+        errored = self.fault_deal >= 0
+        cut = np.where(errored, self.fault_deal, self.deal_count)
+        played = self.deal_played & (deals < cut[:, None])
+        result = BatchResult(
+            variant=self.rules.variant, players=self.players, seeds=self.seeds,
+            first_dealer=self.first_dealer, scores=self.scores, places=self.scores,
+            double_loss=self.scores, deals_played=played.sum(axis=1),
+            lead_changes=np.zeros(self.count, dtype=np.int64), errored=errored,
+            errors=self.errors, kind_names=self.kind_names, deal_played=played,
+            deal_kind=self.deal_kind, deal_block=self.deal_block, deal_special=self.deal_special,
+            hand_size=self.hand_size, dealer=self.dealer, trump=self.trump,
+            hook_forced=self.hook_forced, joker_holder=self.joker_holder,
+            participated=self.participated & played[:, :, None], bid=self.bid,
+            tricks=self.tricks, points=self.points, premium=self.premium, log=self.log,
+            seconds=seconds, decisions=self.decision_count,
+        )
+        totals = result.totals_after_each_deal()
+        scores = totals[:, -1, :] if self.deal_count else self.scores
+        result.scores = scores
+        result.places = places_of(scores)
+        result.double_loss = (scores < 0) if self.rules.double_loss else np.zeros_like(scores,
+                                                                                      dtype=bool)
+        result.lead_changes = lead_changes_of(totals, played)
+        return result
+
+
+def _spec(strategy: Any) -> str:
+    spec = getattr(strategy, "spec", None)
+    return spec() if callable(spec) else getattr(strategy, "name", type(strategy).__name__)
+
+
+def play_batch(variant: Variant, players: int, seeds: Sequence[int] | np.ndarray,
+               strategies: Sequence[Any], seatings: np.ndarray | None = None, *,
+               record: bool = False) -> BatchResult:
+    """Play ``len(seeds)`` games of ``variant`` at ``players`` seats in lockstep.
+
+    ``strategies`` are batch strategies, one per lineup slot (the same object may fill several
+    slots); ``seatings[g, seat]`` is the slot sitting at ``seat`` in game ``g`` (default: slot i at
+    seat i), one row for all games or one per game. Same seeds, same deals as ``engine.Game``.
+    """
+    return BatchGame(variant, players, seeds, strategies, seatings, record=record).run()
+
+
+__all__ = ["BIT", "BatchGame", "play_batch"]

@@ -1,0 +1,175 @@
+"""The engine's counter-based chance (``engine.rng``), vectorised over games with ``uint64`` numpy.
+
+SplitMix64 is plain wrapping 64-bit arithmetic, so numpy computes for a whole array of game seeds
+exactly the keys the reference engine computes one game at a time: the first dealer's lot
+(``lot``, ``first_ace``) and every deal's shuffle. A shuffle sorts the deck by
+``splitmix64(key ^ card * GOLDEN)``, ties (never seen in practice) broken by the card id. For speed
+the sort runs on one packed ``uint64`` per card, the hash's top 58 bits above the card id; a row in
+which two cards share those 58 bits is sorted again exactly, so the order is always the reference's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from raspis.engine import rng as reference
+
+U64 = np.uint64
+GOLDEN = U64(reference.GOLDEN)
+_MULTIPLIER_1 = U64(0xBF58476D1CE4E5B9)
+_MULTIPLIER_2 = U64(0x94D049BB133111EB)
+
+
+def splitmix64(value: np.ndarray) -> np.ndarray:
+    """SplitMix64 of every element of a ``uint64`` array (wrapping arithmetic)."""
+    with np.errstate(over="ignore"):
+        z = value + GOLDEN
+        z = (z ^ (z >> U64(30))) * _MULTIPLIER_1
+        z = (z ^ (z >> U64(27))) * _MULTIPLIER_2
+    return z ^ (z >> U64(31))
+
+
+def as_seeds(seeds: np.ndarray | list[int]) -> np.ndarray:
+    """Game seeds as a ``uint64`` array (Python ints are taken modulo 2**64, like ``mix``)."""
+    if isinstance(seeds, np.ndarray) and seeds.dtype == np.uint64:
+        return seeds
+    return np.array([int(seed) & reference.MASK64 for seed in seeds], dtype=np.uint64)
+
+
+def mix(seeds: np.ndarray, *parts: int | np.ndarray) -> np.ndarray:
+    """``engine.rng.mix(seed, *parts)`` for every seed of a ``uint64`` array."""
+    key = splitmix64(seeds)
+    for part in parts:
+        value = U64(part & reference.MASK64) if isinstance(part, int) else part.astype(np.uint64)
+        key = splitmix64(key ^ value)
+    return key
+
+
+def deal_keys(seeds: np.ndarray, deal_number: int) -> np.ndarray:
+    """``engine.rng.deal_key`` of deal ``deal_number`` for every seed."""
+    return mix(seeds, reference.DEAL, deal_number)
+
+
+def lot_keys(seeds: np.ndarray) -> np.ndarray:
+    """``engine.rng.lot_key`` for every seed."""
+    return mix(seeds, reference.LOT)
+
+
+def shuffled(cards: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The deck ``cards`` (ascending card ids) in the order of ``engine.rng.shuffled`` for each key.
+
+    Returns an ``int64`` array of shape ``(len(keys), len(cards))``.
+    """
+    card_hash = (cards.astype(np.uint64) * GOLDEN)[None, :]
+    with np.errstate(over="ignore"):
+        hashes = splitmix64(keys[:, None] ^ card_hash)
+    packed = (hashes & U64(~63 & reference.MASK64)) | cards.astype(np.uint64)[None, :]
+    packed.sort(axis=1)
+    order = (packed & U64(63)).astype(np.int64)
+    top = packed >> U64(6)
+    clashes = np.flatnonzero((top[:, 1:] == top[:, :-1]).any(axis=1))
+    for row in clashes:  # two cards share the top 58 bits: sort this row exactly
+        row_hashes = [int(value) for value in hashes[row]]
+        exact = sorted(range(len(cards)), key=lambda i: (row_hashes[i], int(cards[i])))
+        order[row] = cards[exact]
+    return order
+
+
+def first_dealers(cards: np.ndarray, seeds: np.ndarray, players: int, how: str) -> np.ndarray:
+    """The first dealer of each game, as ``Game._draw_first_dealer`` draws it."""
+    count = len(seeds)
+    if how == "seat0":
+        return np.zeros(count, dtype=np.int64)
+    deck = shuffled(cards, lot_keys(seeds))
+    ranks = np.where(deck < 52, deck % 13 + 2, 15)
+    if how == "first_ace":
+        aces = ranks == 14
+        position = np.argmax(aces, axis=1)
+        return np.where(aces.any(axis=1), position % players, 0)
+    # Everyone draws; the highest card deals; tied players draw again.
+    contenders = np.ones((count, players), dtype=bool)
+    position = np.zeros(count, dtype=np.int64)
+    rows = np.arange(count)
+    size = deck.shape[1]
+    while True:
+        number = contenders.sum(axis=1)
+        active = (number > 1) & (position + number <= size)
+        if not active.any():
+            break
+        offsets = np.cumsum(contenders, axis=1) - 1
+        where = np.minimum(position[:, None] + offsets, size - 1)
+        drawn = np.where(contenders, ranks[rows[:, None], where], -1)
+        best = drawn.max(axis=1)
+        contenders = np.where(active[:, None], contenders & (drawn == best[:, None]), contenders)
+        position = np.where(active, position + number, position)
+    return np.argmax(contenders, axis=1)
+
+
+# -- Python's random.Random, the first 64 bits, vectorised ---------------------------------------
+
+_MT_N, _MT_M = 624, 397
+
+
+def _mt_initial() -> np.ndarray:
+    state = [19650218]
+    for index in range(1, _MT_N):
+        previous = state[-1]
+        state.append((1812433253 * (previous ^ (previous >> 30)) + index) & 0xFFFFFFFF)
+    return np.array(state, dtype=np.uint32)
+
+
+_MT_START = _mt_initial()
+
+
+def python_random_bits64(keys: np.ndarray) -> np.ndarray:
+    """``random.Random(key).getrandbits(64)`` for every ``uint64`` key (CPython's MT19937).
+
+    A strategy's generator in ``play_game`` is ``random.Random(mix(seed, STRATEGY, seat))``; its
+    first 64 bits are how a scalar strategy and its batch twin agree on a per-game, per-seat key.
+    Vectorised over the keys: the seeding loops run once for all of them.
+    """
+    keys = keys.astype(np.uint64)
+    count = len(keys)
+    low = (keys & U64(0xFFFFFFFF)).astype(np.uint32)
+    high = (keys >> U64(32)).astype(np.uint32)
+    one_word = high == 0
+    state = np.repeat(_MT_START[:, None], count, axis=1)
+    adds = (low, np.where(one_word, low, high + np.uint32(1)))
+    scratch = np.empty(count, dtype=np.uint32)
+    with np.errstate(over="ignore"):
+        index, word = 1, 0
+        for _ in range(_MT_N):  # init_by_array, first loop (a key of one or two 32-bit words)
+            previous, row = state[index - 1], state[index]
+            np.right_shift(previous, 30, out=scratch)
+            np.bitwise_xor(scratch, previous, out=scratch)
+            np.multiply(scratch, np.uint32(1664525), out=scratch)
+            np.bitwise_xor(row, scratch, out=row)
+            np.add(row, adds[word], out=row)
+            index += 1
+            word ^= 1
+            if index >= _MT_N:
+                state[0] = state[_MT_N - 1]
+                index = 1
+        for _ in range(_MT_N - 1):
+            previous, row = state[index - 1], state[index]
+            np.right_shift(previous, 30, out=scratch)
+            np.bitwise_xor(scratch, previous, out=scratch)
+            np.multiply(scratch, np.uint32(1566083941), out=scratch)
+            np.bitwise_xor(row, scratch, out=row)
+            np.subtract(row, np.uint32(index), out=row)
+            index += 1
+            if index >= _MT_N:
+                state[0] = state[_MT_N - 1]
+                index = 1
+    state[0] = np.uint32(0x80000000)
+    outputs = []
+    for position in (0, 1):  # the first twist, for the two words needed
+        y = ((state[position] & np.uint32(0x80000000))
+             | (state[position + 1] & np.uint32(0x7FFFFFFF)))
+        value = state[position + _MT_M] ^ (y >> np.uint32(1)) ^ np.where(
+            (y & np.uint32(1)) == 1, np.uint32(0x9908B0DF), np.uint32(0))
+        value = value ^ (value >> np.uint32(11))
+        value = value ^ ((value << np.uint32(7)) & np.uint32(0x9D2C5680))
+        value = value ^ ((value << np.uint32(15)) & np.uint32(0xEFC60000))
+        value = value ^ (value >> np.uint32(18))
+        outputs.append(value.astype(np.uint64))
+    return outputs[0] | (outputs[1] << U64(32))
