@@ -114,7 +114,9 @@ def wilson_interval(successes: Any, trials: Any, level: float = LEVEL) -> tuple[
         denominator = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denominator
         half = z * np.sqrt(np.maximum(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denominator
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    low = np.where(k <= 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(k >= n, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return low, high
 
 
 def clustered_wilson(frame: pl.DataFrame, prefix: str, level: float = LEVEL) -> pl.DataFrame:

@@ -79,6 +79,23 @@ SECTION_PLAN: list[tuple[str, str, list[str], list[str]]] = [
 ]
 
 
+def _top_pair_curve(curve: pl.DataFrame, ranking: pl.DataFrame) -> pl.DataFrame:
+    """The luck/skill curve of the two best strategies (by mean score) of each run and variant:
+    how long a match must be to tell the best from the runner-up."""
+    if curve.height == 0 or ranking.height == 0:
+        return curve
+    top = (ranking.sort(["run", "variant", "mean_score"], descending=[False, False, True])
+           .group_by(["run", "variant"], maintain_order=True)
+           .agg(pl.col("strategy").head(2).alias("top")))
+    top = top.filter(pl.col("top").list.len() == 2).select(
+        "run", "variant", pl.col("top").list.get(0).alias("first"),
+        pl.col("top").list.get(1).alias("second"))
+    joined = curve.join(top, on=["run", "variant"])
+    keep = (((pl.col("strategy_a") == pl.col("first")) & (pl.col("strategy_b") == pl.col("second")))
+            | ((pl.col("strategy_a") == pl.col("second")) & (pl.col("strategy_b") == pl.col("first"))))
+    return joined.filter(keep).drop("first", "second")
+
+
 def _figure_tables(runs: Sequence[Run], level: float) -> dict[str, pl.DataFrame]:
     def regular(compute):  # noqa: ANN001, ANN202
         def wrapped(run: Run) -> pl.DataFrame:
@@ -111,6 +128,7 @@ def build_report(sources: Sequence[str | Path | Run], out_dir: str | Path, level
     table_folder.mkdir(parents=True, exist_ok=True)
     tables = {**stats_tables(runs, level, rating_games), **balance_tables(runs, level, alpha)}
     extra = _figure_tables(runs, level)
+    extra["curve"] = _top_pair_curve(extra["curve"], tables["ranking"])
     drawn = {
         "ratings": (figures.strategy_ratings(tables["ranking"], tables["ratings"], level),
                     "Strategy ratings", "Mean final score per strategy with its interval (left) "
@@ -125,9 +143,9 @@ def build_report(sources: Sequence[str | Path | Run], out_dir: str | Path, level
         "bid_outcomes": (figures.bid_outcomes(extra["bidding_by_hand"]), "Bid outcomes",
                          "Share of bids made, over and under by hand size (regular deals)."),
         "luck_skill": (figures.luck_skill_curve(extra["curve"]), "Luck against skill",
-                       "Probability that the better strategy wins a match of n games: by games "
-                       "won (solid), by total score (dashed), and a duplicate match of n deal "
-                       "sets (dotted)."),
+                       "Probability that the better of the two best strategies wins a match of "
+                       "n games: by games won (solid), by total score (dashed), and a duplicate "
+                       "match of n deal sets (dotted). Every pair is in the match-length table."),
         "score_distribution": (figures.score_distributions(extra["histogram"]),
                                "Final scores", "Distribution of final scores per variant."),
     }
