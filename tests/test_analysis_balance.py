@@ -1,0 +1,158 @@
+"""Deal-level balance statistics on synthetic deal_stats with planted answers: the Joker's value,
+the dealer's cost and the hook, bid outcomes, dealer offsets, the duplicate design effect; and the
+outcome shape and special deals on small known or real datasets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from raspis.analysis import (bidding_outcomes, dealer_offset_effects, hook_cost, joker_value,
+                             open_run, outcome_shape, run_from_frames, score_histogram,
+                             special_contribution)
+from raspis.analysis.synthetic import synthetic_deal_stats, synthetic_games, write_run
+from raspis.tournament import TournamentConfig, run_tournament, scan_table
+
+HANDS = (1, 3, 5, 9)
+
+
+def _run(deal_stats: pl.DataFrame, deals: pl.DataFrame | None = None,
+         games: pl.DataFrame | None = None):  # noqa: ANN202
+    return run_from_frames(games if games is not None else synthetic_games(20, seed=0),
+                           deal_stats, deals)
+
+
+def test_planted_joker_values_are_recovered_per_hand_size() -> None:
+    stats, _ = synthetic_deal_stats(6000, hand_sizes=HANDS, joker_values=(25.0, 10.0), seed=1)
+    table = joker_value(_run(stats), by=("hand_size",))
+    truth = {"joker1": 25.0, "joker2": 10.0, "both": 35.0}
+    for row in table.iter_rows(named=True):
+        half = (row["value_high"] - row["value_low"]) / 2
+        assert abs(row["value"] - truth[row["joker"]]) < 2 * half, row  # within ~4 standard errors
+    nine = table.filter(hand_size=9, joker="joker1")
+    assert nine["value_low"][0] <= 25.0 <= nine["value_high"][0]
+    assert set(table["joker"]) == {"joker1", "joker2", "both"}
+
+
+def test_joker_value_interval_covers_by_simulation() -> None:
+    repeats, covered = 150, 0
+    for seed in range(repeats):
+        stats, _ = synthetic_deal_stats(300, hand_sizes=(5,), joker_values=(25.0, 0.0), seed=seed)
+        row = joker_value(_run(stats), by=("hand_size",)).filter(joker="joker1")
+        covered += row["value_low"][0] <= 25.0 <= row["value_high"][0]
+    assert 0.91 <= covered / repeats <= 0.99
+
+
+def test_one_joker_variant_shows_only_joker1() -> None:
+    stats, _ = synthetic_deal_stats(500, joker_values=(25.0,), seed=2)
+    assert set(joker_value(_run(stats))["joker"]) == {"joker1"}
+
+
+def test_planted_dealer_cost_and_hook_rate_are_recovered() -> None:
+    stats, _ = synthetic_deal_stats(3000, hand_sizes=HANDS, dealer_effect=-8.0,
+                                    hook_probability=0.3, joker_values=(0.0, 0.0), seed=3)
+    table = hook_cost(_run(stats), by=("hand_size",))
+    assert table.height == len(HANDS)
+    for row in table.iter_rows(named=True):
+        assert row["dealer_minus_others_low"] <= -8.0 <= row["dealer_minus_others_high"]
+        assert row["forced_share_low"] <= 0.3 <= row["forced_share_high"]
+    offsets = dealer_offset_effects(_run(stats))
+    assert offsets["unequal"].all() and offsets["anova_p"][0] < 1e-10
+    means = dict(zip(offsets["dealer_offset"], offsets["mean_points"], strict=True))
+    assert means[0] == pytest.approx(-18.0, abs=1.0) and means[2] == pytest.approx(-10.0, abs=1.0)
+
+
+def test_equal_offsets_are_not_flagged_more_than_the_level() -> None:
+    flagged = 0
+    for seed in range(100):
+        stats = synthetic_deal_stats(200, seed=100 + seed)[0]
+        flagged += dealer_offset_effects(_run(stats))["unequal"][0]
+    assert flagged <= 12  # 5 expected at level 0.05
+
+
+def test_bid_outcomes_are_the_counted_shares(tmp_path: Path) -> None:
+    stats, deals = synthetic_deal_stats(400, hand_sizes=HANDS, hook_probability=0.25, seed=4)
+    table = bidding_outcomes(_run(stats), by=("hand_size",))
+    for row in table.iter_rows(named=True):
+        rows = deals.filter(hand_size=row["hand_size"])
+        bid, tricks = rows["bid"].to_numpy(), rows["tricks"].to_numpy()
+        assert row["bids"] == rows.height
+        assert row["made_share"] == pytest.approx(np.mean(bid == tricks))
+        assert row["over_share"] == pytest.approx(np.mean(tricks > bid))
+        assert row["under_share"] == pytest.approx(np.mean(tricks < bid))
+        assert row["pass_share"] == pytest.approx(np.mean(bid == 0))
+        assert row["mean_bid"] == pytest.approx(bid.mean())
+        assert row["overbid"] == pytest.approx(bid.mean() * 4 - row["hand_size"])
+        dealer = rows.filter(dealer_offset=0)
+        assert row["hook_forced_share"] == pytest.approx(dealer["hook_forced"].mean())
+        assert row["made_share_low"] <= row["made_share"] <= row["made_share_high"]
+    # uniform bids and tricks on 0..h: P(made) = 1/(h+1)
+    one = table.filter(hand_size=1)
+    assert one["made_share_low"][0] <= 0.5 <= one["made_share_high"][0]
+
+
+def test_duplicate_runs_widen_deal_level_intervals_by_the_replays() -> None:
+    stats, _ = synthetic_deal_stats(2000, hand_sizes=(5,), seed=5)
+    plain = joker_value(_run(stats, games=synthetic_games(40, seed=1)), by=("hand_size",))
+    replayed = joker_value(_run(stats, games=synthetic_games(10, duplicate=True, seed=1)),
+                           by=("hand_size",))
+    plain, replayed = plain.filter(joker="joker1"), replayed.filter(joker="joker1")
+    width = (plain["value_high"] - plain["value_low"]).to_numpy()
+    wider = (replayed["value_high"] - replayed["value_low"]).to_numpy()
+    assert wider == pytest.approx(2 * width, rel=0.01)  # 4 seatings: sqrt(4) wider
+
+
+def test_outcome_shape_counts_negative_totals_ties_and_lead_changes() -> None:
+    games = synthetic_games(300, base=-10.0, noise_sd=100.0, seed=6)
+    table = outcome_shape(_run(synthetic_deal_stats(2, seed=0)[0], games=games)).row(0, named=True)
+    scores = games["score"].to_numpy()
+    assert table["games"] == 300 and table["seat_games"] == 1200
+    assert table["negative_share"] == pytest.approx(np.mean(scores < 0))
+    assert table["negative_share_low"] <= 0.5398 <= table["negative_share_high"]  # P(N(-10,100)<0)
+    assert table["score_sd"] == pytest.approx(scores.std(ddof=1))
+    assert table["score_q50"] == pytest.approx(np.quantile(scores, 0.5))
+    per_game = games.group_by("game_id").agg(pl.col("lead_changes").first(),
+                                             (pl.col("place") == 1).sum().alias("first"))
+    assert table["lead_changes_mean"] == pytest.approx(per_game["lead_changes"].mean())
+    assert table["tie_share"] == pytest.approx((per_game["first"] > 1).mean())
+    histogram = score_histogram(_run(synthetic_deal_stats(2, seed=0)[0], games=games), bins=20)
+    assert histogram["seat_games"].sum() == 1200 and histogram["share"].sum() == pytest.approx(1.0)
+
+
+@pytest.fixture(scope="module")
+def classic_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    config = TournamentConfig(variants=("classic",), players=4, strategies=("random",) * 4,
+                              games=12, seed=2)
+    out = tmp_path_factory.mktemp("classic") / "run"
+    run_tournament(config, out, workers=1)
+    return out
+
+
+def test_special_deals_add_up_on_a_real_run(classic_run: Path) -> None:
+    run = open_run(classic_run)
+    table = special_contribution(run)
+    games = scan_table(classic_run, "games").collect()
+    assert set(table["kind"]) == {"normal", "dark", "golden", "misere", "no_trump"}
+    # the kinds' mean points per game add up to the mean final score (no premiums in classic)
+    assert table["mean_per_game"].sum() == pytest.approx(games["score"].mean())
+    # their covariance shares add up to the whole variance of final scores
+    assert table["variance_share"].sum() == pytest.approx(1.0)
+    assert table["winner_changed_share"].drop_nulls().n_unique() == 1
+    # golden deals pay every trick: 9 tricks x 10 x 2 shared by the table
+    golden = table.filter(kind="golden")
+    assert golden["mean_per_deal"][0] == pytest.approx(45.0)
+
+
+def test_deal_stats_only_run_still_gives_every_deal_level_table(classic_run: Path,
+                                                                tmp_path: Path) -> None:
+    games = scan_table(classic_run, "games").collect()
+    stats = scan_table(classic_run, "deal_stats").collect()
+    folder = write_run(tmp_path / "nodeals", games, stats)
+    run = open_run(folder)
+    assert not run.has_deals
+    table = special_contribution(run)
+    assert table["variance_share"].is_null().all() and table["mean_per_game"].is_not_null().all()
+    assert joker_value(run).height > 0 and hook_cost(run).height > 0
