@@ -386,3 +386,32 @@ def test_joker_premium_for_making_every_bid_of_the_game() -> None:
     assert result.points == (-200, 150, -200)
     assert result.premiums == (0, 150, 0)
     assert game.scores == [-200, 300, -200]
+
+
+def test_a_tie_for_first_is_broken_by_a_golden_deal_between_the_tied_players() -> None:
+    # 003 l.55 (audit §3f) «им предоставляется дополнительная «золотая» раздача»: the tied leaders
+    # play an extra golden deal (no bidding, 20 a trick), here with the whole deck between two.
+    import random
+
+    variant = load_variant("odessa")
+    hands = [parse_cards("7c 8c"), parse_cards("As 6d"), parse_cards("Ad 6s")]
+    game = Game.single_deal(variant, hands, trump=3, dealer=0, bids=[1, 1, 1])
+    play_out(game, ["As", "6s", "7c", "6d", "Ad", "8c"])
+    assert game.results[0].points == (-10, 10, 10)
+    assert not game.is_over()
+    assert game.deal.kind == "golden"
+    assert game.deal.hand_size == 18  # 36 cards between the two tied players
+    assert sorted(game.order) == [1, 2]
+    assert game.hands[0] == 0
+    chooser = random.Random(0)
+    while not game.is_over():
+        game.apply(chooser.choice(game.legal_actions()))
+    extra = game.results[1:]
+    assert 1 <= len(extra) <= variant.end.tie_deals
+    for result in extra:
+        assert result.kind == "golden"
+        assert result.bids == (None, None, None)
+        assert result.points[0] == 0
+        assert result.points[1] + result.points[2] == 20 * 18
+    if len(extra) < variant.end.tie_deals:
+        assert sorted(game.places()) == [1, 2, 3]
