@@ -82,9 +82,15 @@ class Variant(BaseModel):
                     f"known kinds: {', '.join(sorted(self.kinds))}"
                 )
         deck = set(self.deck_cards_ordinary)
-        for text in [*self.deck.joker_cards, *( [self.joker.locked_until] if self.joker.locked_until else [])]:
+        for text in self.deck.joker_cards:
             if parse_card(text) not in deck:
                 raise ValueError(f"card {text!r} is not in the deck")
+        lock = self.joker.locked_until
+        if lock is not None and parse_card(lock) not in self.deck_cards:
+            raise ValueError(
+                f"joker.locked_until: card {lock!r} is not in the deck as played (a card that "
+                "is missing or stands for a Joker would keep the Joker locked all deal)"
+            )
         if self.trump.mode == "circular" and "highest_trumps" in self.joker.lead_calls:
             raise ValueError(
                 "with circular trumps the Joker may not demand 'highest trumps' (000, 002): remove "

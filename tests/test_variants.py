@@ -171,6 +171,9 @@ def test_a_bad_card_names_the_card(tmp_path: Path) -> None:
         ({"deck": {"lowest_rank": 8, "joker_cards": ["7s"]}}, "'7s' is not in the deck"),
         ({"deck": {"jokers": 2, "joker_cards": ["7s"]}}, "at most two Jokers"),
         ({"players": {"min": 5, "max": 3}}, "players.min"),
+        # The 7♠ is the Joker in classic: a lock on it would never open (003 l.66 gate).
+        ({"joker": {"locked_until": "7s"}}, "'7s'"),
+        ({"joker": {"locked_until": "2s"}}, "'2s'"),
         ({"joker": {"lead_calls": []}}, "at least one lead call"),
         ({"kinds": {"silent": {"bidding": "none"}}}, "per_trick"),
         ({"scoring": {"all_tricks_multiplier": 0}}, "scoring.all_tricks_multiplier"),
