@@ -570,3 +570,18 @@ def test_turned_trump_in_the_first_pulka_of_georgian_joker() -> None:
         assert game.trump_card is not None
         assert game.trump == (NO_TRUMP if game.trump_card in (JOKER, JOKER2)
                               else suit_of(game.trump_card))
+
+
+def test_actions_print_like_the_score_sheet_and_parse_back() -> None:
+    from raspis.engine import parse_action
+
+    actions = [Bid(0), Bid(3), NameTrump(HEARTS), NameTrump(NO_TRUMP), Play(parse_card("10h")),
+               Play(JOKER, "high"), Play(JOKER2, "low", DIAMONDS), Play(JOKER, "highest", SPADES),
+               Play(JOKER, "trumps")]
+    for action in actions:
+        assert parse_action(str(action)) == action
+    assert str(Bid(0)) == "pass"
+    assert parse_action("пас") == Bid(0)
+    assert parse_action("JK highest ♠") == Play(JOKER, "highest", SPADES)
+    with pytest.raises(ValueError):
+        parse_action("7s high")
