@@ -585,3 +585,35 @@ def test_actions_print_like_the_score_sheet_and_parse_back() -> None:
     assert parse_action("JK highest ♠") == Play(JOKER, "highest", SPADES)
     with pytest.raises(ValueError):
         parse_action("7s high")
+
+
+def test_georgian_joker_lowest_of_a_suit() -> None:
+    # 002-GJ l.1 «сказать, чтобы все положили старшие или младшие карты такой-то масти»: everyone
+    # plays their lowest card of the suit (void: a trump, else anything); the Joker counts as low,
+    # so the highest card of the suit takes the trick.
+    hands = ["JK 9s 7c", "8d Kd 7s", "10d Qd Ad", "7h 8h 9h"]
+    game = deal("joker", hands, CLUBS, dealer=3)
+    assert ("lowest", DIAMONDS) in joker_calls(game)
+    play(game, "JK lowest d")
+    assert plain(game) == {"8♦"}
+    play(game, "8d")
+    assert plain(game) == {"10♦"}
+    play(game, "10d")
+    assert plain(game) == {"7♥", "8♥", "9♥"}  # neither ♦ nor a trump: anything
+    play(game, "9h")
+    assert last_winner(game) == 2  # the 10♦, the highest diamond
+    game = deal("joker", [*hands[:3], "7h 8h 9c"], CLUBS, dealer=3)
+    play(game, "JK lowest d", "8d", "10d")
+    assert plain(game) == {"9♣"}  # no ♦: must trump
+    play(game, "9c")
+    assert last_winner(game) == 3
+
+
+@pytest.mark.parametrize(("rule", "winner"), [("second_wins", 2), ("first_wins", 1)])
+def test_two_high_jokers_in_one_trick(rule: str, winner: int) -> None:
+    # Georgian Joker has two Jokers (6♣, 6♠); the seeds do not say which of two high Jokers wins:
+    # the option two_jokers decides (the later one by default, as commonly played).
+    variant = variant_from_dict({"extends": "joker", "joker": {"two_jokers": rule}})
+    game = deal(variant, ["As 9s", "JK 7s", "JK2 8s"], HEARTS, dealer=2)
+    play(game, "As", "JK high", "JK2 high")
+    assert last_winner(game) == winner
