@@ -70,7 +70,8 @@ def observe(game: Game, seat: int) -> Observation:
     hand = game.hands[seat]
     hidden = trump_hidden = False
     others: list[int | None] = [None] * game.players
-    if phase == _PHASES["TRUMP"] and game.trump_how == "named":
+    if phase == _PHASES["TRUMP"] and game.trump_how == "named" and game.trump_card is None:
+        # Named after the first cards (002); a dealer naming after a turned Joker saw every card.
         hand = game.first_cards[seat]
     elif phase == _PHASES["BID"] and kind.bidding == "dark":
         hand, hidden, trump_hidden = 0, True, True

@@ -70,6 +70,8 @@ def expand(entries: list[str], max_hand: int, players: int) -> list[DealSpec]:
         times = _value(times_term, max_hand, players) if times_term else 1
         step = 1 if stop >= start else -1
         for hand_size in range(start, stop + step, step):
+            if hand_size < 1:  # e.g. "1..max-1" when max is 1: no deal, not a deal of 0 cards
+                continue
             for _ in range(times):
                 deals.append(DealSpec(len(deals), hand_size, kind, block))
     return deals

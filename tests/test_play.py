@@ -617,3 +617,27 @@ def test_two_high_jokers_in_one_trick(rule: str, winner: int) -> None:
     game = deal(variant, ["As 9s", "JK 7s", "JK2 8s"], HEARTS, dealer=2)
     play(game, "As", "JK high", "JK2 high")
     assert last_winner(game) == winner
+
+
+def test_dealer_naming_after_a_turned_joker_sees_the_whole_hand() -> None:
+    """003 l.29: a Joker turned up, 'козырь назначает сдающий' - after the deal, so the dealer has
+    every card in hand (unlike 002's naming after three cards)."""
+    import random
+
+    from raspis.engine import Game, Phase, variant_from_dict
+
+    variant = variant_from_dict({"extends": "joker-52", "trump": {"joker_turned": "dealer_names"}})
+    for seed in range(300):
+        game = Game(variant, 3, seed)
+        chooser = random.Random(seed)
+        while not game.is_over() and game.phase != Phase.TRUMP:
+            game.apply(chooser.choice(game.legal_actions()))
+        if game.phase == Phase.TRUMP:
+            break
+    else:
+        raise AssertionError("no turned Joker in 300 games")
+    assert game.trump_card is not None and game.trump_card >= 52
+    assert game.current_player() == game.dealer
+    seen = game.observation(game.dealer)
+    assert seen.hand == game.hands[game.dealer]
+    assert bin(seen.hand).count("1") == game.deal.hand_size
