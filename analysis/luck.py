@@ -27,6 +27,7 @@ strategy's share of the luck-free variance is computed on scores minus their cel
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -35,34 +36,53 @@ import polars as pl
 from scipy import stats
 
 from .dataset import Run
-from .intervals import LEVEL, cluster_ratio, ratio_interval, t_quantile
+from .intervals import LEVEL, cluster_ratio, clustered_wilson, ratio_interval, t_quantile
 
 TARGET = 0.95
 MAX_MATCH = 10**9
 CURVE_LENGTHS = (1, 2, 3, 4, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000)
 
 
-def _game_differences(run: Run) -> pl.DataFrame:
-    """Per variant, pair (A < B by name), game: D_g and the deal set."""
+def _per_set_pairs(run: Run) -> pl.DataFrame:
+    """Per variant, pair (A < B by name) and deal set: games, games A was ahead (ties half),
+    Σ D_g, Σ D_g² and the deal set's mean D. Aggregated lazily: one wide row per game (a column per
+    strategy), no join over seat rows."""
     def compute() -> pl.DataFrame:
         games = run.finished_games()
-        per_game = games.group_by("variant_hash", "deal_set", "game_id", "strategy").agg(
-            pl.col("score").mean().alias("mean"))
-        left = per_game.rename({"strategy": "strategy_a", "mean": "mean_a"})
-        right = per_game.rename({"strategy": "strategy_b", "mean": "mean_b"})
-        pairs = left.join(right, on=["variant_hash", "deal_set", "game_id"]).filter(
-            pl.col("strategy_a") < pl.col("strategy_b"))
-        return run.collect(pairs.select(
-            "variant_hash", "deal_set", "game_id", "strategy_a", "strategy_b",
-            (pl.col("mean_a") - pl.col("mean_b")).alias("difference")))
-    return run.cached("game_differences", compute)
+        names = run.collect(games.select(pl.col("strategy").unique().sort()))["strategy"].to_list()
+        columns = [f"s{index}" for index in range(len(names))]
+        sums, counts = [], []
+        for name, column in zip(names, columns, strict=True):
+            seated = pl.col("strategy") == name
+            sums.append(pl.when(seated).then(pl.col("score")).otherwise(0).sum().alias(f"{column}_sum"))
+            counts.append(seated.cast(pl.Int64).sum().alias(f"{column}_n"))
+        wide = run.collect(games.group_by("variant_hash", "deal_set", "game_id").agg(*sums, *counts)
+                           .select("variant_hash", "deal_set", *[
+                               pl.when(pl.col(f"{c}_n") > 0)
+                               .then(pl.col(f"{c}_sum") / pl.col(f"{c}_n")).alias(c)
+                               for c in columns])).lazy()
+        parts = []
+        for (i, a), (j, b) in itertools.combinations(enumerate(names), 2):
+            difference = (pl.col(columns[i]) - pl.col(columns[j])).alias("d")
+            pairs = wide.select("variant_hash", "deal_set", difference).drop_nulls("d")
+            parts.append(pairs.group_by("variant_hash", "deal_set").agg(
+                pl.len().alias("games"),
+                (pl.when(pl.col("d") > 0).then(1.0).when(pl.col("d") == 0).then(0.5)
+                 .otherwise(0.0)).sum().alias("ahead"),
+                pl.col("d").sum().alias("d_sum"), (pl.col("d") ** 2).sum().alias("d_sq"),
+                pl.col("d").mean().alias("d_set"),
+            ).with_columns(pl.lit(a).alias("strategy_a"), pl.lit(b).alias("strategy_b")))
+        if not parts:
+            return pl.DataFrame()
+        return run.collect(pl.concat(parts))
+    return run.cached("per_set_pairs", compute)
 
 
 def head_to_head(run: Run, level: float = LEVEL) -> pl.DataFrame:
     """Per variant and pair of strategies (A the better): games, deal sets, p = P(A ahead of B in
-    a game) with a clustered t interval, mu = mean score difference per game with its interval,
+    a game) with a clustered Wilson interval, mu = mean score difference per game with its interval,
     sigma_game and (duplicate runs) sigma_duplicate; see the module doc."""
-    differences = _game_differences(run)
+    per_set = _per_set_pairs(run)
     schema = {"variant": pl.String(), "variant_hash": pl.String(), "strategy_a": pl.String(),
               "strategy_b": pl.String(), "games": pl.Int64(), "deal_sets": pl.Int64(),
               "games_per_deal_set": pl.Float64(), "p_ahead": pl.Float64(),
@@ -70,39 +90,45 @@ def head_to_head(run: Run, level: float = LEVEL) -> pl.DataFrame:
               "mu_low": pl.Float64(), "mu_high": pl.Float64(), "sigma_game": pl.Float64(),
               "sigma_duplicate": pl.Float64(), "mu_duplicate_low": pl.Float64(),
               "mu_duplicate_high": pl.Float64()}
-    if differences.height == 0:
+    if per_set.height == 0:
         return pl.DataFrame(schema=schema)
     keys = ["variant_hash", "strategy_a", "strategy_b"]
-    flips = differences.group_by(keys).agg((pl.col("difference").mean() < 0).alias("flip"))
-    oriented = differences.join(flips, on=keys).with_columns(
-        pl.when(pl.col("flip")).then(pl.col("strategy_b")).otherwise(pl.col("strategy_a")).alias("a"),
-        pl.when(pl.col("flip")).then(pl.col("strategy_a")).otherwise(pl.col("strategy_b")).alias("b"),
-        pl.when(pl.col("flip")).then(-pl.col("difference")).otherwise(pl.col("difference")).alias("d"),
-    ).drop("strategy_a", "strategy_b").rename({"a": "strategy_a", "b": "strategy_b"})
-    oriented = oriented.with_columns(
-        pl.when(pl.col("d") > 0).then(1.0).when(pl.col("d") == 0).then(0.5).otherwise(0.0).alias("ahead"))
-    per_set = oriented.group_by(*keys, "deal_set").agg(
-        pl.len().alias("games"), pl.col("ahead").sum(), pl.col("d").sum().alias("d_sum"),
-        pl.col("d").mean().alias("d_set"))
-    ahead = ratio_interval(per_set.group_by(keys).agg(cluster_ratio(keys, "ahead", "games")),
-                           "p_ahead", level).drop("n")
+    # orient each pair so that A is the better (mean difference >= 0): p -> 1 - p, D -> -D
+    flips = per_set.group_by(keys).agg((pl.col("d_sum").sum() < 0).alias("flip"))
+    flip = pl.col("flip")
+    per_set = per_set.join(flips, on=keys).with_columns(
+        pl.when(flip).then(pl.col("strategy_b")).otherwise(pl.col("strategy_a")).alias("strategy_a"),
+        pl.when(flip).then(pl.col("strategy_a")).otherwise(pl.col("strategy_b")).alias("strategy_b"),
+        pl.when(flip).then(pl.col("games") - pl.col("ahead")).otherwise(pl.col("ahead")).alias("ahead"),
+        pl.when(flip).then(-pl.col("d_sum")).otherwise(pl.col("d_sum")).alias("d_sum"),
+        pl.when(flip).then(-pl.col("d_set")).otherwise(pl.col("d_set")).alias("d_set"),
+    )
+    ahead = clustered_wilson(per_set.group_by(keys).agg(cluster_ratio(keys, "ahead", "games")),
+                             "p_ahead", level).drop("n")
     mu = ratio_interval(per_set.group_by(keys).agg(cluster_ratio(keys, "d_sum", "games")),
                         "mu", level).drop("n", "clusters")
-    spread = oriented.group_by(keys).agg(pl.len().alias("games"), pl.col("d").std().alias("sigma_game"))
-    duplicate = per_set.group_by(keys).agg(
+    summary = per_set.group_by(keys).agg(
+        pl.col("games").sum(), pl.col("d_sum").sum().alias("total"), pl.col("d_sq").sum(),
         pl.col("games").mean().alias("games_per_deal_set"), pl.col("d_set").std().alias("sd_set"),
         pl.col("d_set").mean().alias("mean_set"), pl.len().alias("sets"))
-    table = ahead.rename({"clusters": "deal_sets"}).join(mu, on=keys).join(spread, on=keys).join(
-        duplicate, on=keys)
+    table = ahead.rename({"clusters": "deal_sets"}).join(mu, on=keys).join(summary, on=keys)
+    games = table["games"].cast(pl.Float64).to_numpy()
+    total = table["total"].to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sigma_game = np.sqrt(np.maximum(table["d_sq"].to_numpy() - total * total / games, 0.0)
+                             / (games - 1))
     n = table["sets"].cast(pl.Float64).to_numpy()
     sd = table["sd_set"].fill_null(float("nan")).to_numpy()
     half = t_quantile(n - 1, level) * sd / np.sqrt(n)
     is_duplicate = table["games_per_deal_set"].to_numpy() > 1
+    mean_set = table["mean_set"].to_numpy()
     table = table.with_columns(
+        pl.Series("sigma_game", sigma_game),
         pl.Series("sigma_duplicate", np.where(is_duplicate, sd, np.nan)),
-        pl.Series("mu_duplicate_low", np.where(is_duplicate, table["mean_set"].to_numpy() - half, np.nan)),
-        pl.Series("mu_duplicate_high", np.where(is_duplicate, table["mean_set"].to_numpy() + half, np.nan)),
-    ).with_columns(pl.col("sigma_duplicate").fill_nan(None), pl.col("mu_duplicate_low").fill_nan(None),
+        pl.Series("mu_duplicate_low", np.where(is_duplicate, mean_set - half, np.nan)),
+        pl.Series("mu_duplicate_high", np.where(is_duplicate, mean_set + half, np.nan)),
+    ).with_columns(pl.col("sigma_game").fill_nan(None), pl.col("sigma_duplicate").fill_nan(None),
+                   pl.col("mu_duplicate_low").fill_nan(None),
                    pl.col("mu_duplicate_high").fill_nan(None),
                    pl.col("games").cast(pl.Int64), pl.col("deal_sets").cast(pl.Int64))
     table = table.join(run.variant_names(), on="variant_hash", how="left")
