@@ -1,13 +1,13 @@
 """Variant balance: seats, the dealer and the hook, the Joker's value, and the bids.
 
 Every function takes a ``Run`` and returns a small polars DataFrame per variant (``variant_hash``).
-Game-level statistics read ``games`` and treat a deal set as one cluster (see ``dataset``); deal-level
-statistics read ``deal_stats`` (per-shard sums, present for any run size) and treat each seat-deal as
-one observation. That last is an approximation: the seats of one deal, and the deals of one game,
-are not independent, so the deal-level intervals are somewhat too narrow; they are meant for
-comparing hand sizes and variants, not for fine tests. In duplicate runs they divide the counts by
-the number of seatings (``design_effects``; see ``intervals``), since every seating replays the
-same deals.
+Game-level statistics read ``games`` and treat a deal set as one cluster (see ``dataset``);
+deal-level statistics read ``deal_stats`` (per-shard sums, present for any run size) and treat each
+seat-deal as one observation. That last is an approximation: the seats of one deal, and the deals
+of one game, are not independent, so the deal-level intervals are somewhat too narrow; they are
+meant for comparing hand sizes and variants, not for fine tests. In duplicate runs they divide the
+counts by the number of seatings (``design_effects``; see ``intervals``), since every seating
+replays the same deals.
 
 Seat effects (``seat_effects``, ``seat_equality_test``) use the ``position`` relative to the first
 dealer (0 = first dealer, 1 = on the dealer's left, who bids and leads first). The *advantage* of a
@@ -26,18 +26,39 @@ import polars as pl
 from scipy import stats
 
 from .dataset import Run
-from .intervals import (LEVEL, cluster_ratio, clustered_wilson, hotelling_test,
-                        mean_interval_from_moments, moment_aggregations,
-                        moments_to_mean_covariance, ratio_interval, welch_difference,
-                        wilson_interval)
+from .intervals import (
+    LEVEL,
+    cluster_ratio,
+    clustered_wilson,
+    hotelling_test,
+    mean_interval_from_moments,
+    moment_aggregations,
+    moments_to_mean_covariance,
+    ratio_interval,
+    welch_difference,
+    wilson_interval,
+)
 
 ALPHA = 0.05
-SUM_COLUMNS = ["count", "points_sum", "points_sq_sum", "bids", "bid_sum", "tricks_sum", "made",
-               "over", "under", "passes", "passes_made", "hook_forced"]
+SUM_COLUMNS = [
+    "count",
+    "points_sum",
+    "points_sq_sum",
+    "bids",
+    "bid_sum",
+    "tricks_sum",
+    "made",
+    "over",
+    "under",
+    "passes",
+    "passes_made",
+    "hook_forced",
+]
 
 
 def _position_cells(run: Run, by: str) -> pl.DataFrame:
     """Per variant, deal set and position (or seat): games, score sum, wins, and the advantages."""
+
     def compute() -> pl.DataFrame:
         games = run.finished_games()
         cells = games.group_by("variant_hash", "deal_set", by).agg(
@@ -46,15 +67,18 @@ def _position_cells(run: Run, by: str) -> pl.DataFrame:
             pl.col("winner").cast(pl.Int64).sum().alias("wins"),
             pl.col("players").first().alias("players"),
         )
-        per_set = pl.col("score_sum").sum().over("variant_hash", "deal_set") / \
-            pl.col("games").sum().over("variant_hash", "deal_set")
-        wins_set = pl.col("wins").sum().over("variant_hash", "deal_set") / \
-            pl.col("games").sum().over("variant_hash", "deal_set")
+        per_set = pl.col("score_sum").sum().over("variant_hash", "deal_set") / pl.col(
+            "games"
+        ).sum().over("variant_hash", "deal_set")
+        wins_set = pl.col("wins").sum().over("variant_hash", "deal_set") / pl.col(
+            "games"
+        ).sum().over("variant_hash", "deal_set")
         cells = cells.with_columns(
             (pl.col("score_sum") / pl.col("games") - per_set).alias("score_advantage"),
             (pl.col("wins") / pl.col("games") - wins_set).alias("win_advantage"),
         )
         return run.collect(cells)
+
     return run.cached(f"position_cells_{by}", compute)
 
 
@@ -66,10 +90,12 @@ def seat_effects(run: Run, by: str = "position", level: float = LEVEL) -> pl.Dat
         raise ValueError("by must be 'position' or 'seat'")
     cells = _position_cells(run, by)
     keys = ["variant_hash", by]
-    score = ratio_interval(cells.group_by(keys).agg(cluster_ratio(keys, "score_sum", "games")),
-                           "mean_score", level)
-    wins = clustered_wilson(cells.group_by(keys).agg(cluster_ratio(keys, "wins", "games")),
-                            "win_rate", level).drop("clusters", "n")
+    score = ratio_interval(
+        cells.group_by(keys).agg(cluster_ratio(keys, "score_sum", "games")), "mean_score", level
+    )
+    wins = clustered_wilson(
+        cells.group_by(keys).agg(cluster_ratio(keys, "wins", "games")), "win_rate", level
+    ).drop("clusters", "n")
     advantage = cells.group_by(keys).agg(
         pl.len().alias("deal_sets_with"),
         pl.col("score_advantage").sum().alias("sa_sum"),
@@ -78,23 +104,43 @@ def seat_effects(run: Run, by: str = "position", level: float = LEVEL) -> pl.Dat
         (pl.col("win_advantage") ** 2).sum().alias("wa_sq"),
     )
     columns = {}
-    for prefix, total, squares in (("score_advantage", "sa_sum", "sa_sq"),
-                                   ("win_advantage", "wa_sum", "wa_sq")):
-        moments = mean_interval_from_moments(advantage["deal_sets_with"], advantage[total],
-                                             advantage[squares], level)
+    for prefix, total, squares in (
+        ("score_advantage", "sa_sum", "sa_sq"),
+        ("win_advantage", "wa_sum", "wa_sq"),
+    ):
+        moments = mean_interval_from_moments(
+            advantage["deal_sets_with"], advantage[total], advantage[squares], level
+        )
         columns[prefix] = moments["mean"]
         columns[f"{prefix}_low"] = moments["low"]
         columns[f"{prefix}_high"] = moments["high"]
     advantage = advantage.select(keys).with_columns(
-        [pl.Series(name, values) for name, values in columns.items()])
-    table = score.rename({"clusters": "deal_sets", "n": "games"}).join(wins, on=keys).join(
-        advantage, on=keys)
+        [pl.Series(name, values) for name, values in columns.items()]
+    )
+    table = (
+        score.rename({"clusters": "deal_sets", "n": "games"})
+        .join(wins, on=keys)
+        .join(advantage, on=keys)
+    )
     table = table.with_columns(pl.col("games").cast(pl.Int64), pl.col("deal_sets").cast(pl.Int64))
     table = table.join(run.variant_names(), on="variant_hash", how="left")
     return table.select(
-        "variant", "variant_hash", by, "games", "deal_sets", "mean_score", "mean_score_low",
-        "mean_score_high", "score_advantage", "score_advantage_low", "score_advantage_high",
-        "win_rate", "win_rate_low", "win_rate_high", "win_advantage", "win_advantage_low",
+        "variant",
+        "variant_hash",
+        by,
+        "games",
+        "deal_sets",
+        "mean_score",
+        "mean_score_low",
+        "mean_score_high",
+        "score_advantage",
+        "score_advantage_low",
+        "score_advantage_high",
+        "win_rate",
+        "win_rate_low",
+        "win_rate_high",
+        "win_advantage",
+        "win_advantage_low",
         "win_advantage_high",
     ).sort("variant", by)
 
@@ -110,29 +156,63 @@ def seat_equality_test(run: Run, by: str = "position", alpha: float = ALPHA) -> 
         players = int(subset["players"].max())
         for measure in ("score", "win"):
             column = f"{measure}_advantage"
-            wide = subset.group_by("deal_set").agg([
-                pl.col(column).filter(pl.col(by) == k).first().alias(f"a{k}") for k in range(players)
-            ]).drop_nulls()
+            wide = (
+                subset.group_by("deal_set")
+                .agg(
+                    [
+                        pl.col(column).filter(pl.col(by) == k).first().alias(f"a{k}")
+                        for k in range(players)
+                    ]
+                )
+                .drop_nulls()
+            )
             names = [f"a{k}" for k in range(players - 1)]  # the last is minus the sum of the rest
             moments = wide.select(moment_aggregations(names)).row(0, named=True)
             n, mean, covariance = moments_to_mean_covariance(moments, len(names))
             result = hotelling_test(n, mean, covariance)
-            rows.append({"variant_hash": variant_hash, "measure": measure, "deal_sets": n,
-                         "positions": players, **result, "alpha": alpha,
-                         "unequal": bool(result["p_value"] < alpha)})
-    schema = {"variant_hash": pl.String(), "measure": pl.String(), "deal_sets": pl.Int64(),
-              "positions": pl.Int64(), "t2": pl.Float64(), "f": pl.Float64(),
-              "df1": pl.Float64(), "df2": pl.Float64(), "p_value": pl.Float64(),
-              "alpha": pl.Float64(), "unequal": pl.Boolean()}
-    table = pl.DataFrame(rows, schema=schema).join(run.variant_names(), on="variant_hash", how="left")
+            rows.append(
+                {
+                    "variant_hash": variant_hash,
+                    "measure": measure,
+                    "deal_sets": n,
+                    "positions": players,
+                    **result,
+                    "alpha": alpha,
+                    "unequal": bool(result["p_value"] < alpha),
+                }
+            )
+    schema = {
+        "variant_hash": pl.String(),
+        "measure": pl.String(),
+        "deal_sets": pl.Int64(),
+        "positions": pl.Int64(),
+        "t2": pl.Float64(),
+        "f": pl.Float64(),
+        "df1": pl.Float64(),
+        "df2": pl.Float64(),
+        "p_value": pl.Float64(),
+        "alpha": pl.Float64(),
+        "unequal": pl.Boolean(),
+    }
+    table = pl.DataFrame(rows, schema=schema).join(
+        run.variant_names(), on="variant_hash", how="left"
+    )
     return table.select("variant", *schema).sort("variant", "measure")
 
 
 def design_effects(run: Run) -> pl.DataFrame:
     """Per variant, the design effect of deal-level tables: games per deal set (the seatings that
     replay a deal set's cards in a duplicate run; 1 without duplicates). See ``intervals``."""
-    return run.cached("design_effects", lambda: run.collect(run.games.group_by("variant_hash").agg(
-        (pl.col("game_id").n_unique() / pl.col("deal_set").n_unique()).alias("design_effect"))))
+    return run.cached(
+        "design_effects",
+        lambda: run.collect(
+            run.games.group_by("variant_hash").agg(
+                (pl.col("game_id").n_unique() / pl.col("deal_set").n_unique()).alias(
+                    "design_effect"
+                )
+            )
+        ),
+    )
 
 
 def _deal_sums(run: Run, by: Sequence[str], where: pl.Expr | None = None) -> pl.DataFrame:
@@ -140,7 +220,8 @@ def _deal_sums(run: Run, by: Sequence[str], where: pl.Expr | None = None) -> pl.
     keys = ["variant_hash", *by]
     sums = run.collect(frame.group_by(keys).agg(pl.col(SUM_COLUMNS).sum()).sort(keys))
     return sums.join(design_effects(run), on="variant_hash", how="left").with_columns(
-        pl.col("design_effect").fill_null(1.0))
+        pl.col("design_effect").fill_null(1.0)
+    )
 
 
 def dealer_offset_effects(run: Run, level: float = LEVEL, alpha: float = ALPHA) -> pl.DataFrame:
@@ -149,14 +230,19 @@ def dealer_offset_effects(run: Run, level: float = LEVEL, alpha: float = ALPHA) 
     ANOVA across offsets (``anova_p``; seat-deals treated as independent, see the module doc)."""
     sums = _deal_sums(run, ["dealer_offset"])
     deff = sums["design_effect"]
-    moments = mean_interval_from_moments(sums["count"], sums["points_sum"], sums["points_sq_sum"],
-                                         level, deff)
+    moments = mean_interval_from_moments(
+        sums["count"], sums["points_sum"], sums["points_sq_sum"], level, deff
+    )
     made_low, made_high = wilson_interval(sums["made"] / deff, sums["bids"] / deff, level)
-    table = sums.select("variant_hash", "dealer_offset", pl.col("count").alias("seat_deals")).with_columns(
-        pl.Series("mean_points", moments["mean"]), pl.Series("mean_points_low", moments["low"]),
+    table = sums.select(
+        "variant_hash", "dealer_offset", pl.col("count").alias("seat_deals")
+    ).with_columns(
+        pl.Series("mean_points", moments["mean"]),
+        pl.Series("mean_points_low", moments["low"]),
         pl.Series("mean_points_high", moments["high"]),
         (sums["made"] / sums["bids"]).alias("made_share"),
-        pl.Series("made_share_low", made_low), pl.Series("made_share_high", made_high),
+        pl.Series("made_share_low", made_low),
+        pl.Series("made_share_high", made_high),
     )
     anova = []
     for variant_hash in sums["variant_hash"].unique().sort().to_list():
@@ -176,15 +262,24 @@ def dealer_offset_effects(run: Run, level: float = LEVEL, alpha: float = ALPHA) 
         else:
             f, p = float("nan"), float("nan")
         anova.append({"variant_hash": variant_hash, "anova_f": f, "anova_p": p})
-    table = table.join(pl.DataFrame(anova, schema={"variant_hash": pl.String(), "anova_f": pl.Float64(),
-                                                   "anova_p": pl.Float64()}), on="variant_hash")
+    table = table.join(
+        pl.DataFrame(
+            anova,
+            schema={"variant_hash": pl.String(), "anova_f": pl.Float64(), "anova_p": pl.Float64()},
+        ),
+        on="variant_hash",
+    )
     table = table.with_columns((pl.col("anova_p") < alpha).alias("unequal"))
-    return table.join(run.variant_names(), on="variant_hash", how="left").select(
-        "variant", *table.columns).sort("variant", "dealer_offset")
+    return (
+        table.join(run.variant_names(), on="variant_hash", how="left")
+        .select("variant", *table.columns)
+        .sort("variant", "dealer_offset")
+    )
 
 
-def hook_cost(run: Run, by: Sequence[str] = ("kind", "hand_size"),
-              level: float = LEVEL) -> pl.DataFrame:
+def hook_cost(
+    run: Run, by: Sequence[str] = ("kind", "hand_size"), level: float = LEVEL
+) -> pl.DataFrame:
     """The dealer's cost per deal, in deals with bidding: the dealer's mean deal points minus the
     other seats' (Welch interval), and how often the hook took a bid away from the dealer
     (``forced_share`` = hook_forced / dealer seat-deals, Wilson interval). Per variant and ``by``.
@@ -193,38 +288,60 @@ def hook_cost(run: Run, by: Sequence[str] = ("kind", "hand_size"),
     frame = run.deal_stats.filter(pl.col("bids") > 0)
     keys = ["variant_hash", *by]
     dealer = pl.col("dealer_offset") == 0
-    sums = run.collect(frame.group_by(keys).agg(
-        pl.col("count").filter(dealer).sum().alias("dealer_deals"),
-        pl.col("points_sum").filter(dealer).sum().alias("dealer_sum"),
-        pl.col("points_sq_sum").filter(dealer).sum().alias("dealer_sq"),
-        pl.col("count").filter(~dealer).sum().alias("other_deals"),
-        pl.col("points_sum").filter(~dealer).sum().alias("other_sum"),
-        pl.col("points_sq_sum").filter(~dealer).sum().alias("other_sq"),
-        pl.col("hook_forced").filter(dealer).sum().alias("hook_forced"),
-    ).filter((pl.col("dealer_deals") > 1) & (pl.col("other_deals") > 1)).sort(keys))
+    sums = run.collect(
+        frame.group_by(keys)
+        .agg(
+            pl.col("count").filter(dealer).sum().alias("dealer_deals"),
+            pl.col("points_sum").filter(dealer).sum().alias("dealer_sum"),
+            pl.col("points_sq_sum").filter(dealer).sum().alias("dealer_sq"),
+            pl.col("count").filter(~dealer).sum().alias("other_deals"),
+            pl.col("points_sum").filter(~dealer).sum().alias("other_sum"),
+            pl.col("points_sq_sum").filter(~dealer).sum().alias("other_sq"),
+            pl.col("hook_forced").filter(dealer).sum().alias("hook_forced"),
+        )
+        .filter((pl.col("dealer_deals") > 1) & (pl.col("other_deals") > 1))
+        .sort(keys)
+    )
     sums = sums.join(design_effects(run), on="variant_hash", how="left").with_columns(
-        pl.col("design_effect").fill_null(1.0))
+        pl.col("design_effect").fill_null(1.0)
+    )
     deff = sums["design_effect"]
-    d = mean_interval_from_moments(sums["dealer_deals"], sums["dealer_sum"], sums["dealer_sq"], level)
+    d = mean_interval_from_moments(
+        sums["dealer_deals"], sums["dealer_sum"], sums["dealer_sq"], level
+    )
     o = mean_interval_from_moments(sums["other_deals"], sums["other_sum"], sums["other_sq"], level)
-    difference = welch_difference(sums["dealer_deals"] / deff, d["mean"], d["sd"] ** 2,
-                                  sums["other_deals"] / deff, o["mean"], o["sd"] ** 2, level)
-    forced_low, forced_high = wilson_interval(sums["hook_forced"] / deff,
-                                              sums["dealer_deals"] / deff, level)
+    difference = welch_difference(
+        sums["dealer_deals"] / deff,
+        d["mean"],
+        d["sd"] ** 2,
+        sums["other_deals"] / deff,
+        o["mean"],
+        o["sd"] ** 2,
+        level,
+    )
+    forced_low, forced_high = wilson_interval(
+        sums["hook_forced"] / deff, sums["dealer_deals"] / deff, level
+    )
     table = sums.select(*keys, "dealer_deals", "other_deals", "hook_forced").with_columns(
-        pl.Series("dealer_mean", d["mean"]), pl.Series("others_mean", o["mean"]),
+        pl.Series("dealer_mean", d["mean"]),
+        pl.Series("others_mean", o["mean"]),
         pl.Series("dealer_minus_others", difference["difference"]),
         pl.Series("dealer_minus_others_low", difference["low"]),
         pl.Series("dealer_minus_others_high", difference["high"]),
         (pl.col("hook_forced") / pl.col("dealer_deals")).alias("forced_share"),
-        pl.Series("forced_share_low", forced_low), pl.Series("forced_share_high", forced_high),
+        pl.Series("forced_share_low", forced_low),
+        pl.Series("forced_share_high", forced_high),
     )
-    return table.join(run.variant_names(), on="variant_hash", how="left").select(
-        "variant", *table.columns).sort("variant", *by)
+    return (
+        table.join(run.variant_names(), on="variant_hash", how="left")
+        .select("variant", *table.columns)
+        .sort("variant", *by)
+    )
 
 
-def joker_value(run: Run, by: Sequence[str] = ("kind", "hand_size"),
-                level: float = LEVEL) -> pl.DataFrame:
+def joker_value(
+    run: Run, by: Sequence[str] = ("kind", "hand_size"), level: float = LEVEL
+) -> pl.DataFrame:
     """Points a deal gains by holding a Joker, per variant and ``by``: for ``joker1`` (held_joker1
     alone), ``joker2`` (held_joker2 alone) and ``both``, the mean deal points of those seat-deals
     minus the mean of seat-deals holding no Joker, with a Welch interval. The cards are dealt at
@@ -234,38 +351,62 @@ def joker_value(run: Run, by: Sequence[str] = ("kind", "hand_size"),
     held1, held2 = pl.col("held_joker1"), pl.col("held_joker2")
     groups = {"joker1": held1 & ~held2, "joker2": ~held1 & held2, "both": held1 & held2}
     none = ~held1 & ~held2
-    aggregations = [pl.col("count").filter(none).sum().alias("none_n"),
-                    pl.col("points_sum").filter(none).sum().alias("none_s"),
-                    pl.col("points_sq_sum").filter(none).sum().alias("none_q")]
+    aggregations = [
+        pl.col("count").filter(none).sum().alias("none_n"),
+        pl.col("points_sum").filter(none).sum().alias("none_s"),
+        pl.col("points_sq_sum").filter(none).sum().alias("none_q"),
+    ]
     for name, condition in groups.items():
-        aggregations += [pl.col("count").filter(condition).sum().alias(f"{name}_n"),
-                         pl.col("points_sum").filter(condition).sum().alias(f"{name}_s"),
-                         pl.col("points_sq_sum").filter(condition).sum().alias(f"{name}_q")]
+        aggregations += [
+            pl.col("count").filter(condition).sum().alias(f"{name}_n"),
+            pl.col("points_sum").filter(condition).sum().alias(f"{name}_s"),
+            pl.col("points_sq_sum").filter(condition).sum().alias(f"{name}_q"),
+        ]
     sums = run.collect(run.deal_stats.group_by(keys).agg(aggregations).sort(keys))
     sums = sums.join(design_effects(run), on="variant_hash", how="left").with_columns(
-        pl.col("design_effect").fill_null(1.0))
+        pl.col("design_effect").fill_null(1.0)
+    )
     deff = sums["design_effect"]
     without = mean_interval_from_moments(sums["none_n"], sums["none_s"], sums["none_q"], level)
     parts = []
     for name in groups:
-        held = mean_interval_from_moments(sums[f"{name}_n"], sums[f"{name}_s"], sums[f"{name}_q"], level)
-        difference = welch_difference(sums[f"{name}_n"] / deff, held["mean"], held["sd"] ** 2,
-                                      sums["none_n"] / deff, without["mean"], without["sd"] ** 2,
-                                      level)
-        parts.append(sums.select(keys).with_columns(
-            pl.lit(name).alias("joker"), sums[f"{name}_n"].alias("holder_deals"),
-            sums["none_n"].alias("without_deals"),
-            pl.Series("holder_mean", held["mean"]), pl.Series("without_mean", without["mean"]),
-            pl.Series("value", difference["difference"]), pl.Series("value_low", difference["low"]),
-            pl.Series("value_high", difference["high"]),
-        ).filter((pl.col("holder_deals") > 1) & (pl.col("without_deals") > 1)))
+        held = mean_interval_from_moments(
+            sums[f"{name}_n"], sums[f"{name}_s"], sums[f"{name}_q"], level
+        )
+        difference = welch_difference(
+            sums[f"{name}_n"] / deff,
+            held["mean"],
+            held["sd"] ** 2,
+            sums["none_n"] / deff,
+            without["mean"],
+            without["sd"] ** 2,
+            level,
+        )
+        parts.append(
+            sums.select(keys)
+            .with_columns(
+                pl.lit(name).alias("joker"),
+                sums[f"{name}_n"].alias("holder_deals"),
+                sums["none_n"].alias("without_deals"),
+                pl.Series("holder_mean", held["mean"]),
+                pl.Series("without_mean", without["mean"]),
+                pl.Series("value", difference["difference"]),
+                pl.Series("value_low", difference["low"]),
+                pl.Series("value_high", difference["high"]),
+            )
+            .filter((pl.col("holder_deals") > 1) & (pl.col("without_deals") > 1))
+        )
     table = pl.concat(parts).sort([*keys, "joker"])
-    return table.join(run.variant_names(), on="variant_hash", how="left").select(
-        "variant", *table.columns).sort("variant", *by, "joker")
+    return (
+        table.join(run.variant_names(), on="variant_hash", how="left")
+        .select("variant", *table.columns)
+        .sort("variant", *by, "joker")
+    )
 
 
-def bidding_outcomes(run: Run, by: Sequence[str] = ("kind", "hand_size"),
-                     level: float = LEVEL) -> pl.DataFrame:
+def bidding_outcomes(
+    run: Run, by: Sequence[str] = ("kind", "hand_size"), level: float = LEVEL
+) -> pl.DataFrame:
     """Bids per variant and ``by`` (deals with bidding only): shares of bids made, over (more
     tricks than bid) and under, with Wilson intervals for ``made``; passes (bid 0) as a share of
     bids and the share of passes made; the mean bid; the mean total bid of a deal minus the hand
@@ -273,25 +414,45 @@ def bidding_outcomes(run: Run, by: Sequence[str] = ("kind", "hand_size"),
     dealer bids the hook restricted (``hook_forced_share``)."""
     sums = _deal_sums(run, by, pl.col("bids") > 0)
     dealer = _deal_sums(run, by, (pl.col("bids") > 0) & (pl.col("dealer_offset") == 0)).select(
-        "variant_hash", *by, pl.col("bids").alias("dealer_bids"))
+        "variant_hash", *by, pl.col("bids").alias("dealer_bids")
+    )
     players = run.collect(run.games.group_by("variant_hash").agg(pl.col("players").first()))
     sums = sums.join(dealer, on=["variant_hash", *by], how="left").join(players, on="variant_hash")
     deff = sums["design_effect"]
     made_low, made_high = wilson_interval(sums["made"] / deff, sums["bids"] / deff, level)
     table = sums.select(
-        "variant_hash", *by, "bids",
+        "variant_hash",
+        *by,
+        "bids",
         (pl.col("made") / pl.col("bids")).alias("made_share"),
         (pl.col("over") / pl.col("bids")).alias("over_share"),
         (pl.col("under") / pl.col("bids")).alias("under_share"),
         (pl.col("passes") / pl.col("bids")).alias("pass_share"),
         (pl.col("passes_made") / pl.col("passes")).alias("pass_made_share"),
         (pl.col("bid_sum") / pl.col("bids")).alias("mean_bid"),
-        (pl.col("bid_sum") / pl.col("bids") * pl.col("players")
-         - (pl.col("hand_size") if "hand_size" in by else pl.lit(None))).alias("overbid"),
+        (
+            pl.col("bid_sum") / pl.col("bids") * pl.col("players")
+            - (pl.col("hand_size") if "hand_size" in by else pl.lit(None))
+        ).alias("overbid"),
         (pl.col("hook_forced") / pl.col("dealer_bids")).alias("hook_forced_share"),
     ).with_columns(pl.Series("made_share_low", made_low), pl.Series("made_share_high", made_high))
-    table = table.select("variant_hash", *by, "bids", "made_share", "made_share_low", "made_share_high",
-                         "over_share", "under_share", "pass_share", "pass_made_share", "mean_bid",
-                         "overbid", "hook_forced_share")
-    return table.join(run.variant_names(), on="variant_hash", how="left").select(
-        "variant", *table.columns).sort("variant", *by)
+    table = table.select(
+        "variant_hash",
+        *by,
+        "bids",
+        "made_share",
+        "made_share_low",
+        "made_share_high",
+        "over_share",
+        "under_share",
+        "pass_share",
+        "pass_made_share",
+        "mean_bid",
+        "overbid",
+        "hook_forced_share",
+    )
+    return (
+        table.join(run.variant_names(), on="variant_hash", how="left")
+        .select("variant", *table.columns)
+        .sort("variant", *by)
+    )

@@ -1,15 +1,15 @@
 """The banker's guessing game of RULES §9 (seed 002): exact odds and a seeded simulation.
 
-The deck is 52 cards and two Jokers (54). The banker turns 14 cards one at a time calling Joker, ace,
-king, queen, jack, 10, 9, ..., 2 in that order; call i *hits* when the i-th turned card has the
+The deck is 52 cards and two Jokers (54). The banker turns 14 cards one at a time calling Joker,
+ace, king, queen, jack, 10, 9, ..., 2 in that order; call i *hits* when the i-th turned card has the
 called rank (either Joker answers the first call). The first hit ends the round and wins every stake
 (a hit on the first call, the Joker, wins double stakes); with no hit in 14 calls the banker pays
 every stake and the bank passes left.
 
-Exact odds (``first_hit_distribution``): the target sets of the calls are disjoint (2 Jokers, then 4
-cards of each rank), so the chance that a given set S of calls all hit is Π_{i∈S} t_i / N(N-1)...(N-|S|+1)
-(t_i the size of call i's target set, N the deck). By inclusion-exclusion, with e_m the elementary
-symmetric polynomial of degree m of t_1..t_k,
+Exact odds (``first_hit_distribution``): the target sets of the calls are disjoint (2 Jokers, then
+4 cards of each rank), so the chance that a given set S of calls all hit is Π_{i∈S} t_i /
+N(N-1)...(N-|S|+1) (t_i the size of call i's target set, N the deck). By inclusion-exclusion, with
+e_m the elementary symmetric polynomial of degree m of t_1..t_k,
 
     P(no hit in the first k calls) = Σ_m (-1)^m · e_m(t_1..t_k) / (N)_m,
 
@@ -81,8 +81,9 @@ def standard_game(jokers: int = 2, double_joker: bool = True) -> BankerGame:
 def _elementary_symmetric(values: Sequence[int]) -> list[int]:
     coefficients = [1]
     for value in values:
-        coefficients = [a + value * b for a, b in
-                        zip(coefficients + [0], [0] + coefficients, strict=True)]
+        coefficients = [
+            a + value * b for a, b in zip(coefficients + [0], [0] + coefficients, strict=True)
+        ]
     return coefficients
 
 
@@ -94,8 +95,10 @@ def no_hit_probability(game: BankerGame, calls: int | None = None) -> Fraction:
     """Exact P(no hit in the first ``calls`` calls) by inclusion-exclusion (module doc)."""
     k = game.calls if calls is None else calls
     e = _elementary_symmetric(game.target_sizes[:k])
-    return sum((Fraction((-1) ** m * e[m], _falling(game.deck_size, m)) for m in range(len(e))),
-               Fraction(0))
+    return sum(
+        (Fraction((-1) ** m * e[m], _falling(game.deck_size, m)) for m in range(len(e))),
+        Fraction(0),
+    )
 
 
 def first_hit_distribution(game: BankerGame) -> list[Fraction]:
@@ -108,8 +111,10 @@ def expected_value(game: BankerGame, distribution: Sequence[Fraction] | None = N
     """The banker's exact expected gain per unit staked by each player."""
     probabilities = list(distribution) if distribution is not None else first_hit_distribution(game)
     payoffs = [*game.hit_payoffs, game.miss_payoff]
-    return sum((Fraction(payoff) * p for payoff, p in zip(payoffs, probabilities, strict=True)),
-               Fraction(0))
+    return sum(
+        (Fraction(payoff) * p for payoff, p in zip(payoffs, probabilities, strict=True)),
+        Fraction(0),
+    )
 
 
 def brute_force_distribution(game: BankerGame) -> list[Fraction]:
@@ -160,12 +165,17 @@ def simulate(game: BankerGame, rounds: int, seed: int = 0, batch: int = 200_000)
         counts += np.bincount(first, minlength=game.calls + 1)
         done += size
     gains = payoffs * counts
-    return Simulation(rounds=rounds, first_hit_counts=tuple(int(c) for c in counts),
-                      gain_sum=int(gains.sum()), gain_sq_sum=int((payoffs * payoffs * counts).sum()))
+    return Simulation(
+        rounds=rounds,
+        first_hit_counts=tuple(int(c) for c in counts),
+        gain_sum=int(gains.sum()),
+        gain_sq_sum=int((payoffs * payoffs * counts).sum()),
+    )
 
 
-def banker_summary(game: BankerGame | None = None, simulate_rounds: int = 0, seed: int = 0,
-                   level: float = LEVEL) -> pl.DataFrame:
+def banker_summary(
+    game: BankerGame | None = None, simulate_rounds: int = 0, seed: int = 0, level: float = LEVEL
+) -> pl.DataFrame:
     """The headline numbers, exact and (with ``simulate_rounds``) simulated with ``level``
     intervals: P(at least one hit), P(no hit), P(Joker hit on the first call), the banker's expected
     value per unit stake, and the expected rounds a banker keeps the bank."""
@@ -196,18 +206,25 @@ def banker_summary(game: BankerGame | None = None, simulate_rounds: int = 0, see
         half = normal_quantile(level) * sd / math.sqrt(n)
         intervals.append((mean, mean - half, mean + half))
         p, p_low, p_high = intervals[1]
-        intervals.append((1 / p if p else math.inf, 1 / p_high if p_high else math.inf,
-                          1 / p_low if p_low else math.inf))
+        intervals.append(
+            (
+                1 / p if p else math.inf,
+                1 / p_high if p_high else math.inf,
+                1 / p_low if p_low else math.inf,
+            )
+        )
         simulated = intervals
-    return pl.DataFrame({
-        "quantity": [row["quantity"] for row in rows],
-        "exact_fraction": [str(row["exact"]) for row in rows],
-        "exact": [float(row["exact"]) if row["exact"] is not None else None for row in rows],  # type: ignore[arg-type]
-        "simulated": [s[0] for s in simulated],
-        "simulated_low": [s[1] for s in simulated],
-        "simulated_high": [s[2] for s in simulated],
-        "rounds_simulated": [simulate_rounds] * len(rows),
-    })
+    return pl.DataFrame(
+        {
+            "quantity": [row["quantity"] for row in rows],
+            "exact_fraction": [str(row["exact"]) for row in rows],
+            "exact": [float(row["exact"]) if row["exact"] is not None else None for row in rows],  # type: ignore[arg-type]
+            "simulated": [s[0] for s in simulated],
+            "simulated_low": [s[1] for s in simulated],
+            "simulated_high": [s[2] for s in simulated],
+            "rounds_simulated": [simulate_rounds] * len(rows),
+        }
+    )
 
 
 def first_hit_table(game: BankerGame | None = None) -> pl.DataFrame:
@@ -216,10 +233,13 @@ def first_hit_table(game: BankerGame | None = None) -> pl.DataFrame:
     game = game or standard_game()
     distribution = first_hit_distribution(game)
     names = [CALL_NAMES[i] if i < len(CALL_NAMES) else str(i + 1) for i in range(game.calls)]
-    return pl.DataFrame({
-        "call": [*range(1, game.calls + 1), None],
-        "called": [*names, "no hit"],
-        "probability_fraction": [str(p) for p in distribution],
-        "probability": [float(p) for p in distribution],
-        "banker_payoff": [*game.hit_payoffs, game.miss_payoff],
-    }, schema_overrides={"call": pl.Int64()})
+    return pl.DataFrame(
+        {
+            "call": [*range(1, game.calls + 1), None],
+            "called": [*names, "no hit"],
+            "probability_fraction": [str(p) for p in distribution],
+            "probability": [float(p) for p in distribution],
+            "banker_payoff": [*game.hit_payoffs, game.miss_payoff],
+        },
+        schema_overrides={"call": pl.Int64()},
+    )

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import polars as pl
-
 from raspis.tournament.schema import TABLES, DatasetError, check_frame, scan_table
 
 MANIFEST = "manifest.json"
@@ -55,7 +54,9 @@ class Run:
         config = self.manifest.get("config") or {}
         if config.get("strategies"):
             return list(config["strategies"])
-        frame = self.collect(self.games.select("lineup_slot", "strategy").unique().sort("lineup_slot"))
+        frame = self.collect(
+            self.games.select("lineup_slot", "strategy").unique().sort("lineup_slot")
+        )
         return frame["strategy"].to_list()
 
     @property
@@ -69,7 +70,9 @@ class Run:
         try:
             return frame.collect()
         except (pl.exceptions.PolarsError, OSError) as error:
-            first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            first_line = (
+                str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            )
             raise DatasetError(f"{self.label}: cannot read the dataset: {first_line}") from None
 
     def cached(self, key: str, compute: Callable[[], T]) -> T:
@@ -83,25 +86,36 @@ class Run:
         with ``position`` added."""
         players = pl.col("players")
         return self.games.filter(~pl.col("errored")).with_columns(
-            ((pl.col("seat") - pl.col("first_dealer") + players) % players).cast(pl.Int32)
+            ((pl.col("seat") - pl.col("first_dealer") + players) % players)
+            .cast(pl.Int32)
             .alias("position")
         )
 
     def variant_names(self) -> pl.DataFrame:
         """``variant_hash`` -> ``variant`` (name), for labelling tables built from deal_stats."""
-        return self.cached("variant_names", lambda: self.collect(
-            self.games.select("variant_hash", "variant").unique().sort("variant_hash")))
+        return self.cached(
+            "variant_names",
+            lambda: self.collect(
+                self.games.select("variant_hash", "variant").unique().sort("variant_hash")
+            ),
+        )
 
     def describe(self) -> dict[str, Any]:
         """Provenance of every number taken from this run: path, fingerprint, status, seed,
         players, duplicate mode, strategies, and per variant its name, hash and game count."""
-        counts = self.cached("game_counts", lambda: self.collect(
-            self.games.group_by("variant_hash", "variant").agg(
-                pl.col("game_id").n_unique().alias("games"),
-                pl.col("deal_set").n_unique().alias("deal_sets"),
-                pl.col("game_id").filter(pl.col("errored")).n_unique().alias("errored_games"),
-                pl.col("players").first().alias("players"),
-            ).sort("variant")))
+        counts = self.cached(
+            "game_counts",
+            lambda: self.collect(
+                self.games.group_by("variant_hash", "variant")
+                .agg(
+                    pl.col("game_id").n_unique().alias("games"),
+                    pl.col("deal_set").n_unique().alias("deal_sets"),
+                    pl.col("game_id").filter(pl.col("errored")).n_unique().alias("errored_games"),
+                    pl.col("players").first().alias("players"),
+                )
+                .sort("variant")
+            ),
+        )
         config = self.manifest.get("config") or {}
         return {
             "label": self.label,
@@ -120,7 +134,7 @@ class Run:
 
 
 def open_run(path: str | Path, label: str | None = None) -> Run:
-    """Open a run directory written by ``raspis tournament`` (``DatasetError`` when it is not one)."""
+    """Open a run directory written by ``raspis tournament`` (``DatasetError`` if it is not one)."""
     folder = Path(path)
     if not folder.exists():
         raise DatasetError(f"{folder}: no such directory")
@@ -128,8 +142,10 @@ def open_run(path: str | Path, label: str | None = None) -> Run:
         raise DatasetError(f"{folder}: not a directory (give the --out directory of a tournament)")
     manifest_path = folder / MANIFEST
     if not manifest_path.is_file():
-        raise DatasetError(f"{folder} is not a raspis run: it has no {MANIFEST} "
-                           "(make one with: raspis tournament --out DIR)")
+        raise DatasetError(
+            f"{folder} is not a raspis run: it has no {MANIFEST} "
+            "(make one with: raspis tournament --out DIR)"
+        )
     try:
         manifest = json.loads(manifest_path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -137,18 +153,30 @@ def open_run(path: str | Path, label: str | None = None) -> Run:
     if not isinstance(manifest, dict):
         raise DatasetError(f"{manifest_path} is not a raspis manifest (not a JSON object)")
     if not list((folder / "games").glob("*.parquet")):
-        raise DatasetError(f"{folder} holds no finished games yet (games/ is empty); "
-                           "resume the run with raspis tournament ... --resume")
+        raise DatasetError(
+            f"{folder} holds no finished games yet (games/ is empty); "
+            "resume the run with raspis tournament ... --resume"
+        )
     games = scan_table(folder, "games")
     deal_stats = scan_table(folder, "deal_stats")
     deals = scan_table(folder, "deals") if list((folder / "deals").glob("*.parquet")) else None
-    return Run(label=label or folder.name, path=folder, manifest=manifest, games=games,
-               deal_stats=deal_stats, deals=deals)
+    return Run(
+        label=label or folder.name,
+        path=folder,
+        manifest=manifest,
+        games=games,
+        deal_stats=deal_stats,
+        deals=deals,
+    )
 
 
-def run_from_frames(games: pl.DataFrame | pl.LazyFrame, deal_stats: pl.DataFrame | pl.LazyFrame,
-                    deals: pl.DataFrame | pl.LazyFrame | None = None,
-                    manifest: Mapping[str, Any] | None = None, label: str = "frames") -> Run:
+def run_from_frames(
+    games: pl.DataFrame | pl.LazyFrame,
+    deal_stats: pl.DataFrame | pl.LazyFrame,
+    deals: pl.DataFrame | pl.LazyFrame | None = None,
+    manifest: Mapping[str, Any] | None = None,
+    label: str = "frames",
+) -> Run:
     """A ``Run`` from in-memory frames of the dataset schema (checked), e.g. synthetic data."""
     frames: dict[str, pl.LazyFrame] = {}
     for table, frame in (("games", games), ("deal_stats", deal_stats), ("deals", deals)):
@@ -156,8 +184,14 @@ def run_from_frames(games: pl.DataFrame | pl.LazyFrame, deal_stats: pl.DataFrame
             continue
         check_frame(frame, table, f"{label}: {table}")
         frames[table] = frame.lazy()
-    return Run(label=label, path=None, manifest=dict(manifest or {}), games=frames["games"],
-               deal_stats=frames["deal_stats"], deals=frames.get("deals"))
+    return Run(
+        label=label,
+        path=None,
+        manifest=dict(manifest or {}),
+        games=frames["games"],
+        deal_stats=frames["deal_stats"],
+        deals=frames.get("deals"),
+    )
 
 
 def open_runs(paths: list[str | Path]) -> list[Run]:
@@ -169,8 +203,14 @@ def open_runs(paths: list[str | Path]) -> list[Run]:
         count = labels.get(run.label, 0)
         labels[run.label] = count + 1
         if count:
-            run = Run(label=f"{run.label}#{count + 1}", path=run.path, manifest=run.manifest,
-                      games=run.games, deal_stats=run.deal_stats, deals=run.deals)
+            run = Run(
+                label=f"{run.label}#{count + 1}",
+                path=run.path,
+                manifest=run.manifest,
+                games=run.games,
+                deal_stats=run.deal_stats,
+                deals=run.deals,
+            )
         unique.append(run)
     return unique
 
@@ -186,5 +226,14 @@ def empty_like(columns: Mapping[str, pl.DataType]) -> pl.DataFrame:
     return pl.DataFrame(schema=dict(columns))
 
 
-__all__ = ["MANIFEST", "TABLES", "DatasetError", "Run", "empty_like", "open_run", "open_runs",
-           "run_from_frames", "with_variant_names"]
+__all__ = [
+    "MANIFEST",
+    "TABLES",
+    "DatasetError",
+    "Run",
+    "empty_like",
+    "open_run",
+    "open_runs",
+    "run_from_frames",
+    "with_variant_names",
+]

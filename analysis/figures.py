@@ -58,8 +58,9 @@ def _empty(axis: object, message: str) -> None:
     axis.set_yticks([])  # type: ignore[attr-defined]
 
 
-def _errorbar(axis: object, x: np.ndarray, frame: pl.DataFrame, column: str, label: str,
-              **style: object) -> None:
+def _errorbar(
+    axis: object, x: np.ndarray, frame: pl.DataFrame, column: str, label: str, **style: object
+) -> None:
     y = frame[column].cast(pl.Float64).to_numpy()
     low = frame[f"{column}_low"].cast(pl.Float64).fill_null(np.nan).to_numpy()
     high = frame[f"{column}_high"].cast(pl.Float64).fill_null(np.nan).to_numpy()
@@ -133,8 +134,11 @@ def bid_outcomes(bidding: pl.DataFrame) -> Figure:
         part = part.sort("hand_size")
         x = part["hand_size"].to_numpy()
         bottom = np.zeros(len(x))
-        for column, colour in (("made_share", "tab:green"), ("over_share", "tab:orange"),
-                               ("under_share", "tab:red")):
+        for column, colour in (
+            ("made_share", "tab:green"),
+            ("over_share", "tab:orange"),
+            ("under_share", "tab:red"),
+        ):
             values = part[column].fill_null(0).to_numpy()
             axis.bar(x, values, bottom=bottom, color=colour, label=column.replace("_share", ""))
             bottom += values
@@ -153,8 +157,9 @@ def strategy_ratings(ranking: pl.DataFrame, ratings: pl.DataFrame, level: float 
     figure, axes = new_figure(1, 2)
     left, right = axes[0]
     for axis, frame, name, column, label_column in (
-            (left, ranking, "mean score", "mean_score", "strategy"),
-            (right, ratings, "rating", "mu", "label")):
+        (left, ranking, "mean score", "mean_score", "strategy"),
+        (right, ratings, "rating", "mu", "label"),
+    ):
         series = list(_series(frame))
         if not series:
             _empty(axis, "no ratings" if column == "mu" else "no games")
@@ -191,8 +196,13 @@ def joker_value(joker: pl.DataFrame, level: float = 0.95) -> Figure:
     for label, part in series:
         for name, piece in part.group_by("joker", maintain_order=True):
             piece = piece.sort("hand_size")
-            _errorbar(axis, piece["hand_size"].to_numpy().astype(float), piece, "value",
-                      f"{label}, {name[0]}")
+            _errorbar(
+                axis,
+                piece["hand_size"].to_numpy().astype(float),
+                piece,
+                "value",
+                f"{label}, {name[0]}",
+            )
     axis.axhline(0, color="grey", linewidth=1)
     axis.set_title(f"Value of holding a Joker (regular deals, {level:.0%} intervals)")
     axis.set_xlabel("hand size (cards)")
@@ -240,13 +250,18 @@ def luck_skill_curve(curve: pl.DataFrame, target: float = 0.95) -> Figure:
     else:
         several = curve["run"].n_unique() > 1
         styles = {"games": "-", "score": "--", "duplicate": ":"}
-        for key, part in curve.group_by(["run", "variant", "strategy_a", "strategy_b", "model"],
-                                        maintain_order=True):
+        for key, part in curve.group_by(
+            ["run", "variant", "strategy_a", "strategy_b", "model"], maintain_order=True
+        ):
             run, variant, a, b, model = key
             prefix = f"{run}: " if several else ""
-            axis.plot(part["length"].to_numpy(), part["probability"].to_numpy(),
-                      linestyle=styles.get(str(model), "-"), marker=".",
-                      label=f"{prefix}{variant}, {a} vs {b} ({model})")
+            axis.plot(
+                part["length"].to_numpy(),
+                part["probability"].to_numpy(),
+                linestyle=styles.get(str(model), "-"),
+                marker=".",
+                label=f"{prefix}{variant}, {a} vs {b} ({model})",
+            )
         axis.set_xscale("log")
         axis.legend(fontsize="small")
     axis.axhline(target, color="grey", linewidth=1, linestyle=":")

@@ -21,8 +21,8 @@ Designs, stated once:
   replayed S times on the same cards; the deal-level intervals divide every count by S (the design
   effect of perfectly correlated replays: exact when the replays are identical, as with identical
   strategies, conservative otherwise).
-- *Welch difference* (``welch_difference``): difference of two independent means, Welch-Satterthwaite
-  degrees of freedom.
+- *Welch difference* (``welch_difference``): difference of two independent means,
+  Welch-Satterthwaite degrees of freedom.
 - *Hotelling T²* (``hotelling_test``): are k means of a k-vector measured on each of n clusters
   equal? Take the k deviations from the cluster's mean, drop one (q = k-1 contrasts, or the rank of
   their covariance), T² = n·d̄ᵀS⁻¹d̄, F = (n-q)/(q(n-1))·T² ~ F(q, n-q). This is repeated-measures
@@ -61,8 +61,9 @@ def t_quantile(degrees_of_freedom: Any, level: float = LEVEL) -> np.ndarray:
     return np.asarray(quantile, dtype=float)
 
 
-def mean_interval_from_moments(count: Any, total: Any, sum_sq: Any, level: float = LEVEL,
-                               design_effect: Any = 1.0) -> dict[str, np.ndarray]:
+def mean_interval_from_moments(
+    count: Any, total: Any, sum_sq: Any, level: float = LEVEL, design_effect: Any = 1.0
+) -> dict[str, np.ndarray]:
     """Mean, standard deviation, standard error and t interval from n, Σx and Σx²; the standard
     error and degrees of freedom use n / ``design_effect`` observations."""
     n = _array(count)
@@ -88,8 +89,12 @@ def cluster_ratio(keys: list[str], total: str, weight: str) -> list[pl.Expr]:
     clusters = pl.len().cast(pl.Float64)
     spread = ((y - ratio * m) ** 2).sum()
     se = (clusters / (clusters - 1) * spread).sqrt() / m.sum()
-    return [pl.len().alias("clusters"), m.sum().alias("n"), ratio.alias("estimate"),
-            pl.when(pl.len() > 1).then(se).otherwise(None).alias("se")]
+    return [
+        pl.len().alias("clusters"),
+        m.sum().alias("n"),
+        ratio.alias("estimate"),
+        pl.when(pl.len() > 1).then(se).otherwise(None).alias("se"),
+    ]
 
 
 def ratio_interval(frame: pl.DataFrame, prefix: str, level: float = LEVEL) -> pl.DataFrame:
@@ -99,12 +104,15 @@ def ratio_interval(frame: pl.DataFrame, prefix: str, level: float = LEVEL) -> pl
     se = _array(frame["se"].fill_null(float("nan")))
     half = t_quantile(_array(frame["clusters"]) - 1, level) * se
     return frame.drop("estimate", "se").with_columns(
-        pl.Series(prefix, estimate), pl.Series(f"{prefix}_low", estimate - half),
+        pl.Series(prefix, estimate),
+        pl.Series(f"{prefix}_low", estimate - half),
         pl.Series(f"{prefix}_high", estimate + half),
     )
 
 
-def wilson_interval(successes: Any, trials: Any, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+def wilson_interval(
+    successes: Any, trials: Any, level: float = LEVEL
+) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a proportion (``trials`` may be an effective, fractional n)."""
     k = _array(successes)
     n = _array(trials)
@@ -130,12 +138,15 @@ def clustered_wilson(frame: pl.DataFrame, prefix: str, level: float = LEVEL) -> 
     effective = np.where(effective > 0, effective, n)
     low, high = wilson_interval(p * effective, effective, level)
     return frame.drop("estimate", "se").with_columns(
-        pl.Series(prefix, p), pl.Series(f"{prefix}_low", low), pl.Series(f"{prefix}_high", high),
+        pl.Series(prefix, p),
+        pl.Series(f"{prefix}_low", low),
+        pl.Series(f"{prefix}_high", high),
     )
 
 
-def welch_difference(n1: Any, mean1: Any, var1: Any, n2: Any, mean2: Any, var2: Any,
-                     level: float = LEVEL) -> dict[str, np.ndarray]:
+def welch_difference(
+    n1: Any, mean1: Any, var1: Any, n2: Any, mean2: Any, var2: Any, level: float = LEVEL
+) -> dict[str, np.ndarray]:
     """Difference of means (1 minus 2) with a Welch t interval and two-sided p-value."""
     a, b = _array(var1) / _array(n1), _array(var2) / _array(n2)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -144,12 +155,17 @@ def welch_difference(n1: Any, mean1: Any, var1: Any, n2: Any, mean2: Any, var2: 
         df = (a + b) ** 2 / (a * a / (_array(n1) - 1) + b * b / (_array(n2) - 1))
         half = t_quantile(df, level) * se
         p_value = 2 * stats.t.sf(np.abs(difference / se), np.where(df >= 1, df, np.nan))
-    return {"difference": difference, "low": difference - half, "high": difference + half,
-            "se": se, "df": df, "p_value": p_value}
+    return {
+        "difference": difference,
+        "low": difference - half,
+        "high": difference + half,
+        "se": se,
+        "df": df,
+        "p_value": p_value,
+    }
 
 
-def hotelling_test(count: int, mean_vector: np.ndarray,
-                   covariance: np.ndarray) -> dict[str, float]:
+def hotelling_test(count: int, mean_vector: np.ndarray, covariance: np.ndarray) -> dict[str, float]:
     """One-sample Hotelling T² test that a q-vector of contrasts has mean 0 (see the module doc).
 
     ``mean_vector`` and ``covariance`` are the sample mean and covariance (ddof 1) of the contrast
@@ -164,16 +180,27 @@ def hotelling_test(count: int, mean_vector: np.ndarray,
     if np.all(scale == 0):
         # every cluster identical: exact equality holds, or an exactly constant difference
         exact = bool(np.allclose(mean_vector, 0.0))
-        return {"t2": 0.0 if exact else math.inf, "f": 0.0 if exact else math.inf,
-                "df1": math.nan, "df2": math.nan, "p_value": 1.0 if exact else 0.0}
+        return {
+            "t2": 0.0 if exact else math.inf,
+            "f": 0.0 if exact else math.inf,
+            "df1": math.nan,
+            "df2": math.nan,
+            "p_value": 1.0 if exact else 0.0,
+        }
     rank = int(np.linalg.matrix_rank(covariance, tol=1e-9 * float(np.max(scale)) ** 2))
     if count - rank < 1:
         return nan
-    t2 = float(count * mean_vector @ np.linalg.pinv(covariance, rcond=1e-10, hermitian=True)
-               @ mean_vector)
+    t2 = float(
+        count * mean_vector @ np.linalg.pinv(covariance, rcond=1e-10, hermitian=True) @ mean_vector
+    )
     f = (count - rank) / (rank * (count - 1)) * t2
-    return {"t2": t2, "f": f, "df1": float(rank), "df2": float(count - rank),
-            "p_value": float(stats.f.sf(f, rank, count - rank))}
+    return {
+        "t2": t2,
+        "f": f,
+        "df1": float(rank),
+        "df2": float(count - rank),
+        "p_value": float(stats.f.sf(f, rank, count - rank)),
+    }
 
 
 def moment_aggregations(columns: list[str]) -> list[pl.Expr]:
@@ -183,12 +210,17 @@ def moment_aggregations(columns: list[str]) -> list[pl.Expr]:
     for i, name in enumerate(columns):
         expressions.append(pl.col(name).cast(pl.Float64).sum().alias(f"s_{i}"))
         for j in range(i, len(columns)):
-            expressions.append((pl.col(name).cast(pl.Float64) * pl.col(columns[j]).cast(pl.Float64))
-                               .sum().alias(f"q_{i}_{j}"))
+            expressions.append(
+                (pl.col(name).cast(pl.Float64) * pl.col(columns[j]).cast(pl.Float64))
+                .sum()
+                .alias(f"q_{i}_{j}")
+            )
     return expressions
 
 
-def moments_to_mean_covariance(row: dict[str, Any], size: int) -> tuple[int, np.ndarray, np.ndarray]:
+def moments_to_mean_covariance(
+    row: dict[str, Any], size: int
+) -> tuple[int, np.ndarray, np.ndarray]:
     """(n, mean vector, covariance with ddof 1) from one row of ``moment_aggregations``."""
     n = int(row["n"])
     sums = np.array([row[f"s_{i}"] or 0.0 for i in range(size)], dtype=float)
@@ -197,5 +229,7 @@ def moments_to_mean_covariance(row: dict[str, Any], size: int) -> tuple[int, np.
         for j in range(i, size):
             products[i, j] = products[j, i] = row[f"q_{i}_{j}"] or 0.0
     mean = sums / n if n else np.full(size, np.nan)
-    covariance = (products - n * np.outer(mean, mean)) / (n - 1) if n > 1 else np.full((size, size), np.nan)
+    covariance = (
+        (products - n * np.outer(mean, mean)) / (n - 1) if n > 1 else np.full((size, size), np.nan)
+    )
     return n, mean, covariance

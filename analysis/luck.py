@@ -9,9 +9,9 @@ sd over deal sets of D_s, the mean of D_g over the deal set's seatings (card luc
 
 Two match models (``match_win_probability``), both with independent games:
 
-- ``games``: the match of n games goes to whoever is ahead in more games; a drawn match is split by
-  a coin. P(n) = P(X > n/2) + P(X = n/2)/2 with X ~ Binomial(n, p). (P(2k) = P(2k-1), so the shortest
-  match reaching a target is odd.)
+- ``games``: the match of n games goes to whoever is ahead in more games; a drawn match is split
+  by a coin. P(n) = P(X > n/2) + P(X = n/2)/2 with X ~ Binomial(n, p). (P(2k) = P(2k-1), so the
+  shortest match reaching a target is odd.)
 - ``score``: the match goes to the higher total score over n games; by the central limit theorem
   P(n) = Φ(√n·mu/sigma). With sigma_duplicate, n counts deal sets of a duplicate match.
 
@@ -19,10 +19,10 @@ Two match models (``match_win_probability``), both with independent games:
 interval of p (``games``) or of mu (``score``), inf when that interval reaches a fair game.
 
 Variance explained (``variance_explained``): the share of the variance of final scores (over
-seat-games) explained by the strategy sitting in the seat, SS_strategy / SS_total. In a duplicate run
-the cards of a seat in a deal set are the same under every seating, so the *cell* (deal set, seat)
-carries all the card luck: SS_cards = Σ n_cell·(cell mean - mean)² is the share of card luck, and the
-strategy's share of the luck-free variance is computed on scores minus their cell mean.
+seat-games) explained by the strategy sitting in the seat, SS_strategy / SS_total. In a duplicate
+run the cards of a seat in a deal set are the same under every seating, so the *cell* (deal set,
+seat) carries all the card luck: SS_cards = Σ n_cell·(cell mean - mean)² is the share of card luck,
+and the strategy's share of the luck-free variance is computed on scores minus their cell mean.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ def _per_set_pairs(run: Run) -> pl.DataFrame:
     """Per variant, pair (A < B by name) and deal set: games, games A was ahead (ties half),
     Σ D_g, Σ D_g² and the deal set's mean D. Aggregated lazily: one wide row per game (a column per
     strategy), no join over seat rows."""
+
     def compute() -> pl.DataFrame:
         games = run.finished_games()
         names = run.collect(games.select(pl.col("strategy").unique().sort()))["strategy"].to_list()
@@ -54,27 +55,51 @@ def _per_set_pairs(run: Run) -> pl.DataFrame:
         sums, counts = [], []
         for name, column in zip(names, columns, strict=True):
             seated = pl.col("strategy") == name
-            sums.append(pl.when(seated).then(pl.col("score")).otherwise(0).sum().alias(f"{column}_sum"))
+            sums.append(
+                pl.when(seated).then(pl.col("score")).otherwise(0).sum().alias(f"{column}_sum")
+            )
             counts.append(seated.cast(pl.Int64).sum().alias(f"{column}_n"))
-        wide = run.collect(games.group_by("variant_hash", "deal_set", "game_id").agg(*sums, *counts)
-                           .select("variant_hash", "deal_set", *[
-                               pl.when(pl.col(f"{c}_n") > 0)
-                               .then(pl.col(f"{c}_sum") / pl.col(f"{c}_n")).alias(c)
-                               for c in columns])).lazy()
+        wide = run.collect(
+            games.group_by("variant_hash", "deal_set", "game_id")
+            .agg(*sums, *counts)
+            .select(
+                "variant_hash",
+                "deal_set",
+                *[
+                    pl.when(pl.col(f"{c}_n") > 0)
+                    .then(pl.col(f"{c}_sum") / pl.col(f"{c}_n"))
+                    .alias(c)
+                    for c in columns
+                ],
+            )
+        ).lazy()
         parts = []
         for (i, a), (j, b) in itertools.combinations(enumerate(names), 2):
             difference = (pl.col(columns[i]) - pl.col(columns[j])).alias("d")
             pairs = wide.select("variant_hash", "deal_set", difference).drop_nulls("d")
-            parts.append(pairs.group_by("variant_hash", "deal_set").agg(
-                pl.len().alias("games"),
-                (pl.when(pl.col("d") > 0).then(1.0).when(pl.col("d") == 0).then(0.5)
-                 .otherwise(0.0)).sum().alias("ahead"),
-                pl.col("d").sum().alias("d_sum"), (pl.col("d") ** 2).sum().alias("d_sq"),
-                pl.col("d").mean().alias("d_set"),
-            ).with_columns(pl.lit(a).alias("strategy_a"), pl.lit(b).alias("strategy_b")))
+            parts.append(
+                pairs.group_by("variant_hash", "deal_set")
+                .agg(
+                    pl.len().alias("games"),
+                    (
+                        pl.when(pl.col("d") > 0)
+                        .then(1.0)
+                        .when(pl.col("d") == 0)
+                        .then(0.5)
+                        .otherwise(0.0)
+                    )
+                    .sum()
+                    .alias("ahead"),
+                    pl.col("d").sum().alias("d_sum"),
+                    (pl.col("d") ** 2).sum().alias("d_sq"),
+                    pl.col("d").mean().alias("d_set"),
+                )
+                .with_columns(pl.lit(a).alias("strategy_a"), pl.lit(b).alias("strategy_b"))
+            )
         if not parts:
             return pl.DataFrame()
         return run.collect(pl.concat(parts))
+
     return run.cached("per_set_pairs", compute)
 
 
@@ -83,13 +108,25 @@ def head_to_head(run: Run, level: float = LEVEL) -> pl.DataFrame:
     a game) with a clustered Wilson interval, mu = mean score difference per game with its interval,
     sigma_game and (duplicate runs) sigma_duplicate; see the module doc."""
     per_set = _per_set_pairs(run)
-    schema = {"variant": pl.String(), "variant_hash": pl.String(), "strategy_a": pl.String(),
-              "strategy_b": pl.String(), "games": pl.Int64(), "deal_sets": pl.Int64(),
-              "games_per_deal_set": pl.Float64(), "p_ahead": pl.Float64(),
-              "p_ahead_low": pl.Float64(), "p_ahead_high": pl.Float64(), "mu": pl.Float64(),
-              "mu_low": pl.Float64(), "mu_high": pl.Float64(), "sigma_game": pl.Float64(),
-              "sigma_duplicate": pl.Float64(), "mu_duplicate_low": pl.Float64(),
-              "mu_duplicate_high": pl.Float64()}
+    schema = {
+        "variant": pl.String(),
+        "variant_hash": pl.String(),
+        "strategy_a": pl.String(),
+        "strategy_b": pl.String(),
+        "games": pl.Int64(),
+        "deal_sets": pl.Int64(),
+        "games_per_deal_set": pl.Float64(),
+        "p_ahead": pl.Float64(),
+        "p_ahead_low": pl.Float64(),
+        "p_ahead_high": pl.Float64(),
+        "mu": pl.Float64(),
+        "mu_low": pl.Float64(),
+        "mu_high": pl.Float64(),
+        "sigma_game": pl.Float64(),
+        "sigma_duplicate": pl.Float64(),
+        "mu_duplicate_low": pl.Float64(),
+        "mu_duplicate_high": pl.Float64(),
+    }
     if per_set.height == 0:
         return pl.DataFrame(schema=schema)
     keys = ["variant_hash", "strategy_a", "strategy_b"]
@@ -97,26 +134,43 @@ def head_to_head(run: Run, level: float = LEVEL) -> pl.DataFrame:
     flips = per_set.group_by(keys).agg((pl.col("d_sum").sum() < 0).alias("flip"))
     flip = pl.col("flip")
     per_set = per_set.join(flips, on=keys).with_columns(
-        pl.when(flip).then(pl.col("strategy_b")).otherwise(pl.col("strategy_a")).alias("strategy_a"),
-        pl.when(flip).then(pl.col("strategy_a")).otherwise(pl.col("strategy_b")).alias("strategy_b"),
-        pl.when(flip).then(pl.col("games") - pl.col("ahead")).otherwise(pl.col("ahead")).alias("ahead"),
+        pl.when(flip)
+        .then(pl.col("strategy_b"))
+        .otherwise(pl.col("strategy_a"))
+        .alias("strategy_a"),
+        pl.when(flip)
+        .then(pl.col("strategy_a"))
+        .otherwise(pl.col("strategy_b"))
+        .alias("strategy_b"),
+        pl.when(flip)
+        .then(pl.col("games") - pl.col("ahead"))
+        .otherwise(pl.col("ahead"))
+        .alias("ahead"),
         pl.when(flip).then(-pl.col("d_sum")).otherwise(pl.col("d_sum")).alias("d_sum"),
         pl.when(flip).then(-pl.col("d_set")).otherwise(pl.col("d_set")).alias("d_set"),
     )
-    ahead = clustered_wilson(per_set.group_by(keys).agg(cluster_ratio(keys, "ahead", "games")),
-                             "p_ahead", level).drop("n")
-    mu = ratio_interval(per_set.group_by(keys).agg(cluster_ratio(keys, "d_sum", "games")),
-                        "mu", level).drop("n", "clusters")
+    ahead = clustered_wilson(
+        per_set.group_by(keys).agg(cluster_ratio(keys, "ahead", "games")), "p_ahead", level
+    ).drop("n")
+    mu = ratio_interval(
+        per_set.group_by(keys).agg(cluster_ratio(keys, "d_sum", "games")), "mu", level
+    ).drop("n", "clusters")
     summary = per_set.group_by(keys).agg(
-        pl.col("games").sum(), pl.col("d_sum").sum().alias("total"), pl.col("d_sq").sum(),
-        pl.col("games").mean().alias("games_per_deal_set"), pl.col("d_set").std().alias("sd_set"),
-        pl.col("d_set").mean().alias("mean_set"), pl.len().alias("sets"))
+        pl.col("games").sum(),
+        pl.col("d_sum").sum().alias("total"),
+        pl.col("d_sq").sum(),
+        pl.col("games").mean().alias("games_per_deal_set"),
+        pl.col("d_set").std().alias("sd_set"),
+        pl.col("d_set").mean().alias("mean_set"),
+        pl.len().alias("sets"),
+    )
     table = ahead.rename({"clusters": "deal_sets"}).join(mu, on=keys).join(summary, on=keys)
     games = table["games"].cast(pl.Float64).to_numpy()
     total = table["total"].to_numpy()
     with np.errstate(invalid="ignore", divide="ignore"):
-        sigma_game = np.sqrt(np.maximum(table["d_sq"].to_numpy() - total * total / games, 0.0)
-                             / (games - 1))
+        sigma_game = np.sqrt(
+            np.maximum(table["d_sq"].to_numpy() - total * total / games, 0.0) / (games - 1)
+        )
     n = table["sets"].cast(pl.Float64).to_numpy()
     sd = table["sd_set"].fill_null(float("nan")).to_numpy()
     half = t_quantile(n - 1, level) * sd / np.sqrt(n)
@@ -127,22 +181,31 @@ def head_to_head(run: Run, level: float = LEVEL) -> pl.DataFrame:
         pl.Series("sigma_duplicate", np.where(is_duplicate, sd, np.nan)),
         pl.Series("mu_duplicate_low", np.where(is_duplicate, mean_set - half, np.nan)),
         pl.Series("mu_duplicate_high", np.where(is_duplicate, mean_set + half, np.nan)),
-    ).with_columns(pl.col("sigma_game").fill_nan(None), pl.col("sigma_duplicate").fill_nan(None),
-                   pl.col("mu_duplicate_low").fill_nan(None),
-                   pl.col("mu_duplicate_high").fill_nan(None),
-                   pl.col("games").cast(pl.Int64), pl.col("deal_sets").cast(pl.Int64))
+    ).with_columns(
+        pl.col("sigma_game").fill_nan(None),
+        pl.col("sigma_duplicate").fill_nan(None),
+        pl.col("mu_duplicate_low").fill_nan(None),
+        pl.col("mu_duplicate_high").fill_nan(None),
+        pl.col("games").cast(pl.Int64),
+        pl.col("deal_sets").cast(pl.Int64),
+    )
     table = table.join(run.variant_names(), on="variant_hash", how="left")
     return table.select(list(schema)).sort("variant", "p_ahead", descending=[False, True])
 
 
-def match_win_probability(lengths: Sequence[int] | np.ndarray, *, p: float | None = None,
-                          mu: float | None = None, sigma: float | None = None) -> np.ndarray:
+def match_win_probability(
+    lengths: Sequence[int] | np.ndarray,
+    *,
+    p: float | None = None,
+    mu: float | None = None,
+    sigma: float | None = None,
+) -> np.ndarray:
     """P(the better side wins a match of n games) for each n in ``lengths``: the ``games`` model
     when ``p`` is given, the ``score`` model when ``mu`` and ``sigma`` are (module doc)."""
     n = np.asarray(lengths, dtype=float)
     if p is not None:
         integer = np.asarray(lengths, dtype=np.int64)
-        more = stats.binom.sf(np.floor(integer / 2), integer, p)      # X > n/2
+        more = stats.binom.sf(np.floor(integer / 2), integer, p)  # X > n/2
         half = np.where(integer % 2 == 0, stats.binom.pmf(integer // 2, integer, p), 0.0)
         return np.asarray(more + 0.5 * half, dtype=float)
     if mu is None or sigma is None:
@@ -152,8 +215,13 @@ def match_win_probability(lengths: Sequence[int] | np.ndarray, *, p: float | Non
     return np.asarray(stats.norm.cdf(np.sqrt(n) * mu / sigma), dtype=float)
 
 
-def games_to_win(target: float = TARGET, *, p: float | None = None, mu: float | None = None,
-                 sigma: float | None = None) -> float:
+def games_to_win(
+    target: float = TARGET,
+    *,
+    p: float | None = None,
+    mu: float | None = None,
+    sigma: float | None = None,
+) -> float:
     """The shortest match (games, or deal sets for a duplicate sigma) the better side wins with
     probability >= ``target``; ``inf`` when no length does (p <= 1/2 or mu <= 0)."""
     if p is not None:
@@ -161,9 +229,11 @@ def games_to_win(target: float = TARGET, *, p: float | None = None, mu: float | 
             return math.inf
         if p >= 1:
             return 1.0
+
         # P over odd n is increasing: binary search on n = 2k + 1
         def reaches(k: int) -> bool:
             return bool(match_win_probability([2 * k + 1], p=p)[0] >= target)
+
         if reaches(0):
             return 1.0
         low, high = 0, 1
@@ -200,47 +270,95 @@ def match_lengths(run: Run, level: float = LEVEL, target: float = TARGET) -> pl.
             "score_model": games_to_win(target, mu=row["mu"], sigma=sigma),
             "score_model_low": games_to_win(target, mu=row["mu_high"], sigma=sigma),
             "score_model_high": games_to_win(target, mu=row["mu_low"], sigma=sigma),
-            "duplicate_deal_sets": math.nan, "duplicate_deal_sets_low": math.nan,
+            "duplicate_deal_sets": math.nan,
+            "duplicate_deal_sets_low": math.nan,
             "duplicate_deal_sets_high": math.nan,
         }
         if row["sigma_duplicate"] is not None:
             sd = row["sigma_duplicate"]
             entry["duplicate_deal_sets"] = games_to_win(target, mu=row["mu"], sigma=sd)
-            entry["duplicate_deal_sets_low"] = games_to_win(target, mu=row["mu_duplicate_high"], sigma=sd)
-            entry["duplicate_deal_sets_high"] = games_to_win(target, mu=row["mu_duplicate_low"], sigma=sd)
+            entry["duplicate_deal_sets_low"] = games_to_win(
+                target, mu=row["mu_duplicate_high"], sigma=sd
+            )
+            entry["duplicate_deal_sets_high"] = games_to_win(
+                target, mu=row["mu_duplicate_low"], sigma=sd
+            )
         rows.append(entry)
-    schema = {name: pl.Float64() for name in (
-        "games_model", "games_model_low", "games_model_high", "score_model", "score_model_low",
-        "score_model_high", "duplicate_deal_sets", "duplicate_deal_sets_low", "duplicate_deal_sets_high")}
+    schema = {
+        name: pl.Float64()
+        for name in (
+            "games_model",
+            "games_model_low",
+            "games_model_high",
+            "score_model",
+            "score_model_low",
+            "score_model_high",
+            "duplicate_deal_sets",
+            "duplicate_deal_sets_low",
+            "duplicate_deal_sets_high",
+        )
+    }
     extra = pl.DataFrame(rows, schema=schema)
-    base = table.select("variant", "variant_hash", "strategy_a", "strategy_b", "games", "p_ahead",
-                        "mu", "sigma_game", "sigma_duplicate")
+    base = table.select(
+        "variant",
+        "variant_hash",
+        "strategy_a",
+        "strategy_b",
+        "games",
+        "p_ahead",
+        "mu",
+        "sigma_game",
+        "sigma_duplicate",
+    )
     return pl.concat([base, extra], how="horizontal").with_columns(pl.lit(target).alias("target"))
 
 
-def luck_skill_curve(run: Run, lengths: Sequence[int] = CURVE_LENGTHS,
-                     level: float = LEVEL) -> pl.DataFrame:
+def luck_skill_curve(
+    run: Run, lengths: Sequence[int] = CURVE_LENGTHS, level: float = LEVEL
+) -> pl.DataFrame:
     """Long table for the luck/skill figure: per variant, pair, model (``games``, ``score``, and
     ``duplicate`` where it applies) and match length n, the probability that the better strategy
     wins the match."""
     table = head_to_head(run, level)
     frames = []
     for row in table.iter_rows(named=True):
-        models = [("games", match_win_probability(lengths, p=row["p_ahead"])),
-                  ("score", match_win_probability(lengths, mu=row["mu"], sigma=row["sigma_game"]))]
+        models = [
+            ("games", match_win_probability(lengths, p=row["p_ahead"])),
+            ("score", match_win_probability(lengths, mu=row["mu"], sigma=row["sigma_game"])),
+        ]
         if row["sigma_duplicate"] is not None:
-            models.append(("duplicate", match_win_probability(lengths, mu=row["mu"],
-                                                              sigma=row["sigma_duplicate"])))
+            models.append(
+                (
+                    "duplicate",
+                    match_win_probability(lengths, mu=row["mu"], sigma=row["sigma_duplicate"]),
+                )
+            )
         for model, probability in models:
-            frames.append(pl.DataFrame({
-                "variant": row["variant"], "variant_hash": row["variant_hash"],
-                "strategy_a": row["strategy_a"], "strategy_b": row["strategy_b"], "model": model,
-                "length": np.asarray(lengths, dtype=np.int64), "probability": probability}))
+            frames.append(
+                pl.DataFrame(
+                    {
+                        "variant": row["variant"],
+                        "variant_hash": row["variant_hash"],
+                        "strategy_a": row["strategy_a"],
+                        "strategy_b": row["strategy_b"],
+                        "model": model,
+                        "length": np.asarray(lengths, dtype=np.int64),
+                        "probability": probability,
+                    }
+                )
+            )
     if not frames:
-        return pl.DataFrame(schema={"variant": pl.String(), "variant_hash": pl.String(),
-                                    "strategy_a": pl.String(), "strategy_b": pl.String(),
-                                    "model": pl.String(), "length": pl.Int64(),
-                                    "probability": pl.Float64()})
+        return pl.DataFrame(
+            schema={
+                "variant": pl.String(),
+                "variant_hash": pl.String(),
+                "strategy_a": pl.String(),
+                "strategy_b": pl.String(),
+                "model": pl.String(),
+                "length": pl.Int64(),
+                "probability": pl.Float64(),
+            }
+        )
     return pl.concat(frames)
 
 
@@ -253,30 +371,57 @@ def variance_explained(run: Run) -> pl.DataFrame:
     mean = pl.col("score").mean().over("variant_hash")
     with_mean = games.with_columns(mean.alias("grand"))
     total = with_mean.group_by("variant_hash").agg(
-        pl.len().alias("seat_games"), ((pl.col("score") - pl.col("grand")) ** 2).sum().alias("ss_total"),
-        pl.col("strategy").n_unique().alias("strategies"))
-    strategy = with_mean.group_by("variant_hash", "strategy").agg(
-        pl.len().alias("n"), (pl.col("score").mean() - pl.col("grand").first()).alias("offset")
-    ).group_by("variant_hash").agg((pl.col("n") * pl.col("offset") ** 2).sum().alias("ss_strategy"))
+        pl.len().alias("seat_games"),
+        ((pl.col("score") - pl.col("grand")) ** 2).sum().alias("ss_total"),
+        pl.col("strategy").n_unique().alias("strategies"),
+    )
+    strategy = (
+        with_mean.group_by("variant_hash", "strategy")
+        .agg(
+            pl.len().alias("n"), (pl.col("score").mean() - pl.col("grand").first()).alias("offset")
+        )
+        .group_by("variant_hash")
+        .agg((pl.col("n") * pl.col("offset") ** 2).sum().alias("ss_strategy"))
+    )
     cell = pl.col("score").mean().over("variant_hash", "deal_set", "seat")
     cells = with_mean.with_columns(
-        cell.alias("cell_mean"), pl.len().over("variant_hash", "deal_set", "seat").alias("cell_n"))
+        cell.alias("cell_mean"), pl.len().over("variant_hash", "deal_set", "seat").alias("cell_n")
+    )
     cards = cells.group_by("variant_hash").agg(
         ((pl.col("cell_mean") - pl.col("grand")) ** 2).sum().alias("ss_cards"),
         ((pl.col("score") - pl.col("cell_mean")) ** 2).sum().alias("ss_luck_free"),
-        (pl.col("cell_n") > 1).all().alias("duplicate"))
-    adjusted = cells.with_columns((pl.col("score") - pl.col("cell_mean")).alias("adjusted")).group_by(
-        "variant_hash", "strategy").agg(pl.len().alias("n"), pl.col("adjusted").mean().alias("offset")
-    ).group_by("variant_hash").agg((pl.col("n") * pl.col("offset") ** 2).sum().alias("ss_strategy_free"))
-    table = run.collect(total.join(strategy, on="variant_hash").join(cards, on="variant_hash").join(
-        adjusted, on="variant_hash"))
-    table = table.select(
-        "variant_hash", pl.col("seat_games").cast(pl.Int64), pl.col("strategies").cast(pl.Int64),
-        pl.when(pl.col("duplicate")).then(pl.lit("duplicate")).otherwise(pl.lit("plain")).alias("design"),
-        (pl.col("ss_strategy") / pl.col("ss_total")).alias("strategy_share"),
-        pl.when(pl.col("duplicate")).then(pl.col("ss_cards") / pl.col("ss_total")).alias("cards_share"),
-        pl.when(pl.col("duplicate") & (pl.col("ss_luck_free") > 0))
-        .then(pl.col("ss_strategy_free") / pl.col("ss_luck_free")).alias("strategy_share_luck_free"),
+        (pl.col("cell_n") > 1).all().alias("duplicate"),
     )
-    return table.join(run.variant_names(), on="variant_hash", how="left").select(
-        "variant", *table.columns).sort("variant")
+    adjusted = (
+        cells.with_columns((pl.col("score") - pl.col("cell_mean")).alias("adjusted"))
+        .group_by("variant_hash", "strategy")
+        .agg(pl.len().alias("n"), pl.col("adjusted").mean().alias("offset"))
+        .group_by("variant_hash")
+        .agg((pl.col("n") * pl.col("offset") ** 2).sum().alias("ss_strategy_free"))
+    )
+    table = run.collect(
+        total.join(strategy, on="variant_hash")
+        .join(cards, on="variant_hash")
+        .join(adjusted, on="variant_hash")
+    )
+    table = table.select(
+        "variant_hash",
+        pl.col("seat_games").cast(pl.Int64),
+        pl.col("strategies").cast(pl.Int64),
+        pl.when(pl.col("duplicate"))
+        .then(pl.lit("duplicate"))
+        .otherwise(pl.lit("plain"))
+        .alias("design"),
+        (pl.col("ss_strategy") / pl.col("ss_total")).alias("strategy_share"),
+        pl.when(pl.col("duplicate"))
+        .then(pl.col("ss_cards") / pl.col("ss_total"))
+        .alias("cards_share"),
+        pl.when(pl.col("duplicate") & (pl.col("ss_luck_free") > 0))
+        .then(pl.col("ss_strategy_free") / pl.col("ss_luck_free"))
+        .alias("strategy_share_luck_free"),
+    )
+    return (
+        table.join(run.variant_names(), on="variant_hash", how="left")
+        .select("variant", *table.columns)
+        .sort("variant")
+    )

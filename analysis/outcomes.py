@@ -33,36 +33,72 @@ def outcome_shape(run: Run, level: float = LEVEL) -> pl.DataFrame:
         (pl.col("score") < 0).sum().alias("negative"),
         pl.col("double_loss").cast(pl.Int64).sum().alias("double_losses"),
     )
-    summary = run.collect(games.group_by("variant_hash").agg(
-        pl.len().cast(pl.Int64).alias("seat_games"),
-        pl.col("score").mean().alias("mean_score"),
-        pl.col("score").std().alias("score_sd"),
-        *[pl.col("score").quantile(q, interpolation="linear").alias(f"score_q{int(q * 100):02d}")
-          for q in QUANTILES],
-        pl.col("score").min().alias("score_min"),
-        pl.col("score").max().alias("score_max"),
-    ))
-    game_summary = run.collect(per_game.group_by("variant_hash").agg(
-        pl.len().cast(pl.Int64).alias("games"),
-        (pl.col("first_places") > 1).mean().alias("tie_share"),
-        pl.col("lead_changes").mean().alias("lead_changes_mean"),
-        pl.col("lead_changes").median().alias("lead_changes_median"),
-        (pl.col("lead_changes") == 0).mean().alias("no_lead_change_share"),
-    ))
-    clusters = run.collect(per_game.group_by("variant_hash", "deal_set").agg(
-        pl.col("seats").sum(), pl.col("negative").sum(), pl.col("double_losses").sum()))
-    negative = clustered_wilson(clusters.group_by("variant_hash").agg(
-        cluster_ratio([], "negative", "seats")), "negative_share", level).drop("clusters", "n")
-    double = clustered_wilson(clusters.group_by("variant_hash").agg(
-        cluster_ratio([], "double_losses", "seats")), "double_loss_share", level).drop("clusters", "n")
-    table = summary.join(game_summary, on="variant_hash").join(negative, on="variant_hash").join(
-        double, on="variant_hash")
+    summary = run.collect(
+        games.group_by("variant_hash").agg(
+            pl.len().cast(pl.Int64).alias("seat_games"),
+            pl.col("score").mean().alias("mean_score"),
+            pl.col("score").std().alias("score_sd"),
+            *[
+                pl.col("score")
+                .quantile(q, interpolation="linear")
+                .alias(f"score_q{int(q * 100):02d}")
+                for q in QUANTILES
+            ],
+            pl.col("score").min().alias("score_min"),
+            pl.col("score").max().alias("score_max"),
+        )
+    )
+    game_summary = run.collect(
+        per_game.group_by("variant_hash").agg(
+            pl.len().cast(pl.Int64).alias("games"),
+            (pl.col("first_places") > 1).mean().alias("tie_share"),
+            pl.col("lead_changes").mean().alias("lead_changes_mean"),
+            pl.col("lead_changes").median().alias("lead_changes_median"),
+            (pl.col("lead_changes") == 0).mean().alias("no_lead_change_share"),
+        )
+    )
+    clusters = run.collect(
+        per_game.group_by("variant_hash", "deal_set").agg(
+            pl.col("seats").sum(), pl.col("negative").sum(), pl.col("double_losses").sum()
+        )
+    )
+    negative = clustered_wilson(
+        clusters.group_by("variant_hash").agg(cluster_ratio([], "negative", "seats")),
+        "negative_share",
+        level,
+    ).drop("clusters", "n")
+    double = clustered_wilson(
+        clusters.group_by("variant_hash").agg(cluster_ratio([], "double_losses", "seats")),
+        "double_loss_share",
+        level,
+    ).drop("clusters", "n")
+    table = (
+        summary.join(game_summary, on="variant_hash")
+        .join(negative, on="variant_hash")
+        .join(double, on="variant_hash")
+    )
     table = table.join(run.variant_names(), on="variant_hash", how="left")
-    ordered = ["variant", "variant_hash", "games", "seat_games", "mean_score", "score_sd",
-               *[f"score_q{int(q * 100):02d}" for q in QUANTILES], "score_min", "score_max",
-               "negative_share", "negative_share_low", "negative_share_high", "double_loss_share",
-               "double_loss_share_low", "double_loss_share_high", "tie_share", "lead_changes_mean",
-               "lead_changes_median", "no_lead_change_share"]
+    ordered = [
+        "variant",
+        "variant_hash",
+        "games",
+        "seat_games",
+        "mean_score",
+        "score_sd",
+        *[f"score_q{int(q * 100):02d}" for q in QUANTILES],
+        "score_min",
+        "score_max",
+        "negative_share",
+        "negative_share_low",
+        "negative_share_high",
+        "double_loss_share",
+        "double_loss_share_low",
+        "double_loss_share_high",
+        "tie_share",
+        "lead_changes_mean",
+        "lead_changes_median",
+        "no_lead_change_share",
+    ]
     return table.select(ordered).sort("variant")
 
 
@@ -71,23 +107,39 @@ def score_histogram(run: Run, bins: int = 40) -> pl.DataFrame:
     maximum): ``bin_low``, ``bin_high``, ``seat_games`` and ``share`` (of the variant's seat-games);
     computed in polars, so it costs no more than a scan on any run size."""
     games = run.finished_games()
-    ranges = run.collect(games.group_by("variant_hash").agg(
-        pl.col("score").min().alias("low"), pl.col("score").max().alias("high")))
+    ranges = run.collect(
+        games.group_by("variant_hash").agg(
+            pl.col("score").min().alias("low"), pl.col("score").max().alias("high")
+        )
+    )
     ranges = ranges.with_columns(
-        ((pl.col("high") - pl.col("low")).cast(pl.Float64) / bins).clip(lower_bound=1e-9).alias("width"))
+        ((pl.col("high") - pl.col("low")).cast(pl.Float64) / bins)
+        .clip(lower_bound=1e-9)
+        .alias("width")
+    )
     binned = games.join(ranges.lazy(), on="variant_hash").with_columns(
-        ((pl.col("score") - pl.col("low")) / pl.col("width")).floor().clip(0, bins - 1)
-        .cast(pl.Int64).alias("bin"))
-    counts = run.collect(binned.group_by("variant_hash", "bin").agg(
-        pl.len().alias("seat_games"), pl.col("low").first(), pl.col("width").first()))
+        ((pl.col("score") - pl.col("low")) / pl.col("width"))
+        .floor()
+        .clip(0, bins - 1)
+        .cast(pl.Int64)
+        .alias("bin")
+    )
+    counts = run.collect(
+        binned.group_by("variant_hash", "bin").agg(
+            pl.len().alias("seat_games"), pl.col("low").first(), pl.col("width").first()
+        )
+    )
     counts = counts.with_columns(
         (pl.col("low") + pl.col("bin") * pl.col("width")).alias("bin_low"),
         (pl.col("low") + (pl.col("bin") + 1) * pl.col("width")).alias("bin_high"),
         (pl.col("seat_games") / pl.col("seat_games").sum().over("variant_hash")).alias("share"),
     )
     table = counts.select("variant_hash", "bin", "bin_low", "bin_high", "seat_games", "share")
-    return table.join(run.variant_names(), on="variant_hash", how="left").select(
-        "variant", *table.columns).sort("variant", "bin")
+    return (
+        table.join(run.variant_names(), on="variant_hash", how="left")
+        .select("variant", *table.columns)
+        .sort("variant", "bin")
+    )
 
 
 def special_contribution(run: Run, level: float = LEVEL) -> pl.DataFrame:
@@ -95,30 +147,49 @@ def special_contribution(run: Run, level: float = LEVEL) -> pl.DataFrame:
     per seat-game (with a t interval over deal sets when per-deal rows exist, else none), the
     share of all points, and, with per-deal rows, ``variance_share`` and per variant
     ``winner_changed_share`` (see the module doc)."""
-    seat_games = run.collect(run.finished_games().group_by("variant_hash").agg(
-        pl.len().alias("seat_games_total")))
-    sums = run.collect(run.deal_stats.group_by("variant_hash", "kind").agg(
-        pl.col("special").first(), pl.col("count").sum().alias("seat_deals"),
-        pl.col("points_sum").sum()))
+    seat_games = run.collect(
+        run.finished_games().group_by("variant_hash").agg(pl.len().alias("seat_games_total"))
+    )
+    sums = run.collect(
+        run.deal_stats.group_by("variant_hash", "kind").agg(
+            pl.col("special").first(),
+            pl.col("count").sum().alias("seat_deals"),
+            pl.col("points_sum").sum(),
+        )
+    )
     table = sums.join(seat_games, on="variant_hash").with_columns(
         (pl.col("points_sum") / pl.col("seat_deals")).alias("mean_per_deal"),
         (pl.col("points_sum") / pl.col("seat_games_total")).alias("mean_per_game"),
         (pl.col("seat_deals") / pl.col("seat_games_total")).alias("deals_per_game"),
     )
-    extra_schema = {"variant_hash": pl.String(), "kind": pl.String(),
-                    "mean_per_game_low": pl.Float64(), "mean_per_game_high": pl.Float64(),
-                    "variance_share": pl.Float64()}
+    extra_schema = {
+        "variant_hash": pl.String(),
+        "kind": pl.String(),
+        "mean_per_game_low": pl.Float64(),
+        "mean_per_game_high": pl.Float64(),
+        "variance_share": pl.Float64(),
+    }
     changed_schema = {"variant_hash": pl.String(), "winner_changed_share": pl.Float64()}
     extra = pl.DataFrame(schema=extra_schema)
     changed = pl.DataFrame(schema=changed_schema)
     if run.deals is not None:
         extra, changed = _from_deal_rows(run, level)
     table = table.join(extra, on=["variant_hash", "kind"], how="left").join(
-        changed, on="variant_hash", how="left")
+        changed, on="variant_hash", how="left"
+    )
     table = table.join(run.variant_names(), on="variant_hash", how="left")
     return table.select(
-        "variant", "variant_hash", "kind", "special", "seat_deals", "mean_per_deal", "mean_per_game",
-        "mean_per_game_low", "mean_per_game_high", "deals_per_game", "variance_share",
+        "variant",
+        "variant_hash",
+        "kind",
+        "special",
+        "seat_deals",
+        "mean_per_deal",
+        "mean_per_game",
+        "mean_per_game_low",
+        "mean_per_game_high",
+        "deals_per_game",
+        "variance_share",
         "winner_changed_share",
     ).sort("variant", "special", "kind")
 
@@ -126,37 +197,64 @@ def special_contribution(run: Run, level: float = LEVEL) -> pl.DataFrame:
 def _from_deal_rows(run: Run, level: float) -> tuple[pl.DataFrame, pl.DataFrame]:
     assert run.deals is not None
     finished = run.finished_games().select("variant_hash", "game_id", "seat", "score", "winner")
-    deals = run.deals.join(finished.select("variant_hash", "game_id").unique(),
-                           on=["variant_hash", "game_id"])
+    deals = run.deals.join(
+        finished.select("variant_hash", "game_id").unique(), on=["variant_hash", "game_id"]
+    )
     per_kind = deals.group_by("variant_hash", "game_id", "deal_set", "seat", "kind").agg(
-        pl.col("points").sum().alias("kind_points"))
+        pl.col("points").sum().alias("kind_points")
+    )
     # every seat-game gets a row for every kind of its variant (0 when it played none)
     kinds = per_kind.select("variant_hash", "kind").unique()
     seats = deals.select("variant_hash", "game_id", "deal_set", "seat").unique()
-    grid = seats.join(kinds, on="variant_hash").join(
-        per_kind, on=["variant_hash", "game_id", "deal_set", "seat", "kind"], how="left").with_columns(
-        pl.col("kind_points").fill_null(0)).join(finished, on=["variant_hash", "game_id", "seat"])
+    grid = (
+        seats.join(kinds, on="variant_hash")
+        .join(per_kind, on=["variant_hash", "game_id", "deal_set", "seat", "kind"], how="left")
+        .with_columns(pl.col("kind_points").fill_null(0))
+        .join(finished, on=["variant_hash", "game_id", "seat"])
+    )
     covariance = grid.group_by("variant_hash", "kind").agg(
-        pl.cov("kind_points", "score").alias("cov"), pl.col("score").var().alias("var"))
+        pl.cov("kind_points", "score").alias("cov"), pl.col("score").var().alias("var")
+    )
     cluster = grid.group_by("variant_hash", "kind", "deal_set").agg(
-        pl.col("kind_points").sum().alias("points"), pl.len().alias("seat_games"))
-    means = run.collect(cluster.group_by("variant_hash", "kind").agg(
-        cluster_ratio([], "points", "seat_games")))
+        pl.col("kind_points").sum().alias("points"), pl.len().alias("seat_games")
+    )
+    means = run.collect(
+        cluster.group_by("variant_hash", "kind").agg(cluster_ratio([], "points", "seat_games"))
+    )
     means = ratio_interval(means, "mean_per_game", level).select(
-        "variant_hash", "kind", "mean_per_game_low", "mean_per_game_high")
-    variance = run.collect(covariance.select(
-        "variant_hash", "kind", (pl.col("cov") / pl.col("var")).alias("variance_share")))
+        "variant_hash", "kind", "mean_per_game_low", "mean_per_game_high"
+    )
+    variance = run.collect(
+        covariance.select(
+            "variant_hash", "kind", (pl.col("cov") / pl.col("var")).alias("variance_share")
+        )
+    )
     extra = means.join(variance, on=["variant_hash", "kind"], how="left")
     # the leader after the regular deals against the final winner
-    regular = deals.filter(~pl.col("special")).group_by("variant_hash", "game_id", "seat").agg(
-        (pl.col("points") + pl.col("premium")).sum().alias("regular"))
+    regular = (
+        deals.filter(~pl.col("special"))
+        .group_by("variant_hash", "game_id", "seat")
+        .agg((pl.col("points") + pl.col("premium")).sum().alias("regular"))
+    )
     has_special = deals.group_by("variant_hash").agg(pl.col("special").any().alias("has_special"))
     leaders = regular.join(finished, on=["variant_hash", "game_id", "seat"]).with_columns(
-        (pl.col("regular") == pl.col("regular").max().over("variant_hash", "game_id")).alias("leading"))
-    changed = leaders.group_by("variant_hash", "game_id").agg(
-        (pl.col("leading") & pl.col("winner")).any().alias("kept")).group_by("variant_hash").agg(
-        (~pl.col("kept")).mean().alias("winner_changed_share")).join(has_special, on="variant_hash")
-    changed = run.collect(changed.with_columns(
-        pl.when(pl.col("has_special")).then(pl.col("winner_changed_share")).otherwise(None)
-        .alias("winner_changed_share")).select("variant_hash", "winner_changed_share"))
+        (pl.col("regular") == pl.col("regular").max().over("variant_hash", "game_id")).alias(
+            "leading"
+        )
+    )
+    changed = (
+        leaders.group_by("variant_hash", "game_id")
+        .agg((pl.col("leading") & pl.col("winner")).any().alias("kept"))
+        .group_by("variant_hash")
+        .agg((~pl.col("kept")).mean().alias("winner_changed_share"))
+        .join(has_special, on="variant_hash")
+    )
+    changed = run.collect(
+        changed.with_columns(
+            pl.when(pl.col("has_special"))
+            .then(pl.col("winner_changed_share"))
+            .otherwise(None)
+            .alias("winner_changed_share")
+        ).select("variant_hash", "winner_changed_share")
+    )
     return extra, changed

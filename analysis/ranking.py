@@ -5,12 +5,13 @@ Every table is per variant (``variant_hash``): a run may hold several. Games a s
 a duplicate run every seating replays them), so intervals are cluster-robust over deal sets
 (``intervals.cluster_ratio``).
 
-``paired_differences`` is the duplicate comparison. Design: for strategies A and B and each deal set
-s, d_s = (mean score of A's seat-games in s) - (mean score of B's seat-games in s). In a duplicate run
-the deal set's seatings put every lineup slot in every seat on the same cards, so d_s is free of
-card luck (and of seat luck, with rotations or permutations); in a run without duplicates a deal set
-is a single game and d_s compares the two at the same table. The estimate is the mean of d_s over
-deal sets, with a t interval (deal sets - 1 degrees of freedom) and a paired t-test p-value.
+``paired_differences`` is the duplicate comparison. Design: for strategies A and B and each deal
+set s, d_s = (mean score of A's seat-games in s) - (mean score of B's seat-games in s). In a
+duplicate run the deal set's seatings put every lineup slot in every seat on the same cards, so d_s
+is free of card luck (and of seat luck, with rotations or permutations); in a run without
+duplicates a deal set is a single game and d_s compares the two at the same table. The estimate is
+the mean of d_s over deal sets, with a t interval (deal sets - 1 degrees of freedom) and a paired
+t-test p-value.
 
 ``plackett_luce_ratings`` rates each lineup slot (a strategy sitting in two slots is rated twice,
 once per slot) with openskill's Plackett-Luce model, one rating pool per variant, updating after
@@ -25,8 +26,14 @@ import polars as pl
 from scipy import stats
 
 from .dataset import Run
-from .intervals import (LEVEL, cluster_ratio, clustered_wilson, normal_quantile, ratio_interval,
-                        t_quantile)
+from .intervals import (
+    LEVEL,
+    cluster_ratio,
+    clustered_wilson,
+    normal_quantile,
+    ratio_interval,
+    t_quantile,
+)
 
 RATING_BATCH_GAMES = 200_000
 
@@ -50,25 +57,48 @@ def strategy_ranking(run: Run, level: float = LEVEL) -> pl.DataFrame:
     per_set = run.cached("per_deal_set_strategy", lambda: run.collect(_per_deal_set(run)))
     keys = ["variant_hash", "strategy"]
     base = per_set.group_by(keys).agg(
-        pl.col("seat_games").sum().cast(pl.Int64), pl.col("games").sum().cast(pl.Int64),
+        pl.col("seat_games").sum().cast(pl.Int64),
+        pl.col("games").sum().cast(pl.Int64),
         pl.len().cast(pl.Int64).alias("deal_sets"),
     )
     parts = []
-    for total, prefix in (("score_sum", "mean_score"), ("wins", "win_rate"), ("place_sum", "mean_place")):
+    for total, prefix in (
+        ("score_sum", "mean_score"),
+        ("wins", "win_rate"),
+        ("place_sum", "mean_place"),
+    ):
         frame = per_set.group_by(keys).agg(cluster_ratio(keys, total, "seat_games"))
         frame = (clustered_wilson if prefix == "win_rate" else ratio_interval)(frame, prefix, level)
         parts.append(frame.drop("clusters", "n"))
     table = base
     for part in parts:
         table = table.join(part, on=keys, how="left")
-    errored = run.collect(run.games.filter(pl.col("errored")).group_by(keys).agg(
-        pl.col("game_id").n_unique().cast(pl.Int64).alias("errored_games")))
-    table = table.join(errored, on=keys, how="left").with_columns(pl.col("errored_games").fill_null(0))
+    errored = run.collect(
+        run.games.filter(pl.col("errored"))
+        .group_by(keys)
+        .agg(pl.col("game_id").n_unique().cast(pl.Int64).alias("errored_games"))
+    )
+    table = table.join(errored, on=keys, how="left").with_columns(
+        pl.col("errored_games").fill_null(0)
+    )
     table = table.join(run.variant_names(), on="variant_hash", how="left")
     return table.select(
-        "variant", "variant_hash", "strategy", "games", "seat_games", "deal_sets",
-        "mean_score", "mean_score_low", "mean_score_high", "win_rate", "win_rate_low",
-        "win_rate_high", "mean_place", "mean_place_low", "mean_place_high", "errored_games",
+        "variant",
+        "variant_hash",
+        "strategy",
+        "games",
+        "seat_games",
+        "deal_sets",
+        "mean_score",
+        "mean_score_low",
+        "mean_score_high",
+        "win_rate",
+        "win_rate_low",
+        "win_rate_high",
+        "mean_place",
+        "mean_place_low",
+        "mean_place_high",
+        "errored_games",
     ).sort(["variant", "mean_score"], descending=[False, True])
 
 
@@ -79,31 +109,54 @@ def paired_differences(run: Run, level: float = LEVEL) -> pl.DataFrame:
     (``duplicate`` when deal sets were replayed under several seatings, else ``same game``)."""
     per_set = run.cached("per_deal_set_strategy", lambda: run.collect(_per_deal_set(run)))
     means = per_set.select(
-        "variant_hash", "deal_set", "strategy", "games",
+        "variant_hash",
+        "deal_set",
+        "strategy",
+        "games",
         (pl.col("score_sum") / pl.col("seat_games")).alias("mean"),
     )
-    columns = {"variant": pl.String(), "variant_hash": pl.String(), "strategy_a": pl.String(),
-               "strategy_b": pl.String(), "design": pl.String(), "deal_sets": pl.Int64(),
-               "games_per_deal_set": pl.Float64(), "mean_difference": pl.Float64(),
-               "mean_difference_low": pl.Float64(), "mean_difference_high": pl.Float64(),
-               "difference_sd": pl.Float64(), "p_value": pl.Float64()}
+    columns = {
+        "variant": pl.String(),
+        "variant_hash": pl.String(),
+        "strategy_a": pl.String(),
+        "strategy_b": pl.String(),
+        "design": pl.String(),
+        "deal_sets": pl.Int64(),
+        "games_per_deal_set": pl.Float64(),
+        "mean_difference": pl.Float64(),
+        "mean_difference_low": pl.Float64(),
+        "mean_difference_high": pl.Float64(),
+        "difference_sd": pl.Float64(),
+        "p_value": pl.Float64(),
+    }
     left = means.rename({"strategy": "strategy_a", "mean": "mean_a", "games": "games_a"})
     right = means.rename({"strategy": "strategy_b", "mean": "mean_b"}).drop("games")
     pairs = left.join(right, on=["variant_hash", "deal_set"]).filter(
-        pl.col("strategy_a") < pl.col("strategy_b"))
+        pl.col("strategy_a") < pl.col("strategy_b")
+    )
     if pairs.height == 0:
         return pl.DataFrame(schema=columns)
-    summary = pairs.group_by("variant_hash", "strategy_a", "strategy_b").agg(
-        pl.len().cast(pl.Int64).alias("deal_sets"),
-        pl.col("games_a").mean().alias("games_per_deal_set"),
-        (pl.col("mean_a") - pl.col("mean_b")).mean().alias("mean_difference"),
-        (pl.col("mean_a") - pl.col("mean_b")).std().alias("difference_sd"),
-    ).sort("variant_hash", "strategy_a", "strategy_b")
+    summary = (
+        pairs.group_by("variant_hash", "strategy_a", "strategy_b")
+        .agg(
+            pl.len().cast(pl.Int64).alias("deal_sets"),
+            pl.col("games_a").mean().alias("games_per_deal_set"),
+            (pl.col("mean_a") - pl.col("mean_b")).mean().alias("mean_difference"),
+            (pl.col("mean_a") - pl.col("mean_b")).std().alias("difference_sd"),
+        )
+        .sort("variant_hash", "strategy_a", "strategy_b")
+    )
     # orient: A is the better one
     flip = summary["mean_difference"] < 0
     summary = summary.with_columns(
-        pl.when(flip).then(pl.col("strategy_b")).otherwise(pl.col("strategy_a")).alias("strategy_a"),
-        pl.when(flip).then(pl.col("strategy_a")).otherwise(pl.col("strategy_b")).alias("strategy_b"),
+        pl.when(flip)
+        .then(pl.col("strategy_b"))
+        .otherwise(pl.col("strategy_a"))
+        .alias("strategy_a"),
+        pl.when(flip)
+        .then(pl.col("strategy_a"))
+        .otherwise(pl.col("strategy_b"))
+        .alias("strategy_b"),
         pl.col("mean_difference").abs(),
     )
     n = summary["deal_sets"].cast(pl.Float64).to_numpy()
@@ -115,19 +168,27 @@ def paired_differences(run: Run, level: float = LEVEL) -> pl.DataFrame:
         t = np.where(se > 0, mean / se, np.where(mean == 0, 0.0, np.inf))
         p = 2 * stats.t.sf(np.abs(t), np.where(n > 1, n - 1, np.nan))
     summary = summary.with_columns(
-        pl.Series("mean_difference_low", mean - half), pl.Series("mean_difference_high", mean + half),
+        pl.Series("mean_difference_low", mean - half),
+        pl.Series("mean_difference_high", mean + half),
         pl.Series("p_value", p),
-        pl.when(pl.col("games_per_deal_set") > 1).then(pl.lit("duplicate"))
-        .otherwise(pl.lit("same game")).alias("design"),
+        pl.when(pl.col("games_per_deal_set") > 1)
+        .then(pl.lit("duplicate"))
+        .otherwise(pl.lit("same game"))
+        .alias("design"),
     )
     summary = summary.join(run.variant_names(), on="variant_hash", how="left")
-    return summary.select(list(columns)).sort("variant", "mean_difference", descending=[False, True])
+    return summary.select(list(columns)).sort(
+        "variant", "mean_difference", descending=[False, True]
+    )
 
 
 def _slot_labels(run: Run) -> dict[int, str]:
     strategies = run.strategies
     counts = {spec: strategies.count(spec) for spec in strategies}
-    return {slot: spec if counts[spec] == 1 else f"{spec} #{slot}" for slot, spec in enumerate(strategies)}
+    return {
+        slot: spec if counts[spec] == 1 else f"{spec} #{slot}"
+        for slot, spec in enumerate(strategies)
+    }
 
 
 def rating_deal_sets(run: Run, variant_hash: str, limit_games: int | None) -> int | None:
@@ -136,18 +197,25 @@ def rating_deal_sets(run: Run, variant_hash: str, limit_games: int | None) -> in
     stays balanced over seats."""
     if limit_games is None:
         return None
-    counts = run.collect(run.finished_games().filter(pl.col("variant_hash") == variant_hash).select(
-        pl.col("game_id").n_unique().alias("games"), pl.col("deal_set").n_unique().alias("sets")))
+    counts = run.collect(
+        run.finished_games()
+        .filter(pl.col("variant_hash") == variant_hash)
+        .select(
+            pl.col("game_id").n_unique().alias("games"), pl.col("deal_set").n_unique().alias("sets")
+        )
+    )
     games, sets = int(counts["games"][0]), int(counts["sets"][0])
     if games <= limit_games or sets == 0:
         return None
     return max(1, int(limit_games // max(1.0, games / sets)))
 
 
-def plackett_luce_ratings(run: Run, level: float = LEVEL,
-                          limit_games: int | None = None) -> pl.DataFrame:
+def plackett_luce_ratings(
+    run: Run, level: float = LEVEL, limit_games: int | None = None
+) -> pl.DataFrame:
     """openskill Plackett-Luce ratings per variant and lineup slot (see the module doc): ``mu``,
-    ``sigma``, ``mu_low``/``mu_high`` = mu ∓ z·sigma, ``ordinal`` = mu - 3·sigma, and the games rated.
+    ``sigma``, ``mu_low``/``mu_high`` = mu ∓ z·sigma, ``ordinal`` = mu - 3·sigma, and the games
+    rated.
     With ``limit_games`` only the lowest deal sets that fit (every seating of each) are rated."""
     from openskill.models import PlackettLuce
 
@@ -163,23 +231,30 @@ def plackett_luce_ratings(run: Run, level: float = LEVEL,
         games = run.finished_games().filter(pl.col("variant_hash") == variant_hash)
         if max_set is not None:
             games = games.filter(pl.col("deal_set") < max_set)
-        bounds = run.collect(games.select(pl.col("game_id").min().alias("low"),
-                                          pl.col("game_id").max().alias("high")))
+        bounds = run.collect(
+            games.select(
+                pl.col("game_id").min().alias("low"), pl.col("game_id").max().alias("high")
+            )
+        )
         low, high = bounds["low"][0], bounds["high"][0]
         if low is None:
             continue
         start = int(low)
         while start <= int(high):
             stop = start + RATING_BATCH_GAMES
-            batch = run.collect(games.filter(pl.col("game_id").is_between(start, stop, closed="left"))
-                                .select("game_id", "seat", "lineup_slot", "place")
-                                .sort("game_id", "seat"))
+            batch = run.collect(
+                games.filter(pl.col("game_id").is_between(start, stop, closed="left"))
+                .select("game_id", "seat", "lineup_slot", "place")
+                .sort("game_id", "seat")
+            )
             start = stop
             if batch.height == 0:
                 continue
             players = batch.group_by("game_id").len()["len"]
             if players.n_unique() != 1:
-                raise ValueError("games with different numbers of seat rows cannot be rated together")
+                raise ValueError(
+                    "games with different numbers of seat rows cannot be rated together"
+                )
             width = int(players[0])
             slots = batch["lineup_slot"].to_numpy().reshape(-1, width)
             places = batch["place"].to_numpy().reshape(-1, width)
@@ -193,16 +268,32 @@ def plackett_luce_ratings(run: Run, level: float = LEVEL,
             rated += slots.shape[0]
         for slot, rating in sorted(ratings.items()):
             mu, sigma = float(rating.mu), float(rating.sigma)  # type: ignore[attr-defined]
-            rows.append({"variant_hash": variant_hash, "lineup_slot": slot,
-                         "strategy": run.strategies[slot] if slot < len(run.strategies) else str(slot),
-                         "label": labels.get(slot, str(slot)), "games_rated": rated, "mu": mu,
-                         "sigma": sigma, "mu_low": mu - z * sigma, "mu_high": mu + z * sigma,
-                         "ordinal": mu - 3 * sigma})
-    schema = {"variant_hash": pl.String(), "lineup_slot": pl.Int32(), "strategy": pl.String(),
-              "label": pl.String(), "games_rated": pl.Int64(), "mu": pl.Float64(),
-              "sigma": pl.Float64(), "mu_low": pl.Float64(), "mu_high": pl.Float64(),
-              "ordinal": pl.Float64()}
+            rows.append(
+                {
+                    "variant_hash": variant_hash,
+                    "lineup_slot": slot,
+                    "strategy": run.strategies[slot] if slot < len(run.strategies) else str(slot),
+                    "label": labels.get(slot, str(slot)),
+                    "games_rated": rated,
+                    "mu": mu,
+                    "sigma": sigma,
+                    "mu_low": mu - z * sigma,
+                    "mu_high": mu + z * sigma,
+                    "ordinal": mu - 3 * sigma,
+                }
+            )
+    schema = {
+        "variant_hash": pl.String(),
+        "lineup_slot": pl.Int32(),
+        "strategy": pl.String(),
+        "label": pl.String(),
+        "games_rated": pl.Int64(),
+        "mu": pl.Float64(),
+        "sigma": pl.Float64(),
+        "mu_low": pl.Float64(),
+        "mu_high": pl.Float64(),
+        "ordinal": pl.Float64(),
+    }
     table = pl.DataFrame(rows, schema=schema)
     table = table.join(run.variant_names(), on="variant_hash", how="left")
     return table.select("variant", *schema).sort(["variant", "mu"], descending=[False, True])
-

@@ -25,7 +25,6 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-
 from raspis.tournament.schema import DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA
 
 HASH = "5e7e7e7e7e7e7e7e"
@@ -36,18 +35,29 @@ def _places(scores: np.ndarray) -> np.ndarray:
     return 1 + (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
 
 
-def synthetic_games(deal_sets: int, strategies: Sequence[str] = ("a", "b", "c", "d"), *,
-                    duplicate: bool = False, position_effect: Sequence[float] | None = None,
-                    strategy_effect: Mapping[str, float] | None = None, base: float = 0.0,
-                    card_sd: float = 0.0, noise_sd: float = 50.0,
-                    win_probabilities: Mapping[str, float] | None = None, seed: int = 0,
-                    variant: str = "synthetic", variant_hash: str = HASH) -> pl.DataFrame:
+def synthetic_games(
+    deal_sets: int,
+    strategies: Sequence[str] = ("a", "b", "c", "d"),
+    *,
+    duplicate: bool = False,
+    position_effect: Sequence[float] | None = None,
+    strategy_effect: Mapping[str, float] | None = None,
+    base: float = 0.0,
+    card_sd: float = 0.0,
+    noise_sd: float = 50.0,
+    win_probabilities: Mapping[str, float] | None = None,
+    seed: int = 0,
+    variant: str = "synthetic",
+    variant_hash: str = HASH,
+) -> pl.DataFrame:
     """A ``games`` table (schema-exact) from the model of the module doc. ``duplicate`` plays
     every deal set under every rotation of the lineup (like ``--duplicate rotations``); otherwise
     each deal set is one game and the lineup rotates by one seat per game."""
     players = len(strategies)
     generator = np.random.default_rng(seed)
-    positions_effect = np.zeros(players) if position_effect is None else np.asarray(position_effect, float)
+    positions_effect = (
+        np.zeros(players) if position_effect is None else np.asarray(position_effect, float)
+    )
     effects = dict(strategy_effect or {})
     seatings = players if duplicate else 1
     games = deal_sets * seatings
@@ -55,14 +65,22 @@ def synthetic_games(deal_sets: int, strategies: Sequence[str] = ("a", "b", "c", 
     seating = np.tile(np.arange(seatings), deal_sets) if duplicate else deal_set % players
     first_dealer = generator.integers(0, players, deal_sets)[deal_set]
     seat = np.arange(players)
-    slot = (seat[None, :] + seating[:, None]) % players           # game x seat -> lineup slot
+    slot = (seat[None, :] + seating[:, None]) % players  # game x seat -> lineup slot
     names = np.asarray(strategies)[slot]
     position = (seat[None, :] - first_dealer[:, None]) % players
-    strategy_values = np.vectorize(lambda name: effects.get(str(name), 0.0))(names) if effects \
+    strategy_values = (
+        np.vectorize(lambda name: effects.get(str(name), 0.0))(names)
+        if effects
         else np.zeros((games, players))
+    )
     card = generator.normal(0.0, card_sd, (deal_sets, players))[deal_set] if card_sd else 0.0
-    scores = (base + positions_effect[position] + strategy_values + card
-              + generator.normal(0.0, noise_sd, (games, players)))
+    scores = (
+        base
+        + positions_effect[position]
+        + strategy_values
+        + card
+        + generator.normal(0.0, noise_sd, (games, players))
+    )
     if win_probabilities is not None:
         lineup = np.array([win_probabilities[name] for name in strategies], dtype=float)
         if not np.isclose(lineup.sum(), 1.0):
@@ -73,36 +91,48 @@ def synthetic_games(deal_sets: int, strategies: Sequence[str] = ("a", "b", "c", 
         scores[rows, winner_seat] = scores.max(axis=1) + 1.0
     scores = np.round(scores).astype(np.int64)
     places = _places(scores)
-    frame = pl.DataFrame({
-        "variant": np.full(games * players, variant),
-        "variant_hash": np.full(games * players, variant_hash),
-        "deal_set": np.repeat(deal_set, players),
-        "seating": np.repeat(seating, players),
-        "game_id": np.repeat(np.arange(games), players),
-        "seed": np.repeat(deal_set.astype(np.uint64) * 7919 + 1, players),
-        "players": np.full(games * players, players),
-        "seat": np.tile(seat, games),
-        "first_dealer": np.repeat(first_dealer, players),
-        "strategy": names.ravel(),
-        "lineup_slot": slot.ravel(),
-        "score": scores.ravel(),
-        "place": places.ravel(),
-        "winner": (places == 1).ravel(),
-        "double_loss": np.zeros(games * players, dtype=bool),
-        "deals_played": np.full(games * players, 20),
-        "lead_changes": np.repeat(generator.poisson(3.0, games), players),
-        "errored": np.zeros(games * players, dtype=bool),
-        "error": [None] * (games * players),
-    })
+    frame = pl.DataFrame(
+        {
+            "variant": np.full(games * players, variant),
+            "variant_hash": np.full(games * players, variant_hash),
+            "deal_set": np.repeat(deal_set, players),
+            "seating": np.repeat(seating, players),
+            "game_id": np.repeat(np.arange(games), players),
+            "seed": np.repeat(deal_set.astype(np.uint64) * 7919 + 1, players),
+            "players": np.full(games * players, players),
+            "seat": np.tile(seat, games),
+            "first_dealer": np.repeat(first_dealer, players),
+            "strategy": names.ravel(),
+            "lineup_slot": slot.ravel(),
+            "score": scores.ravel(),
+            "place": places.ravel(),
+            "winner": (places == 1).ravel(),
+            "double_loss": np.zeros(games * players, dtype=bool),
+            "deals_played": np.full(games * players, 20),
+            "lead_changes": np.repeat(generator.poisson(3.0, games), players),
+            "errored": np.zeros(games * players, dtype=bool),
+            "error": [None] * (games * players),
+        }
+    )
     return frame.cast(GAMES_SCHEMA).select(list(GAMES_SCHEMA))  # type: ignore[arg-type]
 
 
-def synthetic_deal_stats(games: int, players: int = 4, hand_sizes: Sequence[int] = (1, 3, 5, 9),
-                         *, deck_size: int = 36, joker_values: Sequence[float] = (20.0, 0.0),
-                         dealer_effect: float = 0.0, hook_probability: float = 0.0,
-                         base: float = -10.0, noise_sd: float = 15.0, strategy: str = "a",
-                         kind: str = "normal", seed: int = 0,
-                         variant_hash: str = HASH) -> tuple[pl.DataFrame, pl.DataFrame]:
+def synthetic_deal_stats(
+    games: int,
+    players: int = 4,
+    hand_sizes: Sequence[int] = (1, 3, 5, 9),
+    *,
+    deck_size: int = 36,
+    joker_values: Sequence[float] = (20.0, 0.0),
+    dealer_effect: float = 0.0,
+    hook_probability: float = 0.0,
+    base: float = -10.0,
+    noise_sd: float = 15.0,
+    strategy: str = "a",
+    kind: str = "normal",
+    seed: int = 0,
+    variant_hash: str = HASH,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``deal_stats`` (per-shard sums, schema-exact) and the ``deals`` rows they sum, for
     ``games`` games of one deal per hand size. Each Joker of ``joker_values`` is in play with
     probability players·hand/deck and then held by a uniform seat; a seat-deal's points are
@@ -123,22 +153,35 @@ def synthetic_deal_stats(games: int, players: int = 4, hand_sizes: Sequence[int]
         if len(joker_values) < 2 or joker_values[1] is None:
             held[1] = np.zeros(shape, dtype=bool)
         value = sum(v * h for v, h in zip(joker_values, held, strict=False))
-        points = np.round(base + value + dealer_effect * (offset == 0)
-                          + generator.normal(0.0, noise_sd, shape)).astype(np.int64)
+        points = np.round(
+            base + value + dealer_effect * (offset == 0) + generator.normal(0.0, noise_sd, shape)
+        ).astype(np.int64)
         bids = generator.integers(0, hand + 1, shape)
         tricks = generator.integers(0, hand + 1, shape)
         forced = (offset == 0) & (generator.random(shape) < hook_probability)
         size = games * players
         columns = {
-            "variant_hash": np.full(size, variant_hash), "game_id": np.repeat(np.arange(games), players),
-            "deal_set": np.repeat(np.arange(games), players), "seating": np.zeros(size),
-            "deal_index": np.full(size, index), "block": np.zeros(size), "kind": np.full(size, kind),
-            "special": np.zeros(size, dtype=bool), "hand_size": np.full(size, hand),
-            "seat": np.tile(np.arange(players), games), "strategy": np.full(size, strategy),
-            "dealer_offset": offset.ravel(), "trump": np.zeros(size), "bid": bids.ravel(),
-            "tricks": tricks.ravel(), "points": points.ravel(), "premium": np.zeros(size),
-            "jokers_held": (held[0].astype(int) + held[1]).ravel(), "held_joker1": held[0].ravel(),
-            "held_joker2": held[1].ravel(), "hook_forced": forced.ravel(),
+            "variant_hash": np.full(size, variant_hash),
+            "game_id": np.repeat(np.arange(games), players),
+            "deal_set": np.repeat(np.arange(games), players),
+            "seating": np.zeros(size),
+            "deal_index": np.full(size, index),
+            "block": np.zeros(size),
+            "kind": np.full(size, kind),
+            "special": np.zeros(size, dtype=bool),
+            "hand_size": np.full(size, hand),
+            "seat": np.tile(np.arange(players), games),
+            "strategy": np.full(size, strategy),
+            "dealer_offset": offset.ravel(),
+            "trump": np.zeros(size),
+            "bid": bids.ravel(),
+            "tricks": tricks.ravel(),
+            "points": points.ravel(),
+            "premium": np.zeros(size),
+            "jokers_held": (held[0].astype(int) + held[1]).ravel(),
+            "held_joker1": held[0].ravel(),
+            "held_joker2": held[1].ravel(),
+            "hook_forced": forced.ravel(),
         }
         for name, values in columns.items():
             rows[name].append(values)
@@ -149,14 +192,26 @@ def synthetic_deal_stats(games: int, players: int = 4, hand_sizes: Sequence[int]
 
 def deal_stats_from_deals(deals: pl.DataFrame) -> pl.DataFrame:
     """Sum ``deals`` rows into ``deal_stats`` rows exactly as a tournament shard does."""
-    keys = ["variant_hash", "strategy", "dealer_offset", "deal_index", "kind", "special",
-            "hand_size", "held_joker1", "held_joker2"]
+    keys = [
+        "variant_hash",
+        "strategy",
+        "dealer_offset",
+        "deal_index",
+        "kind",
+        "special",
+        "hand_size",
+        "held_joker1",
+        "held_joker2",
+    ]
     bid = pl.col("bid")
     has_bid = bid.is_not_null()
     stats = deals.group_by(keys).agg(
-        pl.len().alias("count"), pl.col("points").sum().alias("points_sum"),
-        (pl.col("points") ** 2).sum().alias("points_sq_sum"), has_bid.sum().alias("bids"),
-        bid.sum().alias("bid_sum"), pl.col("tricks").sum().alias("tricks_sum"),
+        pl.len().alias("count"),
+        pl.col("points").sum().alias("points_sum"),
+        (pl.col("points") ** 2).sum().alias("points_sq_sum"),
+        has_bid.sum().alias("bids"),
+        bid.sum().alias("bid_sum"),
+        pl.col("tricks").sum().alias("tricks_sum"),
         (has_bid & (bid == pl.col("tricks"))).sum().alias("made"),
         (has_bid & (pl.col("tricks") > bid)).sum().alias("over"),
         (has_bid & (pl.col("tricks") < bid)).sum().alias("under"),
@@ -167,9 +222,14 @@ def deal_stats_from_deals(deals: pl.DataFrame) -> pl.DataFrame:
     return stats.cast(DEAL_STATS_SCHEMA).select(list(DEAL_STATS_SCHEMA))  # type: ignore[arg-type]
 
 
-def write_run(folder: str | Path, games: pl.DataFrame, deal_stats: pl.DataFrame,
-              deals: pl.DataFrame | None = None, shards: int = 2,
-              manifest: Mapping[str, object] | None = None) -> Path:
+def write_run(
+    folder: str | Path,
+    games: pl.DataFrame,
+    deal_stats: pl.DataFrame,
+    deals: pl.DataFrame | None = None,
+    shards: int = 2,
+    manifest: Mapping[str, object] | None = None,
+) -> Path:
     """Write frames as a run directory: ``shards`` Parquet files per table and a manifest."""
     out = Path(folder)
     for table, frame in (("games", games), ("deal_stats", deal_stats), ("deals", deals)):
@@ -181,14 +241,23 @@ def write_run(folder: str | Path, games: pl.DataFrame, deal_stats: pl.DataFrame,
             part = frame.slice(index * size, size)
             if part.height or index == 0:
                 part.write_parquet(out / table / f"s{index:03d}.parquet")
-    strategies = (games.select("lineup_slot", "strategy").unique().sort("lineup_slot")["strategy"]
-                  .to_list())
+    strategies = (
+        games.select("lineup_slot", "strategy").unique().sort("lineup_slot")["strategy"].to_list()
+    )
     duplicate = games["game_id"].n_unique() > games["deal_set"].n_unique()
-    data = {"format": 1, "fingerprint": "synthetic", "status": "complete",
-            "config": {"strategies": strategies, "players": int(games["players"][0]),
-                       "duplicate": "rotations" if duplicate else "none", "seed": 0,
-                       "games": int(games["deal_set"].n_unique())},
-            "games": int(games["game_id"].n_unique())}
+    data = {
+        "format": 1,
+        "fingerprint": "synthetic",
+        "status": "complete",
+        "config": {
+            "strategies": strategies,
+            "players": int(games["players"][0]),
+            "duplicate": "rotations" if duplicate else "none",
+            "seed": 0,
+            "games": int(games["deal_set"].n_unique()),
+        },
+        "games": int(games["game_id"].n_unique()),
+    }
     data.update(manifest or {})
     (out / "manifest.json").write_text(json.dumps(data, indent=2))
     return out

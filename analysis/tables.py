@@ -21,8 +21,10 @@ from .intervals import LEVEL
 
 #: What each table holds, for headings in the terminal and the report.
 TITLES: dict[str, str] = {
-    "ranking": "Strategy ranking (mean score per game, win rate, mean place; intervals over deal sets)",
-    "pairs": "Paired differences between strategies (mean over deal sets of A's mean score minus B's)",
+    "ranking": "Strategy ranking (mean score per game, win rate, mean place; "
+    "intervals over deal sets)",
+    "pairs": "Paired differences between strategies (mean over deal sets of A's mean score "
+    "minus B's)",
     "ratings": "Plackett-Luce ratings (openskill), per lineup slot, games in game_id order",
     "seats": "Seat effects by position (0 = first dealer, 1 = left of the first dealer)",
     "seat_test": "Test that all positions are equal (Hotelling T² over deal sets)",
@@ -60,21 +62,27 @@ def _stack(runs: Sequence[Run], compute: Callable[[Run], pl.DataFrame]) -> pl.Da
     return pl.concat(nonempty, how="diagonal_relaxed")
 
 
-def stats_tables(runs: Sequence[Run], level: float = LEVEL,
-                 rating_games: int | None = None, ratings: bool = True) -> dict[str, pl.DataFrame]:
+def stats_tables(
+    runs: Sequence[Run], level: float = LEVEL, rating_games: int | None = None, ratings: bool = True
+) -> dict[str, pl.DataFrame]:
     """``ranking``, ``pairs`` and (unless ``ratings`` is False) ``ratings`` for the runs."""
     tables = {
         "ranking": _stack(runs, lambda run: ranking.strategy_ranking(run, level)),
         "pairs": _stack(runs, lambda run: ranking.paired_differences(run, level)),
     }
     if ratings:
-        tables["ratings"] = _stack(runs, lambda run: ranking.plackett_luce_ratings(
-            run, level, limit_games=rating_games))
+        tables["ratings"] = _stack(
+            runs, lambda run: ranking.plackett_luce_ratings(run, level, limit_games=rating_games)
+        )
     return tables
 
 
-def balance_tables(runs: Sequence[Run], level: float = LEVEL, alpha: float = balance.ALPHA,
-                   sections: Sequence[str] | None = None) -> dict[str, pl.DataFrame]:
+def balance_tables(
+    runs: Sequence[Run],
+    level: float = LEVEL,
+    alpha: float = balance.ALPHA,
+    sections: Sequence[str] | None = None,
+) -> dict[str, pl.DataFrame]:
     """Every balance table (``SECTIONS``; all unless ``sections`` names some) for the runs."""
     makers: dict[str, Callable[[Run], pl.DataFrame]] = {
         "seats": lambda run: balance.seat_effects(run, level=level),
@@ -151,10 +159,14 @@ def to_markdown(frame: pl.DataFrame) -> str:
     headers, rows = display_frame(frame)
     if not headers:
         return "_(empty)_\n"
+
     def escape(text: str) -> str:
         return text.replace("|", "\\|")
-    lines = ["| " + " | ".join(escape(h) for h in headers) + " |",
-             "| " + " | ".join("---" for _ in headers) + " |"]
+
+    lines = [
+        "| " + " | ".join(escape(h) for h in headers) + " |",
+        "| " + " | ".join("---" for _ in headers) + " |",
+    ]
     lines += ["| " + " | ".join(escape(cell) for cell in row) + " |" for row in rows]
     if not rows:
         lines.append("| " + " | ".join("" for _ in headers) + " |")

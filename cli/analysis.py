@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 import click
 import polars as pl
-
 from raspis.analysis import balance_tables, open_runs, stats_tables
 from raspis.analysis.banker import banker_summary, first_hit_table, standard_game
 from raspis.analysis.dataset import Run
@@ -21,12 +20,21 @@ from .common import friendly_errors
 FORMATS = ["table", "csv", "json", "markdown"]
 
 level_option = click.option(
-    "--level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95,
-    show_default=True, help="confidence level of the intervals")
+    "--level",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.95,
+    show_default=True,
+    help="confidence level of the intervals",
+)
 format_option = click.option(
-    "--format", "output_format", type=click.Choice(FORMATS), default="table", show_default=True,
+    "--format",
+    "output_format",
+    type=click.Choice(FORMATS),
+    default="table",
+    show_default=True,
     help="table: for people (intervals as 'estimate [low, high]'); csv/json/markdown: for scripts "
-         "and documents (csv and json keep the raw _low/_high columns)")
+    "and documents (csv and json keep the raw _low/_high columns)",
+)
 
 
 def _clean(value: object) -> object:
@@ -35,15 +43,24 @@ def _clean(value: object) -> object:
     return value
 
 
-def emit_tables(tables: dict[str, pl.DataFrame], output_format: str,
-                titles: dict[str, str] | None = None) -> None:
+def emit_tables(
+    tables: dict[str, pl.DataFrame], output_format: str, titles: dict[str, str] | None = None
+) -> None:
     """Print named tables in one of ``FORMATS``."""
     titles = titles or TITLES
     if output_format == "json":
-        data = {name: [{key: _clean(value) for key, value in row.items()} for row in frame.to_dicts()]
-                for name, frame in tables.items()}
-        click.echo(json.dumps(data if len(data) > 1 else next(iter(data.values()), []), indent=2,
-                              default=str, ensure_ascii=False))
+        data = {
+            name: [{key: _clean(value) for key, value in row.items()} for row in frame.to_dicts()]
+            for name, frame in tables.items()
+        }
+        click.echo(
+            json.dumps(
+                data if len(data) > 1 else next(iter(data.values()), []),
+                indent=2,
+                default=str,
+                ensure_ascii=False,
+            )
+        )
         return
     if output_format == "csv":
         blocks = []
@@ -63,13 +80,16 @@ def emit_tables(tables: dict[str, pl.DataFrame], output_format: str,
     if not console.is_terminal:  # piped or captured: do not squeeze the tables into 80 columns
         console = Console(width=200)
     for name, frame in tables.items():
-        shown = frame.drop("run") if "run" in frame.columns and frame["run"].n_unique() <= 1 else frame
+        shown = (
+            frame.drop("run") if "run" in frame.columns and frame["run"].n_unique() <= 1 else frame
+        )
         headers, rows = display_frame(shown)
         table = Table(title=titles.get(name, name), title_justify="left", show_lines=False)
         text_columns = {c for c, dtype in shown.schema.items() if dtype == pl.String()}
         for header in headers:
-            table.add_column(header, justify="left" if header in text_columns else "right",
-                             overflow="fold")
+            table.add_column(
+                header, justify="left" if header in text_columns else "right", overflow="fold"
+            )
         for row in rows:
             table.add_row(*row)
         if not rows:
@@ -84,8 +104,10 @@ def _pick(tables: dict[str, pl.DataFrame], wanted: Sequence[str]) -> dict[str, p
         return tables
     unknown = [name for name in wanted if name not in tables]
     if unknown:
-        raise click.BadParameter(f"unknown table {', '.join(unknown)}; choose from "
-                                 f"{', '.join(tables)}", param_hint="--table")
+        raise click.BadParameter(
+            f"unknown table {', '.join(unknown)}; choose from {', '.join(tables)}",
+            param_hint="--table",
+        )
     return {name: tables[name] for name in wanted}
 
 
@@ -93,24 +115,44 @@ def _warn_incomplete(runs: Sequence[Run]) -> None:
     for run in runs:
         status = run.manifest.get("status")
         if status not in (None, "complete"):
-            click.echo(f"warning: {run.label} is {status}; analysing the shards finished so far",
-                       err=True)
+            click.echo(
+                f"warning: {run.label} is {status}; analysing the shards finished so far", err=True
+            )
 
 
 @click.command("stats")
 @click.argument("run_dir", type=click.Path())
 @level_option
 @format_option
-@click.option("--table", "table_names", multiple=True, type=click.Choice(["ranking", "pairs", "ratings"]),
-              help="show only this table (repeat for several) [all]")
-@click.option("--rating-games", type=click.IntRange(min=1), default=None,
-              help="rate at most this many games per variant (the lowest deal sets, every seating "
-                   "of each) [all]")
-@click.option("--no-ratings", is_flag=True, help="skip the Plackett-Luce ratings (the only part "
-              "whose cost grows game by game in Python)")
+@click.option(
+    "--table",
+    "table_names",
+    multiple=True,
+    type=click.Choice(["ranking", "pairs", "ratings"]),
+    help="show only this table (repeat for several) [all]",
+)
+@click.option(
+    "--rating-games",
+    type=click.IntRange(min=1),
+    default=1_000_000,
+    show_default=True,
+    help="rate at most this many games per variant (the lowest deal sets, every seating "
+    "of each); ratings cost about 30 µs a game",
+)
+@click.option(
+    "--no-ratings",
+    is_flag=True,
+    help="skip the Plackett-Luce ratings (the only part whose cost grows game by game in Python)",
+)
 @friendly_errors
-def stats_command(run_dir: str, level: float, output_format: str, table_names: tuple[str, ...],
-                  rating_games: int | None, no_ratings: bool) -> None:
+def stats_command(
+    run_dir: str,
+    level: float,
+    output_format: str,
+    table_names: tuple[str, ...],
+    rating_games: int | None,
+    no_ratings: bool,
+) -> None:
     """Rank the strategies of a tournament run.
 
     Mean score per game and mean place (t intervals clustered over deal sets), win rate (Wilson),
@@ -132,18 +174,37 @@ def stats_command(run_dir: str, level: float, output_format: str, table_names: t
 @click.command("balance")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path())
 @level_option
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
-              show_default=True, help="level of the tests (all seats equal, dealer offsets equal)")
-@click.option("--section", "sections", multiple=True, type=click.Choice(list(SECTIONS)),
-              help="show only this section (repeat for several) [all]")
-@click.option("--table", "table_names", multiple=True,
-              type=click.Choice([name for names in SECTIONS.values() for name in names]),
-              help="show only this table (repeat for several)")
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="level of the tests (all seats equal, dealer offsets equal)",
+)
+@click.option(
+    "--section",
+    "sections",
+    multiple=True,
+    type=click.Choice(list(SECTIONS)),
+    help="show only this section (repeat for several) [all]",
+)
+@click.option(
+    "--table",
+    "table_names",
+    multiple=True,
+    type=click.Choice([name for names in SECTIONS.values() for name in names]),
+    help="show only this table (repeat for several)",
+)
 @format_option
 @friendly_errors
-def balance_command(run_dirs: tuple[str, ...], level: float, alpha: float,
-                    sections: tuple[str, ...], table_names: tuple[str, ...],
-                    output_format: str) -> None:
+def balance_command(
+    run_dirs: tuple[str, ...],
+    level: float,
+    alpha: float,
+    sections: tuple[str, ...],
+    table_names: tuple[str, ...],
+    output_format: str,
+) -> None:
     """Variant balance of one or more runs, side by side (each variant of each run).
 
     Seat effects and a test that all seats are equal; deal points by dealer offset; the dealer's
@@ -165,19 +226,38 @@ def balance_command(run_dirs: tuple[str, ...], level: float, alpha: float,
 
 
 @click.command("banker")
-@click.option("--simulate", "rounds", type=click.IntRange(min=0), default=0, show_default=True,
-              help="also deal this many shuffled decks and show the simulated numbers")
+@click.option(
+    "--simulate",
+    "rounds",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="also deal this many shuffled decks and show the simulated numbers",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the simulation")
-@click.option("--jokers", type=click.IntRange(0, 4), default=2, show_default=True,
-              help="Jokers in the deck (the first call)")
-@click.option("--single-joker-stake", is_flag=True,
-              help="a Joker hit wins a single stake, not double")
+@click.option(
+    "--jokers",
+    type=click.IntRange(0, 4),
+    default=2,
+    show_default=True,
+    help="Jokers in the deck (the first call)",
+)
+@click.option(
+    "--single-joker-stake", is_flag=True, help="a Joker hit wins a single stake, not double"
+)
 @click.option("--by-call", is_flag=True, help="also show where the round ends, call by call")
 @level_option
 @format_option
 @friendly_errors
-def banker_command(rounds: int, seed: int, jokers: int, single_joker_stake: bool, by_call: bool,
-                   level: float, output_format: str) -> None:
+def banker_command(
+    rounds: int,
+    seed: int,
+    jokers: int,
+    single_joker_stake: bool,
+    by_call: bool,
+    level: float,
+    output_format: str,
+) -> None:
     """The banker's guessing game of seed 002 (RULES §9), exactly.
 
     52 cards + 2 Jokers; the banker turns 14 cards calling Joker, A, K, ..., 2; the first card that
@@ -192,11 +272,17 @@ def banker_command(rounds: int, seed: int, jokers: int, single_joker_stake: bool
     tables = {"banker": banker_summary(game, rounds, seed, level)}
     if by_call:
         tables["by_call"] = first_hit_table(game)
-    titles = {"banker": "The banker's game: exact" + (f" and {rounds:,} simulated rounds "
-                                                     f"(seed {seed}, {level:.0%} intervals)"
-                                                     if rounds else ""),
-              "by_call": "Where the round ends, call by call (exact)"}
+    titles = {
+        "banker": "The banker's game: exact"
+        + (
+            f" and {rounds:,} simulated rounds (seed {seed}, {level:.0%} intervals)"
+            if rounds
+            else ""
+        ),
+        "by_call": "Where the round ends, call by call (exact)",
+    }
     if not rounds:
-        tables["banker"] = tables["banker"].drop("simulated", "simulated_low", "simulated_high",
-                                                 "rounds_simulated")
+        tables["banker"] = tables["banker"].drop(
+            "simulated", "simulated_low", "simulated_high", "rounds_simulated"
+        )
     emit_tables(tables, output_format, titles)

@@ -9,20 +9,29 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-
-from raspis.analysis import (bidding_outcomes, dealer_offset_effects, hook_cost, joker_value,
-                             open_run, outcome_shape, run_from_frames, score_histogram,
-                             special_contribution)
+from raspis.analysis import (
+    bidding_outcomes,
+    dealer_offset_effects,
+    hook_cost,
+    joker_value,
+    open_run,
+    outcome_shape,
+    run_from_frames,
+    score_histogram,
+    special_contribution,
+)
 from raspis.analysis.synthetic import synthetic_deal_stats, synthetic_games, write_run
 from raspis.tournament import TournamentConfig, run_tournament, scan_table
 
 HANDS = (1, 3, 5, 9)
 
 
-def _run(deal_stats: pl.DataFrame, deals: pl.DataFrame | None = None,
-         games: pl.DataFrame | None = None):  # noqa: ANN202
-    return run_from_frames(games if games is not None else synthetic_games(20, seed=0),
-                           deal_stats, deals)
+def _run(
+    deal_stats: pl.DataFrame, deals: pl.DataFrame | None = None, games: pl.DataFrame | None = None
+):  # noqa: ANN202
+    return run_from_frames(
+        games if games is not None else synthetic_games(20, seed=0), deal_stats, deals
+    )
 
 
 def test_planted_joker_values_are_recovered_per_hand_size() -> None:
@@ -52,8 +61,14 @@ def test_one_joker_variant_shows_only_joker1() -> None:
 
 
 def test_planted_dealer_cost_and_hook_rate_are_recovered() -> None:
-    stats, _ = synthetic_deal_stats(3000, hand_sizes=HANDS, dealer_effect=-8.0,
-                                    hook_probability=0.3, joker_values=(0.0, 0.0), seed=3)
+    stats, _ = synthetic_deal_stats(
+        3000,
+        hand_sizes=HANDS,
+        dealer_effect=-8.0,
+        hook_probability=0.3,
+        joker_values=(0.0, 0.0),
+        seed=3,
+    )
     table = hook_cost(_run(stats), by=("hand_size",))
     assert table.height == len(HANDS)
     for row in table.iter_rows(named=True):
@@ -97,8 +112,9 @@ def test_bid_outcomes_are_the_counted_shares(tmp_path: Path) -> None:
 def test_duplicate_runs_widen_deal_level_intervals_by_the_replays() -> None:
     stats, _ = synthetic_deal_stats(2000, hand_sizes=(5,), seed=5)
     plain = joker_value(_run(stats, games=synthetic_games(40, seed=1)), by=("hand_size",))
-    replayed = joker_value(_run(stats, games=synthetic_games(10, duplicate=True, seed=1)),
-                           by=("hand_size",))
+    replayed = joker_value(
+        _run(stats, games=synthetic_games(10, duplicate=True, seed=1)), by=("hand_size",)
+    )
     plain, replayed = plain.filter(joker="joker1"), replayed.filter(joker="joker1")
     width = (plain["value_high"] - plain["value_low"]).to_numpy()
     wider = (replayed["value_high"] - replayed["value_low"]).to_numpy()
@@ -114,8 +130,9 @@ def test_outcome_shape_counts_negative_totals_ties_and_lead_changes() -> None:
     assert table["negative_share_low"] <= 0.5398 <= table["negative_share_high"]  # P(N(-10,100)<0)
     assert table["score_sd"] == pytest.approx(scores.std(ddof=1))
     assert table["score_q50"] == pytest.approx(np.quantile(scores, 0.5))
-    per_game = games.group_by("game_id").agg(pl.col("lead_changes").first(),
-                                             (pl.col("place") == 1).sum().alias("first"))
+    per_game = games.group_by("game_id").agg(
+        pl.col("lead_changes").first(), (pl.col("place") == 1).sum().alias("first")
+    )
     assert table["lead_changes_mean"] == pytest.approx(per_game["lead_changes"].mean())
     assert table["tie_share"] == pytest.approx((per_game["first"] > 1).mean())
     histogram = score_histogram(_run(synthetic_deal_stats(2, seed=0)[0], games=games), bins=20)
@@ -124,8 +141,9 @@ def test_outcome_shape_counts_negative_totals_ties_and_lead_changes() -> None:
 
 @pytest.fixture(scope="module")
 def classic_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    config = TournamentConfig(variants=("classic",), players=4, strategies=("random",) * 4,
-                              games=12, seed=2)
+    config = TournamentConfig(
+        variants=("classic",), players=4, strategies=("random",) * 4, games=12, seed=2
+    )
     out = tmp_path_factory.mktemp("classic") / "run"
     run_tournament(config, out, workers=1)
     return out
@@ -146,8 +164,9 @@ def test_special_deals_add_up_on_a_real_run(classic_run: Path) -> None:
     assert golden["mean_per_deal"][0] == pytest.approx(45.0)
 
 
-def test_deal_stats_only_run_still_gives_every_deal_level_table(classic_run: Path,
-                                                                tmp_path: Path) -> None:
+def test_deal_stats_only_run_still_gives_every_deal_level_table(
+    classic_run: Path, tmp_path: Path
+) -> None:
     games = scan_table(classic_run, "games").collect()
     stats = scan_table(classic_run, "deal_stats").collect()
     folder = write_run(tmp_path / "nodeals", games, stats)

@@ -6,15 +6,22 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
-from raspis.analysis.banker import (BankerGame, banker_summary, brute_force_distribution,
-                                    expected_value, first_hit_distribution, first_hit_table,
-                                    no_hit_probability, simulate, standard_game)
+from raspis.analysis.banker import (
+    BankerGame,
+    banker_summary,
+    brute_force_distribution,
+    expected_value,
+    first_hit_distribution,
+    first_hit_table,
+    no_hit_probability,
+    simulate,
+    standard_game,
+)
 
 SMALL_GAMES = [
     BankerGame(deck_size=6, target_sizes=(2, 2, 2), hit_payoffs=(2, 1, 1)),
     BankerGame(deck_size=7, target_sizes=(1, 2, 2, 1), hit_payoffs=(2, 1, 1, 1)),
-    BankerGame(deck_size=8, target_sizes=(2, 2, 2), hit_payoffs=(2, 1, 1)),        # odd cards left
+    BankerGame(deck_size=8, target_sizes=(2, 2, 2), hit_payoffs=(2, 1, 1)),  # odd cards left
     BankerGame(deck_size=8, target_sizes=(0, 3, 1, 2, 2), hit_payoffs=(2, 1, 1, 1, 1)),
     BankerGame(deck_size=9, target_sizes=(2, 3, 3, 1), hit_payoffs=(2, 1, 1, 1)),
 ]

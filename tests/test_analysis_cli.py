@@ -9,7 +9,6 @@ from pathlib import Path
 import polars as pl
 import pytest
 from click.testing import CliRunner
-
 from raspis.analysis.synthetic import synthetic_deal_stats, synthetic_games, write_run
 from raspis.cli.main import cli
 
@@ -20,11 +19,19 @@ EFFECTS = {"a": 30.0, "b": 10.0, "c": -10.0, "d": -30.0}
 def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("cli")
     stats, deals = synthetic_deal_stats(200, joker_values=(20.0, 5.0), seed=1)
-    first = write_run(folder / "first", synthetic_games(60, strategy_effect=EFFECTS, duplicate=True,
-                                                        seed=1), stats, deals)
-    second = write_run(folder / "second", synthetic_games(100, position_effect=[-20, 10, 5, 5],
-                                                          variant="other", variant_hash="0" * 16,
-                                                          seed=2), stats)
+    first = write_run(
+        folder / "first",
+        synthetic_games(60, strategy_effect=EFFECTS, duplicate=True, seed=1),
+        stats,
+        deals,
+    )
+    second = write_run(
+        folder / "second",
+        synthetic_games(
+            100, position_effect=[-20, 10, 5, 5], variant="other", variant_hash="0" * 16, seed=2
+        ),
+        stats,
+    )
     return first, second
 
 
@@ -50,9 +57,13 @@ def test_stats_csv_json_markdown(runs: tuple[Path, Path], tmp_path: Path) -> Non
     assert {"mean_score_low", "mean_score_high", "win_rate_low"} <= set(frame.columns)
     document = json.loads(_invoke("stats", str(runs[0]), "--format", "json").output)
     assert set(document) == {"ranking", "pairs", "ratings"}
-    assert document["pairs"][0]["strategy_a"] == "a" and document["pairs"][0]["design"] == "duplicate"
+    assert (
+        document["pairs"][0]["strategy_a"] == "a" and document["pairs"][0]["design"] == "duplicate"
+    )
     markdown = _invoke("stats", str(runs[0]), "--format", "markdown", "--no-ratings").output
-    assert "| strategy |" in markdown.replace("| variant | variant_hash | strategy |", "| strategy |")
+    assert "| strategy |" in markdown.replace(
+        "| variant | variant_hash | strategy |", "| strategy |"
+    )
     assert "Plackett-Luce" not in markdown
 
 
@@ -60,12 +71,18 @@ def test_balance_of_two_runs_side_by_side(runs: tuple[Path, Path]) -> None:
     result = _invoke("balance", str(runs[0]), str(runs[1]), "--format", "json")
     assert result.exit_code == 0
     document = json.loads(result.output)
-    assert {"seats", "seat_test", "joker", "hook", "bidding", "outcomes", "variance"} <= set(document)
+    assert {"seats", "seat_test", "joker", "hook", "bidding", "outcomes", "variance"} <= set(
+        document
+    )
     assert {row["run"] for row in document["seats"]} == {"first", "second"}
-    unequal = {row["run"]: row["unequal"] for row in document["seat_test"] if row["measure"] == "score"}
+    unequal = {
+        row["run"]: row["unequal"] for row in document["seat_test"] if row["measure"] == "score"
+    }
     assert unequal["second"] is True
     section = _invoke("balance", str(runs[1]), "--section", "seats")
-    assert section.exit_code == 0 and "Hotelling" in section.output and "Joker" not in section.output
+    assert (
+        section.exit_code == 0 and "Hotelling" in section.output and "Joker" not in section.output
+    )
     table = _invoke("balance", str(runs[0]), "--table", "joker", "--format", "csv")
     assert table.output.startswith("run,variant,variant_hash,kind,hand_size,joker")
 
@@ -73,12 +90,16 @@ def test_balance_of_two_runs_side_by_side(runs: tuple[Path, Path]) -> None:
 def test_report_command(runs: tuple[Path, Path], tmp_path: Path) -> None:
     result = _invoke("report", str(runs[0]), str(runs[1]), "-o", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "out" / "report.html").is_file() and (tmp_path / "out" / "report.md").is_file()
+    assert (tmp_path / "out" / "report.html").is_file() and (
+        tmp_path / "out" / "report.md"
+    ).is_file()
     assert len(list((tmp_path / "out" / "figures").glob("*.svg"))) == 7
 
 
 def test_banker_command() -> None:
-    result = _invoke("banker", "--simulate", "20000", "--seed", "1", "--by-call", "--format", "json")
+    result = _invoke(
+        "banker", "--simulate", "20000", "--seed", "1", "--by-call", "--format", "json"
+    )
     assert result.exit_code == 0
     document = json.loads(result.output)
     no_hit = next(row for row in document["banker"] if row["quantity"] == "P(no hit)")
@@ -90,8 +111,9 @@ def test_banker_command() -> None:
 
 
 @pytest.mark.parametrize("command", ["stats", "balance", "report"])
-def test_errors_are_clear_and_exit_nonzero(command: str, tmp_path: Path,
-                                           runs: tuple[Path, Path]) -> None:
+def test_errors_are_clear_and_exit_nonzero(
+    command: str, tmp_path: Path, runs: tuple[Path, Path]
+) -> None:
     extra = ["-o", str(tmp_path / "report")] if command == "report" else []
     missing = CliRunner().invoke(cli, [command, str(tmp_path / "nowhere"), *extra])
     assert missing.exit_code == 2 and "no such directory" in missing.output
@@ -101,7 +123,11 @@ def test_errors_are_clear_and_exit_nonzero(command: str, tmp_path: Path,
     assert not_a_run.exit_code == 2 and "is not a raspis run" in not_a_run.output
     broken = tmp_path / "broken"
     games = pl.read_parquet(next((runs[0] / "games").glob("*.parquet")))
-    write_run(broken, games.drop("lead_changes"), pl.read_parquet(next((runs[0] / "deal_stats").glob("*.parquet"))))
+    write_run(
+        broken,
+        games.drop("lead_changes"),
+        pl.read_parquet(next((runs[0] / "deal_stats").glob("*.parquet"))),
+    )
     mismatch = CliRunner().invoke(cli, [command, str(broken), *extra])
     assert mismatch.exit_code == 2 and "does not match the games schema" in mismatch.output
     assert "lead_changes" in mismatch.output and "Traceback" not in mismatch.output

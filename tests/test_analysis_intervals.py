@@ -8,12 +8,16 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
-
 from raspis.analysis import run_from_frames, seat_effects, seat_equality_test, strategy_ranking
-from raspis.analysis.intervals import (hotelling_test, mean_interval_from_moments, t_quantile,
-                                       welch_difference, wilson_interval)
+from raspis.analysis.intervals import (
+    hotelling_test,
+    mean_interval_from_moments,
+    t_quantile,
+    welch_difference,
+    wilson_interval,
+)
 from raspis.analysis.synthetic import synthetic_deal_stats, synthetic_games
+from scipy import stats
 
 _, EMPTY_DEALS = synthetic_deal_stats(2, hand_sizes=(1,))
 
@@ -95,8 +99,9 @@ def test_mean_score_interval_covers_with_duplicate_card_luck() -> None:
     effects = {"a": 25.0, "b": 0.0, "c": -10.0, "d": -15.0}
     repeats, covered = 150, 0
     for seed in range(repeats):
-        games = synthetic_games(30, strategy_effect=effects, duplicate=True, card_sd=120.0,
-                                noise_sd=20.0, seed=seed)
+        games = synthetic_games(
+            30, strategy_effect=effects, duplicate=True, card_sd=120.0, noise_sd=20.0, seed=seed
+        )
         table = strategy_ranking(_run(games)).filter(strategy="a")
         covered += table["mean_score_low"][0] <= 25.0 <= table["mean_score_high"][0]
     lower, upper = _binomial_band(repeats, 0.95)
@@ -119,8 +124,9 @@ def test_win_rate_interval_covers_the_true_rate() -> None:
 
 def test_planted_seat_advantage_is_found_and_covered() -> None:
     planted = [-30.0, 20.0, 5.0, 5.0]  # mean 0: the advantage of each position
-    games = synthetic_games(400, position_effect=planted, duplicate=True, card_sd=60.0,
-                            noise_sd=60.0, seed=11)
+    games = synthetic_games(
+        400, position_effect=planted, duplicate=True, card_sd=60.0, noise_sd=60.0, seed=11
+    )
     run = _run(games)
     table = seat_effects(run).sort("position")
     for row, truth in zip(table.iter_rows(named=True), planted, strict=True):
@@ -143,8 +149,14 @@ def test_equal_seats_are_rejected_at_about_the_level(duplicate: bool) -> None:
     repeats = {"score": 0, "win": 0}
     trials = 200
     for seed in range(trials):
-        games = synthetic_games(60, duplicate=duplicate, card_sd=80.0 if duplicate else 0.0,
-                                noise_sd=50.0, strategy_effect={"a": 40.0}, seed=1000 + seed)
+        games = synthetic_games(
+            60,
+            duplicate=duplicate,
+            card_sd=80.0 if duplicate else 0.0,
+            noise_sd=50.0,
+            strategy_effect={"a": 40.0},
+            seed=1000 + seed,
+        )
         test = seat_equality_test(_run(games), alpha=0.05)
         for row in test.iter_rows(named=True):
             repeats[row["measure"]] += row["unequal"]

@@ -9,12 +9,19 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from scipy import stats
-
-from raspis.analysis import (games_to_win, head_to_head, match_lengths, match_win_probability,
-                             paired_differences, plackett_luce_ratings, run_from_frames,
-                             strategy_ranking, variance_explained)
+from raspis.analysis import (
+    games_to_win,
+    head_to_head,
+    match_lengths,
+    match_win_probability,
+    paired_differences,
+    plackett_luce_ratings,
+    run_from_frames,
+    strategy_ranking,
+    variance_explained,
+)
 from raspis.analysis.synthetic import deal_stats_from_deals, synthetic_deal_stats, synthetic_games
+from scipy import stats
 
 EFFECTS = {"a": 30.0, "b": 10.0, "c": -10.0, "d": -30.0}
 DEAL_STATS = deal_stats_from_deals(synthetic_deal_stats(2, hand_sizes=(1,))[1])
@@ -41,8 +48,9 @@ def test_errored_games_are_left_out_and_counted() -> None:
 
 
 def test_paired_difference_is_recovered_and_pairing_removes_card_luck() -> None:
-    games = synthetic_games(200, strategy_effect=EFFECTS, duplicate=True, card_sd=150.0,
-                            noise_sd=30.0, seed=5)
+    games = synthetic_games(
+        200, strategy_effect=EFFECTS, duplicate=True, card_sd=150.0, noise_sd=30.0, seed=5
+    )
     table = paired_differences(_run(games))
     assert table.height == 6 and set(table["design"]) == {"duplicate"}
     for row in table.iter_rows(named=True):
@@ -58,8 +66,14 @@ def test_paired_difference_is_recovered_and_pairing_removes_card_luck() -> None:
 def test_paired_difference_interval_covers_by_simulation() -> None:
     repeats, covered = 120, 0
     for seed in range(repeats):
-        games = synthetic_games(25, strategy_effect=EFFECTS, duplicate=True, card_sd=100.0,
-                                noise_sd=40.0, seed=100 + seed)
+        games = synthetic_games(
+            25,
+            strategy_effect=EFFECTS,
+            duplicate=True,
+            card_sd=100.0,
+            noise_sd=40.0,
+            seed=100 + seed,
+        )
         row = paired_differences(_run(games)).filter(strategy_a="b", strategy_b="c")
         covered += row["mean_difference_low"][0] <= 20.0 <= row["mean_difference_high"][0]
     assert 0.90 <= covered / repeats <= 0.995
@@ -98,9 +112,13 @@ def test_repeated_strategy_gets_one_rating_per_lineup_slot() -> None:
 
 def test_head_to_head_matches_the_normal_model() -> None:
     mu, sigma_each = 20.0, 50.0
-    games = synthetic_games(3000, strategies=("strong", "weak"),
-                            strategy_effect={"strong": mu / 2, "weak": -mu / 2},
-                            noise_sd=sigma_each, seed=10)
+    games = synthetic_games(
+        3000,
+        strategies=("strong", "weak"),
+        strategy_effect={"strong": mu / 2, "weak": -mu / 2},
+        noise_sd=sigma_each,
+        seed=10,
+    )
     row = head_to_head(_run(games)).row(0, named=True)
     sigma = sigma_each * math.sqrt(2)  # the difference of two independent seats' noise
     assert row["strategy_a"] == "strong"
@@ -114,7 +132,9 @@ def test_match_models_and_games_to_win() -> None:
     # games model: binomial by hand, and the shortest match is odd
     p = 0.6
     for n in (1, 2, 3, 4, 7):
-        by_hand = sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1) if 2 * k > n)
+        by_hand = sum(
+            math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1) if 2 * k > n
+        )
         if n % 2 == 0:
             by_hand += 0.5 * math.comb(n, n // 2) * (p * (1 - p)) ** (n // 2)
         assert match_win_probability([n], p=p)[0] == pytest.approx(by_hand)
@@ -130,9 +150,13 @@ def test_match_models_and_games_to_win() -> None:
 
 def test_match_length_is_right_by_simulating_matches() -> None:
     mu, sigma_each = 15.0, 50.0
-    games = synthetic_games(4000, strategies=("strong", "weak"),
-                            strategy_effect={"strong": mu / 2, "weak": -mu / 2},
-                            noise_sd=sigma_each, seed=11)
+    games = synthetic_games(
+        4000,
+        strategies=("strong", "weak"),
+        strategy_effect={"strong": mu / 2, "weak": -mu / 2},
+        noise_sd=sigma_each,
+        seed=11,
+    )
     row = match_lengths(_run(games)).row(0, named=True)
     generator = np.random.default_rng(12)
     for column, model in (("games_model", "games"), ("score_model", "score")):
@@ -148,23 +172,32 @@ def test_match_length_is_right_by_simulating_matches() -> None:
 
 
 def test_duplicate_match_needs_fewer_deal_sets_when_cards_dominate() -> None:
-    games = synthetic_games(300, strategies=("strong", "weak"),
-                            strategy_effect={"strong": 10.0, "weak": -10.0}, duplicate=True,
-                            card_sd=200.0, noise_sd=20.0, seed=13)
+    games = synthetic_games(
+        300,
+        strategies=("strong", "weak"),
+        strategy_effect={"strong": 10.0, "weak": -10.0},
+        duplicate=True,
+        card_sd=200.0,
+        noise_sd=20.0,
+        seed=13,
+    )
     row = match_lengths(_run(games)).row(0, named=True)
     assert row["duplicate_deal_sets"] * 2 < row["score_model"]
 
 
 def test_variance_explained_recovers_planted_shares() -> None:
     card_sd, noise_sd, players = 40.0, 50.0, 4
-    games = synthetic_games(3000, strategy_effect=EFFECTS, duplicate=True, card_sd=card_sd,
-                            noise_sd=noise_sd, seed=14)
+    games = synthetic_games(
+        3000, strategy_effect=EFFECTS, duplicate=True, card_sd=card_sd, noise_sd=noise_sd, seed=14
+    )
     row = variance_explained(_run(games)).row(0, named=True)
     strategy_variance = float(np.var(list(EFFECTS.values())))  # 500, population variance
     total = strategy_variance + card_sd**2 + noise_sd**2
     assert row["design"] == "duplicate"
     assert row["strategy_share"] == pytest.approx(strategy_variance / total, abs=0.01)
-    assert row["cards_share"] == pytest.approx((card_sd**2 + noise_sd**2 / players) / total, abs=0.02)
+    assert row["cards_share"] == pytest.approx(
+        (card_sd**2 + noise_sd**2 / players) / total, abs=0.02
+    )
     luck_free = strategy_variance / (strategy_variance + noise_sd**2 * (1 - 1 / players))
     assert row["strategy_share_luck_free"] == pytest.approx(luck_free, abs=0.015)
     plain = variance_explained(_run(synthetic_games(500, strategy_effect=EFFECTS, seed=15)))

@@ -9,20 +9,36 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from raspis.analysis import build_report, open_run
 from raspis.tournament import TournamentConfig, run_tournament
 
-FIGURES = ("ratings", "seat_advantage", "dealer_cost", "joker_value", "bid_outcomes",
-           "luck_skill", "score_distribution")
-STRATEGIES = ("random", "random", "raspis.strategies.base:RandomStrategy",
-              "raspis.strategies.base:RandomStrategy")
+FIGURES = (
+    "ratings",
+    "seat_advantage",
+    "dealer_cost",
+    "joker_value",
+    "bid_outcomes",
+    "luck_skill",
+    "score_distribution",
+)
+STRATEGIES = (
+    "random",
+    "random",
+    "raspis.strategies.base:RandomStrategy",
+    "raspis.strategies.base:RandomStrategy",
+)
 
 
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    config = TournamentConfig(variants=("classic", "joker"), players=4, strategies=STRATEGIES,
-                              games=6, seed=3, duplicate="rotations")
+    config = TournamentConfig(
+        variants=("classic", "joker"),
+        players=4,
+        strategies=STRATEGIES,
+        games=6,
+        seed=3,
+        duplicate="rotations",
+    )
     out = tmp_path_factory.mktemp("report") / "run"
     run_tournament(config, out, workers=1)
     return out
@@ -42,7 +58,7 @@ def test_report_writes_html_markdown_figures_and_tables(small_run: Path, tmp_pat
     embedded = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
     assert len(embedded) == len(FIGURES)
     assert all(base64.b64decode(data).startswith(b"\x89PNG") for data in embedded)
-    assert "<img src=\"figures" not in html
+    assert '<img src="figures' not in html
     # provenance: the run, its fingerprint, the variants' hashes, strategies and game counts
     run = open_run(small_run)
     described = run.describe()
