@@ -51,3 +51,162 @@ class HashRandomStrategy(Strategy):
         draw = splitmix64(self.key ^ self.decision)
         self.decision += 1
         return actions[draw % len(actions)]
+
+
+def _rank_pick(mask: int, highest: bool) -> int:
+    """The ordinary card of lowest rank in ``mask`` (lowest suit among equals) or of highest rank
+    (highest suit among equals); -1 for none."""
+    cards = [card for card in range(52) if mask >> card & 1]
+    if not cards:
+        return -1
+    if highest:
+        return max(cards, key=lambda card: (card % 13, card // 13))
+    return min(cards, key=lambda card: (card % 13, card // 13))
+
+
+def _top(mask: int, suit: int) -> int:
+    pattern = (mask >> (13 * suit)) & 8191
+    return pattern.bit_length() - 1
+
+
+class FastHeuristicStrategy(Strategy):
+    """Simple rules of thumb with integer arithmetic and shared tables; plays exactly like the
+    batch ``fastheuristic`` (the rules are described in ``strategies.batch_heuristic``)."""
+
+    name = "fastheuristic"
+    description = "fast rules of thumb (twin of the vectorised batch fastheuristic)"
+
+    def start_game(self, variant: Variant, seat: int, players: int, rng: random.Random) -> None:
+        """Read the variant once."""
+        from .fast_tables import deck_mask
+
+        super().start_game(variant, seat, players, rng)
+        self.deck = deck_mask(variant)
+        self.over_scores = variant.scoring.over_per_trick > 0
+        self.no_fine = variant.joker.lead_fine == 0
+        self.first_wins = variant.joker.two_jokers == "first_wins"
+        self.trumps_beat = variant.joker.demand_trumped == "trump_wins"
+
+    def act(self, observation: Observation) -> Action:
+        """Name the longest suit, bid the nearest legal bid, play by the rules of thumb."""
+        from raspis.engine import Bid, NameTrump
+        from raspis.engine.game import Phase
+
+        if observation.phase == Phase.TRUMP:
+            counts = [((observation.hand >> (13 * suit)) & 8191).bit_count() for suit in range(4)]
+            return NameTrump(counts.index(max(counts)))
+        if observation.phase == Phase.BID:
+            estimate = self._estimate(observation)
+            legal = [action.tricks for action in observation.legal_actions]  # type: ignore[union-attr]
+            return Bid(min(legal, key=lambda bid: (abs(1000 * bid - estimate), bid)))
+        return self._play(observation)
+
+    def _estimate(self, observation: Observation) -> int:
+        from .fast_tables import JOKER_VALUE, suit_tables
+
+        participants, hand_size = len(observation.order), observation.hand_size
+        if observation.hand_hidden:
+            return hand_size * 1000 // participants
+        assert self.variant is not None
+        tables = suit_tables(self.variant, participants, hand_size)
+        hand, trump = observation.hand, observation.trump
+        estimate = JOKER_VALUE * (hand >> 52 & 3).bit_count()
+        for suit in range(4):
+            kind = 0 if trump == suit else 1 if trump >= 0 else 2
+            estimate += int(tables[kind, suit, (hand >> (13 * suit)) & 8191])
+        return estimate
+
+    def _need(self, observation: Observation, remaining: int) -> int:
+        assert self.variant is not None
+        kind = self.variant.kinds[observation.kind]
+        if kind.bidding == "none":
+            return remaining if kind.per_trick > 0 else 0
+        bid = observation.bids[self.seat]
+        taken = observation.taken[self.seat]
+        assert bid is not None
+        if taken <= bid:
+            return bid - taken
+        return remaining if self.over_scores else 0
+
+    def _play(self, observation: Observation) -> Action:
+        from raspis.engine import Play
+        from raspis.engine.batch.rules import (
+            CALL_CODES,
+            CALL_NAMES,
+            OPTION_CALL,
+            OPTION_INDEX,
+            OPTION_SUIT,
+        )
+
+        from .fast_tables import LOSE_LEAD, WIN_LEAD, first_preferred
+
+        hand = observation.hand
+        ordinary = 0
+        jokers = 0
+        calls = 0
+        for action in observation.legal_actions:
+            card = action.card  # type: ignore[union-attr]
+            if card >= 52:
+                jokers |= 1 << card
+                option = OPTION_INDEX[CALL_CODES[action.call], action.suit + 1]  # type: ignore[union-attr]
+                calls |= 1 << int(option)
+            else:
+                ordinary |= 1 << card
+        remaining = hand.bit_count()
+        need = self._need(observation, remaining)
+        want = need > 0
+        joker = 52 if jokers >> 52 & 1 else 53
+
+        def joker_play(option: int) -> Action:
+            option = max(option, 0)
+            return Play(joker, CALL_NAMES[OPTION_CALL[option]], int(OPTION_SUIT[option]))  # type: ignore[arg-type]
+
+        trick = observation.trick
+        if not trick:
+            if jokers:
+                unseen = self.deck & ~hand & ~observation.played
+                masters = sum(1 for suit in range(4)
+                              if _top(hand, suit) >= 0 and _top(hand, suit) > _top(unseen, suit))
+                if want and (not ordinary or need >= remaining
+                             or (need > masters and self.no_fine)):
+                    return joker_play(first_preferred(calls, WIN_LEAD))
+                if not want and not ordinary:
+                    return joker_play(first_preferred(calls, LOSE_LEAD))
+            return Play(_rank_pick(ordinary, want))
+        trick_trump, led = observation.trick_trump, observation.led_suit
+        lead = trick[0]
+        beat_jokers = (self.trumps_beat and lead.card >= 52 and lead.call == "highest"
+                       and trick_trump >= 0 and trick_trump != lead.suit)
+        bonus = 2000 if beat_jokers else 200
+        best = -1
+        for index, entry in enumerate(trick):
+            card = entry.card
+            if card >= 52:
+                high = entry.call in ("high", "highest", "trumps")
+                key = (1000 - index if self.first_wins else 1000 + index) if high else -1
+            elif card // 13 == trick_trump:
+                key = bonus + card
+            elif card // 13 == led:
+                key = 100 + card
+            else:
+                key = -1
+            best = max(best, key)
+        trumps = ((1 << 13) - 1) << (13 * trick_trump) if trick_trump >= 0 else 0
+        led_cards = (((1 << 13) - 1) << (13 * led) if led >= 0 else (1 << 52) - 1) & ~trumps
+        above_trump = ~((1 << max(0, min(64, best - bonus + 1))) - 1)
+        above_led = ~((1 << max(0, min(64, best - 99))) - 1)
+        beats = (ordinary & trumps & above_trump) | (ordinary & led_cards & above_led)
+        losers = ordinary & ~beats
+        high_ok, low_ok = bool(calls & 1), bool(calls & 2)
+        step = len(trick)
+        if want:
+            high_key = 1000 - step if self.first_wins else 1000 + step
+            joker_wins = bool(jokers) and high_ok and high_key > best
+            if not beats and (joker_wins or not ordinary) and jokers:
+                return joker_play(0 if joker_wins else 1 if low_ok else 0)
+            side = ordinary & ~trumps
+            choice = beats or side or ordinary
+            return Play(_rank_pick(choice, False))
+        if jokers and ((not losers and low_ok) or not ordinary):
+            return joker_play(1 if low_ok else 0)
+        return Play(_rank_pick(losers or ordinary, True))

@@ -60,7 +60,7 @@ class DealState:
         self.hook_forced = np.zeros(count, dtype=bool)
         self.joker_holders = np.full((count, 2), -1, dtype=np.int64)
         self.dealt: np.ndarray | None = None
-        # play
+        # play (``engine.batch.trick`` sets up the per-trick arrays)
         self.played = np.zeros(count, dtype=np.uint64)
         self.trick_mask = np.zeros(count, dtype=np.uint64)
         self.last_trick = np.zeros(count, dtype=np.uint64)
@@ -74,12 +74,20 @@ class DealState:
         self.best_position = np.zeros(count, dtype=np.int64)
         self.lead_call = np.zeros(count, dtype=np.int64)
         self.first_joker = np.full(count, -1, dtype=np.int64)
-        self.trump_bonus = np.full(count, 200, dtype=np.int64)
-        self.trick_cards = np.full((count, participants), -1, dtype=np.int64)
-        self.trick_calls = np.zeros((count, participants), dtype=np.int64)
-        self.trick_suits = np.full((count, participants), -1, dtype=np.int64)
-        self.trick_positions = np.zeros((count, participants), dtype=np.int64)
-        self.any_joker_led = False
+        #: rows whose trick was led by a Joker (None: no such row in this trick)
+        self.joker_leads: np.ndarray | None = None
+        self.led_mask = np.zeros(count, dtype=np.uint64)
+        self.trump_mask = np.zeros(count, dtype=np.uint64)
+        self.trump_context = np.zeros(count, dtype=np.int64)
+        self.context = np.zeros(count, dtype=np.int64)
+        self.no_led = self.led
+        self.pair_calls = np.zeros(count, dtype=np.int64)
+        #: (participants, count): the current trick by step, and who plays at each step
+        self.trick_cards_t = np.full((participants, count), -1, dtype=np.int64)
+        self.trick_calls_t = np.zeros((participants, count), dtype=np.int64)
+        self.trick_suits_t = np.full((participants, count), -1, dtype=np.int64)
+        self.positions_t = np.zeros((participants, count), dtype=np.int64)
+        self.flat_t = np.zeros((participants, count), dtype=np.int64)
         self.history = history
         if history:
             shape = (count, plan.tricks, participants)

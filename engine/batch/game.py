@@ -24,7 +24,8 @@ from .observation import BatchObservation
 from .result import BatchLog, BatchResult, lead_changes_of, places_of
 from .rng import as_seeds, first_dealers
 from .rules import OPTION_CALL, OPTION_SUIT, BatchRules, DealPlan
-from .steps import bid_step, end_trick, lead_call_masks, name_trump, play_step
+from .steps import bid_step, name_trump
+from .trick import end_trick, lead_call_masks, play_step, start_tricks
 
 _METHODS = {"trump": "name_trump", "bid": "bid", "play": "play"}
 
@@ -79,20 +80,21 @@ class BatchGame:
         deals = rules.schedule_length + rules.tie_deals
         self.deal_count = deals
         self.kind_names = tuple(rules.variant.kinds)
-        self.deal_played = np.zeros((count, deals), dtype=bool)
-        self.deal_kind = np.zeros((count, deals), dtype=np.int8)
-        self.deal_block = np.full((count, deals), -1, dtype=np.int16)
-        self.deal_special = np.zeros((count, deals), dtype=bool)
-        self.hand_size = np.zeros((count, deals), dtype=np.int16)
-        self.dealer = np.full((count, deals), -1, dtype=np.int8)
-        self.trump = np.full((count, deals), -1, dtype=np.int8)
-        self.hook_forced = np.zeros((count, deals), dtype=bool)
-        self.joker_holder = np.full((count, deals, 2), -1, dtype=np.int8)
-        self.participated = np.zeros((count, deals, players), dtype=bool)
-        self.bid = np.full((count, deals, players), -1, dtype=np.int8)
-        self.tricks = np.zeros((count, deals, players), dtype=np.int8)
-        self.points = np.zeros((count, deals, players), dtype=np.int32)
-        self.premium = np.zeros((count, deals, players), dtype=np.int32)
+        # Records, deal-major while playing (one deal's rows are contiguous); transposed at the end.
+        self.deal_played = np.zeros((deals, count), dtype=bool)
+        self.deal_kind = np.zeros((deals, count), dtype=np.int8)
+        self.deal_block = np.full((deals, count), -1, dtype=np.int16)
+        self.deal_special = np.zeros((deals, count), dtype=bool)
+        self.hand_size = np.zeros((deals, count), dtype=np.int16)
+        self.dealer = np.full((deals, count), -1, dtype=np.int8)
+        self.trump = np.full((deals, count), -1, dtype=np.int8)
+        self.hook_forced = np.zeros((deals, count), dtype=bool)
+        self.joker_holder = np.full((deals, count, 2), -1, dtype=np.int8)
+        self.participated = np.zeros((deals, count, players), dtype=bool)
+        self.bid = np.full((deals, count, players), -1, dtype=np.int8)
+        self.tricks = np.zeros((deals, count, players), dtype=np.int8)
+        self.points = np.zeros((deals, count, players), dtype=np.int32)
+        self.premium = np.zeros((deals, count, players), dtype=np.int32)
         self.log: BatchLog | None = None
         if record:
             plays = max(rules.deck_size, max((p.tricks * players for p in rules.plans), default=0))
@@ -152,10 +154,11 @@ class BatchGame:
         first_calls = later_calls = None
         if rules.has_jokers:
             first_calls, later_calls = lead_call_masks(self, state)
+        start_tricks(self, state)
         for trick in range(plan.tricks):
-            for step in range(state.participants):
-                state.step = step
-                play_step(self, state, first_calls if trick == 0 else later_calls)
+            calls = first_calls if trick == 0 else later_calls
+            for _ in range(state.participants):
+                play_step(self, state, calls)
             end_trick(self, state)
         self.score_deal(state)
 
@@ -181,21 +184,20 @@ class BatchGame:
                 value = best if rules.premium == "best_deal" else rules.premium_points
                 premiums = np.where(all_made, value, 0)
         self.scores.ravel()[flat] += points + premiums
-        rows = games[:, None]
-        self.deal_played[games, number] = True
-        self.deal_kind[games, number] = self.kind_names.index(plan.kind_name)
-        self.deal_block[games, number] = plan.block
-        self.deal_special[games, number] = plan.kind.special
-        self.hand_size[games, number] = plan.hand_size
-        self.dealer[games, number] = state.dealer
-        self.trump[games, number] = state.trump
-        self.hook_forced[games, number] = state.hook_forced
-        self.joker_holder[games, number] = state.joker_holders
-        self.participated[rows, number, state.order] = True
-        self.bid[rows, number, state.order] = state.bids
-        self.tricks[rows, number, state.order] = state.taken
-        self.points[rows, number, state.order] = points
-        self.premium[rows, number, state.order] = premiums
+        self.deal_played[number, games] = True
+        self.deal_kind[number, games] = self.kind_names.index(plan.kind_name)
+        self.deal_block[number, games] = plan.block
+        self.deal_special[number, games] = plan.kind.special
+        self.hand_size[number, games] = plan.hand_size
+        self.dealer[number, games] = state.dealer
+        self.trump[number, games] = state.trump
+        self.hook_forced[number, games] = state.hook_forced
+        self.joker_holder[number, games] = state.joker_holders
+        self.participated[number].ravel()[flat] = True
+        self.bid[number].ravel()[flat] = state.bids
+        self.tricks[number].ravel()[flat] = state.taken
+        self.points[number].ravel()[flat] = points
+        self.premium[number].ravel()[flat] = premiums
         if self.log is not None:
             self._record(state)
 
@@ -322,18 +324,25 @@ class BatchGame:
         deals = np.arange(self.deal_count)[None, :]
         errored = self.fault_deal >= 0
         cut = np.where(errored, self.fault_deal, self.deal_count)
-        played = self.deal_played & (deals < cut[:, None])
+
+        def games_first(array: np.ndarray) -> np.ndarray:
+            return np.ascontiguousarray(np.swapaxes(array, 0, 1))
+
+        played = games_first(self.deal_played) & (deals < cut[:, None])
         result = BatchResult(
             variant=self.rules.variant, players=self.players, seeds=self.seeds,
             first_dealer=self.first_dealer, scores=self.scores, places=self.scores,
             double_loss=self.scores, deals_played=played.sum(axis=1),
             lead_changes=np.zeros(self.count, dtype=np.int64), errored=errored,
             errors=self.errors, kind_names=self.kind_names, deal_played=played,
-            deal_kind=self.deal_kind, deal_block=self.deal_block, deal_special=self.deal_special,
-            hand_size=self.hand_size, dealer=self.dealer, trump=self.trump,
-            hook_forced=self.hook_forced, joker_holder=self.joker_holder,
-            participated=self.participated & played[:, :, None], bid=self.bid,
-            tricks=self.tricks, points=self.points, premium=self.premium, log=self.log,
+            deal_kind=games_first(self.deal_kind), deal_block=games_first(self.deal_block),
+            deal_special=games_first(self.deal_special), hand_size=games_first(self.hand_size),
+            dealer=games_first(self.dealer), trump=games_first(self.trump),
+            hook_forced=games_first(self.hook_forced),
+            joker_holder=games_first(self.joker_holder),
+            participated=games_first(self.participated) & played[:, :, None],
+            bid=games_first(self.bid), tricks=games_first(self.tricks),
+            points=games_first(self.points), premium=games_first(self.premium), log=self.log,
             seconds=seconds, decisions=self.decision_count,
         )
         totals = result.totals_after_each_deal()

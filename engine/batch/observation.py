@@ -90,6 +90,10 @@ class BatchObservation:
                         "for a trump, 1000 +- index for a high Joker")
     trumps_beat_jokers = _Lazy("a trump takes this trick even from a high Joker (a 'highest' "
                                "demand under joker.demand_trumped = trump_wins)")
+    led_suit_mask = _Lazy("the cards of the led suit (mask; 0 while no suit is led)")
+    trick_trump_mask = _Lazy("the cards of the trick's trump suit (mask; 0 for no trump)")
+    own_bid = _Lazy("the mover's bid, -1 for none yet")
+    own_taken = _Lazy("the tricks the mover took so far in this deal")
     played = _Lazy("cards seen played this deal under the memory rule, with the current trick")
     decision_index = _Lazy("decisions this seat made earlier in the game")
 
@@ -149,8 +153,10 @@ class BatchObservation:
     # -- builders over every game of the step (indices are the deal state's rows) ---------------
 
     def _at_position(self, array: np.ndarray) -> np.ndarray:
-        state = self._state
-        return array.ravel()[state.base + self._shared["position"]]
+        flat = self._shared.get("flat")
+        if flat is None:
+            flat = self._shared["flat"] = self._state.base + self._shared["position"]
+        return array.ravel()[flat]
 
     def _make_games(self) -> np.ndarray:
         return self._state.games
@@ -221,16 +227,28 @@ class BatchObservation:
         return np.zeros(self._state.count, dtype=np.int64)
 
     def _make_trick_cards(self) -> np.ndarray:
-        return self._state.trick_cards
+        return self._state.trick_cards_t.T
 
     def _make_trick_calls(self) -> np.ndarray:
-        return self._state.trick_calls
+        return self._state.trick_calls_t.T
 
     def _make_trick_suits(self) -> np.ndarray:
-        return self._state.trick_suits
+        return self._state.trick_suits_t.T
 
     def _make_trick_positions(self) -> np.ndarray:
-        return self._state.trick_positions
+        return self._state.positions_t.T
+
+    def _make_led_suit_mask(self) -> np.ndarray:
+        return self._state.led_mask
+
+    def _make_trick_trump_mask(self) -> np.ndarray:
+        return self._state.trump_mask
+
+    def _make_own_bid(self) -> np.ndarray:
+        return self._at_position(self._state.bids)
+
+    def _make_own_taken(self) -> np.ndarray:
+        return self._at_position(self._state.taken)
 
     def _make_winning_position(self) -> np.ndarray:
         return self._state.best_position
@@ -239,7 +257,9 @@ class BatchObservation:
         return self._state.best_key
 
     def _make_trumps_beat_jokers(self) -> np.ndarray:
-        return self._state.trump_bonus > 1000
+        from .trick import BEATS
+
+        return self._state.context >= BEATS
 
     def _make_played(self) -> np.ndarray:
         state = self._state

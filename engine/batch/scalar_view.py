@@ -116,9 +116,9 @@ def scalar_observations(game: BatchGame, state: DealState, observation: BatchObs
             visible = ()
         current: tuple[TrickCard, ...] = ()
         if phase == "play":
-            current = _trick_cards(state, row, state.trick_cards[row], state.trick_calls[row],
-                                   state.trick_suits[row], state.trick_positions[row],
-                                   observation.trick_position)
+            current = _trick_cards(state, row, state.trick_cards_t[:, row],
+                                   state.trick_calls_t[:, row], state.trick_suits_t[:, row],
+                                   state.positions_t[:, row], observation.trick_position)
         played = 0
         for trick in visible:
             for entry in trick.cards:
