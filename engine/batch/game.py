@@ -41,8 +41,10 @@ class BatchGame:
         self.seeds = as_seeds(seeds)
         count = len(self.seeds)
         self.count = count
-        if seatings is None:
-            seatings = np.broadcast_to(np.arange(players), (count, players))
+        if seatings is None:  # slot i at seat i; one strategy alone takes every seat
+            lone = len(strategies) == 1
+            slots = np.zeros(players, dtype=np.int64) if lone else np.arange(players)
+            seatings = np.broadcast_to(slots, (count, players))
         seatings = np.asarray(seatings, dtype=np.int64)
         if seatings.ndim == 1:
             seatings = np.broadcast_to(seatings, (count, players))
@@ -367,7 +369,8 @@ def play_batch(variant: Variant, players: int, seeds: Sequence[int] | np.ndarray
 
     ``strategies`` are batch strategies, one per lineup slot (the same object may fill several
     slots); ``seatings[g, seat]`` is the slot sitting at ``seat`` in game ``g`` (default: slot i at
-    seat i), one row for all games or one per game. Same seeds, same deals as ``engine.Game``.
+    seat i, or a lone strategy at every seat), one row for all games or one per game. Same seeds,
+    same deals as ``engine.Game``.
     """
     return BatchGame(variant, players, seeds, strategies, seatings, record=record).run()
 

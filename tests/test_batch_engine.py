@@ -1,0 +1,341 @@
+"""The batch engine against the reference engine, game for game (differential tests, hypothesis).
+
+Each test plays the same seeds in ``engine.Game`` (through ``play_game``, with a deterministic
+scalar strategy) and in ``engine.batch`` (with the batch twin of that strategy, or with the very
+same scalar strategy through ``ScalarAdapter``), and asks for identical games: the first dealer,
+every hand dealt, trump card and trump, bid, card with its Joker call, trick winner, deal points,
+premium, hook flag, Joker holders, totals and places. The twins:
+
+- ``lowest`` (first legal action) / ``BatchLowest``;
+- ``fastrandom`` (uniform from a counter-based hash) / ``BatchRandom``: explores every rule branch;
+- ``fastheuristic`` / ``BatchFastHeuristic``: plays like a player, so deals run their real course;
+- any scalar strategy / ``ScalarAdapter``: checks the batch engine's observations and legal actions
+  equal the reference's (the scalar ``random`` and ``heuristic`` are used).
+
+Every preset at every allowed player count runs with each twin; hypothesis then draws variants made
+of random combinations of rule options (trump modes, Joker calls and restrictions, hooks, pass
+limits, dark/golden/misère/no-trump/lobovaya/named deals, draws from the stock, memory rules,
+premiums, tie-break golden deals, first-dealer rules). Last, the tournament tables built from a
+batch equal ``run_shard``'s, faults included, and results do not depend on the batch size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from raspis.engine import load_variant, preset_names, variant_from_dict
+from raspis.engine.batch import play_batch
+from raspis.engine.batch.rules import CALL_NAMES
+from raspis.engine.errors import VariantError
+from raspis.engine.events import CardPlayed, DealStarted, TrickWon, TrumpChosen
+from raspis.engine.variant import Variant
+from raspis.strategies import Strategy, load_strategy, play_game, registry
+from raspis.strategies.batch import ScalarAdapter
+from raspis.strategies.batch_basic import BatchLowest, BatchRandom
+from raspis.strategies.batch_heuristic import BatchFastHeuristic
+from raspis.strategies.fast import FastHeuristicStrategy, HashRandomStrategy, LowestStrategy
+from raspis.tournament.runner import TournamentConfig, _validate, plan_shards
+from raspis.tournament.shard import run_shard
+
+#: the scalar twins' classes, for the registry of a tournament run in the tests
+SCALAR_TWINS = {"lowest": "raspis.strategies.fast:LowestStrategy",
+                "fastrandom": "raspis.strategies.fast:HashRandomStrategy",
+                "fastheuristic": "raspis.strategies.fast:FastHeuristicStrategy"}
+TWINS: dict[str, tuple[type[Strategy], type]] = {
+    "lowest": (LowestStrategy, BatchLowest),
+    "fastrandom": (HashRandomStrategy, BatchRandom),
+    "fastheuristic": (FastHeuristicStrategy, BatchFastHeuristic),
+}
+
+
+def _scalar_games(variant: Variant, players: int, seeds: list[int],
+                  make: Any) -> list[Any]:
+    resolved = variant.for_player_count(players)
+    games = []
+    for seed in seeds:
+        record = play_game(resolved, players, seed, [make() for _ in range(players)], log=True)
+        assert not record.errored, record.fault
+        games.append(record.game)
+    return games
+
+
+def assert_same_games(variant: Variant, players: int, seeds: list[int], scalar: Any,
+                      batch: Any) -> None:
+    """Play ``seeds`` in both engines and compare them event by event."""
+    result = play_batch(variant, players, seeds, [batch], np.zeros(players, dtype=int),
+                        record=True)
+    log = result.log
+    assert log is not None
+    for index, game in enumerate(_scalar_games(variant, players, seeds, scalar)):
+        where = f"{variant.name} players={players} seed={seeds[index]}"
+        assert not result.errored[index], (where, result.errors[index])
+        assert result.first_dealer[index] == game.first_dealer, where
+        assert result.deals_played[index] == len(game.results), where
+        for deal in game.results:
+            number = deal.number
+            at = f"{where} deal={number + 1}"
+            assert result.deal_played[index, number], at
+            assert result.dealer[index, number] == deal.dealer, at
+            assert result.hand_size[index, number] == deal.hand_size, at
+            assert result.kind_names[result.deal_kind[index, number]] == deal.kind, at
+            assert result.trump[index, number] == deal.trump, at
+            assert log.trump_card[index, number] == (-1 if deal.trump_card is None
+                                                    else deal.trump_card), at
+            bids = [-1 if bid is None else bid for bid in deal.bids]
+            assert result.bid[index, number].tolist() == bids, at
+            assert result.tricks[index, number].tolist() == list(deal.taken), at
+            assert result.points[index, number].tolist() == list(deal.points), at
+            assert result.premium[index, number].tolist() == list(deal.premiums), at
+            assert bool(result.hook_forced[index, number]) == deal.hook_forced, at
+            held = list(deal.jokers_held) + [-1] * (2 - len(deal.jokers_held))
+            assert result.joker_holder[index, number].tolist() == held, at
+        deal_number, play, trick = -1, 0, 0
+        for event in game.log:
+            if isinstance(event, DealStarted):
+                deal_number, play, trick = event.number, 0, 0
+                assert log.hands[index, deal_number].tolist() == list(event.hands), where
+            elif isinstance(event, TrumpChosen) and event.how.startswith("named by seat"):
+                namer = int(event.how.rsplit(" ", 1)[1])
+                assert log.trump_namer[index, deal_number] == namer, where
+            elif isinstance(event, CardPlayed):
+                seat, card, call, suit = log.plays[index, deal_number, play].tolist()
+                played = (event.seat, event.play.card, event.play.call, event.play.suit)
+                assert (seat, card, CALL_NAMES[call], suit) == played, (where, deal_number, play)
+                play += 1
+            elif isinstance(event, TrickWon):
+                assert log.winners[index, deal_number, trick] == event.seat, where
+                trick += 1
+        assert result.scores[index].tolist() == game.scores, where
+        assert result.places[index].tolist() == game.places(), where
+        assert result.double_loss[index].tolist() == game.double_losses(), where
+
+
+# -- every preset, every player count, every twin ------------------------------------------------
+
+PRESET_CASES = [(name, players) for name in preset_names()
+                for players in load_variant(name).player_counts()]
+
+
+@pytest.mark.parametrize(("name", "players"), PRESET_CASES)
+@pytest.mark.parametrize("twin", sorted(TWINS))
+def test_presets_match_the_reference_engine(name: str, players: int, twin: str) -> None:
+    scalar, batch = TWINS[twin]
+    assert_same_games(load_variant(name), players, [3, 1_000_003, 2**64 - 5], scalar, batch())
+
+
+@pytest.mark.parametrize(("name", "players"), [("classic", 4), ("joker", 3), ("odessa", 5),
+                                               ("joker-52", 3), ("circular-trumps", 2)])
+@pytest.mark.parametrize("spec", ["random", "heuristic"])
+def test_scalar_strategies_play_the_same_games_through_the_adapter(name: str, players: int,
+                                                                   spec: str) -> None:
+    variant = load_variant(name)
+    seeds = [11, 12]
+    result = play_batch(variant, players, seeds, [ScalarAdapter(spec)], np.zeros(players, int))
+    games = _scalar_games(variant, players, seeds, lambda: load_strategy(spec))
+    for index, game in enumerate(games):
+        assert not result.errored[index], result.errors[index]
+        for deal in game.results:
+            bids = [-1 if bid is None else bid for bid in deal.bids]
+            assert result.bid[index, deal.number].tolist() == bids
+            assert result.tricks[index, deal.number].tolist() == list(deal.taken)
+        assert result.scores[index].tolist() == game.scores
+
+
+# -- random combinations of rule options ---------------------------------------------------------
+
+_CALLS = ["high", "low", "high_suit", "low_suit", "highest_suit", "lowest_suit", "highest_trumps"]
+_KIND_BLOCKS = ["2 dark", "max dark", "2 golden", "max misere", "2 no_trump", "3 lobovaya",
+                "max named", "3 named"]
+
+
+@st.composite
+def option_variants(draw: st.DrawFn) -> tuple[Variant, int]:
+    """A variant of random options (valid by construction) and a player count it allows."""
+    players = draw(st.integers(2, 5))
+    lowest = draw(st.sampled_from([2, 6]))
+    designated = draw(st.sampled_from([[], ["7s"], ["6c", "6s"]])) if lowest == 6 else []
+    jokers = draw(st.integers(0, 2 - len(designated)))
+    mode = draw(st.sampled_from(["turned", "turned", "fixed", "none", "circular"]))
+    calls = draw(st.lists(st.sampled_from(_CALLS), min_size=1, max_size=4, unique=True))
+    if mode == "circular":
+        calls = [call for call in calls if call != "highest_trumps"] or ["high_suit"]
+    blocks = ["1..2", *draw(st.lists(st.sampled_from(_KIND_BLOCKS), max_size=3)), "max", "1"]
+    data: dict[str, Any] = {
+        "name": "options",
+        "extends": "classic",
+        "players": {"min": 2, "max": 6},
+        "deck": {"lowest_rank": lowest, "jokers": jokers, "joker_cards": designated},
+        "schedule": {"deals": blocks, "max_hand": draw(st.sampled_from([None, 4, 6]))},
+        "trump": {
+            "mode": mode, "fixed_suit": draw(st.sampled_from(["spades", "hearts"])),
+            "joker_turned": draw(st.sampled_from(["no_trump", "dealer_names"])),
+            "full_deal": draw(st.sampled_from(["last_dealt", "no_trump", "named"])),
+            "unturned_leftover": draw(st.integers(0, 2)),
+            "named_after_cards": draw(st.integers(1, 3)),
+            "naming_allows_no_trump": draw(st.booleans()),
+        },
+        "joker": {
+            "lead_calls": calls,
+            "demands_first_trick_only": draw(st.booleans()),
+            "demands_until_deal": draw(st.sampled_from([None, 1, 3])),
+            "demand_trumped": draw(st.sampled_from(["joker_wins", "trump_wins"])),
+            "two_jokers": draw(st.sampled_from(["second_wins", "first_wins", "opposite"])),
+            "lead_fine": draw(st.sampled_from([0, -10])),
+            "locked_until": draw(st.sampled_from([None, "Qs", "As"])),
+        },
+        "bidding": {
+            "hook": draw(st.sampled_from(["always", "off", "from_deal", "specials_only",
+                                          "overbid"])),
+            "hook_from_deal": draw(st.integers(1, 3)),
+            "max_consecutive_passes": draw(st.sampled_from([None, 1, 2])),
+        },
+        "play": {
+            "must_trump": draw(st.booleans()),
+            "first_lead": draw(st.sampled_from(["left_of_dealer", "dealer"])),
+            "draw_after_trick": draw(st.booleans()),
+            "memory": draw(st.sampled_from(["full", "own_and_last", "last", "none"])),
+        },
+        "kinds": {
+            "named": {"trump": "named"},
+            "dark": {"min_bid": draw(st.integers(0, 1)),
+                     "hook": draw(st.sampled_from(["variant", "off", "overbid"]))},
+            "no_trump": {"joker_holder_leads": draw(st.booleans())},
+        },
+        "scoring": {
+            "premium": draw(st.sampled_from(["none", "fixed", "best_deal"])),
+            "premium_points": 50,
+            "premium_scope": draw(st.sampled_from(["game", "block"])),
+            "under_mode": draw(st.sampled_from(["linear", "bid_value"])),
+            "pass_broken_all": draw(st.sampled_from([None, -10])),
+            "all_tricks_multiplier": draw(st.sampled_from([1, 2])),
+        },
+        "end": {
+            "tie": draw(st.sampled_from(["shared", "golden_deal"])),
+            "tie_deals": draw(st.integers(1, 2)),
+            "negative_total": draw(st.sampled_from(["plain", "double_loss"])),
+        },
+        "table": {"first_dealer": draw(st.sampled_from(["lot", "first_ace", "seat0"]))},
+    }
+    if data["schedule"]["max_hand"] is None:
+        del data["schedule"]["max_hand"]
+    try:
+        variant = variant_from_dict(data, "hypothesis")
+        variant.for_player_count(players)
+    except VariantError:
+        from hypothesis import reject
+
+        reject()
+    return variant, players
+
+
+@settings(max_examples=70, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(case=option_variants(), seed=st.integers(0, 2**64 - 1),
+       twin=st.sampled_from(["fastrandom", "fastrandom", "lowest", "fastheuristic"]))
+def test_random_rule_options_match_the_reference_engine(case: tuple[Variant, int], seed: int,
+                                                        twin: str) -> None:
+    variant, players = case
+    scalar, batch = TWINS[twin]
+    assert_same_games(variant, players, [seed, seed ^ 0x5555], scalar, batch())
+
+
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(case=option_variants(), seed=st.integers(0, 2**32))
+def test_random_rule_options_through_the_adapter(case: tuple[Variant, int], seed: int) -> None:
+    """The reference's own ``random`` strategy reads the batch engine's scalar observations."""
+    variant, players = case
+    result = play_batch(variant, players, [seed], [ScalarAdapter("random")],
+                        np.zeros(players, int))
+    (game,) = _scalar_games(variant, players, [seed], lambda: load_strategy("random"))
+    assert not result.errored[0], result.errors[0]
+    assert result.deals_played[0] == len(game.results)
+    assert result.scores[0].tolist() == game.scores
+
+
+# -- batches, tables and faults --------------------------------------------------------------------
+
+
+def test_results_do_not_depend_on_the_batch_size() -> None:
+    variant = load_variant("joker")
+    seeds = np.arange(40, dtype=np.uint64) * np.uint64(7919)
+    whole = play_batch(variant, 4, seeds, [BatchRandom()])
+    parts = [play_batch(variant, 4, seeds[i:i + 7], [BatchRandom()]) for i in range(0, 40, 7)]
+    assert np.array_equal(whole.scores, np.concatenate([p.scores for p in parts]))
+    assert np.array_equal(whole.bid, np.concatenate([p.bid for p in parts]))
+    assert np.array_equal(whole.tricks, np.concatenate([p.tricks for p in parts]))
+
+
+class RaisesInDealThree(Strategy):
+    """Plays the first legal action; raises on its first decision of the third deal."""
+
+    name = "raises-in-deal-three"
+
+    def act(self, observation: Any) -> Any:
+        if observation.deal_number == 2 and self.seat == 1:
+            raise RuntimeError("deal three")
+        return observation.legal_actions[0]
+
+
+class IllegalBid(BatchLowest):
+    """The batch ``lowest``, except that it bids 63 in deal two."""
+
+    def bid(self, observation: Any) -> np.ndarray:
+        bids = super().bid(observation)
+        return np.where(observation.deal_number == 1, 63, bids)
+
+
+def _tables(frames: tuple[pl.DataFrame, pl.DataFrame | None, pl.DataFrame]) -> list[pl.DataFrame]:
+    keys = ["strategy", "dealer_offset", "deal_index", "kind", "special", "hand_size",
+            "held_joker1", "held_joker2"]
+    games, deals, stats = frames
+    return [games, deals if deals is not None else pl.DataFrame(), stats.sort(keys)]
+
+
+@pytest.mark.parametrize(("variants", "players", "strategies"), [
+    (("classic", "odessa"), 4, ("lowest", "fastrandom", "fastheuristic", "fastrandom")),
+    (("joker", "georgian"), 4, ("fastheuristic",) * 4),
+    (("odessa-short",), 3, ("fastrandom", "lowest", f"{__file__}:RaisesInDealThree")),
+])
+def test_batch_shards_write_the_same_tables_as_run_shard(
+        variants: tuple[str, ...], players: int, strategies: tuple[str, ...],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from raspis.engine.batch.shard import run_shard_batch
+
+    for name, target in SCALAR_TWINS.items():
+        monkeypatch.setitem(registry.BUILTINS, name, target)
+    config = TournamentConfig(variants=variants, players=players, strategies=strategies,
+                              games=12, seed=99, duplicate="rotations", shard_size=6,
+                              deal_rows=True)
+    for task in plan_shards(config, _validate(config))[:5]:
+        reference, batch = run_shard(task), run_shard_batch(task, chunk=5)
+        for left, right in zip(_tables((reference.games, reference.deals, reference.deal_stats)),
+                               _tables((batch.games, batch.deals, batch.deal_stats)), strict=True):
+            assert left.equals(right), task.shard_id
+        assert (reference.errored, reference.faults) == (batch.errored, batch.faults)
+
+
+def test_an_illegal_batch_answer_errors_the_game_not_the_batch() -> None:
+    variant = load_variant("odessa-short")
+    result = play_batch(variant, 3, [1, 2], [IllegalBid()])
+    assert result.errored.all()
+    assert result.deals_played.tolist() == [1, 1]
+    assert "illegal in deal 2, bid" in (result.errors[0] or "")
+    first = play_batch(variant, 3, [1, 2], [BatchLowest()])
+    assert np.array_equal(result.scores, first.points[:, 0, :])
+
+
+def test_seatings_put_each_slot_at_its_seat() -> None:
+    variant = load_variant("classic")
+    seatings = np.array([[0, 1, 2, 3], [3, 2, 1, 0]])
+    heuristic, lowest = BatchFastHeuristic(), BatchLowest()
+    mixed = play_batch(variant, 4, [5, 5], [heuristic, lowest, lowest, lowest], seatings)
+    alone = play_batch(variant, 4, [5], [heuristic, lowest, lowest, lowest])
+    assert np.array_equal(mixed.scores[0], alone.scores[0])
+    flipped = play_batch(variant, 4, [5], [lowest, lowest, lowest, heuristic])
+    assert np.array_equal(mixed.scores[1], flipped.scores[0])
