@@ -1,0 +1,110 @@
+"""The expected-value strategy: bids for the best expected score under the variant's own table.
+
+To bid, it guesses the hidden cards ``samples`` times (``engine.determinize``: consistent with its
+hand, the turned card, anything shown), and in each guess plays the deal out with the heuristic for
+every seat once for each candidate bid (the heuristic's bid, ``window`` bids either side of it, and
+the pass), the later bidders bidding as the heuristic does. That gives, for each candidate bid, a
+distribution of the tricks the seat takes when it plays for that bid; it bids the one whose
+expected points under the deal's score table (``engine.scoring.deal_points``: 10 a trick and -10 a
+missing one in classic, 50k + 50 in Georgian, x2 in a dark deal...) are highest. ``best_bid`` is
+that decision as a pure function of the distributions and the table. The same guesses choose the
+trump when the seat names it. Card play is the heuristic's.
+
+About 10-40 ms a bid with the default 12 samples (a nine-card deal of four players), so a whole
+game costs well under a second more than the heuristic.
+"""
+
+from __future__ import annotations
+
+from raspis.engine import Action, Bid, Observation
+from raspis.engine.determinize import Determinizer
+from raspis.engine.game import Phase
+
+from .base import Parameter
+from .heuristic import HeuristicStrategy, bid_distribution, _turned_out
+from .search import Deadline, playout
+from .tactics import Rules, best_bid, points_table, rules_for
+
+__all__ = ["ExpectedValueStrategy", "best_bid", "points_table"]
+
+
+class ExpectedValueStrategy(HeuristicStrategy):
+    """Bids the best expected deal score, from sampled playouts, under the variant's score table.
+
+    Parameters: ``samples`` (guesses of the hidden cards per bid), ``window`` (bids tried either
+    side of the heuristic's), ``time`` (seconds per bid at most; 0: no limit). Plays as the
+    heuristic. Deterministic given its seed.
+    """
+
+    name = "ev"
+    description = "bids the best expected score under the variant's table, from sampled playouts"
+    parameters = {
+        "samples": Parameter(int, 12, "guesses of the hidden cards per bid (and per trump choice)"),
+        "window": Parameter(int, 2, "bids tried on each side of the heuristic's bid (the pass is "
+                            "always tried)"),
+        "time": Parameter(float, 0.0, "seconds per bid at most, checked between samples (0: no "
+                          "limit)"),
+    }
+
+    def act(self, observation: Observation) -> Action:
+        """Bid (and name trump) by sampled expectation; play as the heuristic."""
+        actions = observation.legal_actions
+        if len(actions) > 1:
+            if observation.phase == Phase.BID:
+                return Bid(self.search_bid(observation, self.samples, self.window, self.time))
+            if observation.phase == Phase.TRUMP:
+                return self.search_trump(observation, self.samples, self.time)
+        return super().act(observation)
+
+    def search_bid(self, observation: Observation, samples: int, window: int, seconds: float) -> int:
+        """The bid with the best expected points over ``samples`` sampled playouts per candidate."""
+        rules = rules_for(observation.variant)
+        legal = [action.tricks for action in observation.legal_actions]  # type: ignore[union-attr]
+        hand = None if observation.hand_hidden else observation.hand
+        prior = bid_distribution(
+            rules, observation.seat, hand, observation.other_hands, observation.trump,
+            observation.hand_size, observation.order, observation.dealer,
+            _turned_out(observation.trump_card, observation.trump_how),
+        )
+        table = points_table(rules, observation.kind, observation.hand_size)
+        start, _ = best_bid(prior, legal, table)
+        candidates = [bid for bid in legal if abs(bid - start) <= window or bid == 0]
+        if len(candidates) == 1 or samples <= 0:
+            return start
+        counts = {bid: [0] * (observation.hand_size + 1) for bid in candidates}
+        determinizer = Determinizer(observation)
+        deadline = Deadline(seconds)
+        seat = observation.seat
+        done = 0
+        for _ in range(samples):
+            hands = determinizer.sampler.sample(self.rng)
+            for bid in candidates:
+                game = determinizer.game(hands)
+                game.apply_unchecked(Bid(bid))
+                playout(game, rules)
+                counts[bid][game.results[0].taken[seat]] += 1
+            done += 1
+            if deadline.passed():
+                break
+        distributions = {bid: [count / done for count in counts[bid]] for bid in candidates}
+        return best_bid(distributions, candidates, table)[0]
+
+    def search_trump(self, observation: Observation, samples: int, seconds: float) -> Action:
+        """The trump to name with the best mean points over sampled playouts of the deal."""
+        rules: Rules = rules_for(observation.variant)
+        actions = list(observation.legal_actions)
+        determinizer = Determinizer(observation)
+        deadline = Deadline(seconds)
+        totals = {action: 0.0 for action in actions}
+        seat = observation.seat
+        for _ in range(max(1, samples)):
+            hands = determinizer.sampler.sample(self.rng)
+            for action in actions:
+                game = determinizer.game(hands)
+                game.apply_unchecked(action)
+                playout(game, rules)
+                totals[action] += game.results[0].points[seat]
+            if deadline.passed():
+                break
+        fallback = super().act(observation)
+        return max(actions, key=lambda action: (totals[action], action == fallback))
