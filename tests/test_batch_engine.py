@@ -339,3 +339,53 @@ def test_seatings_put_each_slot_at_its_seat() -> None:
     assert np.array_equal(mixed.scores[0], alone.scores[0])
     flipped = play_batch(variant, 4, [5], [lowest, lowest, lowest, heuristic])
     assert np.array_equal(mixed.scores[1], flipped.scores[0])
+
+
+class RaisesInDealFour(BatchLowest):
+    """The batch ``lowest``, except that its card play raises in deal four."""
+
+    def play(self, observation: Any) -> tuple[np.ndarray, Any, Any]:
+        if observation.deal_number == 3:
+            raise ValueError("deal four")
+        return super().play(observation)
+
+
+class WrongCards(BatchRandom):
+    """The batch random, except on the first trick of deal three: games 0 mod 4 play card 64 (no
+    such card), games 3 mod 4 a card outside the hand, games 2 mod 4 a Joker called 'lowest'
+    without a suit, or card 64 when they hold no Joker."""
+
+    def play(self, observation: Any) -> tuple[np.ndarray, Any, Any]:
+        card, call, suit = super().play(observation)
+        if observation.deal_number != 2 or observation.trick_index != 0:
+            return card, call, suit
+        games = observation.games
+        jokers = observation.legal_cards >> np.uint64(52)
+        odd_call = (games % 4 == 2) & (jokers != 0)
+        card = np.where(odd_call, np.where(jokers & np.uint64(1), 52, 53), card)
+        call = np.where(odd_call, 4, call)
+        suit = np.where(odd_call, -1, suit)
+        card = np.where((games % 4 == 0) | ((games % 4 == 2) & ~odd_call), 64, card)
+        return np.where(games % 4 == 3, 63, card), call, suit
+
+
+def test_a_raising_batch_strategy_errors_its_games_from_that_deal() -> None:
+    variant = load_variant("classic")
+    result = play_batch(variant, 3, [4, 5, 6], [RaisesInDealFour()])
+    clean = play_batch(variant, 3, [4, 5, 6], [BatchLowest()])
+    assert result.errored.all() and result.deals_played.tolist() == [3, 3, 3]
+    assert "raised in deal 4, play: ValueError: deal four" in (result.errors[0] or "")
+    totals = clean.totals_after_each_deal()[:, 2, :]
+    assert np.array_equal(result.scores, totals)
+
+
+def test_illegal_cards_error_only_their_games() -> None:
+    variant = load_variant("joker")
+    seeds = list(range(8))
+    result = play_batch(variant, 4, seeds, [WrongCards()])
+    clean = play_batch(variant, 4, seeds, [BatchRandom()])
+    fine = np.arange(8) % 4 == 1
+    assert not result.errored[fine].any()
+    assert np.array_equal(result.scores[fine], clean.scores[fine])
+    assert result.errored[np.arange(8) % 2 == 0].all()
+    assert all("illegal in deal 3, play" in (result.errors[g] or "") for g in (0, 2, 3))

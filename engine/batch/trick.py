@@ -174,7 +174,7 @@ def play_step(game: BatchGame, state: DealState, lead_calls: np.ndarray | None) 
     observation = BatchObservation(game, state, "play", position, values,
                                    trick_index=state.trick_index, trick_position=step)
     card, call, suit = game.decide("play", observation)
-    card = np.asarray(card, dtype=np.int64)
+    card = answered = np.asarray(card, dtype=np.int64)
     try:
         bit = BIT[card]  # a card below 0 reads a bit no hand has; beyond 63 raises
         bad = (legal & bit) == U0
@@ -200,7 +200,7 @@ def play_step(game: BatchGame, state: DealState, lead_calls: np.ndarray | None) 
         calls_shown = np.broadcast_to(np.asarray(call), card.shape)
         suits_shown = np.broadcast_to(np.asarray(suit), card.shape)
         texts = [f"card {c} call {k} suit {s}" for c, k, s in
-                 zip(card[rows], calls_shown[rows], suits_shown[rows], strict=True)]
+                 zip(answered[rows], calls_shown[rows], suits_shown[rows], strict=True)]
         game.illegal(state, observation, rows, texts)
         card, call, suit = game.fallback_play(legal, calls, card, call, suit, bad,
                                               lead=step == 0)
