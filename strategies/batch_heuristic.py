@@ -61,8 +61,19 @@ def _spread(suit: int) -> np.ndarray:
 
 
 _SPREAD = tuple(_spread(suit) for suit in range(4))
-#: rank-major bit -> card id; index -1 (an empty mask) -> -1
-_CARD_OF = np.array([(bit & 3) * 13 + (bit >> 2) for bit in range(64)] + [-1], dtype=np.int64)
+#: the float64 exponent field of ``2**bit`` -> the card at rank-major ``bit``; 0 (for 0.0) -> -1
+_CARD_OF_EXPONENT = np.full(2048, -1, dtype=np.int64)
+for _bit in range(52):
+    _CARD_OF_EXPONENT[1023 + _bit] = (_bit & 3) * 13 + (_bit >> 2)
+#: the float64 exponent field of ``2**bit`` -> bit; 0 -> -1
+_BIT_OF_EXPONENT = np.full(2048, -1, dtype=np.int64)
+_BIT_OF_EXPONENT[1023:1023 + 64] = np.arange(64)
+_SHIFT52 = np.int64(52)
+
+
+def top_bit(values: np.ndarray) -> np.ndarray:
+    """The highest set bit of each value below 2**53 (exact through float64), -1 for 0."""
+    return _BIT_OF_EXPONENT[values.astype(np.float64).view(np.int64) >> _SHIFT52]
 
 
 def rank_pick(mask: np.ndarray, highest: np.ndarray | bool) -> np.ndarray:
@@ -76,8 +87,7 @@ def rank_pick(mask: np.ndarray, highest: np.ndarray | bool) -> np.ndarray:
     chosen = np.where(highest, order, lowest) if isinstance(highest, np.ndarray) else (
         order if highest else lowest)
     # below 2**52, so the float exponent is exact
-    bit = np.frexp(chosen.astype(np.float64))[1] - 1
-    return _CARD_OF[bit]
+    return _CARD_OF_EXPONENT[chosen.astype(np.float64).view(np.int64) >> _SHIFT52]
 
 
 def nearest_bid(legal: np.ndarray, estimate: np.ndarray) -> np.ndarray:
@@ -85,9 +95,8 @@ def nearest_bid(legal: np.ndarray, estimate: np.ndarray) -> np.ndarray:
     floor = np.clip(estimate // 1000, 0, 63)
     below = legal & BELOW[floor + 1]
     above = legal & ~BELOW[floor + 1]
-    lower = np.frexp(below.astype(np.float64))[1].astype(np.int64) - 1  # -1 when none
-    upper_bit = above & (~above + np.uint64(1))
-    upper = np.frexp(upper_bit.astype(np.float64))[1].astype(np.int64) - 1
+    lower = top_bit(below)  # -1 when none
+    upper = top_bit(above & (~above + np.uint64(1)))
     use_lower = (lower >= 0) & ((upper < 0) | (estimate - 1000 * lower <= 1000 * upper - estimate))
     return np.where(use_lower, lower, upper)
 
@@ -118,6 +127,7 @@ class BatchFastHeuristic(BatchStrategy):
         self.over_scores = variant.scoring.over_per_trick > 0
         self.no_fine = variant.joker.lead_fine == 0
         self.first_wins = variant.joker.two_jokers == "first_wins"
+        self.trumps_beat = self.has_jokers and variant.joker.demand_trumped == "trump_wins"
         self.win_lead = preference_table(WIN_LEAD)
         self.lose_lead = preference_table(LOSE_LEAD)
 
@@ -188,10 +198,11 @@ class BatchFastHeuristic(BatchStrategy):
         side_mask = ~trumps
         led_cards = observation.led_suit_mask & side_mask
         best = observation.winning_key + 1
-        if self.has_jokers:
+        if observation.joker_led:
             open_lead = np.flatnonzero(observation.led_suit < 0)
             if len(open_lead):  # a Joker led without a suit: any ordinary card sets it
                 led_cards[open_lead] = ORDINARY & side_mask[open_lead]
+        if self.trumps_beat:
             above_trump = np.where(observation.trumps_beat_jokers, _ABOVE_TRUMP_BEATS[best],
                                    _ABOVE_TRUMP[best])
         else:

@@ -125,6 +125,8 @@ class BatchObservation:
         self.trump_hidden = phase == "bid" and plan.bidding == "dark"
         self.sees_others = phase == "bid" and plan.kind.view == "forehead"
         self.legal_trumps = legal_trumps
+        #: some game's current trick was led by a Joker (its led suit may still be unset)
+        self.joker_led = phase == "play" and state.joker_leads is not None
         self.count = len(position)
 
     def __len__(self) -> int:

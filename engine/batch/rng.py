@@ -23,9 +23,12 @@ def splitmix64(value: np.ndarray) -> np.ndarray:
     """SplitMix64 of every element of a ``uint64`` array (wrapping arithmetic)."""
     with np.errstate(over="ignore"):
         z = value + GOLDEN
-        z = (z ^ (z >> U64(30))) * _MULTIPLIER_1
-        z = (z ^ (z >> U64(27))) * _MULTIPLIER_2
-    return z ^ (z >> U64(31))
+        z ^= z >> U64(30)
+        z *= _MULTIPLIER_1
+        z ^= z >> U64(27)
+        z *= _MULTIPLIER_2
+        z ^= z >> U64(31)
+    return z
 
 
 def as_seeds(seeds: np.ndarray | list[int]) -> np.ndarray:
