@@ -19,6 +19,8 @@ from .result import BatchResult
 
 _STAT_KEYS = ["strategy", "dealer_offset", "deal_index", "kind", "special", "hand_size",
               "held_joker1", "held_joker2"]
+_STAT_VALUES = ["count", "points_sum", "points_sq_sum", "bids", "bid_sum", "tricks_sum", "made",
+                "over", "under", "passes", "passes_made", "hook_forced"]
 
 
 def _strings(codes: np.ndarray, names: Sequence[str], name: str) -> pl.Series:
@@ -81,90 +83,132 @@ def result_frames(
 def _deal_tables(result: BatchResult, variant_hash: str, strategies: Sequence[str],
                  seatings: np.ndarray, deal_sets: np.ndarray, seating_index: np.ndarray,
                  game_ids: np.ndarray, deal_rows: bool) -> tuple[pl.DataFrame | None, pl.DataFrame]:
-    count, deals = result.deal_played.shape
-    players = result.players
     kinds = result.variant.kinds
     no_bidding = np.array([kinds[name].bidding == "none" for name in result.kind_names])
     # run_shard skips a seat that sat out a deal with bidding (a tie-break deal it is not in)
     rows = result.deal_played[:, :, None] & (result.participated
                                              | no_bidding[result.deal_kind][:, :, None])
+    stats = _deal_stats(result, variant_hash, strategies, seatings, rows)
+    if not deal_rows:
+        return None, stats
+    players = result.players
     game, deal, seat = np.nonzero(rows)
     dealer = result.dealer[game, deal].astype(np.int64)
     offset = (seat - dealer) % players
-    slot = seatings[game, seat]
     holders = result.joker_holder[game, deal]
     held1 = holders[:, 0] == seat
     held2 = holders[:, 1] == seat
     bid = result.bid[game, deal, seat].astype(np.int64)
-    tricks = result.tricks[game, deal, seat].astype(np.int64)
-    points = result.points[game, deal, seat].astype(np.int64)
-    premium = result.premium[game, deal, seat].astype(np.int64)
-    forced = result.hook_forced[game, deal] & (offset == 0)
-    kind = result.deal_kind[game, deal]
-    hand = result.hand_size[game, deal].astype(np.int32)
-    special = result.deal_special[game, deal]
-    deals_frame = None
-    if deal_rows:
-        has_bid = bid >= 0
-        deals_frame = pl.DataFrame({
-            "game_id": np.asarray(game_ids, dtype=np.int64)[game],
-            "deal_set": np.asarray(deal_sets, dtype=np.int64)[game],
-            "seating": np.asarray(seating_index, dtype=np.int32)[game],
-            "deal_index": deal.astype(np.int32),
-            "block": result.deal_block[game, deal].astype(np.int32),
-            "kind": _strings(kind, result.kind_names, "kind"),
-            "special": special,
-            "hand_size": hand,
-            "seat": seat.astype(np.int32),
-            "strategy": _strings(slot, strategies, "strategy"),
-            "dealer_offset": offset.astype(np.int32),
-            "trump": result.trump[game, deal].astype(np.int32),
-            "bid": pl.Series(bid.astype(np.int32)).set(pl.Series(~has_bid), None)
-            if len(bid) else pl.Series([], dtype=pl.Int32()),
-            "tricks": tricks.astype(np.int32),
-            "points": points,
-            "premium": premium,
-            "jokers_held": (held1.astype(np.int32) + held2.astype(np.int32)),
-            "held_joker1": held1,
-            "held_joker2": held2,
-            "hook_forced": forced,
-        }).with_columns(pl.lit(variant_hash, dtype=pl.String()).alias("variant_hash"))
-        deals_frame = deals_frame.select([pl.col(name).cast(dtype)
-                                          for name, dtype in DEALS_SCHEMA.items()])
-    strategy_ids = np.unique(np.asarray(strategies), return_inverse=True)
-    names, inverse = strategy_ids
-    spec_id = np.asarray(inverse, dtype=np.int64)[slot]
     has_bid = bid >= 0
-    frame = pl.DataFrame({
-        "strategy": spec_id, "dealer_offset": offset, "deal_index": deal.astype(np.int64),
-        "kind": kind.astype(np.int64), "special": special, "hand_size": hand.astype(np.int64),
-        "held_joker1": held1, "held_joker2": held2, "points": points,
-        "has_bid": has_bid, "bid": np.where(has_bid, bid, 0), "tricks": tricks,
-        "forced": forced,
-    })
-    bid_col, tricks_col, with_bid = pl.col("bid"), pl.col("tricks"), pl.col("has_bid")
-    stats = frame.group_by(_STAT_KEYS).agg(
-        pl.len().cast(pl.Int64()).alias("count"),
-        pl.col("points").sum().alias("points_sum"),
-        (pl.col("points") * pl.col("points")).sum().alias("points_sq_sum"),
-        with_bid.sum().cast(pl.Int64()).alias("bids"),
-        bid_col.sum().alias("bid_sum"),
-        tricks_col.sum().alias("tricks_sum"),
-        (with_bid & (bid_col == tricks_col)).sum().cast(pl.Int64()).alias("made"),
-        (with_bid & (tricks_col > bid_col)).sum().cast(pl.Int64()).alias("over"),
-        (with_bid & (tricks_col < bid_col)).sum().cast(pl.Int64()).alias("under"),
-        (with_bid & (bid_col == 0)).sum().cast(pl.Int64()).alias("passes"),
-        (with_bid & (bid_col == 0) & (tricks_col == 0)).sum().cast(pl.Int64()).alias("passes_made"),
-        pl.col("forced").sum().cast(pl.Int64()).alias("hook_forced"),
-    ).sort(_STAT_KEYS)
-    stats = stats.with_columns(
-        pl.lit(variant_hash).alias("variant_hash"),
-        pl.col("strategy").replace_strict(dict(enumerate(names.tolist())),
-                                          return_dtype=pl.String()),
-        pl.col("kind").replace_strict(dict(enumerate(result.kind_names)),
-                                      return_dtype=pl.String()),
-    ).select([pl.col(name).cast(dtype) for name, dtype in DEAL_STATS_SCHEMA.items()])
+    deals_frame = pl.DataFrame({
+        "game_id": np.asarray(game_ids, dtype=np.int64)[game],
+        "deal_set": np.asarray(deal_sets, dtype=np.int64)[game],
+        "seating": np.asarray(seating_index, dtype=np.int32)[game],
+        "deal_index": deal.astype(np.int32),
+        "block": result.deal_block[game, deal].astype(np.int32),
+        "kind": _strings(result.deal_kind[game, deal], result.kind_names, "kind"),
+        "special": result.deal_special[game, deal],
+        "hand_size": result.hand_size[game, deal].astype(np.int32),
+        "seat": seat.astype(np.int32),
+        "strategy": _strings(seatings[game, seat], strategies, "strategy"),
+        "dealer_offset": offset.astype(np.int32),
+        "trump": result.trump[game, deal].astype(np.int32),
+        "bid": pl.Series(bid.astype(np.int32)).set(pl.Series(~has_bid), None)
+        if len(bid) else pl.Series([], dtype=pl.Int32()),
+        "tricks": result.tricks[game, deal, seat].astype(np.int32),
+        "points": result.points[game, deal, seat].astype(np.int64),
+        "premium": result.premium[game, deal, seat].astype(np.int64),
+        "jokers_held": (held1.astype(np.int32) + held2.astype(np.int32)),
+        "held_joker1": held1,
+        "held_joker2": held2,
+        "hook_forced": result.hook_forced[game, deal] & (offset == 0),
+    }).with_columns(pl.lit(variant_hash, dtype=pl.String()).alias("variant_hash"))
+    deals_frame = deals_frame.select([pl.col(name).cast(dtype)
+                                      for name, dtype in DEALS_SCHEMA.items()])
     return deals_frame, stats
+
+
+def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str],
+                seatings: np.ndarray, rows: np.ndarray) -> pl.DataFrame:
+    """The ``deal_stats`` groups summed with ``np.bincount`` over the (game, deal, seat) arrays.
+
+    A group is (strategy, dealer offset, deal, hand size, Joker 1 held, Joker 2 held): the deal
+    and the hand size fix the kind and whether it is special (tie-break deals are golden)."""
+    count, deals = result.deal_played.shape
+    players = result.players
+    names, inverse = np.unique(np.asarray(strategies), return_inverse=True)
+    spec_id = np.asarray(inverse, dtype=np.int64)[seatings]                     # (N, P)
+    seats = np.arange(players, dtype=np.int32)
+    offset = (seats[None, None, :] - result.dealer[:, :, None].astype(np.int32)) % players
+    holders = result.joker_holder.astype(np.int32)
+    held1 = holders[:, :, 0, None] == seats
+    held2 = holders[:, :, 1, None] == seats
+    hands = int(result.hand_size.max(initial=0)) + 1
+    deal_index = np.arange(deals, dtype=np.int32)[None, :, None]
+    key = spec_id.astype(np.int32)[:, None, :] * players + offset
+    key *= deals
+    key += deal_index
+    key *= hands
+    key += result.hand_size[:, :, None].astype(np.int32)
+    key *= 4
+    key += held1 * 2 + held2
+    whole = bool(rows.all())
+
+    def pick(array: np.ndarray) -> np.ndarray:
+        array = np.broadcast_to(array, rows.shape)
+        return array.ravel() if whole else array[rows]
+
+    key = pick(key)
+    bid = pick(result.bid).astype(np.int32)
+    tricks = pick(result.tricks).astype(np.int32)
+    points = pick(result.points).astype(np.float64)
+    has_bid = bid >= 0
+    forced = pick(result.hook_forced[:, :, None] & (offset == 0))
+    # One count per group and outcome code: (no bid, under, made, over) x pass x hook forced.
+    outcome = has_bid * (2 + np.sign(tricks - bid))
+    code = (outcome * 2 + (bid == 0)) * 2 + forced
+    bins = len(names) * players * deals * hands * 4
+    by_code = np.bincount(key * 16 + code, minlength=bins * 16).reshape(bins, 4, 2, 2)
+    sums = {
+        "count": by_code.sum(axis=(1, 2, 3)),
+        "points_sum": np.bincount(key, points, bins),
+        "points_sq_sum": np.bincount(key, points * points, bins),
+        "bids": by_code[:, 1:].sum(axis=(1, 2, 3)),
+        "bid_sum": np.bincount(key, np.maximum(bid, 0), bins),
+        "tricks_sum": np.bincount(key, tricks, bins),
+        "made": by_code[:, 2].sum(axis=(1, 2)),
+        "over": by_code[:, 3].sum(axis=(1, 2)),
+        "under": by_code[:, 1].sum(axis=(1, 2)),
+        "passes": by_code[:, 1:, 1].sum(axis=(1, 2)),
+        "passes_made": by_code[:, 2, 1].sum(axis=1),
+        "hook_forced": by_code[:, :, :, 1].sum(axis=(1, 2)),
+    }
+    used = np.flatnonzero(sums["count"])
+    rest, held2_used = np.divmod(used, 2)
+    rest, held1_used = np.divmod(rest, 2)
+    rest, hand_used = np.divmod(rest, hands)
+    rest, deal_used = np.divmod(rest, deals)
+    spec_used, offset_used = np.divmod(rest, players)
+    # the kind of each deal, read off a game that played it (tie-break deals are all golden)
+    first = np.argmax(result.deal_played, axis=0)
+    kind_of_deal = result.deal_kind[first, np.arange(deals)].astype(np.int64)
+    kinds = result.kind_names
+    special = np.array([result.variant.kinds[name].special for name in kinds])
+    columns: dict[str, object] = {
+        "strategy": names[spec_used].tolist(),
+        "dealer_offset": offset_used.astype(np.int32),
+        "deal_index": deal_used.astype(np.int32),
+        "kind": [kinds[index] for index in kind_of_deal[deal_used]],
+        "special": special[kind_of_deal[deal_used]],
+        "hand_size": hand_used.astype(np.int32),
+        "held_joker1": held1_used.astype(bool),
+        "held_joker2": held2_used.astype(bool),
+    }
+    for name in _STAT_VALUES:
+        columns[name] = np.rint(sums[name][used]).astype(np.int64)
+    frame = pl.DataFrame(columns).with_columns(
+        pl.lit(variant_hash, dtype=pl.String()).alias("variant_hash"))
+    return frame.select([pl.col(name).cast(dtype) for name, dtype in DEAL_STATS_SCHEMA.items()])
 
 
 def merge_deal_stats(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
