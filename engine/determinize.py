@@ -9,8 +9,9 @@ seats at random, honouring what the seat can infer from the play (RULES §1, §5
   (``play.must_trump``) one who neither followed nor trumped holds no trump either;
 - after a Joker led "highest <suit>" ("по старшим") a player who played a card of the suit holds no
   higher one of it (and after "lowest" no lower one); after "highest trumps" no higher trump;
-- the trump card shown as the dealer's last card is in the dealer's hand until played (with full
-  memory), and a card turned up from the stock is in nobody's hand.
+- the trump card shown as the dealer's last card (a deal of the whole deck, whatever the card) is
+  in the dealer's hand until played (with full memory), and a card turned up from the stock is in
+  nobody's hand.
 
 ``determinize`` then builds a ``Game`` of the current deal only, mid-way (hands, trump, bids so far,
 tricks taken, the current trick, led suit and trick trump, dealer and order, phase), that ends as
@@ -60,6 +61,12 @@ def deck_mask(variant: Variant) -> int:
     for card in variant.deck_cards:
         mask |= 1 << card
     return mask
+
+
+def shown_card_is_dealt(variant: Variant, hand_size: int, players_in_deal: int) -> bool:
+    """Whether the card shown for trump is the dealer's last card (a deal of the whole deck), as
+    opposed to a card turned up from the stock, which is in nobody's hand (RULES §4)."""
+    return hand_size == variant.deck_size // players_in_deal
 
 
 def remaining_counts(observation: Observation) -> list[int]:
@@ -158,7 +165,7 @@ class HandSampler:
         out = observation.played
         trump_card = observation.trump_card
         if trump_card is not None and not observation.played >> trump_card & 1:
-            if observation.trump_how != "last dealt":
+            if not shown_card_is_dealt(variant, observation.hand_size, len(observation.order)):
                 out |= 1 << trump_card  # turned up from the stock: in nobody's hand
             elif (observation.dealer != seat and counts[observation.dealer] > 0
                   and (variant.play.memory == "full" or not sum(observation.taken))):

@@ -21,7 +21,7 @@ from raspis.engine.determinize import Determinizer
 from raspis.engine.game import Phase
 
 from .base import Parameter
-from .heuristic import HeuristicStrategy, bid_distribution, _turned_out
+from .heuristic import HeuristicStrategy, bid_distribution, observation_out
 from .search import Deadline, playout
 from .tactics import Rules, best_bid, points_table, rules_for
 
@@ -64,7 +64,7 @@ class ExpectedValueStrategy(HeuristicStrategy):
         prior = bid_distribution(
             rules, observation.seat, hand, observation.other_hands, observation.trump,
             observation.hand_size, observation.order, observation.dealer,
-            _turned_out(observation.trump_card, observation.trump_how),
+            observation_out(observation),
         )
         table = points_table(rules, observation.kind, observation.hand_size)
         start, _ = best_bid(prior, legal, table)

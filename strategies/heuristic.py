@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from raspis.engine import Action, Bid, NameTrump, Observation, Play
 from raspis.engine.cards import JOKER_MASK
-from raspis.engine.determinize import play_options
+from raspis.engine.determinize import play_options, shown_card_is_dealt
 from raspis.engine.game import Game, Phase
 
 from .base import Parameter, Strategy
@@ -91,11 +91,23 @@ def choose_bid(
     return nearest_bid(expected, legal)
 
 
-def _turned_out(trump_card: int | None, trump_how: str) -> int:
+def _turned_out(trump_card: int | None, dealt: bool) -> int:
     """The trump card when it lies face up outside every hand (not the dealer's last card)."""
-    if trump_card is None or trump_how == "last dealt":
+    if trump_card is None or dealt:
         return 0
     return 1 << trump_card
+
+
+def observation_out(observation: Observation) -> int:
+    """Cards an observing seat knows to be in no hand: the card turned up from the stock."""
+    return _turned_out(observation.trump_card, shown_card_is_dealt(
+        observation.variant, observation.hand_size, len(observation.order)))
+
+
+def game_out(game: Game) -> int:
+    """The same as ``observation_out`` for a game's current deal."""
+    return _turned_out(game.trump_card, shown_card_is_dealt(
+        game.variant, game._deal.hand_size, len(game.order)))
 
 
 class HeuristicStrategy(Strategy):
@@ -137,7 +149,7 @@ def bid_from_observation(
     distribution = bid_distribution(
         rules, observation.seat, hand, observation.other_hands, observation.trump,
         observation.hand_size, observation.order, observation.dealer,
-        _turned_out(observation.trump_card, observation.trump_how), calibrate,
+        observation_out(observation), calibrate,
     )
     legal = [action.tricks for action in observation.legal_actions]  # type: ignore[union-attr]
     return choose_bid(rules, observation.kind, observation.hand_size, legal, distribution, by_table)
@@ -159,7 +171,7 @@ def play_from_observation(rules: Rules, observation: Observation) -> Play:
     need = rules.need(observation.kind, observation.bids[seat], observation.taken[seat], remaining,
                       observation.hand_size)
     unseen = (rules.deck & ~hand & ~observation.played
-              & ~_turned_out(observation.trump_card, observation.trump_how))
+              & ~observation_out(observation))
     for other, cards in enumerate(observation.other_hands):
         if cards is not None and other != seat:
             unseen &= ~cards
@@ -200,7 +212,7 @@ def policy_action(game: Game, rules: Rules) -> Action:
         deal = game._deal
         remaining = hand.bit_count()
         need = rules.need(deal.kind, game.bids[seat], game.taken[seat], remaining, deal.hand_size)
-        unseen = rules.deck & ~hand & ~game.played & ~_turned_out(game.trump_card, game.trump_how)
+        unseen = rules.deck & ~hand & ~game.played & ~game_out(game)
         others = 0
         for other in game.order:
             others += game.hands[other].bit_count()
@@ -228,5 +240,5 @@ def policy_bid(game: Game, rules: Rules, seat: int) -> int:
         others = [cards if other != seat else None for other, cards in enumerate(game.hands)]
     distribution = bid_distribution(rules, seat, hand, others, game.trump, game._deal.hand_size,
                                     game.order, game.dealer,
-                                    _turned_out(game.trump_card, game.trump_how))
+                                    game_out(game))
     return choose_bid(rules, game._deal.kind, game._deal.hand_size, game._legal_bids(), distribution)

@@ -410,6 +410,28 @@ def test_samples_keep_known_cards_and_honour_shown_voids() -> None:
     assert sample_hidden_hands(observation, random.Random(1))[0] == game.hands[0]
 
 
+@pytest.mark.parametrize(("preset", "players"), [("classic", 4), ("joker", 4), ("odessa", 3),
+                                                  ("joker-52", 5), ("oh-hell", 4)])
+def test_samples_give_every_seat_its_card_count(preset: str, players: int) -> None:
+    # Includes deals of the whole deck whose last card, shown for trump, is a Joker: it stays in
+    # the dealer's hand (classic, seed 0, deal 10), unlike a card turned up from the stock.
+    from raspis.engine.determinize import remaining_counts
+
+    for seed in range(2):
+        game = Game(load_variant(preset), players, seed, log=False)
+        rules = rules_for(game.variant)
+        rng = random.Random(seed)
+        while not game.is_over():
+            if game.phase == Phase.PLAY and rng.random() < 0.25:
+                observation = game.observation(game.to_move)
+                counts = remaining_counts(observation)
+                assert counts == [hand.bit_count() for hand in game.hands]
+                sampled = HandSampler(observation).sample(rng)
+                assert [hand.bit_count() for hand in sampled] == counts
+                assert sampled[game.to_move] == game.hands[game.to_move]
+            game.apply(policy_action(game, rules))
+
+
 def test_samples_of_a_dark_bid_deal_the_seats_own_hand_too() -> None:
     variant = load_variant("classic")
     game = Game(variant, 4, 9, log=False)
