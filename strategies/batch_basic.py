@@ -16,6 +16,8 @@ the lowest card id, a Joker's first call; its twin is ``strategies.fast.LowestSt
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from raspis.engine import Variant
 from raspis.engine import rng as chance
@@ -74,7 +76,7 @@ class BatchRandom(BatchStrategy):
         legal = observation.legal_bids
         return select_bit(legal, self._draw(observation, popcount(legal).astype(np.int64)))
 
-    def play(self, observation: BatchObservation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def play(self, observation: BatchObservation) -> tuple[np.ndarray, Any, Any]:
         """A random legal play, Joker calls counted as separate actions."""
         legal = observation.legal_cards
         ordinary = legal & NOT_JOKERS
@@ -121,7 +123,7 @@ class BatchLowest(BatchStrategy):
         """The lowest legal bid."""
         return lowest_card(observation.legal_bids)
 
-    def play(self, observation: BatchObservation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def play(self, observation: BatchObservation) -> tuple[np.ndarray, Any, Any]:
         """The lowest legal card; a Joker with its first legal call."""
         legal = observation.legal_cards
         card = lowest_card(legal)

@@ -29,6 +29,8 @@ highest rank to the highest suit (suits ♠ ♣ ♦ ♥ = 0..3).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from raspis.engine import Variant
 from raspis.engine.batch.bits import (
@@ -166,7 +168,7 @@ class BatchFastHeuristic(BatchStrategy):
         over = remaining if self.over_scores else np.zeros_like(remaining)
         return np.where(taken <= bid, bid - taken, over)
 
-    def play(self, observation: BatchObservation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def play(self, observation: BatchObservation) -> tuple[np.ndarray, Any, Any]:
         """The rules of thumb of the module docstring."""
         legal = observation.legal_cards
         ordinary = legal & NOT_JOKERS if self.has_jokers else legal

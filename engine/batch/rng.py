@@ -10,6 +10,8 @@ which two cards share those 58 bits is sorted again exactly, so the order is alw
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from raspis.engine import rng as reference
 
@@ -31,7 +33,7 @@ def splitmix64(value: np.ndarray) -> np.ndarray:
     return z
 
 
-def as_seeds(seeds: np.ndarray | list[int]) -> np.ndarray:
+def as_seeds(seeds: Sequence[int] | np.ndarray) -> np.ndarray:
     """Game seeds as a ``uint64`` array (Python ints are taken modulo 2**64, like ``mix``)."""
     if isinstance(seeds, np.ndarray) and seeds.dtype == np.uint64:
         return seeds

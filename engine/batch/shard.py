@@ -23,8 +23,8 @@ from .frames import merge_deal_stats, result_frames
 from .game import play_batch
 from .rng import splitmix64
 
-#: Games played in one lockstep batch (bounds memory: a batch's records take ~1.5 kB a game).
-DEFAULT_CHUNK = 8192
+#: Games played in one lockstep batch (bounds memory: about 25 kB a game while it plays).
+DEFAULT_CHUNK = 16384
 
 
 def can_run_batch(strategies: Sequence[str]) -> bool:
