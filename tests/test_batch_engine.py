@@ -146,6 +146,73 @@ def test_scalar_strategies_play_the_same_games_through_the_adapter(name: str, pl
         assert result.scores[index].tolist() == game.scores
 
 
+# -- rule options no preset uses, each on purpose ------------------------------------------------
+
+OPTION_CASES: dict[str, dict[str, Any]] = {
+    "dealer-names-on-a-turned-joker": {
+        "extends": "joker-52", "trump": {"joker_turned": "dealer_names"},
+        "joker": {"lead_calls": ["high_suit", "low_suit", "lowest_suit"], "lead_fine": 0},
+    },
+    "named-full-deal-draws-and-lock": {
+        "extends": "classic", "players": {"min": 3, "max": 4},
+        "schedule": {"deals": ["1..3", "2*players", "max"]},
+        "trump": {"full_deal": "named", "naming_allows_no_trump": False, "named_after_cards": 2},
+        "joker": {"locked_until": "Qs", "two_jokers": "first_wins", "lead_calls": ["high", "low"]},
+        "play": {"draw_after_trick": True, "memory": "last", "first_lead": "dealer"},
+    },
+    "demands-trumped-and-lowest": {
+        "extends": "odessa", "deck": {"lowest_rank": 2, "jokers": 2, "joker_cards": []},
+        "schedule": {"deals": ["1..5", "5*2 no_trump", "4..1"]},
+        "joker": {"demand_trumped": "trump_wins", "demands_first_trick_only": True,
+                  "lead_calls": ["highest_suit", "lowest_suit", "highest_trumps", "low"]},
+        "kinds": {"no_trump": {"joker_holder_leads": True}}, "play": {"memory": "none"},
+    },
+    "hooks-passes-dark-forehead": {
+        "extends": "odessa", "players": {"min": 3, "max": 4},
+        "schedule": {"deals": ["1..4", "3 lobovaya", "4*players dark", "2 golden", "2 misere"]},
+        "bidding": {"hook": "from_deal", "hook_from_deal": 3, "max_consecutive_passes": 1},
+        "kinds": {"dark": {"min_bid": 1, "hook": "overbid"}},
+        "joker": {"demands_until_deal": 2},
+    },
+    "fixed-trump-premium-per-block-ties": {
+        "extends": "joker", "trump": {"mode": "fixed", "fixed_suit": "diamonds"},
+        "schedule": {"deals": ["1..3", "4*2", "3..1"]},
+        "scoring": {"premium": "fixed", "premium_points": 100, "premium_scope": "block"},
+        "bidding": {"hook": "specials_only"}, "end": {"tie": "golden_deal", "tie_deals": 2},
+        "table": {"first_dealer": "seat0"},
+    },
+    "no-trump-overbid-unturned": {
+        "extends": "oh-hell", "deck": {"jokers": 1},
+        "trump": {"unturned_leftover": 1, "full_deal": "last_dealt"},
+        "bidding": {"hook": "overbid"}, "end": {"negative_total": "double_loss"},
+        "joker": {"two_jokers": "opposite", "lead_calls": ["high", "low"]},
+    },
+}
+
+
+@pytest.mark.parametrize("case", sorted(OPTION_CASES))
+@pytest.mark.parametrize("twin", sorted(TWINS))
+def test_rule_options_match_the_reference_engine(case: str, twin: str) -> None:
+    variant = variant_from_dict(dict(OPTION_CASES[case], name=case), case)
+    scalar, batch = TWINS[twin]
+    for players in variant.player_counts()[:3]:
+        assert_same_games(variant, players, list(range(6)), scalar, batch())
+
+
+@pytest.mark.parametrize("case", sorted(OPTION_CASES))
+def test_rule_options_through_the_adapter(case: str) -> None:
+    variant = variant_from_dict(dict(OPTION_CASES[case], name=case), case)
+    players = variant.player_counts()[0]
+    seeds = [21, 22]
+    result = play_batch(variant, players, seeds, [ScalarAdapter("heuristic")],
+                        np.zeros(players, int))
+    games = _scalar_games(variant, players, seeds, lambda: load_strategy("heuristic"))
+    for index, game in enumerate(games):
+        assert not result.errored[index], result.errors[index]
+        assert result.deals_played[index] == len(game.results)
+        assert result.scores[index].tolist() == game.scores
+
+
 # -- random combinations of rule options ---------------------------------------------------------
 
 _CALLS = ["high", "low", "high_suit", "low_suit", "highest_suit", "lowest_suit", "highest_trumps"]

@@ -65,7 +65,8 @@ class BatchObservation:
     position = _Lazy("the mover's position in the deal's order (0 = left of the dealer)")
     dealer = _Lazy("the dealer's seat")
     order = _Lazy("(rows, participants) the seat at each position")
-    hand = _Lazy("the mover's hand (mask); 0 while hidden, first cards only while naming trump")
+    hand = _Lazy("the mover's hand (mask); 0 while hidden; only the first cards while naming "
+                 "trump before seeing them all")
     other_hands = _Lazy("(rows, participants) the other hands by position while bidding a "
                         "forehead deal (own position 0), else all 0")
     trump = _Lazy("the deal's trump suit 0..3, -1 for none (and for circular trumps, and while "
@@ -178,9 +179,12 @@ class BatchObservation:
     def _make_hand(self) -> np.ndarray:
         state = self._state
         if self.phase == "trump":
+            # Named after the first cards (002); a dealer naming after a turned Joker saw them all.
             assert state.first_cards is not None
             position = self._shared["position"]
-            cards = state.first_cards.ravel()[state.base + np.maximum(position, 0)]
+            flat = state.base + np.maximum(position, 0)
+            cards = np.where(state.trump_card >= 0, state.hands.ravel()[flat],
+                             state.first_cards.ravel()[flat])
             return np.where(position >= 0, cards, np.uint64(0))
         if self.hand_hidden:
             return np.zeros(state.count, dtype=np.uint64)

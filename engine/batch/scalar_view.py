@@ -81,7 +81,7 @@ def scalar_observations(game: BatchGame, state: DealState, observation: BatchObs
         hand = hands_by_seat[seat]
         hidden = False
         others: list[int | None] = [None] * players
-        if phase == "trump":
+        if phase == "trump" and int(state.trump_card[row]) < 0:
             assert state.first_cards is not None
             hand = int(state.first_cards[row, position]) if position >= 0 else 0
         elif phase == "bid" and plan.bidding == "dark":
