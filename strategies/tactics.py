@@ -324,7 +324,9 @@ def _follow(table: _Table, rules: Rules, hand: int, legal: int, jokers: tuple[Jo
                 return PLAYS[choice]
         elif must_all and joker_high is not None and high_key > best:
             return Play(*joker_high)
-        if not cards:
+        if not cards:  # only Jokers left: one of them takes the trick if it can
+            if joker_high is not None and high_key > best:
+                return Play(*joker_high)
             return Play(*(joker_low or jokers[0]))
         spare = [card for card in cards if card not in keepers]
         if spare and not must_all:
@@ -369,10 +371,14 @@ def _lead(table: _Table, rules: Rules, hand: int, legal: int, jokers: tuple[Joke
             return _lowest_lead(win, spare)
         best_card = max(win, key=lambda card: (win[card], -(card % 13))) if win else -1
         best = win[best_card] if win else 0.0
-        if jokers and (not fined or best_card < 0) and best < 0.6:
-            return _joker_lead(jokers, hand, table.unseen, trump, high=True)
         if best_card < 0:
             return _joker_lead(jokers, hand, table.unseen, trump, high=True)
+        if jokers and not fined and best < 0.6:
+            # The Joker takes a trick whenever it is played, so lead it only when every trick
+            # is needed or when its demand sets up the hand's other cards.
+            play, gain = _joker_demand(jokers, hand, table.unseen, trump)
+            if must_all:
+                return play
         if best >= 0.35 or must_all:
             return PLAYS[best_card]
         # Nothing likely to win: lead a singleton to ruff later, else a card that loses anyway.
@@ -396,6 +402,22 @@ def _lowest_lead(win: dict[int, float], cards: list[int]) -> Play:
     if safe:
         return PLAYS[max(safe, key=lambda card: card % 13)]
     return PLAYS[min(cards, key=lambda card: (win[card], card % 13))]
+
+
+def _joker_demand(jokers: tuple[JokerPlay, ...], hand: int, unseen: int,
+                  trump: int) -> tuple[Play, bool]:
+    """The best Joker lead to take the trick, and whether its demand sets up other cards: a
+    "highest" demand (of trumps or of a suit) where the hand holds two or more cards below one or
+    two unseen higher ones, which the demand pulls out."""
+    play = _joker_lead(jokers, hand, unseen, trump, high=True)
+    suit = trump if play.call == "trumps" else play.suit if play.call == "highest" else -1
+    if suit < 0:
+        return play, False
+    mine = hand & SUIT_MASKS[suit]
+    if mine.bit_count() < 2:
+        return play, False
+    above = (unseen & ABOVE[mine.bit_length() - 1]).bit_count()
+    return play, 1 <= above <= 2
 
 
 def _joker_lead(jokers: tuple[JokerPlay, ...], hand: int, unseen: int, trump: int, high: bool) -> Play:
