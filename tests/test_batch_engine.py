@@ -325,6 +325,50 @@ def test_random_rule_options_through_the_adapter(case: tuple[Variant, int], seed
     assert result.scores[0].tolist() == game.scores
 
 
+# -- chance ----------------------------------------------------------------------------------------
+
+
+def test_shuffles_and_first_dealers_are_the_references() -> None:
+    from raspis.engine import Game
+    from raspis.engine import rng as reference
+    from raspis.engine.batch import rng
+
+    seeds = np.array([0, 1, 2**63, 2**64 - 1, *range(5, 200, 7)], dtype=np.uint64)
+    for name in ("classic", "joker", "georgian", "joker-52"):
+        variant = load_variant(name)
+        cards = np.array(variant.deck_cards)
+        keys = rng.deal_keys(seeds, 3)
+        for key, order in zip(keys, rng.shuffled(cards, keys), strict=True):
+            assert order.tolist() == reference.shuffled(variant.deck_cards, int(key))
+        for players in variant.player_counts():
+            resolved = variant.for_player_count(players)
+            dealers = rng.first_dealers(np.array(resolved.deck_cards), seeds, players,
+                                        resolved.table.first_dealer)
+            assert dealers.tolist() == [Game(variant, players, int(seed)).first_dealer
+                                        for seed in seeds]
+
+
+def test_rows_whose_sort_keys_clash_are_sorted_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    from raspis.engine import rng as reference
+    from raspis.engine.batch import rng
+
+    monkeypatch.setattr(rng, "PACK_BITS", 61)  # only 3 hash bits left: most rows clash
+    cards = np.array(load_variant("classic").deck_cards)
+    keys = rng.deal_keys(np.arange(50, dtype=np.uint64), 0)
+    for key, order in zip(keys, rng.shuffled(cards, keys), strict=True):
+        assert order.tolist() == reference.shuffled(cards.tolist(), int(key))
+
+
+def test_the_random_key_is_the_first_draw_of_the_strategy_generator() -> None:
+    import random
+
+    from raspis.engine.batch.rng import python_random_bits64
+
+    keys = [0, 1, 2**32 - 1, 2**32, 2**63 + 12345, 2**64 - 1, *range(10**6, 10**6 + 40)]
+    drawn = python_random_bits64(np.array(keys, dtype=np.uint64))
+    assert drawn.tolist() == [random.Random(key).getrandbits(64) for key in keys]
+
+
 # -- batches, tables and faults --------------------------------------------------------------------
 
 

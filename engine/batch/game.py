@@ -74,6 +74,8 @@ class BatchGame:
         self.first_dealer = first_dealers(rules.deck_cards, self.seeds, players,
                                           rules.variant.table.first_dealer)
         self.scores = np.zeros((count, players), dtype=np.int64)
+        self.leader = np.full(count, -1, dtype=np.int64)
+        self.lead_changes = np.zeros(count, dtype=np.int64)
         self.all_made = np.zeros((count, players), dtype=bool)
         self.best_points = np.zeros((count, players), dtype=np.int64)
         self.fault_deal = np.full(count, -1, dtype=np.int64)
@@ -186,6 +188,14 @@ class BatchGame:
                 value = best if rules.premium == "best_deal" else rules.premium_points
                 premiums = np.where(all_made, value, 0)
         self.scores.ravel()[flat] += points + premiums
+        # tournament.shard._lead_changes, one deal at a time
+        totals = self.scores[games]
+        at_top = totals == totals.max(axis=1)[:, None]
+        unique = at_top.sum(axis=1) == 1
+        current = np.argmax(at_top, axis=1)
+        leader = self.leader[games]
+        self.lead_changes[games] += unique & (leader >= 0) & (current != leader)
+        self.leader[games] = np.where(unique, current, leader)
         self.deal_played[number, games] = True
         self.deal_kind[number, games] = self.kind_names.index(plan.kind_name)
         self.deal_block[number, games] = plan.block
@@ -347,13 +357,21 @@ class BatchGame:
             points=games_first(self.points), premium=games_first(self.premium), log=self.log,
             seconds=seconds, decisions=self.decision_count,
         )
-        totals = result.totals_after_each_deal()
-        scores = totals[:, -1, :] if self.deal_count else self.scores
+        scores = self.scores.copy()
+        changes = self.lead_changes.copy()
+        faulted = np.flatnonzero(errored)
+        if len(faulted):  # totals and lead changes of the deals before the fault only
+            kept = played[faulted]
+            gained = np.where(kept[:, :, None], result.points[faulted] + result.premium[faulted],
+                              0)
+            totals = np.cumsum(gained, axis=1)
+            scores[faulted] = totals[:, -1, :]
+            changes[faulted] = lead_changes_of(totals, kept)
         result.scores = scores
         result.places = places_of(scores)
         result.double_loss = (scores < 0) if self.rules.double_loss else np.zeros_like(scores,
                                                                                       dtype=bool)
-        result.lead_changes = lead_changes_of(totals, played)
+        result.lead_changes = changes
         return result
 
 

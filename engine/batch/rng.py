@@ -23,14 +23,24 @@ _MULTIPLIER_2 = U64(0x94D049BB133111EB)
 
 def splitmix64(value: np.ndarray) -> np.ndarray:
     """SplitMix64 of every element of a ``uint64`` array (wrapping arithmetic)."""
+    result = np.array(value, dtype=np.uint64, copy=True)
+    splitmix64_in_place(result)
+    return result
+
+
+def splitmix64_in_place(z: np.ndarray) -> None:
+    """SplitMix64 of every element of a ``uint64`` array, overwriting it."""
+    scratch = np.empty_like(z)
     with np.errstate(over="ignore"):
-        z = value + GOLDEN
-        z ^= z >> U64(30)
+        z += GOLDEN
+        np.right_shift(z, U64(30), out=scratch)
+        z ^= scratch
         z *= _MULTIPLIER_1
-        z ^= z >> U64(27)
+        np.right_shift(z, U64(27), out=scratch)
+        z ^= scratch
         z *= _MULTIPLIER_2
-        z ^= z >> U64(31)
-    return z
+        np.right_shift(z, U64(31), out=scratch)
+        z ^= scratch
 
 
 def as_seeds(seeds: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -59,23 +69,26 @@ def lot_keys(seeds: np.ndarray) -> np.ndarray:
     return mix(seeds, reference.LOT)
 
 
+#: Low bits of a packed sort key that hold the card id (the hash keeps the bits above).
+PACK_BITS = 6
+
+
 def shuffled(cards: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """The deck ``cards`` (ascending card ids) in the order of ``engine.rng.shuffled`` for each key.
 
     Returns an ``int64`` array of shape ``(len(keys), len(cards))``.
     """
-    card_hash = (cards.astype(np.uint64) * GOLDEN)[None, :]
-    with np.errstate(over="ignore"):
-        hashes = splitmix64(keys[:, None] ^ card_hash)
-    packed = (hashes & U64(~63 & reference.MASK64)) | cards.astype(np.uint64)[None, :]
-    packed.sort(axis=1)
-    order = (packed & U64(63)).astype(np.int64)
-    top = packed >> U64(6)
-    clashes = np.flatnonzero((top[:, 1:] == top[:, :-1]).any(axis=1))
-    for row in clashes:  # two cards share the top 58 bits: sort this row exactly
-        row_hashes = [int(value) for value in hashes[row]]
-        exact = sorted(range(len(cards)), key=lambda i: (row_hashes[i], int(cards[i])))
-        order[row] = cards[exact]
+    values = np.empty((len(keys), len(cards)), dtype=np.uint64)
+    np.bitwise_xor(keys[:, None], (cards.astype(np.uint64) * GOLDEN)[None, :], out=values)
+    splitmix64_in_place(values)
+    low = (1 << PACK_BITS) - 1
+    values &= U64(~low & reference.MASK64)
+    values |= cards.astype(np.uint64)[None, :]
+    values.sort(axis=1)
+    clashes = np.flatnonzero(((values[:, 1:] ^ values[:, :-1]) <= U64(low)).any(axis=1))
+    order = (values & U64(low)).astype(np.int64)
+    for row in clashes:  # two cards share the top 58 bits: the reference sorts this row
+        order[row] = reference.shuffled([int(card) for card in cards], int(keys[row]))
     return order
 
 
