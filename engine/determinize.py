@@ -32,6 +32,8 @@ from .schedule import DealSpec
 from .variant import Variant
 
 #: Mask of the cards of the same suit ranked above / below each card (empty for the Jokers).
+NO_TRUMP = -1
+
 ABOVE: tuple[int, ...] = tuple(
     SUIT_MASKS[card // 13] & ~((2 << card) - 1) if card < 52 else 0 for card in range(54)
 )
@@ -66,7 +68,7 @@ def deck_mask(variant: Variant) -> int:
 def shown_card_is_dealt(variant: Variant, hand_size: int, players_in_deal: int) -> bool:
     """Whether the card shown for trump is the dealer's last card (a deal of the whole deck), as
     opposed to a card turned up from the stock, which is in nobody's hand (RULES §4)."""
-    return hand_size == variant.deck_size // players_in_deal
+    return variant.deck_size - hand_size * players_in_deal <= variant.trump.unturned_leftover
 
 
 def remaining_counts(observation: Observation) -> list[int]:
@@ -265,16 +267,60 @@ class Determinizer:
             self._sampler = HandSampler(self.observation)
         return self._sampler
 
-    def game(self, hands: Sequence[int]) -> Game:
-        """A search game of the current deal with these hands."""
+    def game(self, hands: Sequence[int], trump: tuple[int, int | None, str] | None = None) -> Game:
+        """A search game of the current deal with these hands (and, when the observation hides
+        the trump, the guessed ``trump``: suit, card shown, how; see ``guess_trump``)."""
         game = self.template.clone()
         game.hands = list(hands)
         game.first_cards = list(hands)
+        if trump is not None:
+            game.trump, game.trump_card, game.trump_how = trump
+            game.trick_trump = trump[0]
         return game
+
+    def guess_trump(self, hands: Sequence[int], rng: random.Random) -> tuple[int, int | None, str] | None:
+        """For an observation that hides the trump (dark bidding: the bids come before the deal),
+        a trump drawn as the engine would choose it from these hands and the rest of the deck: the
+        card turned from the stock, or the dealer's last card in a deal of the whole deck (a Joker
+        shown means no trump). None when the trump is not hidden."""
+        observation = self.observation
+        if not observation.trump_hidden:
+            return None
+        variant = observation.variant
+        options = variant.trump
+        kind = variant.kinds[observation.kind]
+        if kind.trump != "default" or options.mode in ("none", "circular"):
+            return (NO_TRUMP, None, "circular" if self.template._circular else "none")
+        if options.mode == "fixed":
+            return variant.fixed_suit_index(), None, "fixed"
+        dealt = 0
+        for hand in hands:
+            dealt |= hand
+        stock = self.deck & ~dealt
+        if stock.bit_count() <= options.unturned_leftover:
+            if options.full_deal != "last_dealt":
+                return NO_TRUMP, None, "none"
+            cards = [card for card in range(54) if hands[observation.dealer] >> card & 1]
+            how = "last dealt"
+        else:
+            cards = [card for card in range(54) if stock >> card & 1]
+            how = "turned"
+        if not cards:
+            return NO_TRUMP, None, "none"
+        card = cards[rng.randrange(len(cards))]
+        if is_joker(card):
+            return NO_TRUMP, card, "joker: none"
+        return suit_of(card), card, how
+
+    def draw(self, rng: random.Random) -> tuple[list[int], tuple[int, int | None, str] | None]:
+        """A guess of the hidden cards: (every hand, the trump when hidden)."""
+        hands = self.sampler.sample(rng)
+        return hands, self.guess_trump(hands, rng)
 
     def sample(self, rng: random.Random) -> Game:
         """A search game with freshly guessed hands."""
-        return self.game(self.sampler.sample(rng))
+        hands, trump = self.draw(rng)
+        return self.game(hands, trump)
 
 
 def _template(observation: Observation) -> Game:
@@ -287,7 +333,8 @@ def _template(observation: Observation) -> Game:
     game._deal = spec
     game.order = list(observation.order)
     game.trump_how = observation.trump_how
-    game._circular = variant.trump.mode == "circular" and observation.trump_how == "circular"
+    game._circular = (variant.trump.mode == "circular"
+                      and variant.kinds[observation.kind].trump == "default")
     game.bids = list(observation.bids)
     game.taken = list(observation.taken)
     game.trick = list(observation.trick)

@@ -77,9 +77,9 @@ class ExpectedValueStrategy(HeuristicStrategy):
         seat = observation.seat
         done = 0
         for _ in range(samples):
-            hands = determinizer.sampler.sample(self.rng)
+            hands, trump = determinizer.draw(self.rng)
             for bid in candidates:
-                game = determinizer.game(hands)
+                game = determinizer.game(hands, trump)
                 game.apply_unchecked(Bid(bid))
                 playout(game, rules)
                 counts[bid][game.results[0].taken[seat]] += 1
@@ -98,9 +98,9 @@ class ExpectedValueStrategy(HeuristicStrategy):
         totals = {action: 0.0 for action in actions}
         seat = observation.seat
         for _ in range(max(1, samples)):
-            hands = determinizer.sampler.sample(self.rng)
+            hands, trump = determinizer.draw(self.rng)
             for action in actions:
-                game = determinizer.game(hands)
+                game = determinizer.game(hands, trump)
                 game.apply_unchecked(action)
                 playout(game, rules)
                 totals[action] += game.results[0].points[seat]

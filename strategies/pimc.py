@@ -73,9 +73,9 @@ class PimcStrategy(ExpectedValueStrategy):
         seat = observation.seat
         totals = {action: 0.0 for action in candidates}
         for _ in range(max(1, self.samples)):
-            hands = determinizer.sampler.sample(self.rng)
+            hands, trump = determinizer.draw(self.rng)
             for action in candidates:
-                game = determinizer.game(hands)
+                game = determinizer.game(hands, trump)
                 game.apply_unchecked(action)
                 playout(game, rules)
                 totals[action] += game.results[0].points[seat]

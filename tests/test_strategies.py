@@ -432,15 +432,33 @@ def test_samples_give_every_seat_its_card_count(preset: str, players: int) -> No
             game.apply(policy_action(game, rules))
 
 
-def test_samples_of_a_dark_bid_deal_the_seats_own_hand_too() -> None:
-    variant = load_variant("classic")
-    game = Game(variant, 4, 9, log=False)
+@pytest.mark.parametrize(("preset", "players", "where"), [("classic", 4, "dealer"),
+                                                           ("odessa-short", 4, "stock")])
+def test_samples_of_a_dark_bid_deal_the_hand_and_guess_the_hidden_trump(
+    preset: str, players: int, where: str
+) -> None:
+    from raspis.engine.determinize import Determinizer
+
+    game = Game(load_variant(preset), players, 9, log=False)
     while game.kind.bidding != "dark" or game.phase != Phase.BID:
         game.apply(policy_action(game, rules_for(game.variant)))
     observation = game.observation(game.to_move)
-    assert observation.hand_hidden
-    sampled = sample_hidden_hands(observation, random.Random(2))
-    assert all(hand.bit_count() == observation.hand_size for hand in sampled)
+    assert observation.hand_hidden and observation.trump_hidden and observation.trump == -1
+    determinizer = Determinizer(observation)
+    rng = random.Random(2)
+    for _ in range(50):
+        hands, trump = determinizer.draw(rng)
+        assert all(hand.bit_count() == observation.hand_size for hand in hands)
+        assert trump is not None
+        suit, card, how = trump
+        held = [seat for seat, hand in enumerate(hands) if card is not None and hand >> card & 1]
+        if where == "dealer":  # the whole deck is dealt: the dealer's last card shows trump
+            assert held == [observation.dealer] and how in ("last dealt", "joker: none")
+        else:  # turned up from the stock: in nobody's hand
+            assert held == [] and how in ("turned", "joker: none")
+        assert suit == (-1 if card >= 52 else card // 13)
+        search = determinizer.game(hands, trump)
+        assert search.trump == suit and search.trick_trump == suit
 
 
 def test_play_options_match_the_legal_actions() -> None:
