@@ -325,6 +325,33 @@ def test_random_rule_options_through_the_adapter(case: tuple[Variant, int], seed
     assert result.scores[0].tolist() == game.scores
 
 
+# -- matches ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("variant", "players"), [
+    (load_variant("joker-52"), 3),
+    (load_variant("joker-52"), 2),
+    (variant_from_dict({"extends": "odessa-short", "schedule": {"deals": ["1..2"]},
+                        "match": {"games": 3, "tie_break": "second_places"}}), 2),
+    (variant_from_dict({"extends": "oh-hell", "match": {"games": 5}}), 3),
+])
+@pytest.mark.parametrize("twin", sorted(TWINS))
+def test_matches_match_play_match(variant: Variant, players: int, twin: str) -> None:
+    from raspis.engine.batch.match import play_batch_matches
+    from raspis.strategies.match import play_match
+
+    scalar, batch = TWINS[twin]
+    seeds = list(range(25))
+    result = play_batch_matches(variant, players, seeds, [batch()])
+    for index, seed in enumerate(seeds):
+        match = play_match(variant, players, seed, [scalar() for _ in range(players)])
+        assert result.wins[index].tolist() == match.wins
+        assert result.seconds[index].tolist() == match.seconds
+        assert np.flatnonzero(result.winners[index]).tolist() == sorted(match.winners)
+        assert result.decided_by[index] == match.decided_by
+        assert result.games_played[index] == len(match.games)
+
+
 # -- chance ----------------------------------------------------------------------------------------
 
 

@@ -16,11 +16,13 @@ strategy plays through an adapter.
                         strategies=[load_batch_strategy("fastheuristic")] * 4)
     result.scores          # (10000, 4) final totals
 
-``engine.batch.frames`` turns a ``BatchResult`` into the tournament tables, and
-``engine.batch.shard.run_shard_batch`` plays a tournament shard with the batch engine.
+``engine.batch.frames`` turns a ``BatchResult`` into the tournament tables,
+``engine.batch.shard.run_shard_batch`` plays a tournament shard with the batch engine, and
+``play_batch_matches`` plays best-of-N matches (``[match]``) as ``strategies.match.play_match``.
 """
 
 from .game import BatchGame, play_batch
+from .match import BatchMatchResult, play_batch_matches
 from .observation import BatchObservation
 from .result import BatchLog, BatchResult
 from .rules import (
@@ -38,6 +40,6 @@ from .rules import (
 
 __all__ = [
     "CALL_HIGH", "CALL_HIGHEST", "CALL_LOW", "CALL_LOWEST", "CALL_NONE", "CALL_TRUMPS",
-    "OPTIONS", "OPTION_CALL", "OPTION_SUIT", "BatchGame", "BatchLog", "BatchObservation",
-    "BatchResult", "BatchRules", "play_batch",
+    "OPTIONS", "OPTION_CALL", "OPTION_SUIT", "BatchGame", "BatchLog", "BatchMatchResult",
+    "BatchObservation", "BatchResult", "BatchRules", "play_batch", "play_batch_matches",
 ]
