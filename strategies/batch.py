@@ -4,6 +4,9 @@ A batch strategy decides for many games at once. The engine calls it with a
 ``engine.batch.BatchObservation`` (one row per game whose seat it plays is to move; scalars for the
 step, numpy arrays for the rest, legal actions as masks) and it answers with arrays::
 
+    from raspis.engine.batch.bits import lowest_card
+    from raspis.strategies.batch import OPTION_CALL, OPTION_SUIT, BatchStrategy, first_option
+
     class PassOrLowest(BatchStrategy):
         name = "pass-or-lowest"
         description = "bids the lowest legal bid and plays the lowest legal card"

@@ -72,6 +72,8 @@ class BatchObservation:
     trump = _Lazy("the deal's trump suit 0..3, -1 for none (and for circular trumps, and while "
                   "bidding a dark deal: see trump_hidden)")
     trump_card = _Lazy("the card that showed trump, -1 for none")
+    trump_how = _Lazy("how the trump was chosen, an index into deal.HOW_TEXT (none, fixed, "
+                      "circular, last dealt, turned, joker: none, named); -1 while it is hidden")
     trick_trump = _Lazy("the trump of the current trick (differs from trump under circular trumps)")
     led_suit = _Lazy("the led suit of the current trick, -1 while none is set")
     bids = _Lazy("(rows, participants) bids by position, -1 not yet made or no bidding")
@@ -207,6 +209,11 @@ class BatchObservation:
         if self.trump_hidden:
             return np.full(self._state.count, -1, dtype=np.int64)
         return self._state.trump_card
+
+    def _make_trump_how(self) -> np.ndarray:
+        if self.trump_hidden:
+            return np.full(self._state.count, -1, dtype=np.int64)
+        return self._state.trump_how
 
     def _make_trick_trump(self) -> np.ndarray:
         return self._state.trick_trump
