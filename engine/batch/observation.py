@@ -216,6 +216,8 @@ class BatchObservation:
         return self._state.trump_how
 
     def _make_trick_trump(self) -> np.ndarray:
+        if self.trump_hidden:  # not known before a dark deal (the reference's field still shows it)
+            return np.full(self._state.count, -1, dtype=np.int64)
         return self._state.trick_trump
 
     def _make_led_suit(self) -> np.ndarray:
