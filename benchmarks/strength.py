@@ -57,7 +57,8 @@ def play_deal_set(task: tuple[str, int, str, str, int, int]) -> DealSetResult:
     started = time.perf_counter()
     differences, a_points, b_points, faults = [], [], [], []
     for seat_a in range(players):
-        strategies = [load_strategy(spec_a if seat == seat_a else spec_b) for seat in range(players)]
+        strategies = [load_strategy(spec_a if seat == seat_a else spec_b)
+                      for seat in range(players)]
         record = play_game(variant, players, seed, strategies)
         if record.fault is not None:
             faults.append(str(record.fault))

@@ -1,9 +1,10 @@
 """Determinizations: whole deals consistent with one seat's observation, for search strategies.
 
 A seat sees its own hand, the cards played in the tricks it may look back at, the trump card and
-the bids; the other hands are hidden. Search strategies (``strategies.pimc``, ``strategies.ismcts``
-and the bidding of ``strategies.ev``) guess them: ``HandSampler`` deals the unseen cards to the other
-seats at random, honouring what the seat can infer from the play (RULES §1, §5):
+the bids; the other hands are hidden. Search strategies (``strategies.pimc``,
+``strategies.ismcts`` and the bidding of ``strategies.ev``) guess them: ``HandSampler`` deals the
+unseen cards to the other seats at random, honouring what the seat can infer from the play
+(RULES §1, §5):
 
 - a player who did not follow the led suit holds none of it, and where trumping is obligatory
   (``play.must_trump``) one who neither followed nor trumped holds no trump either;
@@ -52,7 +53,8 @@ def search_variant(variant: Variant) -> Variant:
         return cached[1]
     searched = variant
     if variant.end.tie != "shared":
-        searched = variant.model_copy(update={"end": variant.end.model_copy(update={"tie": "shared"})})
+        end = variant.end.model_copy(update={"tie": "shared"})
+        searched = variant.model_copy(update={"end": end})
     _SEARCH_VARIANTS[id(variant)] = (variant, searched)
     return searched
 
@@ -101,7 +103,8 @@ def _trick_constraints(
                     continue
                 suit = suit_of(entry.card)
                 if suit == demanded:
-                    forbidden[entry.seat] |= (ABOVE if lead.call == "highest" else BELOW)[entry.card]
+                    shown = ABOVE if lead.call == "highest" else BELOW
+                    forbidden[entry.seat] |= shown[entry.card]
                 else:
                     forbidden[entry.seat] |= SUIT_MASKS[demanded]
                     if must_trump and trick_trump >= 0 and suit != trick_trump:
@@ -183,7 +186,8 @@ class HandSampler:
             self.rest = 0
         forbidden = inferred_voids(observation)
         forbidden[seat] = 0
-        self.forbidden = [forbidden[s] & pool_mask if self.missing[s] else 0 for s in range(players)]
+        self.forbidden = [forbidden[s] & pool_mask if self.missing[s] else 0
+                          for s in range(players)]
         self.constrained = any(self.forbidden)
         self.seats = [s for s in range(players) if self.missing[s]]
 
@@ -196,7 +200,7 @@ class HandSampler:
             for _ in range(20):
                 dealt = self._deal_constrained(pool, rng)
                 if dealt is not None:
-                    for seat, cards in zip(self.seats, dealt):
+                    for seat, cards in zip(self.seats, dealt, strict=True):
                         hands[seat] |= cards
                     return hands
                 rng.shuffle(pool)
@@ -278,7 +282,9 @@ class Determinizer:
             game.trick_trump = trump[0]
         return game
 
-    def guess_trump(self, hands: Sequence[int], rng: random.Random) -> tuple[int, int | None, str] | None:
+    def guess_trump(
+        self, hands: Sequence[int], rng: random.Random
+    ) -> tuple[int, int | None, str] | None:
         """For an observation that hides the trump (dark bidding: the bids come before the deal),
         a trump drawn as the engine would choose it from these hands and the rest of the deck: the
         card turned from the stock, or the dealer's last card in a deal of the whole deck (a Joker

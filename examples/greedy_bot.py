@@ -1,4 +1,4 @@
-"""A complete raspis strategy in a few lines: ``raspis play --strategies ./examples/greedy_bot.py:GreedyBot``."""
+"""A complete raspis strategy: ``--strategies ./examples/greedy_bot.py:GreedyBot``."""
 
 from raspis.engine import Phase
 from raspis.engine.cards import cards_of, rank_of, suit_of
@@ -9,7 +9,7 @@ class GreedyBot(Strategy):
     """Bids its aces, Jokers and top trumps; plays high until its bid is made, then low."""
 
     name = "greedy"
-    description = "counts high cards to bid; its highest card while short of the bid, else its lowest"
+    description = "counts high cards to bid; plays its highest card while short, else its lowest"
 
     def act(self, observation):
         legal = observation.legal_actions

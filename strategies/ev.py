@@ -56,7 +56,9 @@ class ExpectedValueStrategy(HeuristicStrategy):
                 return self.search_trump(observation, self.samples, self.time)
         return super().act(observation)
 
-    def search_bid(self, observation: Observation, samples: int, window: int, seconds: float) -> int:
+    def search_bid(
+        self, observation: Observation, samples: int, window: int, seconds: float
+    ) -> int:
         """The bid with the best expected points over ``samples`` sampled playouts per candidate."""
         rules = rules_for(observation.variant)
         legal = [action.tricks for action in observation.legal_actions]  # type: ignore[union-attr]

@@ -241,4 +241,5 @@ def policy_bid(game: Game, rules: Rules, seat: int) -> int:
     distribution = bid_distribution(rules, seat, hand, others, game.trump, game._deal.hand_size,
                                     game.order, game.dealer,
                                     game_out(game))
-    return choose_bid(rules, game._deal.kind, game._deal.hand_size, game._legal_bids(), distribution)
+    deal = game._deal
+    return choose_bid(rules, deal.kind, deal.hand_size, game._legal_bids(), distribution)

@@ -82,7 +82,8 @@ class IsmctsStrategy(ExpectedValueStrategy):
         "time": Parameter(float, 0.0, "seconds per decision at most, checked between iterations "
                           "(0: no limit; a limit makes the play depend on the machine's speed)"),
         "exploration": Parameter(float, 0.5, "UCB1 exploration constant (rewards lie in [0, 1])"),
-        "rollout": Parameter(str, "heuristic", "policy finishing each playout: heuristic or random"),
+        "rollout": Parameter(str, "heuristic", "policy finishing each playout: heuristic or "
+                             "random"),
         "bid_samples": Parameter(int, 12, "guesses per bid, as ev's samples"),
         "window": Parameter(int, 2, "bids tried on each side of the heuristic's, as ev"),
     }

@@ -36,7 +36,7 @@ class PimcStrategy(ExpectedValueStrategy):
     """
 
     name = "pimc"
-    description = "determinized Monte Carlo play: each card scored by heuristic playouts of sampled deals"
+    description = "determinized Monte Carlo play: each card scored by playouts of sampled deals"
     parameters = {
         "samples": Parameter(int, 24, "guesses of the hidden hands per card decision"),
         "bid_samples": Parameter(int, 12, "guesses per bid, as ev's samples"),

@@ -100,8 +100,11 @@ class Deadline:
         return self.end is not None and time.perf_counter() >= self.end
 
 
-def argmax(values: dict[Action, float], preferred: Action | None, order: Iterable[Action]) -> Action:
-    """The action with the highest value; ties go to ``preferred``, then to the first in ``order``."""
+def argmax(
+    values: dict[Action, float], preferred: Action | None, order: Iterable[Action]
+) -> Action:
+    """The action with the highest value; ties go to ``preferred``, then to the first in
+    ``order``."""
     best: Action | None = None
     best_value = 0.0
     for action in order:

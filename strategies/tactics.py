@@ -420,7 +420,9 @@ def _joker_demand(jokers: tuple[JokerPlay, ...], hand: int, unseen: int,
     return play, 1 <= above <= 2
 
 
-def _joker_lead(jokers: tuple[JokerPlay, ...], hand: int, unseen: int, trump: int, high: bool) -> Play:
+def _joker_lead(
+    jokers: tuple[JokerPlay, ...], hand: int, unseen: int, trump: int, high: bool
+) -> Play:
     """The best way to lead a Joker: to win (with a demand that helps the rest of the hand) or to
     lose (low, in the suit most likely to be followed)."""
     best, best_score = jokers[0], -1e9
@@ -446,7 +448,8 @@ def _joker_lead(jokers: tuple[JokerPlay, ...], hand: int, unseen: int, trump: in
             if call == "low" and suit < 0:
                 score = 100
             elif call in LOW_CALLS:
-                score = (unseen & SUIT_MASKS[suit]).bit_count() - 2 * (hand & SUIT_MASKS[suit]).bit_count()
+                mask = SUIT_MASKS[suit]
+                score = (unseen & mask).bit_count() - 2 * (hand & mask).bit_count()
             else:
                 continue
         if score > best_score:

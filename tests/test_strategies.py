@@ -34,8 +34,8 @@ from raspis.strategies import (
     available_strategies,
     load_strategy,
     play_game,
+    registry,
 )
-from raspis.strategies import registry
 from raspis.strategies.ev import best_bid, points_table
 from raspis.strategies.heuristic import HeuristicStrategy, policy_action
 from raspis.strategies.tactics import rules_for, trick_distribution
@@ -86,7 +86,9 @@ def test_builtin_plays_a_whole_game_legally(strategy: str, preset: str, players:
 
 @pytest.mark.parametrize("strategy", list(CHEAP))
 @pytest.mark.parametrize("players", [3, 4])
-def test_builtin_plays_lobovaya_named_joker_trump_and_overbid_dark(strategy: str, players: int) -> None:
+def test_builtin_plays_lobovaya_named_joker_trump_and_overbid_dark(
+    strategy: str, players: int
+) -> None:
     variant = variant_from_dict(EXTRA_VARIANT)
     for seed in (1, 2):
         record = _play(variant, players, seed, CHEAP[strategy])
@@ -160,7 +162,8 @@ def test_load_from_a_file(tmp_path, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.chdir(tmp_path)
     strategy = load_strategy("./my_bot.py:Lowest:bias=2")
     assert strategy.name == "lowest" and strategy.bias == 2
-    record = play_game(load_variant("classic"), 3, 1, [strategy, RandomStrategy(), RandomStrategy()])
+    opponents = [RandomStrategy(), RandomStrategy()]
+    record = play_game(load_variant("classic"), 3, 1, [strategy, *opponents])
     assert record.fault is None
     assert load_strategy(f"{tmp_path / 'my_bot.py'}:Lowest").name == "lowest"
 
@@ -172,6 +175,15 @@ def test_load_the_example_bot() -> None:
     strategy = load_strategy(f"{example}:GreedyBot")
     record = play_game(load_variant("joker"), 4, 2, [strategy] + [load_strategy("heuristic")] * 3)
     assert record.fault is None
+
+
+def test_the_docs_show_the_example_bot_as_it_is() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    example = (root / "examples" / "greedy_bot.py").read_text()
+    assert example in (root / "docs" / "strategies.md").read_text()
+    assert len(example.splitlines()) <= 30
 
 
 def test_load_a_plugin_entry_point(monkeypatch) -> None:  # noqa: ANN001
@@ -255,14 +267,16 @@ class Slow(Strategy):
 
 
 def test_a_strategy_that_raises_is_recorded_not_raised() -> None:
-    record = play_game(load_variant("classic"), 3, 1, [RandomStrategy(), Raises(), RandomStrategy()])
+    lineup = [RandomStrategy(), Raises(), RandomStrategy()]
+    record = play_game(load_variant("classic"), 3, 1, lineup)
     assert record.errored and record.fault.kind == "raised" and record.fault.seat == 1
     assert "boom" in record.fault.message and record.fault.phase == "play"
     assert "raises" in str(record.fault)
 
 
 def test_an_illegal_action_is_recorded() -> None:
-    record = play_game(load_variant("classic"), 3, 1, [Illegal(), RandomStrategy(), RandomStrategy()])
+    lineup = [Illegal(), RandomStrategy(), RandomStrategy()]
+    record = play_game(load_variant("classic"), 3, 1, lineup)
     assert record.fault.kind == "illegal" and "Bid(tricks=99)" in record.fault.message
     assert "legal:" in record.fault.message
 
@@ -308,7 +322,8 @@ def test_the_score_table_changes_the_ev_bid() -> None:
     classic, georgian = load_variant("classic"), load_variant("georgian")
     classic_table = points_table(rules_for(classic), "normal", 9)
     georgian_table = points_table(rules_for(georgian.for_player_count(4)), "normal", 9)
-    # classic: bid 1 -> 0.5 * 10 + 0.5 * 2 (overtricks 1 each) = 6; bid 2 -> 0.5 * -10 + 0.5 * 20 = 5
+    # classic: bid 1 -> 0.5 * 10 + 0.5 * 2 (overtricks 1 each) = 6;
+    #          bid 2 -> 0.5 * -10 + 0.5 * 20 = 5
     classic_bid, classic_values = best_bid(distribution, legal, classic_table)
     assert classic_bid == 1 and classic_values[1] == 6 and classic_values[2] == 5
     # Georgian: bid 1 -> 0.5 * 100 + 0.5 * 20 = 60; bid 2 -> 0.5 * 10 + 0.5 * 150 = 80
@@ -356,8 +371,10 @@ def _mid_deal(preset: str, players: int, seed: int, hand_size: int, plays: int) 
     return game
 
 
-@pytest.mark.parametrize(("preset", "players"), [("classic", 4), ("joker", 4), ("circular-trumps", 3),
-                                                  ("joker-52", 3), ("odessa", 4), ("oh-hell", 5)])
+@pytest.mark.parametrize(("preset", "players"), [
+    ("classic", 4), ("joker", 4), ("circular-trumps", 3), ("joker-52", 3), ("odessa", 4),
+    ("oh-hell", 5),
+])
 def test_determinize_with_the_true_hands_replays_the_real_deal(preset: str, players: int) -> None:
     for seed in range(4):
         game = _mid_deal(preset, players, seed, 5 if preset != "joker" else 9, 7)
