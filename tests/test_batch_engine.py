@@ -458,6 +458,32 @@ def test_batch_shards_write_the_same_tables_as_run_shard(
         assert (reference.errored, reference.faults) == (batch.errored, batch.faults)
 
 
+@pytest.mark.parametrize("golden_bidding", ["open", "none"])
+def test_tie_break_deals_write_the_same_rows(golden_bidding: str,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every deal scores 0, so games tie and go to golden deals between the tied players; a seat
+    sitting one out has no row when the golden deal has bidding, a row when it has none."""
+    from raspis.engine.batch.shard import run_shard_batch
+
+    monkeypatch.setitem(registry.BUILTINS, "fastrandom", SCALAR_TWINS["fastrandom"])
+    variant = variant_from_dict({
+        "name": "always-tied", "extends": "odessa", "schedule": {"deals": ["1..2"]},
+        "scoring": {"exact_per_trick": 0, "pass_made": 0, "over_per_trick": 0,
+                    "under_per_missing": 0},
+        "end": {"tie": "golden_deal", "tie_deals": 3},
+        "kinds": {"golden": {"bidding": golden_bidding}},
+    })
+    config = TournamentConfig(variants=("odessa",), players=3, strategies=("fastrandom",) * 3,
+                              games=30, seed=3, shard_size=30, deal_rows=True)
+    (task,) = plan_shards(config, [variant.model_dump(mode="json")])
+    reference, batch = run_shard(task), run_shard_batch(task)
+    assert reference.deals is not None
+    assert reference.deals.filter(pl.col("block") == -1).height > 0
+    for left, right in zip(_tables((reference.games, reference.deals, reference.deal_stats)),
+                           _tables((batch.games, batch.deals, batch.deal_stats)), strict=True):
+        assert left.equals(right)
+
+
 def test_an_illegal_batch_answer_errors_the_game_not_the_batch() -> None:
     variant = load_variant("odessa-short")
     result = play_batch(variant, 3, [1, 2], [IllegalBid()])
