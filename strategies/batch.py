@@ -251,6 +251,15 @@ def has_batch_implementation(spec: str) -> bool:
     return batch_class(spec) is not None
 
 
+def plays_like_scalar(spec: str) -> bool:
+    """True when the batch implementation of ``spec`` plays exactly the games the scalar strategy
+    of the same spec plays (``lowest``, ``fastrandom``, ``fastheuristic``); False for ``random``,
+    whose batch draws follow the same distribution from another stream, and for specs without a
+    batch implementation."""
+    found = batch_class(spec)
+    return found is not None and found[0].scalar_twin == spec.strip().partition(":")[0]
+
+
 def load_batch_strategy(spec: str, *, adapter: bool = True,
                         decision_seconds: float | None = None) -> BatchStrategy:
     """The batch strategy for ``spec``: its batch implementation, or (with ``adapter``) the scalar
@@ -273,4 +282,4 @@ def load_batch_strategy(spec: str, *, adapter: bool = True,
 
 __all__ = ["BATCH_BUILTINS", "BatchStrategy", "OPTION_CALL", "OPTION_SUIT", "ScalarAdapter",
            "batch_class", "first_option", "has_batch_implementation", "load_batch_strategy",
-           "longest_suit"]
+           "longest_suit", "plays_like_scalar"]
