@@ -27,11 +27,13 @@ from .rng import splitmix64
 DEFAULT_CHUNK = 16384
 
 
-def can_run_batch(strategies: Sequence[str]) -> bool:
-    """True when every spec has a vectorised batch implementation."""
-    from raspis.strategies.batch import has_batch_implementation
+def can_run_batch(strategies: Sequence[str], *, exact: bool = False) -> bool:
+    """True when every spec has a vectorised batch implementation; with ``exact``, one that plays
+    exactly the scalar strategy's games (so the dataset is the scalar engine's, row for row)."""
+    from raspis.strategies.batch import has_batch_implementation, plays_like_scalar
 
-    return all(has_batch_implementation(spec) for spec in strategies)
+    check = plays_like_scalar if exact else has_batch_implementation
+    return all(check(spec) for spec in strategies)
 
 
 def game_seeds(root_seed: int, deal_sets: np.ndarray) -> np.ndarray:
