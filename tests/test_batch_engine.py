@@ -125,7 +125,8 @@ PRESET_CASES = [(name, players) for name in preset_names()
 @pytest.mark.parametrize("twin", sorted(TWINS))
 def test_presets_match_the_reference_engine(name: str, players: int, twin: str) -> None:
     scalar, batch = TWINS[twin]
-    assert_same_games(load_variant(name), players, [3, 1_000_003, 2**64 - 5], scalar, batch())
+    assert_same_games(load_variant(name), players, [3, 1_000_003, 2**64 - 5, 77, 2**40 + 1],
+                      scalar, batch())
 
 
 @pytest.mark.parametrize(("name", "players"), [("classic", 4), ("joker", 3), ("odessa", 5),
@@ -333,7 +334,8 @@ def test_random_rule_options_through_the_adapter(case: tuple[Variant, int], seed
     (load_variant("joker-52"), 2),
     (variant_from_dict({"extends": "odessa-short", "schedule": {"deals": ["1..2"]},
                         "match": {"games": 3, "tie_break": "second_places"}}), 2),
-    (variant_from_dict({"extends": "oh-hell", "match": {"games": 5}}), 3),
+    (variant_from_dict({"extends": "oh-hell", "schedule": {"deals": ["1..4", "3..1"]},
+                        "match": {"games": 5}}), 3),
 ])
 @pytest.mark.parametrize("twin", sorted(TWINS))
 def test_matches_match_play_match(variant: Variant, players: int, twin: str) -> None:
