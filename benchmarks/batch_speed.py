@@ -11,9 +11,9 @@ too). ``curves``: games per second against the batch size (classic, 4 players) a
 player count (classic, batch of ``--batch`` games); medians of ``--repeat`` runs; ``--figure``
 saves them as a PNG. ``million``: a tournament of ``--games`` games through the real runner
 (``run_tournament``: shards, worker processes, atomic Parquet files, manifest) with every shard
-played by ``engine.batch.shard.run_shard_batch`` (the runner calls ``run_shard``; this script
-points it at the batch shard, as the runner will once it picks the batch engine); it prints the
-time and the peak memory of the parent and of the largest worker.
+played by ``engine.batch.shard.run_shard_batch`` (``engine="batch"``; with a runner that predates
+the engine choice, this script points its ``run_shard`` at the batch shard); it prints the time
+and the peak memory of the parent and of the largest worker.
 """
 
 from __future__ import annotations
@@ -132,11 +132,15 @@ def million(arguments: argparse.Namespace) -> None:
 
     for name, target in SCALAR_TWINS.items():
         registry.BUILTINS.setdefault(name, target)
-    runner.run_shard = run_shard_batch  # what the runner does once it picks the batch engine
+    options: dict[str, object] = {}
+    if "engine" in TournamentConfig.__dataclass_fields__:
+        options["engine"] = "batch"  # the runner picks the batch engine itself
+    else:
+        runner.run_shard = run_shard_batch  # type: ignore[attr-defined]  # an older runner
     config = TournamentConfig(
         variants=(arguments.variant,), players=arguments.players,
         strategies=(arguments.strategy,) * arguments.players, games=arguments.games,
-        seed=arguments.seed, shard_size=arguments.shard_size,
+        seed=arguments.seed, shard_size=arguments.shard_size, **options,  # type: ignore[arg-type]
     )
     out = Path(arguments.out) if arguments.out else Path(tempfile.mkdtemp()) / "run"
     started = time.perf_counter()
