@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from raspis.engine.variant import Variant
 
-from .bits import BIT, JOKER_BITS, NOT_JOKERS, lowest_card
+from .bits import JOKER_BITS, NOT_JOKERS, lowest_card
 from .deal import DealState, order_from, start_deal, start_play
 from .observation import BatchObservation
 from .result import BatchLog, BatchResult, lead_changes_of, places_of
@@ -393,4 +393,4 @@ def play_batch(variant: Variant, players: int, seeds: Sequence[int] | np.ndarray
     return BatchGame(variant, players, seeds, strategies, seatings, record=record).run()
 
 
-__all__ = ["BIT", "BatchGame", "play_batch"]
+__all__ = ["BatchGame", "play_batch"]
