@@ -22,7 +22,7 @@ from raspis.engine.game import Phase
 
 from .base import Parameter
 from .heuristic import HeuristicStrategy, bid_distribution, observation_out
-from .search import Deadline, playout
+from .search import BidEvidence, Deadline, guesses, playout
 from .tactics import Rules, best_bid, points_table, rules_for
 
 __all__ = ["ExpectedValueStrategy", "best_bid", "points_table"]
@@ -44,6 +44,8 @@ class ExpectedValueStrategy(HeuristicStrategy):
                             "always tried)"),
         "time": Parameter(float, 0.0, "seconds per bid at most, checked between samples (0: no "
                           "limit)"),
+        "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
+                               "the hidden hands (0: none; experimental, see search.BidEvidence)"),
     }
 
     def act(self, observation: Observation) -> Action:
@@ -75,11 +77,12 @@ class ExpectedValueStrategy(HeuristicStrategy):
             return start
         counts = {bid: [0] * (observation.hand_size + 1) for bid in candidates}
         determinizer = Determinizer(observation)
+        stream = guesses(determinizer, BidEvidence(observation, rules, self.inference), self.rng)
         deadline = Deadline(seconds)
         seat = observation.seat
         done = 0
         for _ in range(samples):
-            hands, trump = determinizer.draw(self.rng)
+            hands, trump = next(stream)
             for bid in candidates:
                 game = determinizer.game(hands, trump)
                 game.apply_unchecked(Bid(bid))

@@ -31,7 +31,15 @@ from raspis.engine.game import Game, Phase
 from .base import Parameter
 from .ev import ExpectedValueStrategy
 from .heuristic import play_from_observation, policy_action
-from .search import Deadline, distinct_plays, playout, random_playout, representative
+from .search import (
+    BidEvidence,
+    Deadline,
+    distinct_plays,
+    guesses,
+    playout,
+    random_playout,
+    representative,
+)
 from .tactics import PLAYS, Rules, rules_for
 
 _JOKER_PLAYS: dict[tuple[int, str, int], Play] = {}
@@ -86,6 +94,8 @@ class IsmctsStrategy(ExpectedValueStrategy):
                              "random"),
         "bid_samples": Parameter(int, 12, "guesses per bid, as ev's samples"),
         "window": Parameter(int, 2, "bids tried on each side of the heuristic's, as ev"),
+        "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
+                               "the hidden hands (0: none; experimental, see search.BidEvidence)"),
     }
 
     def __init__(self, **options: object) -> None:
@@ -121,8 +131,9 @@ class IsmctsStrategy(ExpectedValueStrategy):
         heuristic_rollout = self.rollout == "heuristic"
         exploration = self.exploration
         rng = self.rng
+        stream = guesses(determinizer, BidEvidence(observation, rules, self.inference), rng)
         for _ in range(max(1, self.iterations)):
-            game = determinizer.sample(rng)
+            game = determinizer.game(*next(stream))
             path = self._descend(game, root, candidates, preferred, rules, exploration)
             if heuristic_rollout:
                 playout(game, rules)

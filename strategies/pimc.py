@@ -23,7 +23,15 @@ from raspis.engine.game import Phase
 from .base import Parameter
 from .ev import ExpectedValueStrategy
 from .heuristic import play_from_observation
-from .search import Deadline, argmax, distinct_plays, playout, representative
+from .search import (
+    BidEvidence,
+    Deadline,
+    argmax,
+    distinct_plays,
+    guesses,
+    playout,
+    representative,
+)
 from .tactics import rules_for
 
 
@@ -43,6 +51,8 @@ class PimcStrategy(ExpectedValueStrategy):
         "window": Parameter(int, 2, "bids tried on each side of the heuristic's, as ev"),
         "time": Parameter(float, 0.0, "seconds per decision at most, checked between guesses "
                           "(0: no limit; a limit makes the play depend on the machine's speed)"),
+        "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
+                               "the hidden hands (0: none; experimental, see search.BidEvidence)"),
     }
 
     def act(self, observation: Observation) -> Action:
@@ -69,11 +79,12 @@ class PimcStrategy(ExpectedValueStrategy):
         if len(candidates) == 1:
             return candidates[0]
         determinizer = Determinizer(observation)
+        stream = guesses(determinizer, BidEvidence(observation, rules, self.inference), self.rng)
         deadline = Deadline(self.time)
         seat = observation.seat
         totals = {action: 0.0 for action in candidates}
         for _ in range(max(1, self.samples)):
-            hands, trump = determinizer.draw(self.rng)
+            hands, trump = next(stream)
             for action in candidates:
                 game = determinizer.game(hands, trump)
                 game.apply_unchecked(action)

@@ -478,6 +478,35 @@ def test_samples_of_a_dark_bid_deal_the_hand_and_guess_the_hidden_trump(
         assert search.trump == suit and search.trick_trump == suit
 
 
+def test_bid_evidence_favours_guesses_that_explain_the_bids() -> None:
+    from raspis.engine.determinize import Determinizer
+    from raspis.strategies.search import BidEvidence, guesses
+    from raspis.strategies.tactics import estimate_tricks
+
+    variant = load_variant("classic")
+    hands = [parse_cards("6s 7c 8d 9h 6d 7h"), parse_cards("As Ks Ac Kc Ad Ah"),
+             parse_cards("8s 9s 8c 9c 10d Jd"), parse_cards("10s Js 10c Jc 10h Jh")]
+    game = Game.single_deal(variant, hands, trump=3, dealer=0, bids=[4, 0, 1, 0], log=False)
+    observation = game.observation(0)
+    rules = rules_for(variant)
+    determinizer = Determinizer(observation)
+    evidence = BidEvidence(observation, rules, 1.0)
+    assert [item[0] for item in evidence.items] == [1, 2, 3]
+
+    def strength(stream) -> float:  # noqa: ANN001
+        total = 0.0
+        for _ in range(300):
+            guess, _ = next(stream)
+            total += estimate_tricks(rules, guess[1], 3, 6, 4, True, rules.deck & ~guess[1])
+        return total / 300
+
+    plain = strength(guesses(determinizer, BidEvidence(observation, rules, 0.0), random.Random(1)))
+    weighted = strength(guesses(determinizer, evidence, random.Random(1)))
+    assert weighted > plain + 0.3
+    record = _play(variant, 4, 3, "pimc:samples=2,bid_samples=2,window=1,inference=1")
+    assert record.fault is None
+
+
 def test_play_options_match_the_legal_actions() -> None:
     for preset, players in (("classic", 4), ("joker", 3), ("joker-52", 4), ("circular-trumps", 4),
                             ("odessa", 3)):
