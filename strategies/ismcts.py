@@ -17,7 +17,8 @@ actions (every seat's plays, keyed by the action). Each iteration:
 
 It plays the root action visited most. Equivalent cards (nothing unseen between them) are merged
 at the root. ``iterations`` bounds the work; ``time`` bounds the seconds a decision may take.
-With the defaults a decision on a nine-card deal takes about 0.1-0.4 s, less as the hands empty.
+With the defaults a decision takes about 75 ms on average at four players, 0.17 s at the 95th
+percentile and about 0.2 s at most (``docs/strength.md``); fewer iterations scale it down.
 """
 
 from __future__ import annotations

@@ -5,15 +5,18 @@ unseen, how many more tricks the seat wants) so that they serve both ``Heuristic
 which reads an ``Observation``, and the playouts of the search strategies, which read a ``Game``
 directly. A decision takes a few tens of microseconds.
 
-The play rules (``choose_play``): while short of the bid, win the trick as cheaply as holds up (the
-last to play wins with the lowest winning card; earlier, with the card most likely to stay on top,
-ruffing low); when at the bid, duck with the highest card that cannot win, and discard the most
-dangerous card when void; play a Joker high only when the tricks still wanted exceed the sure
-winners left, and low to get out of a trick every other card would win. On the lead, cash sure
-winners, or lead the Joker with a demand ("highest trumps" to draw the trumps above one's own,
-"highest <suit>" to pull the card above one's own) when the tricks wanted exceed the sure ones; to
-lose, lead the card least likely to win, dumping high cards while they are still safe, or the
-Joker low.
+The play rules (``choose_play``): while short of the bid, the seat plans to take its tricks with
+its ``need`` likeliest winners (the keepers) and treats the other cards as spare. It wins a trick
+as cheaply as holds up (the last to play with its lowest winning card; earlier with the card most
+likely to stay on top, ruffing low), sheds spare cards highest first when it cannot win, and leads
+spare losers while its sure winners cover the bid. At its bid it ducks with the most dangerous
+card that cannot win, discards the most dangerous card when void, and leads the card least likely
+to win (dumping high cards while they are still safe). Whether a card holds depends on who still
+wants tricks: players short of their bid overtake when they can, the others only when they must
+(``_Table.beaten``). The Joker takes or gives away a trick whenever it is played, so it is kept:
+played high when every remaining trick is needed or when it is the last card, low to get out of a
+trick every other card would take, and led only when every trick is needed (with the demand that
+helps the rest of the hand: "highest trumps", "highest <suit>") or low to lose.
 """
 
 from __future__ import annotations

@@ -133,6 +133,22 @@ def test_every_builtin_is_available_with_documented_parameters() -> None:
             assert isinstance(parameter.default, parameter.type), (name, key)
 
 
+def test_the_docs_list_every_builtin_parameter_with_its_default() -> None:
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "strategies.md").read_text()
+    sections = docs.split("\n### ")
+    for name, cls in available_strategies().items():
+        if name not in CHEAP:
+            continue
+        section = next(part for part in sections if part.startswith(f"`{name}`"))
+        for key, parameter in cls.parameters.items():
+            default = parameter.default
+            shown = str(default).lower() if isinstance(default, bool) else str(default)
+            row = f"| `{key}` | {parameter.type.__name__} | `{shown}` |"
+            assert row in section, (name, row)
+
+
 def test_load_builtin_by_name_and_with_parameters() -> None:
     assert isinstance(load_strategy("heuristic"), HeuristicStrategy)
     search = load_strategy("ismcts:iterations=50,exploration=0.9,time=0.5")
