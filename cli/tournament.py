@@ -69,12 +69,17 @@ def _progress_bar(quiet: bool):  # noqa: ANN202
 @click.option("--shard-size", type=int, default=None, help="deal sets per shard [auto]")
 @click.option("--decision-seconds", type=float, default=None,
               help="time budget per decision; a strategy that runs past it errors the game")
+@click.option("--engine", type=click.Choice(["auto", "scalar", "batch"]), default="auto",
+              show_default=True,
+              help="batch plays games in lockstep with numpy; auto picks it when every seat's "
+                   "strategy has a vectorised version (random, fastrandom, lowest, fastheuristic)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @friendly_errors
 def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: str, games: int,
                        seed: int, out_dir: str, duplicate: str, seating: str, workers: int | None,
                        executor: str, scheduler: str | None, resume: bool, deal_rows: bool | None,
-                       shard_size: int | None, decision_seconds: float | None, quiet: bool) -> None:
+                       shard_size: int | None, decision_seconds: float | None, engine: str,
+                       quiet: bool) -> None:
     """Play many games between strategies and write them to a Parquet dataset.
 
     \b
@@ -87,7 +92,7 @@ def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: 
     config = TournamentConfig(
         variants=tuple(variants), players=players, strategies=tuple(specs), games=games, seed=seed,
         duplicate=duplicate, seating=seating, shard_size=shard_size, deal_rows=deal_rows,
-        decision_seconds=decision_seconds,
+        decision_seconds=decision_seconds, engine=engine,
     )
     bar, update = _progress_bar(quiet)
     try:
@@ -109,7 +114,8 @@ def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: 
         if bar is not None:
             bar.stop()
     click.echo(f"{summary.games:,} games in {out_dir} ({summary.shards_run} shards run, "
-               f"{summary.shards_skipped} already done) in {summary.seconds:.1f} s")
+               f"{summary.shards_skipped} already done, {config.resolved_engine()} engine) in "
+               f"{summary.seconds:.1f} s")
     if summary.errored:
         click.echo(f"{summary.errored} errored games (a strategy raised, hung or cheated):", err=True)
         for fault in summary.faults:

@@ -107,7 +107,7 @@ def observe(game: Game, seat: int) -> Observation:
         trump_card=None if trump_hidden else game.trump_card,
         trump_how="unknown" if trump_hidden else game.trump_how, bids=tuple(game.bids),
         taken=tuple(game.taken), trick=tuple(game.trick), led_suit=game.led_suit,
-        trick_trump=game.trick_trump, tricks=visible, played=played, scores=tuple(game.scores),
+        trick_trump=-1 if trump_hidden else game.trick_trump, tricks=visible, played=played, scores=tuple(game.scores),
         hook_rule=game.hook_rule() if phase == _PHASES["BID"] else "none",
         legal_actions=tuple(game.legal_actions()) if to_move == seat else (),
         trump_hidden=trump_hidden,

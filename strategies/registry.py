@@ -30,6 +30,11 @@ BUILTINS: dict[str, str] = {
     "ev": "raspis.strategies.ev:ExpectedValueStrategy",
     "pimc": "raspis.strategies.pimc:PimcStrategy",
     "ismcts": "raspis.strategies.ismcts:IsmctsStrategy",
+    # Scalar twins of the batch engine's strategies (``strategies/batch.py``): the same games in
+    # either engine.
+    "fastheuristic": "raspis.strategies.fast:FastHeuristicStrategy",
+    "fastrandom": "raspis.strategies.fast:HashRandomStrategy",
+    "lowest": "raspis.strategies.fast:LowestStrategy",
 }
 
 

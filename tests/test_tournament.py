@@ -232,3 +232,24 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
     assert "interrupted" in stderr and "--resume" in stderr and "Traceback" not in stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "interrupted"
+
+
+def test_batch_engine_writes_the_scalar_engines_dataset(tmp_path: Path) -> None:
+    """fastheuristic, fastrandom and lowest play the same games in either engine, so a run on the
+    batch engine must equal the same run on the scalar engine, row for row."""
+    config = TournamentConfig(
+        variants=("joker",), players=3, strategies=("fastheuristic", "fastrandom", "lowest"),
+        games=10, seed=3, duplicate="rotations", shard_size=5)
+    assert config.resolved_engine() == "batch"
+    scalar = TournamentConfig(**{**config.__dict__, "engine": "scalar"})
+    run_tournament(config, tmp_path / "batch", workers=1)
+    run_tournament(scalar, tmp_path / "scalar", workers=1)
+    _assert_same(tmp_path / "batch", tmp_path / "scalar")
+    manifest = json.loads((tmp_path / "batch" / "manifest.json").read_text())
+    assert manifest["engine"] == "batch"
+
+
+def test_auto_engine_falls_back_to_scalar_for_scalar_only_strategies() -> None:
+    config = TournamentConfig(variants=("classic",), players=4,
+                              strategies=("heuristic", "random", "random", "random"), games=1)
+    assert config.resolved_engine() == "scalar"

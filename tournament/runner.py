@@ -33,10 +33,11 @@ from raspis.engine.errors import RaspisError
 from raspis.strategies import load_strategy
 
 from .schema import DEAL_ROWS_DEFAULT_LIMIT, TABLES
-from .shard import ShardResult, ShardTask, run_shard
+from .shard import ShardResult, ShardTask, run_shard_on_engine
 
 MANIFEST = "manifest.json"
 DUPLICATE_MODES = ("none", "rotations", "permutations")
+ENGINES = ("auto", "scalar", "batch")
 SEATING_MODES = ("rotate", "fixed")
 
 
@@ -58,12 +59,24 @@ class TournamentConfig:
     shard_size: int | None = None
     deal_rows: bool | None = None
     decision_seconds: float | None = None
+    engine: str = "auto"
+
+    def resolved_engine(self) -> str:
+        """The engine that plays: batch when asked, or (auto) when every seat's strategy has a
+        vectorised implementation; else scalar."""
+        if self.engine != "auto":
+            return self.engine
+        from raspis.engine.batch.shard import can_run_batch
+
+        return "batch" if can_run_batch(self.strategies) else "scalar"
 
     @property
     def effective_shard_size(self) -> int:
-        """Deal sets per shard: given, or a function of the run size alone (never of workers)."""
+        """Deal sets per shard: given, or a function of the run size and engine (never of workers)."""
         if self.shard_size is not None:
             return self.shard_size
+        if self.resolved_engine() == "batch":  # lockstep batches want big shards
+            return max(1, min(20_000, math.ceil(self.games / 16)))
         return max(1, min(500, math.ceil(self.games / 64)))
 
     def seatings(self) -> list[tuple[int, ...]]:
@@ -106,6 +119,8 @@ def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
         raise TournamentError(f"--games must be at least 1, got {config.games}")
     if config.duplicate not in DUPLICATE_MODES:
         raise TournamentError(f"--duplicate must be one of {', '.join(DUPLICATE_MODES)}")
+    if config.engine not in ENGINES:
+        raise TournamentError(f"--engine must be one of {', '.join(ENGINES)}")
     if config.seating not in SEATING_MODES:
         raise TournamentError(f"--seating must be one of {', '.join(SEATING_MODES)}")
     if config.duplicate == "permutations" and config.players > 6:
@@ -132,6 +147,7 @@ def plan_shards(config: TournamentConfig, variant_options: list[dict[str, Any]])
     seatings = config.seatings()
     size = config.effective_shard_size
     deal_rows = config.writes_deal_rows()
+    engine = config.resolved_engine()
     tasks = []
     blocks = range(0, config.games, size)
     for variant_index, options in enumerate(variant_options):
@@ -154,6 +170,7 @@ def plan_shards(config: TournamentConfig, variant_options: list[dict[str, Any]])
                     seatings=tuple(seatings), games=games, root_seed=config.seed,
                     total_deal_sets=config.games, seating_count=len(seatings),
                     deal_rows=deal_rows, decision_seconds=config.decision_seconds,
+                    engine=engine,
                 ))
     return tasks
 
@@ -161,7 +178,7 @@ def plan_shards(config: TournamentConfig, variant_options: list[dict[str, Any]])
 def config_fingerprint(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> str:
     """A hash of everything that determines the dataset."""
     data = {"config": asdict(config), "variants": variant_options,
-            "shard_size": config.effective_shard_size}
+            "shard_size": config.effective_shard_size, "engine": config.resolved_engine()}
     text = json.dumps(data, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -221,7 +238,7 @@ def _manifest(config: TournamentConfig, variant_options: list[dict[str, Any]], f
         "shard_size": config.effective_shard_size,
         "planned_games": config.total_games(),
         "deal_rows": config.writes_deal_rows(),
-        "engine": "scalar",
+        "engine": config.resolved_engine(),
         "package": {"name": "raspis", "version": __version__},
         "python": platform.python_version(),
         "executor": executor,
@@ -272,15 +289,17 @@ def _ignore_sigint() -> None:
 
 def _sequential(tasks: list[ShardTask]) -> Iterator[ShardResult]:
     for task in tasks:
-        yield run_shard(task)
+        yield run_shard_on_engine(task)
 
 
 def _local_processes(tasks: list[ShardTask], workers: int) -> Iterator[ShardResult]:
     import multiprocess
 
-    pool = multiprocess.Pool(workers, initializer=_ignore_sigint)
+    # Not fork: a child forked after polars or numpy started their thread pools can deadlock.
+    # A fork server starts clean, once, and forks the workers from there.
+    pool = multiprocess.get_context("forkserver").Pool(workers, initializer=_ignore_sigint)
     try:
-        yield from pool.imap_unordered(run_shard, tasks)
+        yield from pool.imap_unordered(run_shard_on_engine, tasks)
         pool.close()
     except BaseException:
         pool.terminate()
@@ -307,7 +326,7 @@ def _dask(tasks: list[ShardTask], scheduler: str | None, workers: int) -> Iterat
                                dashboard_address=None)
         client = Client(cluster)
     try:
-        futures = client.map(run_shard, tasks, pure=False)
+        futures = client.map(run_shard_on_engine, tasks, pure=False)
         for future in as_completed(futures):
             yield future.result()
     finally:

@@ -41,6 +41,8 @@ class ShardTask:
     seating_count: int
     deal_rows: bool
     decision_seconds: float | None
+    #: "scalar" (engine.Game, one game at a time) or "batch" (engine.batch, games in lockstep)
+    engine: str = "scalar"
 
 
 @dataclass
@@ -181,3 +183,12 @@ def run_shard(task: ShardTask) -> ShardResult:
         faults=faults,
         seconds=time.perf_counter() - started,
     )
+
+
+def run_shard_on_engine(task: ShardTask) -> ShardResult:
+    """Run a shard on the engine the task names (the function every executor maps)."""
+    if task.engine == "batch":
+        from raspis.engine.batch.shard import run_shard_batch
+
+        return run_shard_batch(task)
+    return run_shard(task)
