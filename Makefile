@@ -12,8 +12,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The default tournament (classic, four players, built-in strategies, duplicate seatings, about a
+# minute on two cores with the batch engine) and its report. Rerunning finishes or reuses the run.
+RUN_DIR := results/default
 run: $(STAMP)
-	$(BIN)/raspis play --variant classic --players 4 --seed 1 --strategies random
+	$(BIN)/raspis tournament --variant classic --players 4 \
+		--strategies fastheuristic,lowest,random,random --games 20000 --duplicate rotations \
+		--seed 1 --out $(RUN_DIR) --resume
+	$(BIN)/raspis report $(RUN_DIR) --out $(RUN_DIR)/report --title "raspis: the default tournament"
+	@echo "report: $(RUN_DIR)/report/report.html (and report.md)"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 tests

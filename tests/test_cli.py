@@ -115,3 +115,24 @@ def test_strategies_list_names_the_built_ins() -> None:
     result = run("strategies", "list")
     assert result.exit_code == 0
     assert "random" in result.output
+
+
+def test_readme_example_strategy_runs_through_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
+    root = Path(__file__).resolve().parent.parent
+    source = (root / "examples" / "greedy_bot.py").read_text().rstrip()
+    assert source in (root / "README.md").read_text()
+    monkeypatch.chdir(root)
+    result = run("play", "--variant", "classic", "--players", "4", "--strategies",
+                 "./examples/greedy_bot.py:GreedyBot,heuristic,random,random")
+    assert result.exit_code == 0, result.output
+    assert "0:./examples/gre" in result.output and "place" in result.output
+
+
+def test_tournament_with_the_example_strategy_file(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    result = run("tournament", "--variant", "odessa-short", "--players", "3", "--strategies",
+                 "./examples/greedy_bot.py:GreedyBot,random,random", "--games", "3",
+                 "--workers", "1", "--quiet", "--out", str(tmp_path / "run"))
+    assert result.exit_code == 0, result.output
+    assert "scalar engine" in result.output

@@ -75,8 +75,8 @@ class TournamentConfig:
         """Deal sets per shard: given, or a function of the run size and engine (never of workers)."""
         if self.shard_size is not None:
             return self.shard_size
-        if self.resolved_engine() == "batch":  # lockstep batches want big shards
-            return max(1, min(20_000, math.ceil(self.games / 16)))
+        if self.resolved_engine() == "batch":  # lockstep batches slow down below ~4,000 games
+            return max(1, min(self.games, 20_000, max(4096, math.ceil(self.games / 8))))
         return max(1, min(500, math.ceil(self.games / 64)))
 
     def seatings(self) -> list[tuple[int, ...]]:
