@@ -31,13 +31,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--overhead", action="store_true")
+    parser.add_argument("--engine", default="auto", choices=["auto", "scalar", "batch"])
     arguments = parser.parse_args()
     specs = arguments.strategies.split(",")
     specs = specs * arguments.players if len(specs) == 1 else specs
     config = TournamentConfig(variants=(arguments.variant,), players=arguments.players,
-                              strategies=tuple(specs), games=arguments.games, seed=1)
+                              strategies=tuple(specs), games=arguments.games, seed=1,
+                              engine=arguments.engine)
     print(f"{arguments.variant}, {arguments.players} players, {','.join(specs)}, "
-          f"{arguments.games} games, median of {arguments.repeat}")
+          f"{arguments.games} games, {config.resolved_engine()} engine, median of {arguments.repeat}")
     for workers in arguments.workers:
         rates = []
         for _ in range(arguments.repeat):

@@ -9,6 +9,7 @@ cluster run exactly the same code; it returns polars frames and writes nothing.
 
 from __future__ import annotations
 
+import json
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -83,10 +84,23 @@ def _lead_changes(totals: list[tuple[int, ...]]) -> int:
     return changes
 
 
+_VARIANTS: dict[str, Variant] = {}
+
+
+def shard_variant(options: dict[str, Any]) -> Variant:
+    """The variant of a task, built once per process: strategies cache what they derive from a
+    variant object (the heuristic's calibration), so every shard should get the same object."""
+    key = json.dumps(options, sort_keys=True)
+    variant = _VARIANTS.get(key)
+    if variant is None:
+        variant = _VARIANTS[key] = Variant.model_validate(options)
+    return variant
+
+
 def run_shard(task: ShardTask) -> ShardResult:
     """Play every game of a shard and return its tables."""
     started = time.perf_counter()
-    variant = Variant.model_validate(task.variant_options)
+    variant = shard_variant(task.variant_options)
     resolved = variant.for_player_count(task.players)
     variant_hash = variant.content_hash
     instances = [load_strategy(spec) for spec in task.strategies]
