@@ -468,7 +468,10 @@ class Referee:
                     assert shown is None, "an observation revealed another hand"
             if game.phase == Phase.TRUMP:
                 assert seen.hand & ~game.hands[seat] == 0
-                if seat == game.to_move:
+                if seat == game.to_move and game.trump_card is not None:
+                    # a dealer naming trump after a turned Joker has the whole hand (003 l.29)
+                    assert seen.hand == game.hands[seat]
+                elif seat == game.to_move:  # named after the first cards dealt (002)
                     expected = min(self.variant.trump.named_after_cards, self.hand_size)
                     assert bin(seen.hand).count("1") == expected
             elif game.phase == Phase.BID and (self.kind.bidding == "dark" or forehead):
