@@ -36,6 +36,14 @@ class Parameter:
     help: str
 
 
+def spec_string(name: str, options: dict[str, Any], parameters: dict[str, Parameter]) -> str:
+    """``name``, with ``:key=value,...`` for every option that differs from its default."""
+    changed = {k: v for k, v in options.items() if v != parameters[k].default}
+    if not changed:
+        return name
+    return name + ":" + ",".join(f"{k}={v}" for k, v in sorted(changed.items()))
+
+
 class Strategy:
     """Base class of strategies. Override ``act``; ``start_game`` is optional."""
 
@@ -75,10 +83,7 @@ class Strategy:
 
     def spec(self) -> str:
         """The spec string that recreates this strategy, e.g. ``ismcts:iterations=2000``."""
-        changed = {k: v for k, v in self.options.items() if v != self.parameters[k].default}
-        if not changed:
-            return self.name
-        return self.name + ":" + ",".join(f"{k}={v}" for k, v in sorted(changed.items()))
+        return spec_string(self.name, self.options, self.parameters)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec()}>"

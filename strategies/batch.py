@@ -42,7 +42,7 @@ from raspis.engine.batch.bits import SUIT_MASK, lowest_card, popcount
 from raspis.engine.batch.observation import BatchObservation
 from raspis.engine.batch.rules import CALL_CODES, OPTION_CALL, OPTION_SUIT
 
-from .base import Parameter
+from .base import Parameter, spec_string
 from .registry import StrategySpecError, _parse_parameters, load_strategy
 
 #: Batch strategies by spec name: name -> "module:Class". Each has a scalar twin (``scalar_twin``)
@@ -104,10 +104,7 @@ class BatchStrategy:
 
     def spec(self) -> str:
         """The spec string that recreates this strategy."""
-        changed = {k: v for k, v in self.options.items() if v != self.parameters[k].default}
-        if not changed:
-            return self.name
-        return self.name + ":" + ",".join(f"{k}={v}" for k, v in sorted(changed.items()))
+        return spec_string(self.name, self.options, self.parameters)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec()}>"
