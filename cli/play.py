@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import click
-
 from raspis.engine import load_variant
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies.match import play_match

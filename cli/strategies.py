@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import click
-
 from raspis.strategies.registry import BUILTINS, available_strategies
 
 

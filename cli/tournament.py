@@ -7,7 +7,6 @@ import shlex
 import sys
 
 import click
-
 from raspis.tournament import TournamentConfig, run_tournament, strategy_summary
 from raspis.tournament.schema import DEAL_ROWS_DEFAULT_LIMIT
 
@@ -17,8 +16,14 @@ from .common import friendly_errors, split_specs
 def _progress_bar(quiet: bool):  # noqa: ANN202
     if quiet:
         return None, None
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     class GamesPerSecond(TextColumn):
         def __init__(self) -> None:

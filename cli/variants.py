@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import click
-
 from raspis.engine import load_variant, preset_names
 from raspis.engine.cards import card_str
 from raspis.engine.variant import Variant

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import SUIT_SYMBOLS, SUIT_BY_TEXT, card_str, is_joker, parse_card
+from .cards import SUIT_BY_TEXT, SUIT_SYMBOLS, card_str, is_joker, parse_card
 
 JokerCall = Literal["high", "low", "highest", "lowest", "trumps"]
 JOKER_CALLS: tuple[str, ...] = ("high", "low", "highest", "lowest", "trumps")

@@ -23,14 +23,15 @@ from .cards import (
     JOKER_MASK,
     SUIT_MASKS,
     card_list,
-    parse_card,
     is_joker,
+    parse_card,
     popcount,
     rank_of,
     suit_of,
 )
 from .errors import IllegalActionError, RaspisError
 from .events import (
+    BidMade,
     CardPlayed,
     DealScored,
     DealStarted,
@@ -38,7 +39,6 @@ from .events import (
     GameEnded,
     TrickWon,
     TrumpChosen,
-    BidMade,
 )
 from .options import KindOptions
 from .schedule import DealSpec

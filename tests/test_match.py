@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-
 from raspis.engine import load_variant
 from raspis.strategies import load_strategy
 from raspis.strategies import match as match_module

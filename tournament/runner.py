@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-
-from raspis import __version__
 from raspis.engine import load_variant
 from raspis.engine.errors import RaspisError
 from raspis.strategies import load_strategy
+
+from raspis import __version__
 
 from .schema import DEAL_ROWS_DEFAULT_LIMIT, TABLES
 from .shard import ShardResult, ShardTask, run_shard_on_engine
