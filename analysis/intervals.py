@@ -233,3 +233,12 @@ def moments_to_mean_covariance(
         (products - n * np.outer(mean, mean)) / (n - 1) if n > 1 else np.full((size, size), np.nan)
     )
     return n, mean, covariance
+
+
+def oriented_pair(flip: pl.Expr | pl.Series) -> list[pl.Expr]:
+    """``strategy_a`` and ``strategy_b`` swapped where ``flip`` holds, so that A is the better one
+    of each pair (the callers flip their own signed columns)."""
+    return [
+        pl.when(flip).then(pl.col("strategy_b")).otherwise(pl.col("strategy_a")).alias("strategy_a"),
+        pl.when(flip).then(pl.col("strategy_a")).otherwise(pl.col("strategy_b")).alias("strategy_b"),
+    ]

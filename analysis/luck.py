@@ -36,7 +36,14 @@ import polars as pl
 from scipy import stats
 
 from .dataset import Run
-from .intervals import LEVEL, cluster_ratio, clustered_wilson, ratio_interval, t_quantile
+from .intervals import (
+    LEVEL,
+    cluster_ratio,
+    clustered_wilson,
+    oriented_pair,
+    ratio_interval,
+    t_quantile,
+)
 
 TARGET = 0.95
 MAX_MATCH = 10**9
@@ -134,14 +141,7 @@ def head_to_head(run: Run, level: float = LEVEL) -> pl.DataFrame:
     flips = per_set.group_by(keys).agg((pl.col("d_sum").sum() < 0).alias("flip"))
     flip = pl.col("flip")
     per_set = per_set.join(flips, on=keys).with_columns(
-        pl.when(flip)
-        .then(pl.col("strategy_b"))
-        .otherwise(pl.col("strategy_a"))
-        .alias("strategy_a"),
-        pl.when(flip)
-        .then(pl.col("strategy_a"))
-        .otherwise(pl.col("strategy_b"))
-        .alias("strategy_b"),
+        *oriented_pair(flip),
         pl.when(flip)
         .then(pl.col("games") - pl.col("ahead"))
         .otherwise(pl.col("ahead"))

@@ -31,6 +31,7 @@ from .intervals import (
     cluster_ratio,
     clustered_wilson,
     normal_quantile,
+    oriented_pair,
     ratio_interval,
     t_quantile,
 )
@@ -149,14 +150,7 @@ def paired_differences(run: Run, level: float = LEVEL) -> pl.DataFrame:
     # orient: A is the better one
     flip = summary["mean_difference"] < 0
     summary = summary.with_columns(
-        pl.when(flip)
-        .then(pl.col("strategy_b"))
-        .otherwise(pl.col("strategy_a"))
-        .alias("strategy_a"),
-        pl.when(flip)
-        .then(pl.col("strategy_a"))
-        .otherwise(pl.col("strategy_b"))
-        .alias("strategy_b"),
+        *oriented_pair(flip),
         pl.col("mean_difference").abs(),
     )
     n = summary["deal_sets"].cast(pl.Float64).to_numpy()

@@ -15,17 +15,10 @@ from raspis.analysis.banker import banker_summary, first_hit_table, standard_gam
 from raspis.analysis.dataset import Run
 from raspis.analysis.tables import SECTIONS, TITLES, display_frame, to_markdown
 
-from .common import friendly_errors
+from .common import alpha_option, friendly_errors, level_option, rating_games_option
 
 FORMATS = ["table", "csv", "json", "markdown"]
 
-level_option = click.option(
-    "--level",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.95,
-    show_default=True,
-    help="confidence level of the intervals",
-)
 format_option = click.option(
     "--format",
     "output_format",
@@ -131,14 +124,7 @@ def _warn_incomplete(runs: Sequence[Run]) -> None:
     type=click.Choice(["ranking", "pairs", "ratings"]),
     help="show only this table (repeat for several) [all]",
 )
-@click.option(
-    "--rating-games",
-    type=click.IntRange(min=1),
-    default=1_000_000,
-    show_default=True,
-    help="rate at most this many games per variant (the lowest deal sets, every seating "
-    "of each); ratings cost about 30 µs a game",
-)
+@rating_games_option
 @click.option(
     "--no-ratings",
     is_flag=True,
@@ -174,13 +160,7 @@ def stats_command(
 @click.command("balance")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path())
 @level_option
-@click.option(
-    "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.05,
-    show_default=True,
-    help="level of the tests (all seats equal, dealer offsets equal)",
-)
+@alpha_option
 @click.option(
     "--section",
     "sections",

@@ -42,3 +42,32 @@ def split_specs(text: str) -> list[str]:
         else:
             specs.append(item)
     return specs
+
+
+#: ``--level``: the confidence level of every interval (stats, balance, report).
+level_option = click.option(
+    "--level",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.95,
+    show_default=True,
+    help="confidence level of the intervals",
+)
+
+#: ``--alpha``: the level of the tests (balance, report).
+alpha_option = click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="level of the tests (all seats equal, dealer offsets equal)",
+)
+
+#: ``--rating-games``: the cap on games rated with openskill (stats, report).
+rating_games_option = click.option(
+    "--rating-games",
+    type=click.IntRange(min=1),
+    default=1_000_000,
+    show_default=True,
+    help="rate at most this many games per variant (the lowest deal sets, every seating "
+    "of each); ratings cost about 30 µs a game",
+)

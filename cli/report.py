@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from raspis.analysis.report import build_report
 
-from .common import friendly_errors
+from .common import alpha_option, friendly_errors, level_option, rating_games_option
 
 
 @click.command("report")
@@ -18,27 +18,9 @@ from .common import friendly_errors
     type=click.Path(file_okay=False),
     help="folder for report.html, report.md, figures/ and tables/",
 )
-@click.option(
-    "--level",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.95,
-    show_default=True,
-    help="confidence level of the intervals",
-)
-@click.option(
-    "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.05,
-    show_default=True,
-    help="level of the tests",
-)
-@click.option(
-    "--rating-games",
-    type=click.IntRange(min=1),
-    default=1_000_000,
-    show_default=True,
-    help="rate at most this many games per variant (the lowest deal sets, every seating of each)",
-)
+@level_option
+@alpha_option
+@rating_games_option
 @click.option("--title", default="raspis report", show_default=True)
 @friendly_errors
 def report_command(

@@ -243,12 +243,7 @@ class Game:
             if self.phase == Phase.GAME_OVER:
                 raise IllegalActionError(f"the game is over: no action is legal, got {action}")
             raise IllegalActionError(f"illegal action {action} ({where}); legal: {shown}")
-        if self.phase == Phase.TRUMP:
-            self._apply_trump(action)  # type: ignore[arg-type]
-        elif self.phase == Phase.BID:
-            self._apply_bid(action)  # type: ignore[arg-type]
-        else:
-            self._apply_play(action)  # type: ignore[arg-type]
+        self.apply_unchecked(action)
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply an action known to be legal (for search strategies): no legality check."""
