@@ -11,7 +11,7 @@ too). ``curves``: games per second against the batch size (classic, 4 players) a
 player count (classic, batch of ``--batch`` games); medians of ``--repeat`` runs; ``--figure``
 saves them as a PNG. ``million``: a tournament of ``--games`` games through the real runner
 (``run_tournament``: shards, worker processes, atomic Parquet files, manifest) with every shard
-played by ``engine.batch.shard.run_shard_batch`` (``engine="batch"``; with a runner that predates
+played by ``tournament.batch_shard.run_shard_batch`` (``engine="batch"``; with a runner that predates
 the engine choice, this script points its ``run_shard`` at the batch shard); it prints the time
 and the peak memory of the parent and of the largest worker.
 """
@@ -127,7 +127,7 @@ def million(arguments: argparse.Namespace) -> None:
     """A tournament through the runner with batch shards, writing Parquet."""
     import polars as pl
     import raspis.tournament.runner as runner
-    from raspis.engine.batch.shard import run_shard_batch
+    from raspis.tournament.batch_shard import run_shard_batch
     from raspis.tournament import TournamentConfig, run_tournament
 
     for name, target in SCALAR_TWINS.items():

@@ -326,6 +326,10 @@ class EndOptions(Section):
     )
 
 
+#: Most extra games a tied match plays before it is left shared (002 names no limit).
+MAX_EXTRA_GAMES = 10
+
+
 class MatchOptions(Section):
     """Matches of several games (RULES §3: 002 Joker-52, best of 3)."""
 

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 
 from raspis.engine import Variant
 from raspis.engine import rng as chance
+from raspis.engine.options import MAX_EXTRA_GAMES
 
 from .base import Strategy
 from .play import GameRecord, play_game
 
-MAX_EXTRA_GAMES = 10
+__all__ = ["MAX_EXTRA_GAMES", "MatchResult", "play_match"]
 
 
 @dataclass

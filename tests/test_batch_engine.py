@@ -445,7 +445,7 @@ def _tables(frames: tuple[pl.DataFrame, pl.DataFrame | None, pl.DataFrame]) -> l
 def test_batch_shards_write_the_same_tables_as_run_shard(
         variants: tuple[str, ...], players: int, strategies: tuple[str, ...],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from raspis.engine.batch.shard import run_shard_batch
+    from raspis.tournament.batch_shard import run_shard_batch
 
     for name, target in SCALAR_TWINS.items():
         monkeypatch.setitem(registry.BUILTINS, name, target)
@@ -465,7 +465,7 @@ def test_tie_break_deals_write_the_same_rows(golden_bidding: str,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Every deal scores 0, so games tie and go to golden deals between the tied players; a seat
     sitting one out has no row when the golden deal has bidding, a row when it has none."""
-    from raspis.engine.batch.shard import run_shard_batch
+    from raspis.tournament.batch_shard import run_shard_batch
 
     monkeypatch.setitem(registry.BUILTINS, "fastrandom", SCALAR_TWINS["fastrandom"])
     variant = variant_from_dict({

@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+
+from raspis import __version__
 from raspis.engine import load_variant
 from raspis.engine.errors import RaspisError
 from raspis.strategies import load_strategy
-
-from raspis import __version__
 
 from .schema import DEAL_ROWS_DEFAULT_LIMIT, TABLES
 from .shard import ShardResult, ShardTask, run_shard_on_engine
@@ -66,7 +66,7 @@ class TournamentConfig:
         vectorised implementation; else scalar."""
         if self.engine != "auto":
             return self.engine
-        from raspis.engine.batch.shard import can_run_batch
+        from raspis.tournament.batch_shard import can_run_batch
 
         return "batch" if can_run_batch(self.strategies) else "scalar"
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
+
 from raspis.engine import Variant
 from raspis.engine import rng as chance
 from raspis.strategies import load_strategy, play_game
@@ -201,7 +202,7 @@ def run_shard(task: ShardTask) -> ShardResult:
 def run_shard_on_engine(task: ShardTask) -> ShardResult:
     """Run a shard on the engine the task names (the function every executor maps)."""
     if task.engine == "batch":
-        from raspis.engine.batch.shard import run_shard_batch
+        from raspis.tournament.batch_shard import run_shard_batch
 
         return run_shard_batch(task)
     return run_shard(task)

@@ -8,17 +8,16 @@ and preset, and the same seeds give the same deals (the shuffles are the referen
 keys computed with numpy). Decisions go to batch strategies (``strategies.batch``); a scalar
 strategy plays through an adapter.
 
-    from raspis.engine import load_variant
-    from raspis.engine.batch import play_batch
-    from raspis.strategies.batch import load_batch_strategy
-
-    result = play_batch(load_variant("classic"), 4, seeds=range(10_000),
-                        strategies=[load_batch_strategy("fastheuristic")] * 4)
+    >>> from raspis.engine import load_variant
+    >>> from raspis.engine.batch import play_batch
+    >>> from raspis.strategies.batch import load_batch_strategy  # the layer above provides players
+    >>> result = play_batch(load_variant("classic"), 4, seeds=range(10_000),
+    ...                     strategies=[load_batch_strategy("fastheuristic")] * 4)
     result.scores          # (10000, 4) final totals
 
-``engine.batch.frames`` turns a ``BatchResult`` into the tournament tables,
-``engine.batch.shard.run_shard_batch`` plays a tournament shard with the batch engine, and
 ``play_batch_matches`` plays best-of-N matches (``[match]``) as ``strategies.match.play_match``.
+The tournament layer builds on it (``tournament.frames`` turns a ``BatchResult`` into the tables,
+``tournament.batch_shard`` plays a shard); the engine imports nothing from the layers above it.
 """
 
 from .game import BatchGame, play_batch

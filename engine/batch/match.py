@@ -3,7 +3,7 @@
 A match is best of ``match.games`` games (game ``i`` of the match with seed ``s`` uses the seed
 ``mix(s, i)``), stopping once a seat has won a majority alone; a tie on wins is broken, under
 ``match.tie_break = second_places``, by second places and then by extra games (at most
-``strategies.match.MAX_EXTRA_GAMES``) in which only the tied leaders' scores count (Joker-52, seed
+``engine.options.MAX_EXTRA_GAMES``) in which only the tied leaders' scores count (Joker-52, seed
 002). Here game ``i`` of every match still undecided is played in one batch; the outcome of each
 match is exactly ``play_match``'s.
 """
@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from raspis.engine.options import MAX_EXTRA_GAMES
 from raspis.engine.variant import Variant
 
 from .game import play_batch
@@ -41,8 +43,6 @@ def play_batch_matches(variant: Variant, players: int, seeds: Sequence[int] | np
                        strategies: Sequence[Any], seatings: np.ndarray | None = None
                        ) -> BatchMatchResult:
     """Play one match per seed (``seatings`` as in ``play_batch``, one row per match)."""
-    from raspis.strategies.match import MAX_EXTRA_GAMES
-
     seeds = as_seeds(seeds)
     count = len(seeds)
     if seatings is not None:

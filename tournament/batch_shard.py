@@ -15,13 +15,14 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
+
 from raspis.engine import rng as chance
+from raspis.engine.batch.game import play_batch
+from raspis.engine.batch.rng import splitmix64
 from raspis.engine.variant import Variant
-from raspis.tournament.shard import ShardResult, ShardTask
 
 from .frames import merge_deal_stats, result_frames
-from .game import play_batch
-from .rng import splitmix64
+from .shard import ShardResult, ShardTask
 
 #: Games played in one lockstep batch (bounds memory: about 25 kB a game while it plays).
 DEFAULT_CHUNK = 16384

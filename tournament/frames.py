@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
+
+from raspis.engine.batch.result import BatchResult
 from raspis.engine.variant import Variant
 from raspis.tournament.schema import DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA
-
-from .result import BatchResult
 
 _STAT_KEYS = ["strategy", "dealer_offset", "deal_index", "kind", "special", "hand_size",
               "held_joker1", "held_joker2"]
