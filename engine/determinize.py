@@ -27,6 +27,7 @@ import random
 from collections.abc import Sequence
 
 from .cards import JOKER_MASK, SUIT_MASKS, is_joker, popcount, suit_of
+from .core.codes import CALL_NAMES, OPTION_CALL, OPTION_SUIT
 from .game import Game, Phase, Trick, TrickCard
 from .observation import Observation
 from .schedule import DealSpec
@@ -377,23 +378,15 @@ def determinize(observation: Observation, hands: Sequence[int]) -> Game:
 
 def play_options(game: Game) -> tuple[int, tuple[tuple[int, str, int], ...]]:
     """The legal plays of the seat to move, cheaply: (mask of ordinary cards, Joker plays as
-    (card, call, suit)). The same rules as ``Game.legal_actions`` in the ``PLAY`` phase."""
-    hand = game.hands[game.to_move]
-    jokers = hand & JOKER_MASK
-    cards = game._follow_mask(hand) if game.trick else hand & ~JOKER_MASK
-    if not jokers or (cards and game._joker_locked()):
+    (card, call, suit)), from ``Game.legal_play_options``, in the order of ``Game.legal_actions``."""
+    cards, calls = game.legal_play_options()
+    jokers = cards & JOKER_MASK
+    if not jokers:
         return cards, ()
-    if not game.trick:
-        calls = game._lead_calls()
-    else:
-        earlier = [entry for entry in game.trick if entry.card >= 52]
-        if earlier and game.variant.joker.two_jokers == "opposite":
-            first_high = earlier[0].call in ("high", "highest", "trumps")
-            calls = [("low" if first_high else "high", -1)]
-        else:
-            calls = [("high", -1), ("low", -1)]
+    options = [option for option in game.plan.call_order(not game.trick) if calls >> option & 1]
     plays = []
     for joker in (52, 53):
         if jokers >> joker & 1:
-            plays.extend((joker, call, suit) for call, suit in calls)
-    return cards, tuple(plays)
+            plays.extend((joker, CALL_NAMES[OPTION_CALL[option]], int(OPTION_SUIT[option]))
+                         for option in options)
+    return cards & ~JOKER_MASK, tuple(plays)

@@ -21,14 +21,27 @@ from . import rng
 from .actions import Action, Bid, NameTrump, Play
 from .cards import (
     JOKER_MASK,
-    SUIT_MASKS,
     card_list,
     is_joker,
-    parse_card,
     popcount,
     rank_of,
     suit_of,
 )
+from .core import rules as core
+from .core.codes import (
+    CALL_CODES,
+    CALL_NAMES,
+    HOOK_NAMES,
+    HOOK_NO_EQUAL,
+    OPTION_CALL,
+    OPTION_SUIT,
+    TRUMP_CIRCULAR,
+    TRUMP_FIXED,
+    TRUMP_LAST_DEALT,
+    TRUMP_NAMED,
+    TRUMP_NONE,
+)
+from .core.plan import RulePlan, rule_plan
 from .errors import IllegalActionError, RaspisError
 from .events import (
     BidMade,
@@ -46,7 +59,6 @@ from .scoring import deal_points
 from .variant import Variant, load_variant
 
 NO_SUIT = -1
-DEMANDS_OF_SUIT = ("highest", "lowest")
 
 
 class Phase(enum.IntEnum):
@@ -112,13 +124,14 @@ class Game:
         "hands", "first_cards", "stock", "trump", "trump_card", "trump_how", "namer", "bids",
         "taken", "to_move", "order", "trick", "led_suit", "trick_trump", "tricks", "played",
         "scores", "results", "passes_in_row", "fines", "log", "logging", "hook_forced",
-        "jokers_held", "schedule_length", "_kind", "_deal", "_circular", "_lock_card",
+        "jokers_held", "schedule_length", "plan", "_kind", "_deal", "_circular", "_best_key",
     )
 
     def __init__(self, variant: Variant | str, players: int, seed: int = 0, *, log: bool = True):
         if isinstance(variant, str):
             variant = load_variant(variant)
         self.variant = variant.for_player_count(players)
+        self.plan = rule_plan(self.variant, players)
         self.players = players
         self.seed = seed
         self.deals: list[DealSpec] = self.variant.deal_schedule(players)
@@ -164,6 +177,7 @@ class Game:
             raise RaspisError(f"unknown deal kind {kind!r}: known {', '.join(variant.kinds)}")
         game = cls.__new__(cls)
         game.variant = variant
+        game.plan = RulePlan(variant, players, resolve=False)
         game.players = players
         game.seed = 0
         game.deals = [DealSpec(0, sizes.pop(), kind, 0)]
@@ -229,7 +243,7 @@ class Game:
         if self.phase == Phase.TRUMP:
             return self._legal_trump()
         if self.phase == Phase.BID:
-            return list(map(Bid, self._legal_bids()))
+            return list(map(Bid, self.legal_bids()))
         if self.phase == Phase.PLAY:
             return self._legal_play()
         return []
@@ -346,30 +360,26 @@ class Game:
         self, spec: DealSpec, kind: KindOptions, stock: list[int], last_card: int
     ) -> tuple[int, int | None, str, int]:
         """(trump, trump card, how, namer): namer >= 0 means a player names trump now."""
-        options = self.variant.trump
+        plan = self.plan
         left = self.order[0]
-        if kind.trump == "none" or options.mode == "none":
+        rule = plan.trump_rule(spec.hand_size, kind, len(self.order))
+        if rule == TRUMP_NONE:
             return NO_SUIT, None, "none", -1
-        if kind.trump == "named":
+        if rule == TRUMP_NAMED:
             return NO_SUIT, None, "named", left
-        if options.mode == "fixed":
-            return self.variant.fixed_suit_index(), None, "fixed", -1
-        if options.mode == "circular":
-            return NO_SUIT, None, "circular", -1
-        # A full deal: no card left, or only an odd card that is not turned (003, 52 + Joker).
-        if len(stock) <= options.unturned_leftover:
-            if options.full_deal == "no_trump":
-                return NO_SUIT, None, "none", -1
-            if options.full_deal == "named":
-                return NO_SUIT, None, "named", left
+        if rule == TRUMP_FIXED:
+            return plan.fixed_suit, None, "fixed", -1
+        if rule == TRUMP_LAST_DEALT:
             card = last_card
             how = "last dealt"
+        elif rule == TRUMP_CIRCULAR:
+            return NO_SUIT, None, "circular", -1
         else:
             card = stock[0]
             stock.pop(0)
             how = "turned"
         if is_joker(card):
-            if options.joker_turned == "dealer_names":
+            if plan.dealer_names_on_joker:
                 return NO_SUIT, card, "named", self.dealer
             return NO_SUIT, card, "joker: none", -1
         return suit_of(card), card, how, -1
@@ -395,8 +405,7 @@ class Game:
         self.trump_card = trump_card
         self.trump_how = how
         self._circular = how == "circular"
-        locked_until = self.variant.joker.locked_until
-        self._lock_card = parse_card(locked_until) if locked_until else -1
+        self._best_key = -2
         self.namer = namer
         self.bids = [None] * self.players
         self.taken = [0] * self.players
@@ -448,45 +457,28 @@ class Game:
 
     def hook_rule(self) -> str:
         """The hook in the current deal: 'none', 'no_equal' (the dealer's hook) or 'overbid'."""
-        kind_hook = self._kind.hook
-        if kind_hook != "variant":
-            return {"always": "no_equal", "off": "none", "overbid": "overbid"}[kind_hook]
-        hook = self.variant.bidding.hook
-        if hook == "always":
-            return "no_equal"
-        if hook == "from_deal":
-            return "no_equal" if self._deal.number + 1 >= self.variant.bidding.hook_from_deal else "none"
-        if hook == "specials_only":
-            return "no_equal" if self._kind.special else "none"
-        if hook == "overbid":
-            return "overbid"
-        return "none"
+        return HOOK_NAMES[self.plan.hook_rule(self._deal.number, self._kind)]
 
-    def _legal_bids(self) -> list[int]:
-        hand = self._deal.hand_size
-        bids = list(range(min(self._kind.min_bid, hand), hand + 1))
+    def legal_bid_mask(self) -> int:
+        """The legal bids of the seat to move as a mask (bit ``b``: bid ``b``), in ``BID``."""
         seat = self.to_move
-        if seat == self.order[-1]:
-            others = sum(bid for bid in self.bids if bid is not None)
-            rule = self.hook_rule()
-            if rule == "no_equal":
-                hooked = [bid for bid in bids if bid + others != hand]
-                bids = hooked or bids
-            elif rule == "overbid":  # 003: the bids must exceed the tricks, so someone falls short
-                # When no bid can (the others bid too little), at least the bids must not meet.
-                bids = ([bid for bid in bids if bid + others > hand]
-                        or [bid for bid in bids if bid + others != hand] or bids)
-        limit = self.variant.bidding.max_consecutive_passes
-        if limit is not None and self.passes_in_row[seat] >= limit and len(bids) > 1 and bids[0] == 0:
-            bids = bids[1:]
-        return bids
+        others = sum(bid for bid in self.bids if bid is not None)
+        return core.legal_bids(self._deal.hand_size, self._kind.min_bid,
+                               self.plan.hook_rule(self._deal.number, self._kind),
+                               seat == self.order[-1], others, self.passes_in_row[seat],
+                               self.plan.pass_limit)
+
+    def legal_bids(self) -> list[int]:
+        """The legal bids of the seat to move, lowest first, in ``BID``."""
+        mask = self.legal_bid_mask()
+        return [bid for bid in range(self._deal.hand_size + 1) if mask >> bid & 1]
 
     def _apply_bid(self, action: Bid) -> None:
         seat = self.to_move
-        if seat == self.order[-1] and self.hook_rule() == "no_equal":
-            forbidden = self._deal.hand_size - sum(bid for bid in self.bids if bid is not None)
-            # The hook binds when the bid it forbids would otherwise have been open to the dealer.
-            self.hook_forced = min(self._kind.min_bid, self._deal.hand_size) <= forbidden
+        if (seat == self.order[-1]
+                and self.plan.hook_rule(self._deal.number, self._kind) == HOOK_NO_EQUAL):
+            others = sum(bid for bid in self.bids if bid is not None)
+            self.hook_forced = core.hook_binds(self._deal.hand_size, self._kind.min_bid, others)
         self.bids[seat] = action.tricks
         self.passes_in_row[seat] = self.passes_in_row[seat] + 1 if action.tricks == 0 else 0
         if self.logging:
@@ -510,91 +502,55 @@ class Game:
                     break
         self.to_move = leader
 
-    def _demands_allowed(self) -> bool:
-        joker = self.variant.joker
-        if joker.demands_first_trick_only and self.tricks:
-            return False
-        return not (joker.demands_until_deal is not None
-                    and self._deal.number + 1 > joker.demands_until_deal)
+    def legal_play_options(self) -> tuple[int, int]:
+        """The legal plays of the seat to move, cheaply, in ``PLAY``: (mask of the cards that may
+        be played, the Jokers' bits included; mask of the calls a Joker may be played with, over
+        ``engine.core.codes.OPTIONS``). ``legal_actions`` lists the same plays as records."""
+        hand = self.hands[self.to_move]
+        trick = self.trick
+        if trick:
+            lead = trick[0]
+            cards = core.legal_cards(hand, len(trick), lead.card, CALL_CODES[lead.call],
+                                     lead.suit, self.led_suit, self.trick_trump,
+                                     self.plan.must_trump, self.plan.lock_card, self.played)
+        else:
+            cards = core.legal_cards(hand, 0, -1, 0, -1, -1, self.trick_trump,
+                                     self.plan.must_trump, self.plan.lock_card, self.played)
+        if not cards & JOKER_MASK:
+            return cards, 0
+        return cards, self.joker_calls()
 
-    def _joker_locked(self) -> bool:
-        return self._lock_card >= 0 and not self.played >> self._lock_card & 1
-
-    def _lead_calls(self) -> list[tuple[str, int]]:
-        calls: list[tuple[str, int]] = []
-        demands = self._demands_allowed()
-        has_trump = self.trump >= 0
-        for name in self.variant.joker.lead_calls:
-            if name in ("high", "low"):
-                calls.append((name, NO_SUIT))
-            elif name in ("high_suit", "low_suit"):
-                calls.extend((name[:-5], suit) for suit in range(4))
-            elif name in ("highest_suit", "lowest_suit") and demands:
-                calls.extend((name[:-5], suit) for suit in range(4))
-            elif name == "highest_trumps" and demands and has_trump:
-                calls.append(("trumps", NO_SUIT))
-        if not calls:  # every call of the variant is barred here: the Joker still leads high
-            calls = [("high", NO_SUIT)]
-        return calls
-
-    def _follow_mask(self, hand: int) -> int:
-        """The ordinary cards of ``hand`` that may be played to the current trick."""
-        ordinary = hand & ~JOKER_MASK
-        lead = self.trick[0]
-        trump = self.trick_trump
-        must_trump = self.variant.play.must_trump
-        if is_joker(lead.card) and lead.call in DEMANDS_OF_SUIT:
-            suited = ordinary & SUIT_MASKS[lead.suit]
-            if suited:
-                pick = suited.bit_length() - 1 if lead.call == "highest" else (suited & -suited).bit_length() - 1
-                return 1 << pick
-            if must_trump and trump >= 0 and ordinary & SUIT_MASKS[trump]:
-                return ordinary & SUIT_MASKS[trump]
-            return ordinary
-        if is_joker(lead.card) and lead.call == "trumps":
-            trumps = ordinary & SUIT_MASKS[trump] if trump >= 0 else 0
-            return 1 << (trumps.bit_length() - 1) if trumps else ordinary
-        led = self.led_suit
-        if led < 0:
-            return ordinary
-        suited = ordinary & SUIT_MASKS[led]
-        if suited:
-            return suited
-        if must_trump and trump >= 0 and ordinary & SUIT_MASKS[trump]:
-            return ordinary & SUIT_MASKS[trump]
-        return ordinary
+    def joker_calls(self) -> int:
+        """The calls a Joker played now may make, as options over ``codes.OPTIONS``."""
+        plan = self.plan
+        if not self.trick:
+            number = self._deal.number
+            return plan.lead_calls_mask(plan.demands_allowed(number, len(self.tricks)),
+                                        self.trump >= 0)
+        first = -1
+        for entry in self.trick:
+            if entry.card >= 52:
+                first = CALL_CODES[entry.call]
+                break
+        return core.follow_calls(plan.two_jokers, first)
 
     def _legal_play(self) -> list[Action]:
-        hand = self.hands[self.to_move]
-        jokers = card_list(hand & JOKER_MASK)
-        if self.trick:
-            cards = self._follow_mask(hand)
-        else:
-            cards = hand & ~JOKER_MASK
-        if jokers and self._joker_locked() and cards:
-            jokers = []
-        actions: list[Action] = [Play(card) for card in card_list(cards)]
-        if not jokers:
+        cards, calls = self.legal_play_options()
+        actions: list[Action] = [Play(card) for card in card_list(cards & ~JOKER_MASK)]
+        if not calls:
             return actions
-        if not self.trick:
-            calls = self._lead_calls()
-        else:
-            earlier = [entry for entry in self.trick if is_joker(entry.card)]
-            if earlier and self.variant.joker.two_jokers == "opposite":
-                first_high = earlier[0].call in ("high", "highest", "trumps")
-                calls = [("low" if first_high else "high", NO_SUIT)]
-            else:
-                calls = [("high", NO_SUIT), ("low", NO_SUIT)]
-        for joker in jokers:
-            actions.extend(Play(joker, call, suit) for call, suit in calls)  # type: ignore[arg-type]
+        options = [option for option in self.plan.call_order(not self.trick) if calls >> option & 1]
+        for joker in card_list(cards & JOKER_MASK):
+            actions.extend(Play(joker, CALL_NAMES[OPTION_CALL[option]],  # type: ignore[arg-type]
+                                int(OPTION_SUIT[option])) for option in options)
         return actions
 
     def _apply_play(self, action: Play) -> None:
         seat = self.to_move
         card = action.card
         hand = self.hands[seat]
-        if not self.trick and is_joker(card) and self.variant.joker.lead_fine and popcount(hand) > 1:
-            self.fines[seat] += self.variant.joker.lead_fine
+        if not self.trick and is_joker(card) and self.plan.lead_fine and popcount(hand) > 1:
+            self.fines[seat] += self.plan.lead_fine
         self.hands[seat] = hand & ~(1 << card)
         self.played |= 1 << card
         self.trick.append(TrickCard(seat, card, action.call, action.suit))
@@ -610,8 +566,7 @@ class Game:
         if len(self.trick) < len(self.order):
             self.to_move = self.next_seat(seat)
             return
-        winner_index = self._trick_winner()
-        winner = self.trick[winner_index].seat
+        winner = self.trick[self._trick_winner()].seat
         self.taken[winner] += 1
         self.tricks.append(Trick(tuple(self.trick), self.trick_trump, winner))
         if self.logging:
@@ -629,32 +584,19 @@ class Game:
             self._score_deal()
 
     def _trick_winner(self) -> int:
-        """Index in the trick of the card that takes it."""
+        """Index in the trick of the card that takes it: the greatest ``core.card_key``, the
+        earliest among equals."""
         trick = self.trick
-        trump = self.trick_trump
         lead = trick[0]
-        joker_options = self.variant.joker
-        if (is_joker(lead.card) and lead.call == "highest" and trump >= 0 and trump != lead.suit
-                and joker_options.demand_trumped == "trump_wins"):
-            best = -1
-            for index, entry in enumerate(trick):
-                if not is_joker(entry.card) and suit_of(entry.card) == trump:
-                    if best < 0 or entry.card > trick[best].card:
-                        best = index
-            if best >= 0:
-                return best
-        high = [i for i, entry in enumerate(trick)
-                if is_joker(entry.card) and entry.call in ("high", "highest", "trumps")]
-        if high:
-            return high[0] if joker_options.two_jokers == "first_wins" else high[-1]
-        led = self.led_suit
-        best, best_key = 0, (-1, 0)
+        plan = self.plan
+        led, trump = self.led_suit, self.trick_trump
+        beats = core.trumps_beat_demand(lead.card, CALL_CODES[lead.call], lead.suit, trump,
+                                        plan.trump_wins)
+        best, best_key = 0, -2
         for index, entry in enumerate(trick):
-            if is_joker(entry.card):
-                continue
-            suit = suit_of(entry.card)
-            key = (2 if suit == trump else 1 if suit == led else -1, entry.card)
-            if key[0] > 0 and key > best_key:
+            key = core.card_key(entry.card, CALL_CODES[entry.call], index, led, trump, beats,
+                                plan.two_jokers)
+            if key > best_key:
                 best, best_key = index, key
         return best
 
@@ -689,16 +631,13 @@ class Game:
         table = self.variant.scoring
         premiums = [0] * self.players
         spec = self._deal
-        if table.premium == "none" or spec.block < 0:
+        _, closes = self.plan.premium_window(spec.number, spec.block,
+                                             self.deals[:self.schedule_length])
+        if not closes:
             return premiums
         if table.premium_scope == "game":
-            if spec.number != self.schedule_length - 1:
-                return premiums
             earlier = self.results
         else:
-            following = self.deals[spec.number + 1] if spec.number + 1 < self.schedule_length else None
-            if following is not None and following.block == spec.block:
-                return premiums
             earlier = [r for r in self.results if self.deals[r.number].block == spec.block]
         for seat in self.order:
             outcomes = [(r.bids[seat], r.taken[seat]) for r in earlier]
@@ -717,14 +656,11 @@ class Game:
         if self.deal_index < len(self.deals):
             self._start_deal()
             return
-        end = self.variant.end
         top = max(self.scores)
         tied = [seat for seat in range(self.players) if self.scores[seat] == top]
         extra = len(self.deals) - self.schedule_length
-        if end.tie == "golden_deal" and len(tied) > 1 and extra < end.tie_deals and "golden" in self.variant.kinds:
-            hand = self.variant.deck_size // len(tied)
-            if self.variant.schedule.max_hand:
-                hand = min(hand, self.variant.schedule.max_hand)
+        if len(tied) > 1 and extra < self.plan.tie_deals:
+            hand = self.plan.tie_hand_size(len(tied))
             self.deals.append(DealSpec(len(self.deals), hand, "golden", -1))
             self._start_deal()
             return

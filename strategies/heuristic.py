@@ -242,4 +242,4 @@ def policy_bid(game: Game, rules: Rules, seat: int) -> int:
                                     game.order, game.dealer,
                                     game_out(game))
     deal = game._deal
-    return choose_bid(rules, deal.kind, deal.hand_size, game._legal_bids(), distribution)
+    return choose_bid(rules, deal.kind, deal.hand_size, game.legal_bids(), distribution)

@@ -1,0 +1,35 @@
+"""The rules core: every rule of the game written once, compiled, under both engines.
+
+- ``engine.core.codes``: the integer codes of Joker calls, call options, hooks and trump rules;
+- ``engine.core.rules``: the rules of play as ``numba`` ``@njit(cache=True)`` functions over plain
+  integers (legal bids, legal cards, must-trump, every Joker demand and call, the trick's card key);
+- ``engine.core.plan``: a variant compiled into a ``RulePlan`` of codes and tables, with the rules
+  that depend only on the deal (hook, trump choice, lead calls, premium span, tie-break hand).
+
+``engine.Game`` (one game) and ``engine.batch`` (thousands in lockstep) both call these; so do the
+strategies, for their reasoning about tricks. A new play rule costs ``engine.options``, the core
+and its tests.
+"""
+
+from .codes import (
+    CALL_CODES,
+    CALL_HIGH,
+    CALL_HIGHEST,
+    CALL_LOW,
+    CALL_LOWEST,
+    CALL_NAMES,
+    CALL_NONE,
+    CALL_TRUMPS,
+    HOOK_NAMES,
+    OPTION_CALL,
+    OPTION_INDEX,
+    OPTION_SUIT,
+    OPTIONS,
+)
+from .plan import RulePlan, rule_plan
+
+__all__ = [
+    "CALL_CODES", "CALL_HIGH", "CALL_HIGHEST", "CALL_LOW", "CALL_LOWEST", "CALL_NAMES",
+    "CALL_NONE", "CALL_TRUMPS", "HOOK_NAMES", "OPTIONS", "OPTION_CALL", "OPTION_INDEX",
+    "OPTION_SUIT", "RulePlan", "rule_plan",
+]

@@ -1,0 +1,233 @@
+"""A variant compiled into a rule plan: every option read once, as small integers and tables.
+
+``RulePlan(variant, players)`` (cached: ``rule_plan``) is what both engines read instead of the
+pydantic ``Variant``: the options as codes for the compiled rules of ``engine.core.rules``, and the
+rules that depend only on the deal (its hook, how its trump is chosen, which Joker calls a lead
+may make, when the premium is judged, the tie-break deal's hand) as one function each. A rule of
+the game is decided here or in ``engine.core.rules``, and nowhere else.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from ..cards import JOKER, parse_card
+from ..options import KindOptions
+from ..schedule import DealSpec
+from ..scoring import deal_points
+from ..variant import Variant
+from .codes import (
+    DEMAND_CALLS,
+    HOOK_NO_EQUAL,
+    HOOK_NONE,
+    HOOK_OVERBID,
+    LEAD_OPTIONS,
+    TRUMP_CIRCULAR,
+    TRUMP_FIXED,
+    TRUMP_LAST_DEALT,
+    TRUMP_NAMED,
+    TRUMP_NONE,
+    TRUMP_TURNED,
+    TRUMPS_OPTION,
+    WINNING_LEADS,
+)
+from .rules import TWO_JOKERS_FIRST_WINS, TWO_JOKERS_OPPOSITE, TWO_JOKERS_SECOND_WINS
+
+TWO_JOKERS_CODES = {"second_wins": TWO_JOKERS_SECOND_WINS, "first_wins": TWO_JOKERS_FIRST_WINS,
+                    "opposite": TWO_JOKERS_OPPOSITE}
+
+
+class RulePlan:
+    """A resolved variant at a player count, as the rules core reads it."""
+
+    def __init__(self, variant: Variant, players: int, *, resolve: bool = True) -> None:
+        if resolve:
+            variant = variant.for_player_count(players)
+        self.variant = variant
+        self.players = players
+        self.deck_cards = np.array(variant.deck_cards, dtype=np.int64)
+        self.deck_size = len(variant.deck_cards)
+        self.deck_mask = sum(1 << card for card in variant.deck_cards)
+        self.jokers_in_deck = tuple(card for card in variant.deck_cards if card >= JOKER)
+        self.has_jokers = bool(self.jokers_in_deck)
+        trump = variant.trump
+        self.trump_mode = trump.mode
+        self.fixed_suit = variant.fixed_suit_index() if trump.mode == "fixed" else -1
+        self.dealer_names_on_joker = trump.joker_turned == "dealer_names"
+        self.named_after_cards = trump.named_after_cards
+        self.naming_allows_no_trump = trump.naming_allows_no_trump
+        joker = variant.joker
+        self.lead_calls = tuple(joker.lead_calls)
+        self.two_jokers = TWO_JOKERS_CODES[joker.two_jokers]
+        self.trump_wins = joker.demand_trumped == "trump_wins"
+        self.lead_fine = joker.lead_fine
+        self.lock_card = parse_card(joker.locked_until) if joker.locked_until else -1
+        play = variant.play
+        self.must_trump = play.must_trump
+        self.dealer_leads = play.first_lead == "dealer"
+        self.draw_after_trick = play.draw_after_trick
+        self.memory = play.memory
+        limit = variant.bidding.max_consecutive_passes
+        self.pass_limit = -1 if limit is None else limit
+        scoring = variant.scoring
+        self.premium = scoring.premium
+        self.premium_points = scoring.premium_points
+        self.premium_scope = scoring.premium_scope
+        end = variant.end
+        golden = end.tie == "golden_deal" and "golden" in variant.kinds
+        self.tie_deals = end.tie_deals if golden else 0
+        self.double_loss = end.negative_total == "double_loss"
+        #: lead options in the order of the legal actions (the variant's ``lead_calls`` order)
+        order: list[int] = []
+        for name in self.lead_calls:
+            order.extend(option for option in LEAD_OPTIONS[name] if option not in order)
+        self.lead_option_order = tuple(order)
+        self._lead_masks: dict[tuple[bool, bool], int] = {}
+
+    @cached_property
+    def schedule(self) -> list[DealSpec]:
+        """The deals of the schedule at this player count."""
+        return self.variant.deal_schedule(self.players)
+
+    @property
+    def schedule_length(self) -> int:
+        """Deals in the schedule (tie-break deals not counted)."""
+        return len(self.schedule)
+
+    # -- per deal -------------------------------------------------------------------------------
+
+    def hook_rule(self, number: int, kind: KindOptions) -> int:
+        """The hook of deal ``number`` (0-based) of ``kind``: none, no_equal or overbid (000: «не
+        сходимся»; 003: off for beginners, from the fourth deal, only in the special deals, and
+        the overbid of the dark deals)."""
+        if kind.hook != "variant":
+            return {"always": HOOK_NO_EQUAL, "off": HOOK_NONE, "overbid": HOOK_OVERBID}[kind.hook]
+        bidding = self.variant.bidding
+        if bidding.hook == "always":
+            return HOOK_NO_EQUAL
+        if bidding.hook == "from_deal":
+            return HOOK_NO_EQUAL if number + 1 >= bidding.hook_from_deal else HOOK_NONE
+        if bidding.hook == "specials_only":
+            return HOOK_NO_EQUAL if kind.special else HOOK_NONE
+        if bidding.hook == "overbid":
+            return HOOK_OVERBID
+        return HOOK_NONE
+
+    def trump_rule(self, hand_size: int, kind: KindOptions, participants: int) -> int:
+        """How a deal's trump is chosen (RULES §4): none, named, fixed, circular, the dealer's last
+        card (a deal of the whole deck, 000 «без остатка»; 003's unturned odd card counts as one),
+        or the card turned after the deal."""
+        trump = self.variant.trump
+        if kind.trump == "none" or trump.mode == "none":
+            return TRUMP_NONE
+        if kind.trump == "named":
+            return TRUMP_NAMED
+        if trump.mode == "fixed":
+            return TRUMP_FIXED
+        if trump.mode == "circular":
+            return TRUMP_CIRCULAR
+        stock = self.deck_size - hand_size * participants
+        if stock <= trump.unturned_leftover:
+            return {"no_trump": TRUMP_NONE, "named": TRUMP_NAMED,
+                    "last_dealt": TRUMP_LAST_DEALT}[trump.full_deal]
+        return TRUMP_TURNED
+
+    def shown_card_is_dealt(self, hand_size: int, participants: int) -> bool:
+        """Whether the card shown for trump is the dealer's last card (a deal of the whole deck)
+        rather than a card turned up from the stock, which is in nobody's hand (RULES §4)."""
+        return self.deck_size - hand_size * participants <= self.variant.trump.unturned_leftover
+
+    def demands_allowed(self, number: int, trick: int) -> bool:
+        """Whether a Joker may lead with a demand in trick ``trick`` of deal ``number`` (002, 003:
+        only on the first trick of a deal; 000: only in the first deals of the game)."""
+        joker = self.variant.joker
+        if joker.demands_first_trick_only and trick > 0:
+            return False
+        return not (joker.demands_until_deal is not None and number + 1 > joker.demands_until_deal)
+
+    def lead_calls_mask(self, demands: bool, has_trump: bool) -> int:
+        """The calls a Joker may lead with, as options over ``codes.OPTIONS``: the variant's
+        ``lead_calls`` less the demands where they are barred and "highest trumps" without a trump;
+        where no call is left, plain "high"."""
+        key = (demands, has_trump)
+        cached = self._lead_masks.get(key)
+        if cached is not None:
+            return cached
+        mask = 0
+        for name in self.lead_calls:
+            if name in DEMAND_CALLS and not demands:
+                continue
+            if name == "highest_trumps" and not has_trump:
+                continue
+            for option in LEAD_OPTIONS[name]:
+                mask |= 1 << option
+        if mask == 0:
+            mask = 1 << 0
+        self._lead_masks[key] = mask
+        return mask
+
+    def call_order(self, lead: bool) -> tuple[int, ...]:
+        """Joker call options in the order of the legal actions: on a lead the variant's
+        ``lead_calls`` order, then the fallback "high"; otherwise high, low."""
+        if not lead:
+            return (0, 1)
+        return self.lead_option_order + ((0,) if 0 not in self.lead_option_order else ())
+
+    def premium_window(self, number: int, block: int,
+                       schedule: list[DealSpec] | None = None) -> tuple[bool, bool]:
+        """(opens, closes): whether deal ``number`` of ``block`` starts and ends the span over
+        which the premium for making every bid is judged (002: the game, or a pulka); the deals
+        are the variant's schedule unless another is given (a single deal set up by hand)."""
+        if self.premium == "none" or block < 0:
+            return False, False
+        deals = self.schedule if schedule is None else schedule
+        if self.premium_scope == "game":
+            return number == 0, number == len(deals) - 1
+        opens = number == 0 or deals[number - 1].block != block
+        closes = number + 1 >= len(deals) or deals[number + 1].block != block
+        return opens, closes
+
+    def tie_hand_size(self, tied: int) -> int:
+        """The hand of an extra golden deal between ``tied`` players (003): as many cards as the
+        deck gives each, capped by the schedule's ``max_hand``."""
+        hand = self.deck_size // tied
+        cap = self.variant.schedule.max_hand
+        return min(hand, cap) if cap else hand
+
+    def points_table(self, hand_size: int, kind: KindOptions, tricks: int) -> np.ndarray:
+        """``table[bid + 1, taken]``: a seat's deal points before fines (row 0: no bid), from the
+        one score table of ``engine.scoring``."""
+        table = np.zeros((hand_size + 2, tricks + 1), dtype=np.int64)
+        for taken in range(tricks + 1):
+            if kind.bidding == "none":
+                table[0, taken] = deal_points(None, taken, hand_size, kind, self.variant.scoring)
+            else:
+                for bid in range(hand_size + 1):
+                    table[bid + 1, taken] = deal_points(bid, taken, hand_size, kind,
+                                                        self.variant.scoring)
+        return table
+
+    @cached_property
+    def winning_leads(self) -> tuple[int, ...]:
+        """The lead options that make the Joker take the trick."""
+        return WINNING_LEADS
+
+
+_PLANS: dict[tuple[int, int], tuple[Variant, RulePlan]] = {}
+
+
+def rule_plan(variant: Variant, players: int) -> RulePlan:
+    """The cached ``RulePlan`` of ``variant`` (already resolved for ``players``: see
+    ``Variant.for_player_count``) at ``players``."""
+    key = (id(variant), players)
+    cached = _PLANS.get(key)
+    if cached is not None and cached[0] is variant:
+        return cached[1]
+    plan = RulePlan(variant, players, resolve=False)
+    _PLANS[key] = (variant, plan)
+    return plan
+
+
+__all__ = ["TRUMPS_OPTION", "RulePlan", "rule_plan"]

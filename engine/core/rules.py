@@ -1,0 +1,205 @@
+"""The rules of play, compiled: legal bids, legal cards, the Joker's calls, and who takes a trick.
+
+Each rule is one ``@njit(cache=True)`` function over plain integers (hands and card sets are
+``int64`` bitmasks with the card ids of ``engine.cards``: bit ``suit * 13 + rank - 2``, Jokers 52
+and 53), named for the rule, with the seed text it follows. ``engine.Game`` calls them for one game,
+the batch engine in compiled loops over thousands of games, and the strategies' trick reasoning
+through ``card_key``: a rule is written here and nowhere else.
+
+The trick is decided by a running maximum of ``card_key``: the card with the greatest key takes
+it, the earliest among equal keys (so a trick nobody follows goes to its leader).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .codes import (
+    CALL_HIGH,
+    CALL_HIGHEST,
+    CALL_LOWEST,
+    CALL_TRUMPS,
+    HIGH_OPTION,
+    HOOK_NO_EQUAL,
+    HOOK_OVERBID,
+    LOW_OPTION,
+)
+
+JOKER_BITS = (1 << 52) | (1 << 53)
+SUIT_BITS = (1 << 13) - 1
+TWO_JOKERS_SECOND_WINS, TWO_JOKERS_FIRST_WINS, TWO_JOKERS_OPPOSITE = range(3)
+
+
+@njit(cache=True)
+def suit_mask(suit: int) -> int:
+    """The 13 cards of ``suit`` (0 for -1, no suit)."""
+    if suit < 0:
+        return 0
+    return SUIT_BITS << (13 * suit)
+
+
+@njit(cache=True)
+def highest_bit(mask: int) -> int:
+    """The highest set bit of a non-zero mask, as a mask."""
+    bit = 1
+    while mask >> 1:
+        mask >>= 1
+        bit <<= 1
+    return bit
+
+
+@njit(cache=True)
+def is_high_call(call: int) -> bool:
+    """A Joker played with this call takes the trick (high, highest, trumps)."""
+    return call == CALL_HIGH or call == CALL_HIGHEST or call == CALL_TRUMPS
+
+
+@njit(cache=True)
+def follow_mask(hand: int, lead_card: int, lead_call: int, lead_suit: int, led_suit: int,
+                trick_trump: int, must_trump: bool) -> int:
+    """The ordinary cards of ``hand`` that may be played to a trick under way.
+
+    Follow the led suit; void in it, trump if trumping is obligatory (004: «бить козырем ... если
+    нет масти, но есть козырь») and you can; else anything. After a Joker led "highest <suit>" /
+    "lowest <suit>" (000, 002, 003: «по старшим пикам») the suit's highest (lowest) card, failing
+    that a trump where obligatory, failing that anything; after "highest trumps" (000) the highest
+    trump, failing that anything. The Joker itself is never bound by these (``legal_cards``).
+    """
+    ordinary = hand & ~JOKER_BITS
+    trumps = ordinary & suit_mask(trick_trump)
+    if lead_card >= 52 and (lead_call == CALL_HIGHEST or lead_call == CALL_LOWEST):
+        suited = ordinary & suit_mask(lead_suit)
+        if suited:
+            if lead_call == CALL_HIGHEST:
+                return highest_bit(suited)
+            return suited & -suited
+        if must_trump and trumps:
+            return trumps
+        return ordinary
+    if lead_card >= 52 and lead_call == CALL_TRUMPS:
+        if trumps:
+            return highest_bit(trumps)
+        return ordinary
+    if led_suit < 0:
+        return ordinary
+    suited = ordinary & suit_mask(led_suit)
+    if suited:
+        return suited
+    if must_trump and trumps:
+        return trumps
+    return ordinary
+
+
+@njit(cache=True)
+def joker_locked(lock_card: int, played: int) -> bool:
+    """The Joker may not be played until ``lock_card`` has been (003: «пока не вышла дама пик»);
+    -1: never locked."""
+    return lock_card >= 0 and not (played >> lock_card) & 1
+
+
+@njit(cache=True)
+def legal_cards(hand: int, trick_length: int, lead_card: int, lead_call: int, lead_suit: int,
+                led_suit: int, trick_trump: int, must_trump: bool, lock_card: int,
+                played: int) -> int:
+    """Every card of ``hand`` that may be played now (the Jokers' bits included when they may be
+    played): any ordinary card on the lead, ``follow_mask`` otherwise, and the Jokers at any time
+    (000, 002, 003) unless locked while another card can be played."""
+    if trick_length:
+        cards = follow_mask(hand, lead_card, lead_call, lead_suit, led_suit, trick_trump,
+                            must_trump)
+    else:
+        cards = hand & ~JOKER_BITS
+    jokers = hand & JOKER_BITS
+    if jokers and cards and joker_locked(lock_card, played):
+        jokers = 0
+    return cards | jokers
+
+
+@njit(cache=True)
+def follow_calls(two_jokers: int, first_joker_call: int) -> int:
+    """The calls a Joker may be played with after the lead, as options over ``codes.OPTIONS``:
+    high (takes the trick) or low (gives it away); under 002's Joker-52 rule the second Joker of a
+    trick takes the opposite value of the first (``first_joker_call`` -1: none played yet)."""
+    if two_jokers == TWO_JOKERS_OPPOSITE and first_joker_call >= 0:
+        return LOW_OPTION if is_high_call(first_joker_call) else HIGH_OPTION
+    return HIGH_OPTION | LOW_OPTION
+
+
+@njit(cache=True)
+def trumps_beat_demand(lead_card: int, lead_call: int, lead_suit: int, trick_trump: int,
+                       trump_wins: bool) -> bool:
+    """After a Joker led "highest <suit>", a trump played by a void player beats the Joker, when
+    so agreed before the game (000: ``joker.demand_trumped = trump_wins``); not when the demanded
+    suit is trump itself."""
+    return (trump_wins and lead_card >= 52 and lead_call == CALL_HIGHEST and trick_trump >= 0
+            and trick_trump != lead_suit)
+
+
+@njit(cache=True)
+def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: int,
+             beats: bool, two_jokers: int) -> int:
+    """How strongly a card played ``position``-th in a trick holds it; the greatest key wins.
+
+    A trump: 200 + card (2000 + card when ``beats``: trumps beat the leading Joker's demand); a
+    card of the led suit: 100 + card; another ordinary card or a low Joker: -1. A high Joker: 1000
+    + position (a later high Joker beats an earlier one), or 1000 - position when the first one
+    keeps the trick (``two_jokers`` first_wins). When ``beats``, only the leading Joker falls to a
+    trump: a second Joker played high is still high and beats every trump (3000 + position).
+    """
+    if card >= 52:
+        if not is_high_call(call):
+            return -1
+        if two_jokers == TWO_JOKERS_FIRST_WINS:
+            return 1000 - position
+        if beats and position > 0:
+            return 3000 + position
+        return 1000 + position
+    suit = card // 13
+    if suit == trick_trump:
+        return (2000 if beats else 200) + card
+    if suit == led_suit:
+        return 100 + card
+    return -1
+
+
+@njit(cache=True)
+def legal_bids(hand_size: int, min_bid: int, hook: int, last: bool, others: int,
+               passes_in_row: int, pass_limit: int) -> int:
+    """The legal bids as a mask (bit ``b``: bid ``b``) of a bidder.
+
+    0 (the pass) .. hand size, from the kind's minimum bid (003: no pass in the dark deals). The
+    last bidder's hook: the bids may not add up to the tricks (000: «не сходимся»), or under
+    ``overbid`` must exceed them (003's dark deals), where no bid can, at least not meet them. No
+    more passes in a row than ``pass_limit`` (003: two; -1 for no limit), unless nothing else is
+    legal.
+    """
+    lowest = min_bid if min_bid < hand_size else hand_size
+    mask = ((1 << (hand_size + 1)) - 1) ^ ((1 << lowest) - 1)
+    if last:
+        forbidden = hand_size - others
+        no_equal = mask
+        if forbidden >= 0:
+            no_equal = mask & ~(1 << forbidden)
+        if hook == HOOK_NO_EQUAL:
+            if no_equal:
+                mask = no_equal
+        elif hook == HOOK_OVERBID:
+            need = hand_size - others + 1  # the smallest bid that makes the sum exceed the tricks
+            over = mask
+            if need > 0:
+                over = mask & ~((1 << need) - 1) if need < 63 else 0
+            if over:
+                mask = over
+            elif no_equal:
+                mask = no_equal
+    if pass_limit >= 0 and passes_in_row >= pass_limit and mask & 1 and mask != 1:
+        mask &= ~1
+    return mask
+
+
+@njit(cache=True)
+def hook_binds(hand_size: int, min_bid: int, others: int) -> bool:
+    """The dealer's hook took away a bid that would otherwise have been open to the last bidder
+    (the bid that makes the sum equal the tricks is within its range)."""
+    lowest = min_bid if min_bid < hand_size else hand_size
+    return lowest <= hand_size - others
