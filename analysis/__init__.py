@@ -1,5 +1,5 @@
 """Statistics over tournament datasets, lazily in polars: strategy rankings, variant balance,
-luck against skill, reports with figures, and the banker's game of seed 002.
+luck against skill, variant against variant (``compare``), reports with figures, and the banker's game of seed 002.
 
 From a notebook::
 
@@ -33,6 +33,7 @@ from .banker import (
     simulate,
     standard_game,
 )
+from .compare import Comparison, compare, write_comparison
 from .dataset import Run, open_run, open_runs, run_from_frames
 from .luck import (
     games_to_win,
@@ -49,6 +50,7 @@ from .tables import balance_tables, stats_tables
 
 __all__ = [
     "BankerGame",
+    "Comparison",
     "Report",
     "Run",
     "balance_tables",
@@ -56,6 +58,7 @@ __all__ = [
     "bidding_outcomes",
     "brute_force_distribution",
     "build_report",
+    "compare",
     "dealer_offset_effects",
     "expected_value",
     "first_hit_distribution",
@@ -82,4 +85,5 @@ __all__ = [
     "stats_tables",
     "strategy_ranking",
     "variance_explained",
+    "write_comparison",
 ]

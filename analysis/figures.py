@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 WIDTH = 9.0
 
@@ -269,4 +270,47 @@ def luck_skill_curve(curve: pl.DataFrame, target: float = 0.95) -> Figure:
     axis.set_title("Luck against skill: the better strategy's chance to win a match")
     axis.set_xlabel("match length (games; deal sets for the duplicate model)")
     axis.set_ylabel("probability the better strategy wins")
+    return figure
+
+
+def differences(table: pl.DataFrame, level: float = 0.95, columns: int = 4) -> Figure:
+    """One panel per statistic of ``compare.compare(...).table``: each variant's difference from
+    the baseline with its interval, on the panel's own scale (zero marked)."""
+    names = list(dict.fromkeys(table["statistic"].to_list())) if table.height else []
+    rows = max(1, -(-len(names) // columns))
+    height = 1.2 + 0.25 * len(set(table["variant"])) if table.height else 1.5
+    figure = Figure(figsize=(WIDTH + 3, height * rows + 0.8), layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.subplots(rows, columns, squeeze=False)
+    if not names:
+        _empty(axes[0, 0], "nothing to compare")
+    variants = list(dict.fromkeys(table["variant"].to_list())) if table.height else []
+    for index, axis in enumerate(axes.ravel()):
+        if index >= len(names):
+            axis.set_visible(False)
+            continue
+        part = table.filter(pl.col("statistic") == names[index])
+        y = np.array([variants.index(v) for v in part["variant"].to_list()], dtype=float)
+        value = part["difference"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+        low = part["difference_low"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+        high = part["difference_high"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+        error = np.vstack([np.nan_to_num(value - low), np.nan_to_num(high - value)])
+        measured = (low > 0) | (high < 0)
+        colours = ["tab:red" if flag else "tab:grey" for flag in measured]
+        for k in range(len(y)):
+            axis.errorbar(value[k], y[k], xerr=error[:, k : k + 1], fmt="o", capsize=3,
+                          color=colours[k])
+        axis.axvline(0, color="black", linewidth=0.8)
+        axis.set_yticks(range(len(variants)), variants, fontsize="small")
+        axis.set_ylim(-0.6, len(variants) - 0.4)
+        axis.set_title(names[index], fontsize="small")
+        unit = part["unit"][0] if "unit" in part.columns else ""
+        axis.set_xlabel(f"difference ({unit.strip('()')})", fontsize="small")
+        axis.tick_params(axis="x", labelsize="small")
+        axis.xaxis.set_major_locator(MaxNLocator(4))
+    baseline = table["baseline"][0] if table.height else ""
+    figure.suptitle(
+        f"Each variant minus {baseline}, {level:.0%} intervals (red: the interval excludes 0); "
+        "every panel on its own scale"
+    )
     return figure

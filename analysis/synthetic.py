@@ -47,12 +47,16 @@ def synthetic_games(
     noise_sd: float = 50.0,
     win_probabilities: Mapping[str, float] | None = None,
     seed: int = 0,
+    noise_seed: int | None = None,
     variant: str = "synthetic",
     variant_hash: str = HASH,
 ) -> pl.DataFrame:
     """A ``games`` table (schema-exact) from the model of the module doc. ``duplicate`` plays
     every deal set under every rotation of the lineup (like ``--duplicate rotations``); otherwise
-    each deal set is one game and the lineup rotates by one seat per game."""
+    each deal set is one game and the lineup rotates by one seat per game. ``seed`` draws the
+    deal sets (first dealers, card luck), ``noise_seed`` (default: ``seed``) the game noise: two
+    variants with one ``seed`` and different ``noise_seed`` share their deals, as variants of one
+    run do."""
     players = len(strategies)
     generator = np.random.default_rng(seed)
     positions_effect = (
@@ -74,18 +78,19 @@ def synthetic_games(
         else np.zeros((games, players))
     )
     card = generator.normal(0.0, card_sd, (deal_sets, players))[deal_set] if card_sd else 0.0
+    noise = generator if noise_seed is None else np.random.default_rng([seed, noise_seed])
     scores = (
         base
         + positions_effect[position]
         + strategy_values
         + card
-        + generator.normal(0.0, noise_sd, (games, players))
+        + noise.normal(0.0, noise_sd, (games, players))
     )
     if win_probabilities is not None:
         lineup = np.array([win_probabilities[name] for name in strategies], dtype=float)
         if not np.isclose(lineup.sum(), 1.0):
             raise ValueError("win probabilities of the lineup must sum to 1")
-        winner_slot = generator.choice(players, size=games, p=lineup)
+        winner_slot = noise.choice(players, size=games, p=lineup)
         winner_seat = (winner_slot[:, None] == slot).argmax(axis=1)
         rows = np.arange(games)
         scores[rows, winner_seat] = scores.max(axis=1) + 1.0
@@ -109,7 +114,7 @@ def synthetic_games(
             "winner": (places == 1).ravel(),
             "double_loss": np.zeros(games * players, dtype=bool),
             "deals_played": np.full(games * players, 20),
-            "lead_changes": np.repeat(generator.poisson(3.0, games), players),
+            "lead_changes": np.repeat(noise.poisson(3.0, games), players),
             "errored": np.zeros(games * players, dtype=bool),
             "error": [None] * (games * players),
         }
@@ -130,7 +135,9 @@ def synthetic_deal_stats(
     noise_sd: float = 15.0,
     strategy: str = "a",
     kind: str = "normal",
+    game_sd: float = 0.0,
     seed: int = 0,
+    noise_seed: int | None = None,
     variant_hash: str = HASH,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``deal_stats`` (per-shard sums, schema-exact) and the ``deals`` rows they sum, for
@@ -138,8 +145,13 @@ def synthetic_deal_stats(
     probability players·hand/deck and then held by a uniform seat; a seat-deal's points are
     base + Σ value of the Jokers it holds + ``dealer_effect`` for the dealer + noise. Bids and
     tricks are uniform on 0..hand; the dealer's ``hook_forced`` is drawn with
-    ``hook_probability``."""
+    ``hook_probability``. ``game_sd`` adds a per-game normal effect shared by every seat-deal of
+    the game (a deal set that runs hot or cold: the correlation a clustered interval must see).
+    ``seed`` draws the deals (dealers, Jokers, the game effect), ``noise_seed`` (default
+    ``seed``) the noise, bids and tricks: one ``seed`` gives two variants the same deals."""
     generator = np.random.default_rng(seed)
+    noise = generator if noise_seed is None else np.random.default_rng([seed, noise_seed])
+    game_effect = generator.normal(0.0, game_sd, games) if game_sd else np.zeros(games)
     rows: dict[str, list[np.ndarray]] = {name: [] for name in DEALS_SCHEMA}
     for index, hand in enumerate(hand_sizes):
         shape = (games, players)
@@ -154,11 +166,15 @@ def synthetic_deal_stats(
             held[1] = np.zeros(shape, dtype=bool)
         value = sum(v * h for v, h in zip(joker_values, held, strict=False))
         points = np.round(
-            base + value + dealer_effect * (offset == 0) + generator.normal(0.0, noise_sd, shape)
+            base
+            + value
+            + dealer_effect * (offset == 0)
+            + game_effect[:, None]
+            + noise.normal(0.0, noise_sd, shape)
         ).astype(np.int64)
-        bids = generator.integers(0, hand + 1, shape)
-        tricks = generator.integers(0, hand + 1, shape)
-        forced = (offset == 0) & (generator.random(shape) < hook_probability)
+        bids = noise.integers(0, hand + 1, shape)
+        tricks = noise.integers(0, hand + 1, shape)
+        forced = (offset == 0) & (noise.random(shape) < hook_probability)
         size = games * players
         columns = {
             "variant_hash": np.full(size, variant_hash),

@@ -119,7 +119,7 @@ def format_number(value: object, column: str = "") -> str:
         if math.isinf(value):
             return "∞" if value > 0 else "-∞"
         if column.endswith("p_value") or column.endswith("_p"):
-            return f"{value:.3g}"
+            return format_p_value(value)
         if column in PRECISE_COLUMNS:
             return f"{value:.6g}"
         magnitude = abs(value)
@@ -131,6 +131,28 @@ def format_number(value: object, column: str = "") -> str:
             return f"{value:.2f}"
         return f"{value:.3f}" if magnitude >= 0.001 or magnitude == 0 else f"{value:.2e}"
     return str(value)
+
+
+#: p-values below this print as "<1e-16": double precision cannot tell them apart from 0.
+P_FLOOR = 1e-16
+
+
+def format_p_value(value: float) -> str:
+    """A p-value with 3 significant digits; below ``P_FLOOR`` (0 included) it is "<1e-16", since
+    a p-value is never exactly 0."""
+    if value < P_FLOOR:
+        return "<1e-16"
+    return f"{value:.3g}"
+
+
+def format_interval(estimate: str, low: str, high: str) -> str:
+    """"estimate [low, high]"; an interval of no width (every observation equal) prints as
+    "estimate (no spread)", and a missing bound as the estimate alone."""
+    if not low or not high:
+        return estimate
+    if low == high == estimate:
+        return f"{estimate} (no spread)"
+    return f"{estimate} [{low}, {high}]"
 
 
 def display_frame(frame: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
@@ -147,7 +169,7 @@ def display_frame(frame: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
             if column in folded and text:
                 low = format_number(record[f"{column}_low"], column)
                 high = format_number(record[f"{column}_high"], column)
-                text = f"{text} [{low}, {high}]"
+                text = format_interval(text, low, high)
             row.append(text)
         rows.append(row)
     labels = [f"{c} [CI]" if c in folded else c for c in headers]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Sequence
 
 import click
@@ -36,60 +37,137 @@ def _clean(value: object) -> object:
     return value
 
 
+#: Width of piped (non-terminal) output when ``COLUMNS`` is not set.
+PIPED_WIDTH = 120
+#: Longest a wrapped text column (a verdict) may be before it wraps.
+TEXT_WIDTH = 48
+
+
+def console_width() -> int:
+    """The width tables are fitted to: ``COLUMNS`` when set, else the terminal's, else
+    ``PIPED_WIDTH``."""
+    import os
+    import shutil
+
+    text = os.environ.get("COLUMNS", "")
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size((PIPED_WIDTH, 24)).columns
+    return PIPED_WIDTH
+
+
+def _provenance(frame: pl.DataFrame) -> tuple[pl.DataFrame, str]:
+    """Drop ``variant_hash`` (and a ``run`` column with one value) from a table for people, and
+    say once what they were."""
+    notes = []
+    if "run" in frame.columns and frame["run"].n_unique() <= 1:
+        if frame.height:
+            notes.append(f"run {frame['run'][0]}")
+        frame = frame.drop("run")
+    if "variant_hash" in frame.columns and "variant" in frame.columns:
+        pairs = frame.select("variant", "variant_hash").unique().sort("variant")
+        if pairs["variant"].n_unique() == pairs.height:
+            notes += [f"{v} = {h}" for v, h in pairs.iter_rows()]
+            frame = frame.drop("variant_hash")
+    return frame, ", ".join(notes)
+
+
+def column_groups(widths: Sequence[int], keys: int, width: int) -> list[list[int]]:
+    """Split column indexes into groups that each fit ``width`` characters with the first
+    ``keys`` (label) columns repeated in every group; a rich column costs its text + 3."""
+    key_cost = sum(w + 3 for w in widths[:keys]) + 1
+    groups: list[list[int]] = []
+    current: list[int] = []
+    used = key_cost
+    for index in range(keys, len(widths)):
+        cost = widths[index] + 3
+        if current and used + cost > width:
+            groups.append(current)
+            current, used = [], key_cost
+        current.append(index)
+        used += cost
+    if current or not groups:
+        groups.append(current)
+    return [list(range(keys)) + group for group in groups]
+
+
+def _rich_tables(name: str, frame: pl.DataFrame, title: str, width: int) -> list[object]:
+    from rich.table import Table
+
+    shown, note = _provenance(frame)
+    headers, rows = display_frame(shown)
+    text_columns = {c for c, dtype in shown.schema.items() if dtype == pl.String()}
+    folded = {f"{c} [CI]" for c in shown.columns}
+    is_text = [h in text_columns and h not in folded for h in headers]
+    keys = 0
+    while keys < len(headers) - 1 and is_text[keys]:
+        keys += 1
+    widths = []
+    for index, header in enumerate(headers):
+        longest = max([len(header), *(len(row[index]) for row in rows)])
+        widths.append(min(longest, TEXT_WIDTH) if is_text[index] and index >= keys else longest)
+    groups = column_groups(widths, keys, width)
+    tables: list[object] = []
+    for part, group in enumerate(groups, start=1):
+        heading = title if len(groups) == 1 else f"{title} ({part}/{len(groups)})"
+        table = Table(title=heading, title_justify="left", caption=note or None,
+                      caption_justify="left")
+        for index in group:
+            wraps = is_text[index] and index >= keys
+            table.add_column(
+                headers[index],
+                justify="left" if is_text[index] else "right",
+                overflow="fold",
+                no_wrap=not wraps,
+                max_width=TEXT_WIDTH if wraps else None,
+            )
+        for row in rows:
+            table.add_row(*[row[index] for index in group])
+        tables.append(table)
+    del name
+    return tables
+
+
 def emit_tables(
     tables: dict[str, pl.DataFrame], output_format: str, titles: dict[str, str] | None = None
 ) -> None:
-    """Print named tables in one of ``FORMATS``."""
+    """Print named tables in one of ``FORMATS``: JSON is always an object keyed by table name;
+    CSV is one table (a ``click.UsageError`` names the tables when there are several); the
+    terminal tables fit ``console_width()`` (wide ones are split, their label columns
+    repeated)."""
     titles = titles or TITLES
     if output_format == "json":
         data = {
             name: [{key: _clean(value) for key, value in row.items()} for row in frame.to_dicts()]
             for name, frame in tables.items()
         }
-        click.echo(
-            json.dumps(
-                data if len(data) > 1 else next(iter(data.values()), []),
-                indent=2,
-                default=str,
-                ensure_ascii=False,
-            )
-        )
+        click.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
         return
     if output_format == "csv":
-        blocks = []
-        for name, frame in tables.items():
-            text = frame.write_csv()
-            blocks.append(text if len(tables) == 1 else f"# {name}\n{text}")
-        click.echo("\n".join(blocks), nl=False)
+        if len(tables) != 1:
+            raise click.UsageError(
+                f"--format csv writes one table; choose it with --table "
+                f"(one of {', '.join(tables)})"
+            )
+        click.echo(next(iter(tables.values())).write_csv(), nl=False)
         return
     if output_format == "markdown":
         for name, frame in tables.items():
             click.echo(f"## {titles.get(name, name)}\n\n{to_markdown(frame)}")
         return
     from rich.console import Console
-    from rich.table import Table
 
-    console = Console()
-    if not console.is_terminal:  # piped or captured: do not squeeze the tables into 80 columns
-        console = Console(width=200)
+    width = console_width()
+    console = Console(width=width, force_terminal=None if sys.stdout.isatty() else False)
     for name, frame in tables.items():
-        shown = (
-            frame.drop("run") if "run" in frame.columns and frame["run"].n_unique() <= 1 else frame
-        )
-        headers, rows = display_frame(shown)
-        table = Table(title=titles.get(name, name), title_justify="left", show_lines=False)
-        text_columns = {c for c, dtype in shown.schema.items() if dtype == pl.String()}
-        for header in headers:
-            table.add_column(
-                header, justify="left" if header in text_columns else "right", overflow="fold"
-            )
-        for row in rows:
-            table.add_row(*row)
-        if not rows:
-            console.print(f"[bold]{titles.get(name, name)}[/bold]\n  (nothing to show)\n")
+        title = titles.get(name, name)
+        if frame.height == 0:
+            console.print(f"[bold]{title}[/bold]\n  (nothing to show)\n")
             continue
-        console.print(table)
-        console.print()
+        for table in _rich_tables(name, frame, title, width):
+            console.print(table)
+            console.print()
 
 
 def _pick(tables: dict[str, pl.DataFrame], wanted: Sequence[str]) -> dict[str, pl.DataFrame]:

@@ -7,6 +7,7 @@ import click
 from raspis import __version__
 
 from .analysis import balance_command, banker_command, stats_command
+from .compare import compare_command
 from .play import play_command
 from .report import report_command
 from .strategies import strategies_group
@@ -28,6 +29,7 @@ def cli() -> None:
     raspis stats results/r1                  rank the strategies of a run
     raspis balance results/r1 results/r2     variant balance, side by side
     raspis report results/r1 -o report/      HTML + Markdown report with figures
+    raspis compare results/r1 results/r2     variant against variant, with verdicts
     raspis banker --simulate 100000          the banker's guessing game, exact odds
     """
 
@@ -39,6 +41,7 @@ cli.add_command(tournament_command)
 cli.add_command(stats_command)
 cli.add_command(balance_command)
 cli.add_command(report_command)
+cli.add_command(compare_command)
 cli.add_command(banker_command)
 
 

@@ -131,3 +131,48 @@ def test_errors_are_clear_and_exit_nonzero(
     mismatch = CliRunner().invoke(cli, [command, str(broken), *extra])
     assert mismatch.exit_code == 2 and "does not match the games schema" in mismatch.output
     assert "lead_changes" in mismatch.output and "Traceback" not in mismatch.output
+
+
+@pytest.mark.parametrize("columns", [80, 100, 160])
+def test_terminal_tables_fit_the_width_in_columns(runs: tuple[Path, Path], columns: int) -> None:
+    for arguments in (["stats", str(runs[0]), "--no-ratings"], ["balance", str(runs[0])]):
+        result = CliRunner().invoke(cli, arguments, env={"COLUMNS": str(columns)})
+        assert result.exit_code == 0, result.output
+        longest = max(len(line) for line in result.output.splitlines())
+        assert longest <= columns, (arguments, longest)
+    # the ranking's intervals stay on one line each (no cell wrapped onto several lines)
+    ranking = CliRunner().invoke(
+        cli, ["stats", str(runs[0]), "--table", "ranking"], env={"COLUMNS": "100"}
+    )
+    rows = [line for line in ranking.output.splitlines() if line.startswith("│ synthetic")]
+    assert len(rows) >= 4 and all("[" in row and "]" in row for row in rows)
+
+
+def test_piped_tables_use_a_sensible_width(runs: tuple[Path, Path]) -> None:
+    result = CliRunner().invoke(cli, ["balance", str(runs[0])], env={"COLUMNS": ""})
+    assert result.exit_code == 0
+    assert max(len(line) for line in result.output.splitlines()) <= 120
+
+
+def test_csv_of_several_tables_asks_for_one(runs: tuple[Path, Path]) -> None:
+    result = CliRunner().invoke(cli, ["stats", str(runs[0]), "--format", "csv"])
+    assert result.exit_code == 2 and "--table" in result.output
+    assert "ranking" in result.output and "Traceback" not in result.output
+
+
+def test_json_is_an_object_keyed_by_table_even_for_one(runs: tuple[Path, Path]) -> None:
+    document = json.loads(
+        _invoke("stats", str(runs[0]), "--table", "ranking", "--format", "json").output
+    )
+    assert list(document) == ["ranking"] and document["ranking"][0]["strategy"] == "a"
+
+
+def test_p_values_and_degenerate_intervals_print_sensibly() -> None:
+    from raspis.analysis.tables import display_frame, format_number
+
+    assert format_number(0.0, "p_value") == "<1e-16"
+    assert format_number(3e-20, "anova_p") == "<1e-16"
+    assert format_number(0.0123, "p_value") == "0.0123"
+    frame = pl.DataFrame({"x": [1.5, 2.0], "x_low": [1.5, 1.0], "x_high": [1.5, 3.0]})
+    _, rows = display_frame(frame)
+    assert rows == [["1.50 (no spread)"], ["2.00 [1.00, 3.00]"]]

@@ -1,0 +1,914 @@
+"""Variant against variant: every balance and ranking statistic, each variant's value, and the
+difference against the first variant (the baseline) with an interval and a verdict in plain words.
+
+The units compared are variants: the variants of several run directories, or the variants of one
+run that repeated ``--variant``. Each statistic is a smooth function f of a few *totals* (sums over
+the games of a deal set: seat-games, score sums, wins, deals, points, ...); the estimate of a
+variant is f of the mean totals per deal set.
+
+Design, stated once:
+
+- *Unit.* The deal set is the unit of independence (its seatings share the cards; its seats and
+  deals share players). Every interval here is computed from per-deal-set totals t_s.
+- *Delta method.* With T̄ the mean of t_s over C deal sets and g = ∇f(T̄) (central differences),
+  the influence of deal set s is ψ_s = g·(t_s - T̄), var(f) = Σψ_s² / (C(C-1)), t interval on C-1
+  degrees of freedom. For a ratio f = Σy/Σm this is the cluster-robust (linearisation) variance of
+  ``intervals.cluster_ratio``.
+- *Paired* (``design = "paired"``): when two variants play the same deals (the same seed for each
+  deal set, the same deck, schedule and player count), the difference is computed on their common
+  deal sets from ψ^B_s - ψ^A_s, so the card luck the variants share cancels; t interval on C-1.
+- *Welch* (``design = "welch"``): otherwise the two estimates are independent: se² = se_A² +
+  se_B², Welch-Satterthwaite degrees of freedom.
+- *Seat-deals* (``design = "welch, seat-deals"``): deal-level statistics of a run without per-deal
+  rows come from the ``deal_stats`` sums, where deal sets cannot be told apart; each seat-deal is
+  then one observation, the variance multiplied by the games per deal set (the design effect of
+  duplicate replays; see ``intervals``). Write per-deal rows (``--deal-rows``) for paired,
+  deal-set-clustered deal-level differences.
+- *Verdict.* A difference whose interval excludes 0 is stated with its estimate and interval; one
+  whose interval includes 0 is "not measurable at this size", with the deal sets that a test at
+  level 5% with power 80% would need for a difference of the observed size:
+  C·((z₀.₉₇₅ + z₀.₈)·se/|d|)².
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from .dataset import Run, open_runs
+from .intervals import LEVEL, t_quantile
+
+POWER = 0.8
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One variant of one run: what ``compare`` puts side by side."""
+
+    run: Run
+    variant_hash: str
+    variant: str
+    label: str
+
+    def options(self) -> dict[str, Any] | None:
+        """The variant's options from the run's manifest (None when the manifest lacks them)."""
+        for entry in self.run.manifest.get("variants") or []:
+            if entry.get("hash") == self.variant_hash:
+                return entry.get("options")
+        return None
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """A statistic as a function of per-deal-set totals: ``columns`` name the totals, ``function``
+    maps their means (a vector in that order) to the value."""
+
+    name: str
+    label: str
+    unit: str
+    columns: tuple[str, ...]
+    function: Callable[[np.ndarray], float]
+    source: str = "games"  # "games" or "deals"
+    #: phrase for the verdict: "{label} is {d} {unit} {higher|lower} under B than under A"
+    better: str | None = None
+
+
+@dataclass
+class Comparison:
+    """What ``compare`` returns: the units, the statistics' table and how each was paired."""
+
+    units: list[Unit]
+    table: pl.DataFrame
+    values: pl.DataFrame
+    notes: list[str] = field(default_factory=list)
+
+
+# -- units --------------------------------------------------------------------------------------
+
+
+def variant_units(runs: Sequence[Run]) -> list[Unit]:
+    """The variants of the runs in order (a run's variants in manifest order), labelled by name;
+    the run's label is added where two units would share a name."""
+    units: list[Unit] = []
+    for run in runs:
+        names = run.variant_names()
+        order = [entry.get("hash") for entry in run.manifest.get("variants") or []]
+        first_game = run.cached(
+            "variant_first_game",
+            lambda run=run: run.collect(
+                run.games.with_row_index("row")
+                .group_by("variant_hash")
+                .agg(pl.col("game_id").min(), pl.col("row").min())
+            ),
+        )
+        position = {
+            row["variant_hash"]: (row["game_id"], row["row"])
+            for row in first_game.iter_rows(named=True)
+        }
+        hashes = names["variant_hash"].to_list()
+        hashes.sort(key=lambda h: (order.index(h) if h in order else len(order), position[h]))
+        for variant_hash in hashes:
+            name = names.filter(pl.col("variant_hash") == variant_hash)["variant"][0]
+            units.append(Unit(run, variant_hash, str(name), str(name)))
+    counts: dict[str, int] = {}
+    for unit in units:
+        counts[unit.label] = counts.get(unit.label, 0) + 1
+    relabelled = []
+    for unit in units:
+        if counts[unit.label] > 1:
+            label = f"{unit.run.label}: {unit.label}"
+            unit = Unit(unit.run, unit.variant_hash, unit.variant, label)
+        relabelled.append(unit)
+    return relabelled
+
+
+def _deal_seeds(unit: Unit) -> pl.DataFrame:
+    return unit.run.cached(
+        f"deal_seeds_{unit.variant_hash}",
+        lambda: unit.run.collect(
+            unit.run.games.filter(pl.col("variant_hash") == unit.variant_hash)
+            .group_by("deal_set")
+            .agg(pl.col("seed").first(), pl.col("players").first())
+        ),
+    )
+
+
+def same_deals(a: Unit, b: Unit) -> tuple[bool, str]:
+    """Whether two units play the same deals (paired design), and why not when they do not."""
+    options_a, options_b = a.options(), b.options()
+    if options_a is not None and options_b is not None:
+        for section in ("deck", "schedule"):
+            if options_a.get(section) != options_b.get(section):
+                return False, f"their {section} differs"
+    seeds_a, seeds_b = _deal_seeds(a), _deal_seeds(b)
+    joined = seeds_a.join(seeds_b, on="deal_set", suffix="_b")
+    if joined.height < 2:
+        return False, "they share no deal sets"
+    if not (joined["players"] == joined["players_b"]).all():
+        return False, "their player counts differ"
+    if not (joined["seed"] == joined["seed_b"]).all():
+        return False, "their deal sets have different seeds"
+    return True, f"the same {joined.height:,} deal sets (same seeds and deck)"
+
+
+# -- per-deal-set totals ------------------------------------------------------------------------
+
+
+def _strategy_column(name: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in name)
+
+
+def _game_totals(unit: Unit, strategies: Sequence[str], pair: tuple[str, str] | None,
+                 players: int) -> pl.DataFrame:
+    """One row per deal set of the unit's finished games, with every total the game-level
+    statistics use."""
+    games = unit.run.finished_games().filter(pl.col("variant_hash") == unit.variant_hash)
+    score = pl.col("score").cast(pl.Float64)
+    seat_aggs: list[pl.Expr] = [
+        pl.len().alias("seat_games"),
+        score.sum().alias("score_sum"),
+        (score**2).sum().alias("score_sq"),
+        (pl.col("score") < 0).sum().alias("negative"),
+    ]
+    for name in strategies:
+        column = _strategy_column(name)
+        seated = pl.col("strategy") == name
+        seat_aggs += [
+            seated.sum().alias(f"n_{column}"),
+            score.filter(seated).sum().alias(f"s_{column}"),
+            pl.col("winner").filter(seated).sum().alias(f"w_{column}"),
+        ]
+    for position in range(players):
+        here = pl.col("position") == position
+        seat_aggs += [
+            here.sum().alias(f"n_p{position}"),
+            score.filter(here).sum().alias(f"s_p{position}"),
+            pl.col("winner").filter(here).sum().alias(f"w_p{position}"),
+        ]
+    per_set = games.group_by("deal_set").agg(seat_aggs)
+    game_aggs: list[pl.Expr] = [
+        pl.col("deals_played").first().alias("deals_played"),
+        pl.col("lead_changes").first().alias("lead_changes"),
+        ((pl.col("place") == 1).sum() > 1).alias("tie"),
+    ]
+    if pair is not None:
+        first, second = pair
+        game_aggs += [
+            score.filter(pl.col("strategy") == first).mean().alias("mean_first"),
+            score.filter(pl.col("strategy") == second).mean().alias("mean_second"),
+        ]
+    per_game = games.group_by("deal_set", "game_id").agg(game_aggs)
+    game_sums: list[pl.Expr] = [
+        pl.len().alias("games"),
+        pl.col("deals_played").sum().alias("deals_sum"),
+        pl.col("lead_changes").sum().alias("lead_sum"),
+        pl.col("tie").sum().alias("ties"),
+    ]
+    if pair is not None:
+        difference = pl.col("mean_first") - pl.col("mean_second")
+        game_sums += [
+            difference.is_not_null().sum().alias("pair_games"),
+            (
+                pl.when(difference > 0).then(1.0).when(difference == 0).then(0.5).otherwise(0.0)
+            ).sum().alias("pair_ahead"),
+        ]
+    per_game_set = per_game.group_by("deal_set").agg(game_sums)
+    frame = unit.run.collect(per_set.join(per_game_set, on="deal_set"))
+    return frame.sort("deal_set").with_columns(pl.exclude("deal_set").cast(pl.Float64))
+
+
+def _deal_totals(unit: Unit) -> pl.DataFrame | None:
+    """One row per deal set of the unit's per-deal rows (None without them): the dealer's and the
+    others' deal points in deals with bidding, the hook, the bids' outcomes, the Joker."""
+    if unit.run.deals is None:
+        return None
+    finished = (
+        unit.run.finished_games()
+        .filter(pl.col("variant_hash") == unit.variant_hash)
+        .select("game_id")
+        .unique()
+    )
+    deals = unit.run.deals.filter(pl.col("variant_hash") == unit.variant_hash).join(
+        finished, on="game_id"
+    )
+    points = pl.col("points").cast(pl.Float64)
+    bid = pl.col("bid")
+    has_bid = bid.is_not_null()
+    dealer = pl.col("dealer_offset") == 0
+    held1, held2 = pl.col("held_joker1"), pl.col("held_joker2")
+    none = ~held1 & ~held2
+    alone = held1 & ~held2
+    frame = unit.run.collect(
+        deals.group_by("deal_set").agg(
+            pl.len().alias("seat_deals"),
+            points.sum().alias("points"),
+            (has_bid & dealer).sum().alias("dealer_n"),
+            points.filter(has_bid & dealer).sum().alias("dealer_points"),
+            (has_bid & ~dealer).sum().alias("other_n"),
+            points.filter(has_bid & ~dealer).sum().alias("other_points"),
+            pl.col("hook_forced").filter(has_bid & dealer).sum().alias("forced"),
+            has_bid.sum().alias("bids"),
+            (has_bid & (bid == pl.col("tricks"))).sum().alias("made"),
+            (has_bid & (pl.col("tricks") > bid)).sum().alias("over"),
+            (has_bid & (pl.col("tricks") < bid)).sum().alias("under"),
+            none.sum().alias("none_n"),
+            points.filter(none).sum().alias("none_points"),
+            alone.sum().alias("joker_n"),
+            points.filter(alone).sum().alias("joker_points"),
+        )
+    )
+    if frame.height == 0:
+        return None
+    return frame.sort("deal_set").with_columns(pl.exclude("deal_set").cast(pl.Float64))
+
+
+def _deal_stats_moments(unit: Unit) -> dict[str, Any]:
+    """Sums and second moments of the deal-level totals over seat-deals, from ``deal_stats``
+    (each seat-deal one observation; see the module doc). Returns ``n`` (seat-deals), ``deff``
+    (games per deal set), ``sum`` (column -> Σ) and ``cross`` ((a, b) -> Σ v_a·v_b)."""
+    frame = unit.run.deal_stats.filter(pl.col("variant_hash") == unit.variant_hash)
+    bids = pl.col("bids") > 0
+    dealer = pl.col("dealer_offset") == 0
+    held1, held2 = pl.col("held_joker1"), pl.col("held_joker2")
+    groups = {
+        "dealer": bids & dealer,
+        "other": bids & ~dealer,
+        "none": ~held1 & ~held2,
+        "joker": held1 & ~held2,
+        "all": pl.lit(True),
+    }
+    aggregations = []
+    for name, condition in groups.items():
+        aggregations += [
+            pl.col("count").filter(condition).sum().alias(f"{name}_n"),
+            pl.col("points_sum").filter(condition).sum().cast(pl.Float64).alias(f"{name}_s"),
+            pl.col("points_sq_sum").filter(condition).sum().cast(pl.Float64).alias(f"{name}_q"),
+        ]
+    aggregations += [
+        pl.col("bids").sum().alias("bids"),
+        pl.col("made").sum().alias("made"),
+        pl.col("over").sum().alias("over"),
+        pl.col("under").sum().alias("under"),
+        pl.col("hook_forced").filter(dealer).sum().alias("forced"),
+    ]
+    row = unit.run.collect(frame.select(aggregations)).row(0, named=True)
+    row = {key: float(value or 0) for key, value in row.items()}
+    sums = {
+        "seat_deals": row["all_n"],
+        "points": row["all_s"],
+        "dealer_n": row["dealer_n"],
+        "dealer_points": row["dealer_s"],
+        "other_n": row["other_n"],
+        "other_points": row["other_s"],
+        "forced": row["forced"],
+        "bids": row["bids"],
+        "made": row["made"],
+        "over": row["over"],
+        "under": row["under"],
+        "none_n": row["none_n"],
+        "none_points": row["none_s"],
+        "joker_n": row["joker_n"],
+        "joker_points": row["joker_s"],
+    }
+    cross: dict[tuple[str, str], float] = {}
+
+    def put(a: str, b: str, value: float) -> None:
+        cross[(a, b)] = cross[(b, a)] = value
+
+    for name, count, total in (
+        ("dealer", "dealer_n", "dealer_points"),
+        ("other", "other_n", "other_points"),
+        ("none", "none_n", "none_points"),
+        ("joker", "joker_n", "joker_points"),
+        ("all", "seat_deals", "points"),
+    ):
+        put(count, count, row[f"{name}_n"])
+        put(count, total, row[f"{name}_s"])
+        put(total, total, row[f"{name}_q"])
+    for share in ("made", "over", "under"):
+        put(share, share, row[share])
+        put(share, "bids", row[share])
+    put("bids", "bids", row["bids"])
+    put("forced", "forced", row["forced"])
+    put("forced", "dealer_n", row["forced"])
+    deff = unit.run.collect(
+        unit.run.games.filter(pl.col("variant_hash") == unit.variant_hash).select(
+            (pl.col("game_id").n_unique() / pl.col("deal_set").n_unique()).alias("deff")
+        )
+    )["deff"][0]
+    return {"n": row["all_n"], "deff": float(deff or 1.0), "sum": sums, "cross": cross}
+
+
+# -- the statistics -----------------------------------------------------------------------------
+
+
+def _ratio(i: int, j: int) -> Callable[[np.ndarray], float]:
+    return lambda t: t[i] / t[j]
+
+
+def _difference_of_ratios(a: int, b: int, c: int, d: int) -> Callable[[np.ndarray], float]:
+    return lambda t: t[a] / t[b] - t[c] / t[d]
+
+
+def _sd(t: np.ndarray) -> float:
+    n, s, q = t
+    return float(np.sqrt(max(q / n - (s / n) ** 2, 0.0)))
+
+
+def _strategy_share(count: int) -> Callable[[np.ndarray], float]:
+    def share(t: np.ndarray) -> float:
+        n, s, q = t[0], t[1], t[2]
+        total = q - s * s / n
+        between = sum(t[3 + 2 * k + 1] ** 2 / t[3 + 2 * k] for k in range(count)) - s * s / n
+        return float(between / total)
+
+    return share
+
+
+def statistics_for(
+    strategies: Sequence[str], players: int, pair: tuple[str, str] | None
+) -> list[Statistic]:
+    """The statistics compared: game-level ones from ``games`` and deal-level ones from the
+    per-deal rows (or ``deal_stats``)."""
+    chosen: list[Statistic] = []
+    for name in strategies:
+        column = _strategy_column(name)
+        chosen.append(
+            Statistic(
+                f"mean_score[{name}]",
+                f"{name}'s mean final score",
+                "points a game",
+                (f"s_{column}", f"n_{column}"),
+                _ratio(0, 1),
+            )
+        )
+        chosen.append(
+            Statistic(
+                f"win_rate[{name}]",
+                f"{name}'s win rate",
+                "(share of games)",
+                (f"w_{column}", f"n_{column}"),
+                _ratio(0, 1),
+            )
+        )
+    for position in range(players):
+        role = {0: " (the first dealer)", 1: " (bids first in the first deal)"}.get(position, "")
+        chosen.append(
+            Statistic(
+                f"seat_advantage[{position}]",
+                f"position {position}{role}'s score advantage",
+                "points a game",
+                (f"s_p{position}", f"n_p{position}", "score_sum", "seat_games"),
+                _difference_of_ratios(0, 1, 2, 3),
+            )
+        )
+    chosen += [
+        Statistic(
+            "score_sd", "the spread (sd) of final scores", "points", ("seat_games", "score_sum",
+                                                                       "score_sq"), _sd
+        ),
+        Statistic(
+            "negative_share",
+            "the share of negative final totals",
+            "(share of seat-games)",
+            ("negative", "seat_games"),
+            _ratio(0, 1),
+        ),
+        Statistic("deals_per_game", "game length", "deals", ("deals_sum", "games"), _ratio(0, 1)),
+        Statistic(
+            "lead_changes", "lead changes per game", "changes", ("lead_sum", "games"), _ratio(0, 1)
+        ),
+        Statistic(
+            "tie_share", "the share of games with a shared first place", "(share of games)",
+            ("ties", "games"), _ratio(0, 1)
+        ),
+    ]
+    if len(strategies) > 1:
+        columns = ["seat_games", "score_sum", "score_sq"]
+        for name in strategies:
+            column = _strategy_column(name)
+            columns += [f"n_{column}", f"s_{column}"]
+        chosen.append(
+            Statistic(
+                "strategy_share",
+                "the share of score variance the strategies explain",
+                "(share)",
+                tuple(columns),
+                _strategy_share(len(strategies)),
+            )
+        )
+    if pair is not None:
+        chosen.append(
+            Statistic(
+                "better_ahead",
+                f"how often {pair[0]} is ahead of {pair[1]} after one game",
+                "(share of games)",
+                ("pair_ahead", "pair_games"),
+                _ratio(0, 1),
+            )
+        )
+    chosen += [
+        Statistic(
+            "points_per_deal",
+            "the mean deal points of a seat",
+            "points a deal",
+            ("points", "seat_deals"),
+            _ratio(0, 1),
+            "deals",
+        ),
+        Statistic(
+            "dealer_cost",
+            "the dealer's deal points minus the other seats'",
+            "points a deal",
+            ("dealer_points", "dealer_n", "other_points", "other_n"),
+            _difference_of_ratios(0, 1, 2, 3),
+            "deals",
+        ),
+        Statistic(
+            "hook_forced_share",
+            "the share of the dealer's bids the hook restricted",
+            "(share)",
+            ("forced", "dealer_n"),
+            _ratio(0, 1),
+            "deals",
+        ),
+        Statistic(
+            "made_share", "the share of bids made", "(share of bids)", ("made", "bids"),
+            _ratio(0, 1), "deals"
+        ),
+        Statistic(
+            "over_share", "the share of bids overshot", "(share of bids)", ("over", "bids"),
+            _ratio(0, 1), "deals"
+        ),
+        Statistic(
+            "under_share", "the share of bids fallen short", "(share of bids)",
+            ("under", "bids"), _ratio(0, 1), "deals"
+        ),
+        Statistic(
+            "joker_value",
+            "the value of holding the (first) Joker",
+            "points a deal",
+            ("joker_points", "joker_n", "none_points", "none_n"),
+            _difference_of_ratios(0, 1, 2, 3),
+            "deals",
+        ),
+    ]
+    return chosen
+
+
+# -- estimates ----------------------------------------------------------------------------------
+
+
+def _gradient(function: Callable[[np.ndarray], float], point: np.ndarray) -> np.ndarray:
+    gradient = np.zeros(len(point))
+    for index, value in enumerate(point):
+        step = 1e-6 * max(abs(value), 1e-3)
+        up, down = point.copy(), point.copy()
+        up[index] += step
+        down[index] -= step
+        with np.errstate(all="ignore"):
+            gradient[index] = (function(up) - function(down)) / (2 * step)
+    return gradient
+
+
+@dataclass
+class Estimate:
+    """A statistic's value for one unit, with what the differences need."""
+
+    value: float
+    se: float
+    clusters: int
+    design: str  # "deal sets" or "seat-deals"
+    influence: pl.DataFrame | None = None  # deal_set, psi
+
+
+def _cluster_estimate(frame: pl.DataFrame, statistic: Statistic) -> Estimate:
+    matrix = frame.select(statistic.columns).to_numpy().astype(float)
+    clusters = matrix.shape[0]
+    if clusters == 0:
+        return Estimate(math.nan, math.nan, 0, "deal sets")
+    mean = matrix.mean(axis=0)
+    with np.errstate(all="ignore"):
+        value = float(statistic.function(mean))
+    if not math.isfinite(value):
+        return Estimate(math.nan, math.nan, clusters, "deal sets")
+    gradient = np.nan_to_num(_gradient(statistic.function, mean))
+    psi = (matrix - mean) @ gradient
+    se = float(np.sqrt((psi**2).sum() / (clusters * (clusters - 1)))) if clusters > 1 else math.nan
+    influence = pl.DataFrame({"deal_set": frame["deal_set"], "psi": psi})
+    return Estimate(value, se, clusters, "deal sets", influence)
+
+
+def _moment_estimate(moments: dict[str, Any], statistic: Statistic) -> Estimate:
+    n, deff = moments["n"], moments["deff"]
+    if n < 2:
+        return Estimate(math.nan, math.nan, int(n), "seat-deals")
+    sums = np.array([moments["sum"][c] for c in statistic.columns])
+    mean = sums / n
+    with np.errstate(all="ignore"):
+        value = float(statistic.function(mean))
+    if not math.isfinite(value):
+        return Estimate(math.nan, math.nan, int(n), "seat-deals")
+    size = len(statistic.columns)
+    second = np.array(
+        [
+            [moments["cross"].get((a, b), 0.0) for b in statistic.columns]
+            for a in statistic.columns
+        ]
+    ) / n
+    covariance = (second - np.outer(mean, mean)) * n / (n - 1)
+    gradient = np.nan_to_num(_gradient(statistic.function, mean))
+    variance = float(gradient @ covariance @ gradient) / n * deff if size else math.nan
+    return Estimate(value, math.sqrt(max(variance, 0.0)), int(n / deff), "seat-deals")
+
+
+def _interval(difference: float, se: float, df: float, level: float) -> tuple[float, float, float]:
+    if not math.isfinite(se) or not math.isfinite(df) or df < 1:
+        return math.nan, math.nan, math.nan
+    if se == 0:
+        return difference, difference, (1.0 if difference == 0 else 0.0)
+    half = float(t_quantile(df, level)) * se
+    p_value = float(2 * stats.t.sf(abs(difference / se), df))
+    return difference - half, difference + half, p_value
+
+
+def needed_deal_sets(clusters: int, se: float, difference: float, level: float = LEVEL) -> float:
+    """Deal sets a two-sided test at 1-``level`` with power ``POWER`` needs to detect a difference
+    of the observed size (inf when it is 0)."""
+    if not (math.isfinite(se) and math.isfinite(difference)) or difference == 0 or clusters < 1:
+        return math.inf
+    z = stats.norm.ppf(0.5 + level / 2) + stats.norm.ppf(POWER)
+    return float(math.ceil(clusters * (z * se / abs(difference)) ** 2))
+
+
+def _format(value: float) -> str:
+    from .tables import format_number
+
+    return format_number(value)
+
+
+def verdict(statistic: Statistic, baseline: str, other: str, row: dict[str, Any]) -> str:
+    """A plain-words sentence for one difference (see the module doc)."""
+    difference, low, high = row["difference"], row["difference_low"], row["difference_high"]
+    if difference is None or not math.isfinite(difference):
+        return f"{statistic.label}: not available in both variants"
+    unit = statistic.unit.strip("()")
+    if low is not None and low == high == difference:  # no spread at all: exact
+        if difference == 0:
+            return f"{statistic.label} is exactly the same under {other} as under {baseline}"
+        direction = "higher" if difference > 0 else "lower"
+        return (
+            f"{statistic.label} is exactly {_format(abs(difference))} {unit} {direction} under "
+            f"{other} than under {baseline}"
+        )
+    if low is None or not math.isfinite(low):
+        return (
+            f"{statistic.label}: {_format(difference)} {unit} apart, "
+            "no interval (too few deal sets)"
+        )
+    if low > 0 or high < 0:
+        lo, hi = sorted((abs(low), abs(high)))
+        direction = "higher" if difference > 0 else "lower"
+        return (
+            f"{statistic.label} is {_format(abs(difference))} [{_format(lo)}, {_format(hi)}] "
+            f"{unit} {direction} under {other} than under {baseline}"
+        )
+    needed = row.get("needed_deal_sets")
+    size = (
+        f"about {needed:,.0f} deal sets would be needed to measure it"
+        if needed is not None and math.isfinite(needed)
+        else "no difference at all was observed"
+    )
+    return (
+        f"{statistic.label}: not measurable at this size "
+        f"({_format(difference)} [{_format(low)}, {_format(high)}] {unit}); {size}"
+    )
+
+
+def compare(
+    sources: Sequence[str | Path | Run],
+    level: float = LEVEL,
+    baseline: str | None = None,
+) -> Comparison:
+    """Compare the variants of the runs (see the module doc): ``table`` has one row per statistic
+    and non-baseline variant, ``values`` one row per statistic and variant."""
+    runs = [s for s in sources if isinstance(s, Run)]
+    runs += open_runs([s for s in sources if not isinstance(s, Run)])
+    units = variant_units(runs)
+    if len(units) < 2:
+        from raspis.tournament.schema import DatasetError
+
+        raise DatasetError(
+            "compare needs at least two variants: give two or more run directories, or one run "
+            "made with --variant repeated"
+        )
+    if baseline is not None:
+        chosen = [u for u in units if baseline in (u.label, u.variant)]
+        if not chosen:
+            from raspis.tournament.schema import DatasetError
+
+            labels = ", ".join(u.label for u in units)
+            raise DatasetError(f"no variant {baseline!r} to compare against; choose from {labels}")
+        units = [chosen[0], *[u for u in units if u is not chosen[0]]]
+    first = units[0]
+    players = int(_deal_seeds(first)["players"].max())
+    strategy_lists = [
+        set(
+            unit.run.collect(
+                unit.run.games.filter(pl.col("variant_hash") == unit.variant_hash)
+                .select("strategy")
+                .unique()
+            )["strategy"].to_list()
+        )
+        for unit in units
+    ]
+    common = set.intersection(*strategy_lists)
+    strategies = [s for s in first.run.strategies if s in common]
+    strategies = list(dict.fromkeys(strategies)) or sorted(common)
+    pair = _best_pair(first, strategies)
+    chosen_stats = statistics_for(strategies, players, pair)
+    game_frames = {id(u): _game_totals(u, strategies, pair, players) for u in units}
+    deal_frames = {id(u): _deal_totals(u) for u in units}
+    estimates: dict[tuple[int, str], Estimate] = {}
+    for unit in units:
+        moments = None
+        for statistic in chosen_stats:
+            if statistic.source == "games":
+                estimate = _cluster_estimate(game_frames[id(unit)], statistic)
+            elif deal_frames[id(unit)] is not None:
+                estimate = _cluster_estimate(deal_frames[id(unit)], statistic)  # type: ignore[arg-type]
+            else:
+                moments = moments or _deal_stats_moments(unit)
+                estimate = _moment_estimate(moments, statistic)
+            estimates[(id(unit), statistic.name)] = estimate
+    notes = []
+    rows, value_rows = [], []
+    for statistic in chosen_stats:
+        for unit in units:
+            estimate = estimates[(id(unit), statistic.name)]
+            value_rows.append(
+                {
+                    "statistic": statistic.name,
+                    "variant": unit.label,
+                    "value": estimate.value,
+                    "value_low": _interval(estimate.value, estimate.se, estimate.clusters - 1,
+                                           level)[0],
+                    "value_high": _interval(estimate.value, estimate.se, estimate.clusters - 1,
+                                            level)[1],
+                    "units": estimate.clusters,
+                    "unit_of": estimate.design,
+                }
+            )
+    for other in units[1:]:
+        paired, reason = same_deals(first, other)
+        notes.append(
+            f"{other.label} against {first.label}: "
+            + (f"paired over {reason}" if paired else f"unpaired (Welch): {reason}")
+        )
+        for statistic in chosen_stats:
+            a = estimates[(id(first), statistic.name)]
+            b = estimates[(id(other), statistic.name)]
+            difference = b.value - a.value
+            if paired and a.influence is not None and b.influence is not None:
+                design = "paired"
+                joined = a.influence.join(b.influence, on="deal_set", suffix="_b")
+                if joined.height == a.clusters == b.clusters:
+                    z = (joined["psi_b"] - joined["psi"]).to_numpy()
+                else:  # common deal sets only: recompute both on them
+                    frames = game_frames if statistic.source == "games" else deal_frames
+                    keep = joined.select("deal_set")
+                    a = _cluster_estimate(frames[id(first)].join(keep, on="deal_set"), statistic)
+                    b = _cluster_estimate(frames[id(other)].join(keep, on="deal_set"), statistic)
+                    difference = b.value - a.value
+                    joined = a.influence.join(b.influence, on="deal_set", suffix="_b")  # type: ignore[union-attr]
+                    z = (joined["psi_b"] - joined["psi"]).to_numpy()
+                clusters = len(z)
+                se = float(np.sqrt((z**2).sum() / (clusters * (clusters - 1)))) if clusters > 1 \
+                    else math.nan
+                df = clusters - 1.0
+            else:
+                design = "welch" if a.design == b.design == "deal sets" else "welch, seat-deals"
+                va, vb = a.se**2, b.se**2
+                se = math.sqrt(va + vb)
+                with np.errstate(all="ignore"):
+                    denominator = va**2 / max(a.clusters - 1, 1) + vb**2 / max(b.clusters - 1, 1)
+                    df = (va + vb) ** 2 / denominator if denominator > 0 else math.inf
+                clusters = min(a.clusters, b.clusters)
+            low, high, p_value = _interval(difference, se, df, level)
+            needed = needed_deal_sets(clusters, se, difference, level)
+            row = {
+                "statistic": statistic.name,
+                "label": statistic.label,
+                "unit": statistic.unit,
+                "baseline": first.label,
+                "variant": other.label,
+                "baseline_value": a.value,
+                "value": b.value,
+                "difference": difference,
+                "difference_low": low,
+                "difference_high": high,
+                "p_value": p_value,
+                "design": design,
+                "deal_sets": clusters,
+                "needed_deal_sets": needed if not (low > 0 or high < 0) else None,
+            }
+            row["verdict"] = verdict(statistic, first.label, other.label, row)
+            rows.append(row)
+    schema = {
+        "statistic": pl.String(),
+        "label": pl.String(),
+        "unit": pl.String(),
+        "baseline": pl.String(),
+        "variant": pl.String(),
+        "baseline_value": pl.Float64(),
+        "value": pl.Float64(),
+        "difference": pl.Float64(),
+        "difference_low": pl.Float64(),
+        "difference_high": pl.Float64(),
+        "p_value": pl.Float64(),
+        "design": pl.String(),
+        "deal_sets": pl.Int64(),
+        "needed_deal_sets": pl.Float64(),
+        "verdict": pl.String(),
+    }
+    table = pl.DataFrame(rows, schema=schema)
+    values = pl.DataFrame(
+        value_rows,
+        schema={
+            "statistic": pl.String(),
+            "variant": pl.String(),
+            "value": pl.Float64(),
+            "value_low": pl.Float64(),
+            "value_high": pl.Float64(),
+            "units": pl.Int64(),
+            "unit_of": pl.String(),
+        },
+    )
+    return Comparison(units, table, values, notes)
+
+
+def _best_pair(unit: Unit, strategies: Sequence[str]) -> tuple[str, str] | None:
+    if len(strategies) < 2:
+        return None
+    means = unit.run.collect(
+        unit.run.finished_games()
+        .filter(pl.col("variant_hash") == unit.variant_hash)
+        .group_by("strategy")
+        .agg(pl.col("score").mean())
+        .sort("score", descending=True)
+    )
+    names = [s for s in means["strategy"].to_list() if s in strategies]
+    return (names[0], names[1]) if len(names) > 1 else None
+
+
+def findings(comparison: Comparison) -> list[str]:
+    """The differences measured (interval excluding 0), largest relative effect first, as
+    sentences; then one line counting those not measurable at this size."""
+    table = comparison.table
+    measured = table.filter(
+        (pl.col("difference_low") > 0) | (pl.col("difference_high") < 0)
+    ).with_columns(
+        (pl.col("difference").abs() / (pl.col("difference_high") - pl.col("difference_low")))
+        .alias("strength")
+    ).sort("strength", descending=True)
+    lines = [
+        f"{row['verdict']} ({row['design']}, {row['deal_sets']:,} deal sets)."
+        for row in measured.iter_rows(named=True)
+    ]
+    rest = table.height - measured.height
+    if rest:
+        lines.append(
+            f"{rest} other differences are not measurable at this size (their intervals include "
+            "0); the table gives the deal sets each would need."
+        )
+    return lines
+
+
+def display_table(comparison: Comparison) -> pl.DataFrame:
+    """The comparison for people: one row per statistic and variant, the baseline's value, the
+    variant's, the difference with its interval (folded by ``tables.display_frame``), the design
+    and the verdict."""
+    return comparison.table.select(
+        "statistic",
+        "variant",
+        "baseline_value",
+        "value",
+        "difference",
+        "difference_low",
+        "difference_high",
+        "p_value",
+        "design",
+        "verdict",
+    )
+
+
+def write_comparison(
+    comparison: Comparison, out_dir: str | Path, level: float = LEVEL, title: str | None = None
+) -> Path:
+    """Write ``compare.html`` (figure embedded), ``compare.md``, ``figures/differences.png|svg``
+    and ``tables/compare.csv`` / ``tables/values.csv`` into ``out_dir``; return the HTML path.
+    Both documents open with the findings (``findings``)."""
+    import base64
+    import datetime as dt
+
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    from raspis import __version__
+
+    from . import figures
+    from .report import TEMPLATES
+    from .tables import display_frame, to_markdown
+
+    folder = Path(out_dir)
+    (folder / "tables").mkdir(parents=True, exist_ok=True)
+    comparison.table.write_csv(folder / "tables" / "compare.csv")
+    comparison.values.write_csv(folder / "tables" / "values.csv")
+    png = figures.save_figure(
+        figures.differences(comparison.table, level), folder / "figures", "differences"
+    )
+    shown = display_table(comparison).drop("verdict")
+    headers, rows = display_frame(shown)
+    numeric = [dtype.is_numeric() for dtype in shown.drop(
+        "difference_low", "difference_high").schema.values()]
+    baseline = comparison.units[0]
+    context = {
+        "title": title or f"raspis: {', '.join(u.label for u in comparison.units)} compared",
+        "version": __version__,
+        "level": level,
+        "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "baseline": baseline.label,
+        "units": [
+            {"label": u.label, "variant": u.variant, "hash": u.variant_hash, "run": u.run.label,
+             "path": str(u.run.path) if u.run.path else "(in memory)"}
+            for u in comparison.units
+        ],
+        "findings": findings(comparison),
+        "notes": comparison.notes,
+        "headers": headers,
+        "rows": rows,
+        "numeric": numeric,
+        "verdicts": comparison.table["verdict"].to_list(),
+        "markdown": to_markdown(shown),
+        "figure": base64.b64encode(png).decode("ascii"),
+    }
+    environment = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    html = folder / "compare.html"
+    html.write_text(environment.get_template("compare.html.j2").render(context), encoding="utf-8")
+    environment.autoescape = False
+    (folder / "compare.md").write_text(
+        environment.get_template("compare.md.j2").render(context), encoding="utf-8"
+    )
+    return html
