@@ -70,18 +70,18 @@ class DealState:
         self.step = 0
         self.led = np.full(count, -1, dtype=np.int64)
         self.trick_trump = self.trump
+        #: the trick's greatest ``core.rules.card_key`` so far, and who played it
         self.best_key = np.zeros(count, dtype=np.int64)
         self.best_position = np.zeros(count, dtype=np.int64)
-        self.lead_call = np.zeros(count, dtype=np.int64)
-        self.first_joker = np.full(count, -1, dtype=np.int64)
+        #: the trick's first Joker call (-1: no Joker played yet)
+        self.first_call = np.full(count, -1, dtype=np.int64)
+        #: trumps beat the leading Joker's demand in this trick (``core.rules.trumps_beat_demand``)
+        self.beats = np.zeros(count, dtype=np.bool_)
         #: rows whose trick was led by a Joker (None: no such row in this trick)
         self.joker_leads: np.ndarray | None = None
         self.led_mask = np.zeros(count, dtype=np.uint64)
         self.trump_mask = np.zeros(count, dtype=np.uint64)
-        self.trump_context = np.zeros(count, dtype=np.int64)
-        self.context = np.zeros(count, dtype=np.int64)
         self.no_led = self.led
-        self.pair_calls = np.zeros(count, dtype=np.int64)
         #: (participants, count): the current trick by step, and who plays at each step
         self.trick_cards_t = np.full((participants, count), -1, dtype=np.int64)
         self.trick_calls_t = np.zeros((participants, count), dtype=np.int64)

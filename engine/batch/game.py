@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
 from raspis.engine.variant import Variant
 
 from .bits import JOKER_BITS, NOT_JOKERS, lowest_card
@@ -70,7 +71,7 @@ class BatchGame:
         self.decisions = np.zeros((count, players), dtype=np.int64) if needs_index else None
         rules = self.rules
         self.passes = (np.zeros((count, players), dtype=np.int64)
-                       if rules.pass_limit is not None else None)
+                       if rules.pass_limit >= 0 else None)
         self.first_dealer = first_dealers(rules.deck_cards, self.seeds, players,
                                           rules.variant.table.first_dealer)
         self.scores = np.zeros((count, players), dtype=np.int64)

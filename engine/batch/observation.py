@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
 from raspis.engine.options import KindOptions
 from raspis.engine.variant import Variant
 
@@ -88,10 +89,10 @@ class BatchObservation:
     trick_suits = _Lazy("(rows, participants) the suits named with them, -1 for none")
     trick_positions = _Lazy("(rows, participants) who played them, by position")
     winning_position = _Lazy("position of the player winning the trick so far")
-    winning_key = _Lazy("strength of the winning card: -1 a low Joker nobody has beaten, 100 + "
-                        "card for the led suit, 200 + card (2000 + card, see trumps_beat_jokers) "
-                        "for a trump, 1000 +- index for a high Joker")
-    trumps_beat_jokers = _Lazy("a trump takes this trick even from a high Joker (a 'highest' "
+    winning_key = _Lazy("the winning card's ``engine.core.rules.card_key``: -1 a low Joker nobody "
+                        "has beaten, 100 + card for the led suit, 200 + card (2000 + card, see "
+                        "trumps_beat_jokers) for a trump, 1000 +- index for a high Joker")
+    trumps_beat_jokers = _Lazy("a trump takes this trick from the leading Joker (a 'highest' "
                                "demand under joker.demand_trumped = trump_wins)")
     led_suit_mask = _Lazy("the cards of the led suit (mask; 0 while no suit is led)")
     trick_trump_mask = _Lazy("the cards of the trick's trump suit (mask; 0 for no trump)")
@@ -272,9 +273,7 @@ class BatchObservation:
         return self._state.best_key
 
     def _make_trumps_beat_jokers(self) -> np.ndarray:
-        from .trick import BEATS
-
-        return self._state.context >= BEATS
+        return self._state.beats
 
     def _make_played(self) -> np.ndarray:
         state = self._state

@@ -1,9 +1,9 @@
 """The decisions before the cards are played, one lockstep step at a time: naming trump, bidding.
 
 Each step asks the batch's strategies for one decision in every game (``BatchGame.decide``) and
-applies it with array operations. The rules are those of ``engine.game`` in the same shape:
-``legal_bids`` is ``Game._legal_bids`` (the hook, the overbid rule, the pass limit) and
-``bid_step`` is ``Game._apply_bid``; card play is in ``engine.batch.trick``.
+applies it with array operations. The rules are the core's:
+``legal_bids`` asks ``engine.core.rules.legal_bids`` (the hook, the overbid rule, the pass limit)
+for every game; card play is in ``engine.batch.trick``.
 """
 
 from __future__ import annotations
@@ -12,14 +12,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .bits import BELOW, BIT, popcount
 from .deal import HOW_NAMED, DealState
+from .kernels import hook_binds_many, legal_bids_many
 from .observation import BatchObservation
-from .rules import (
-    HOOK_NO_EQUAL,
-    HOOK_NONE,
-    HOOK_OVERBID,
-)
+from .rules import HOOK_NO_EQUAL
 
 if TYPE_CHECKING:
     from .game import BatchGame
@@ -58,29 +54,17 @@ def name_trump(game: BatchGame, state: DealState) -> None:
 
 
 def legal_bids(game: BatchGame, state: DealState, position: int) -> np.ndarray:
-    """``Game._legal_bids`` for every game, for the bidder at ``position``, as bid masks."""
+    """``core.rules.legal_bids`` for every game's bidder at ``position``, as bid masks."""
     plan = state.plan
-    count = state.count
-    mask = np.full(count, plan.bid_mask, dtype=np.uint64)
-    hand = plan.hand_size
-    if position == state.participants - 1 and plan.hook != HOOK_NONE:
-        others = state.bid_sum
-        if plan.hook == HOOK_NO_EQUAL:
-            forbidden = hand - others
-            hooked = mask & ~np.where(forbidden >= 0, BIT[np.maximum(forbidden, 0)], U0)
-            mask = np.where(hooked != 0, hooked, mask)
-        elif plan.hook == HOOK_OVERBID:
-            # Bids must exceed the tricks; where no bid can, they must at least not meet.
-            over = mask & ~BELOW[np.clip(hand - others + 1, 0, 64)]
-            forbidden = hand - others
-            hooked = mask & ~np.where(forbidden >= 0, BIT[np.maximum(forbidden, 0)], U0)
-            mask = np.where(over != 0, over, np.where(hooked != 0, hooked, mask))
+    rules = game.rules
     if game.passes is not None:
-        seat = state.order[:, position]
-        tired = game.passes[state.games, seat] >= game.rules.pass_limit
-        drop = tired & (popcount(mask) > 1) & ((mask & U1) != 0)
-        mask = np.where(drop, mask & ~U1, mask)
-    return mask
+        passes = game.passes[state.games, state.order[:, position]]
+    else:
+        passes = np.zeros(state.count, dtype=np.int64)
+    mask = np.empty(state.count, dtype=np.int64)
+    legal_bids_many(plan.hand_size, plan.min_bid, plan.hook, position == state.participants - 1,
+                    state.bid_sum, passes, rules.pass_limit, mask)
+    return mask.view(np.uint64)
 
 
 def bid_step(game: BatchGame, state: DealState, position: int) -> None:
@@ -97,8 +81,7 @@ def bid_step(game: BatchGame, state: DealState, position: int) -> None:
         game.illegal(state, observation, rows, [f"bid {b}" for b in bids[rows]])
         bids = np.where(bad, _lowest_bit_index(legal), bids)
     if position == state.participants - 1 and plan.hook == HOOK_NO_EQUAL:
-        forbidden = plan.hand_size - state.bid_sum
-        state.hook_forced = min(plan.min_bid, plan.hand_size) <= forbidden
+        hook_binds_many(plan.hand_size, plan.min_bid, state.bid_sum, state.hook_forced)
     state.bids[:, position] = bids
     state.bid_sum += bids
     seat = state.order[:, position]

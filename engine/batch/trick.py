@@ -1,18 +1,11 @@
 """Card play in lockstep: the legal cards, one card per game, and the trick's running winner.
 
-The rules are those of ``engine.game`` in the same shape: ``follow_mask`` is ``Game._follow_mask``
-(follow suit, must trump, every Joker demand), the Joker's calls are ``Game._lead_calls`` and the
-two-Joker rule, ``play_step`` is ``Game._legal_play`` and ``_apply_play``. The trick's winner is
-kept as a running maximum of a card key equivalent to ``Game._trick_winner``:
-
-- a trump: 200 + card (2000 + card when a trump beats a "highest" Joker demand);
-- a card of the led suit: 100 + card; any other ordinary card or a low Joker: -1;
-- a high Joker (high, highest, trumps): 1000 + its index in the trick (1000 - index when the
-  first of two high Jokers wins).
-
-An ordinary card's key is read from ``KEYS[context + card]``, where a game's ``context`` encodes the
-led suit, the trick's trump and whether trumps beat a Joker demand; it changes once a trick, so a
-card costs one lookup. Positions to move are worked out for the whole trick when it starts.
+Every rule comes from ``engine.core.rules`` through the compiled loops of ``engine.batch.kernels``:
+the legal cards (follow suit, must trump, every Joker demand, the Joker's lock) are
+``rules.legal_cards``, a following Joker's calls ``rules.follow_calls``, the lead calls the plan's
+``lead_calls_mask``, and the trick goes to the greatest ``rules.card_key``, kept as a running
+maximum as the cards fall (the earliest among equal keys). This module only moves the arrays:
+whose turn it is, what was played, the led suit once set, and the draw from the stock.
 """
 
 from __future__ import annotations
@@ -21,45 +14,22 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .bits import BIT, HIGH13, JOKER_BITS, NOT_JOKERS, SUIT_MASK_OR_NONE, SUIT_OF, popcount
+from .bits import BIT, SUIT_MASK_OR_NONE, SUIT_OF, popcount
 from .deal import DealState
-from .observation import BatchObservation
-from .rules import (
-    CALL_HIGHEST,
-    CALL_LOWEST,
-    CALL_TRUMPS,
-    HIGH_OPTION,
-    IS_HIGH_CALL,
-    LOW_OPTION,
-    OPTION_INDEX,
-    TRUMPS_OPTION,
+from .kernels import (
+    as_int64,
+    beats_many,
+    card_keys_many,
+    follow_calls_many,
+    legal_cards_many,
 )
+from .observation import BatchObservation
+from .rules import OPTION_INDEX
 
 if TYPE_CHECKING:
     from .game import BatchGame
 
-U1 = np.uint64(1)
 U0 = np.uint64(0)
-#: context = BEATS * flag + LED * (led + 1) + TRUMP * (trump + 1), then + card
-BEATS, LED, TRUMP = 1600, 320, 64
-
-
-def _keys() -> np.ndarray:
-    table = np.full(2 * 5 * 5 * 64, -1, dtype=np.int64)
-    for flag in (0, 1):
-        for led in range(-1, 4):
-            for trump in range(-1, 4):
-                base = BEATS * flag + LED * (led + 1) + TRUMP * (trump + 1)
-                for card in range(52):
-                    suit = card // 13
-                    if suit == trump:
-                        table[base + card] = (2000 if flag else 200) + card
-                    elif suit == led:
-                        table[base + card] = 100 + card
-    return table
-
-
-KEYS = _keys()
 #: the circular trump of a led suit (index led + 1; -1 for none)
 NEXT_SUIT = np.array([-1, 1, 2, 3, 0], dtype=np.int64)
 
@@ -68,15 +38,15 @@ def start_tricks(game: BatchGame, state: DealState) -> None:
     """Set up the arrays of card play once the leader of the first trick is known."""
     count, participants = state.count, state.participants
     state.trump_mask = SUIT_MASK_OR_NONE[state.trump + 1]
-    state.trump_context = TRUMP * (state.trump + 1)
     state.no_led = np.full(count, -1, dtype=np.int64)
-    state.led = state.no_led
+    state.led = state.no_led.copy()
     state.led_mask = np.zeros(count, dtype=np.uint64)
-    state.context = LED * 0 + state.trump_context
+    state.beats = np.zeros(count, dtype=np.bool_)
+    state.first_call = np.full(count, -1, dtype=np.int64)
     state.trick_cards_t = np.full((participants, count), -1, dtype=np.int64)
     state.trick_calls_t = np.zeros((participants, count), dtype=np.int64)
     state.trick_suits_t = np.full((participants, count), -1, dtype=np.int64)
-    state.pair_calls = np.full(count, HIGH_OPTION | LOW_OPTION, dtype=np.int64)
+    state.best_key = np.zeros(count, dtype=np.int64)
     begin_trick(state)
 
 
@@ -92,83 +62,35 @@ def begin_trick(state: DealState) -> None:
 
 
 def lead_call_masks(game: BatchGame, state: DealState) -> tuple[np.ndarray, np.ndarray]:
-    """The legal lead calls of each game on the first trick and on later tricks."""
+    """The legal lead calls of each game (``RulePlan.lead_calls_mask``: the demands allowed in
+    this deal, "highest trumps" only with a trump) on the first trick and on later tricks."""
     plan = state.plan
     has_trump = state.trump >= 0
-    masks = []
-    for base, trumps in ((plan.lead_first, plan.trumps_first),
-                         (plan.lead_later, plan.trumps_later)):
-        mask = np.full(state.count, base, dtype=np.int64)
-        if trumps:
-            mask = np.where(has_trump, mask | TRUMPS_OPTION, mask)
-        masks.append(np.where(mask == 0, HIGH_OPTION, mask))
-    return masks[0], masks[1]
-
-
-def follow_mask(game: BatchGame, state: DealState, ordinary: np.ndarray) -> np.ndarray:
-    """``Game._follow_mask``: the ordinary cards each mover may play to a trick under way."""
-    suited = ordinary & state.led_mask
-    if game.rules.must_trump:
-        trumps = ordinary & state.trump_mask
-        other = np.where(trumps != U0, trumps, ordinary)
-    else:
-        other = ordinary
-    legal = np.where(suited != U0, suited, other)
-    rows = state.joker_leads
-    if rows is None:
-        return legal
-    # Tricks led by a Joker: demands, and no led suit yet.
-    ordinary = ordinary[rows]
-    suited = suited[rows]
-    special = legal[rows]
-    led = state.led[rows]
-    call = state.lead_call[rows]
-    special = np.where(led < 0, ordinary, special)
-    demand = (call == CALL_HIGHEST) | (call == CALL_LOWEST)
-    if demand.any():
-        suit = np.maximum(led, 0)
-        pattern = ((suited >> (suit * 13).astype(np.uint64)) & np.uint64(8191)).astype(np.int64)
-        highest = BIT[np.maximum(HIGH13[pattern], 0) + 13 * suit]
-        lowest = suited & (~suited + U1)
-        pick = np.where(call == CALL_HIGHEST, highest, lowest)
-        special = np.where(demand & (suited != U0), pick, special)
-    trumps_call = call == CALL_TRUMPS
-    if trumps_call.any():
-        trick_trump = state.trick_trump[rows]
-        suit = np.maximum(trick_trump, 0)
-        trumps = ordinary & state.trump_mask[rows]
-        pattern = ((trumps >> (suit * 13).astype(np.uint64)) & np.uint64(8191)).astype(np.int64)
-        top = BIT[np.maximum(HIGH13[pattern], 0) + 13 * suit]
-        special = np.where(trumps_call, np.where(trumps != U0, top, ordinary), special)
-    legal[rows] = special
-    return legal
+    first = np.where(has_trump, plan.lead_first[1], plan.lead_first[0]).astype(np.int64)
+    later = np.where(has_trump, plan.lead_later[1], plan.lead_later[0]).astype(np.int64)
+    return first, later
 
 
 def play_step(game: BatchGame, state: DealState, lead_calls: np.ndarray | None) -> None:
-    """Every game's player to move plays a card (``Game._legal_play`` and ``_apply_play``)."""
+    """Every game's player to move plays a card (``rules.legal_cards``, then ``apply_play``)."""
     rules = game.rules
     step = state.step
     position = state.positions_t[step]
     flat = state.flat_t[step]
     hands = state.hands.ravel()
     hand = hands[flat]
-    ordinary = hand & NOT_JOKERS if rules.has_jokers else hand
-    legal = ordinary if step == 0 else follow_mask(game, state, ordinary)
+    legal = np.empty(state.count, dtype=np.uint64)
+    legal_cards_many(as_int64(hand), step, state.trick_cards_t[0], state.trick_calls_t[0],
+                     state.trick_suits_t[0], state.led, state.trick_trump, rules.must_trump,
+                     rules.lock_card, as_int64(state.played), as_int64(legal))
     values = {"flat": flat}
     calls = None
     if rules.has_jokers:
-        jokers = hand & JOKER_BITS
-        if rules.lock_card >= 0:
-            pending = ((state.played >> np.uint64(rules.lock_card)) & U1) == 0
-            jokers = np.where(pending & (legal != U0), U0, jokers)
-        legal = legal | jokers
         if step == 0:
             calls = lead_calls
-        elif rules.two_jokers == "opposite":
-            calls = np.where(state.first_joker < 0, HIGH_OPTION | LOW_OPTION,
-                             np.where(state.first_joker == 1, LOW_OPTION, HIGH_OPTION))
         else:
-            calls = state.pair_calls
+            calls = np.empty(state.count, dtype=np.int64)
+            follow_calls_many(rules.two_jokers, state.first_call, calls)
         values["legal_calls"] = calls
     values["legal_cards"] = legal
     observation = BatchObservation(game, state, "play", position, values,
@@ -226,9 +148,10 @@ def apply_play(game: BatchGame, state: DealState, position: np.ndarray, flat: np
     state.played |= bit
     state.trick_mask |= bit
     state.trick_cards_t[step] = card
+    calls = state.trick_calls_t[step]
     if jokers is not None:
         joker_call, joker_suit = call[jokers], suit[jokers]
-        state.trick_calls_t[step, jokers] = joker_call
+        calls[jokers] = joker_call
         state.trick_suits_t[step, jokers] = joker_suit
     if state.history:
         trick = state.trick_index
@@ -242,9 +165,6 @@ def apply_play(game: BatchGame, state: DealState, position: np.ndarray, flat: np
         state.joker_leads = jokers
         if jokers is not None:
             led[jokers] = joker_suit
-            lead_call = np.zeros(state.count, dtype=np.int64)
-            lead_call[jokers] = joker_call
-            state.lead_call = lead_call
             if rules.lead_fine:
                 fined = popcount(hand[jokers]) > 1
                 state.fines.ravel()[flat[jokers]] += np.where(fined, rules.lead_fine, 0)
@@ -253,24 +173,13 @@ def apply_play(game: BatchGame, state: DealState, position: np.ndarray, flat: np
         if state.circular:
             state.trick_trump = NEXT_SUIT[led + 1]
             state.trump_mask = SUIT_MASK_OR_NONE[state.trick_trump + 1]
-            state.trump_context = TRUMP * (state.trick_trump + 1)
-        context = LED * (led + 1) + state.trump_context
-        if jokers is not None and rules.trumps_beat_demands:
-            trick_trump = state.trick_trump[jokers]
-            beats = ((joker_call == CALL_HIGHEST) & (trick_trump >= 0)
-                     & (trick_trump != led[jokers]))
-            context[jokers] += BEATS * beats
-        state.context = context
-        if rules.two_jokers == "opposite":
-            first = np.full(state.count, -1, dtype=np.int64)
-            if jokers is not None:
-                first[jokers] = IS_HIGH_CALL[joker_call]
-            state.first_joker = first
-        key = KEYS[context + card]
+        if jokers is not None and rules.trump_wins:
+            beats_many(state.trick_cards_t[0], state.trick_calls_t[0], state.trick_suits_t[0],
+                       state.trick_trump, rules.trump_wins, state.beats)
+        state.first_call = np.where(card >= 52, calls, -1)
     else:
-        if state.joker_leads is not None:
-            rows = state.joker_leads
-            newly = rows[(state.led[rows] < 0) & (card[rows] < 52)]
+        if state.joker_leads is not None:  # a Joker led without a suit: this card may set it
+            newly = np.flatnonzero((state.led < 0) & (card < 52))
             if len(newly):
                 led = SUIT_OF[card[newly]]
                 state.led[newly] = led
@@ -279,16 +188,12 @@ def apply_play(game: BatchGame, state: DealState, position: np.ndarray, flat: np
                     trick_trump = NEXT_SUIT[led + 1]
                     state.trick_trump[newly] = trick_trump
                     state.trump_mask[newly] = SUIT_MASK_OR_NONE[trick_trump + 1]
-                    state.trump_context[newly] = TRUMP * (trick_trump + 1)
-                state.context[newly] = LED * (led + 1) + state.trump_context[newly]
-        if jokers is not None and rules.two_jokers == "opposite":
-            first = state.first_joker
-            fresh = first[jokers] < 0
-            first[jokers[fresh]] = IS_HIGH_CALL[joker_call[fresh]]
-        key = KEYS[state.context + card]
-    if jokers is not None:
-        high = 1000 - step if rules.two_jokers == "first_wins" else 1000 + step
-        key[jokers] = np.where(IS_HIGH_CALL[joker_call], high, -1)
+        if jokers is not None:
+            fresh = jokers[state.first_call[jokers] < 0]
+            state.first_call[fresh] = calls[fresh]
+    key = np.empty(state.count, dtype=np.int64)
+    card_keys_many(card, calls, step, state.led, state.trick_trump, state.beats,
+                   rules.two_jokers, key)
     if step == 0:
         state.best_key = key
         state.best_position = position
@@ -310,12 +215,12 @@ def end_trick(game: BatchGame, state: DealState) -> None:
         state.history_trumps[:, state.trick_index] = state.trick_trump
     state.leader = winner
     state.trick_mask = np.zeros(state.count, dtype=np.uint64)
-    state.led = state.no_led
+    state.led = state.no_led.copy()
     state.led_mask = np.zeros(state.count, dtype=np.uint64)
+    state.beats = np.zeros(state.count, dtype=np.bool_)
     if state.circular:
-        state.trick_trump = state.trump
+        state.trick_trump = state.trump.copy()
         state.trump_mask = SUIT_MASK_OR_NONE[state.trump + 1]
-        state.trump_context = TRUMP * (state.trump + 1)
     state.joker_leads = None
     state.trick_cards_t.fill(-1)
     if game.rules.has_jokers:

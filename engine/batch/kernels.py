@@ -1,0 +1,84 @@
+"""The rules core over many games: compiled loops that call ``engine.core.rules`` once per game.
+
+The batch engine keeps one row per game in numpy arrays; each function here walks the rows in a
+``numba`` loop and asks the core's rule functions, so the batch states no rule of its own. Masks
+are passed as ``int64`` views of the engine's ``uint64`` arrays (54 card bits fit below bit 63).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from raspis.engine.core import rules
+
+
+@njit(cache=True)
+def legal_bids_many(hand_size: int, min_bid: int, hook: int, last: bool, others: np.ndarray,
+                    passes: np.ndarray, pass_limit: int, out: np.ndarray) -> None:
+    """``rules.legal_bids`` of every game's bidder; ``passes`` its passes in a row."""
+    for row in range(len(out)):
+        out[row] = rules.legal_bids(hand_size, min_bid, hook, last, others[row], passes[row],
+                                    pass_limit)
+
+
+@njit(cache=True)
+def hook_binds_many(hand_size: int, min_bid: int, others: np.ndarray, out: np.ndarray) -> None:
+    """``rules.hook_binds`` for every game."""
+    for row in range(len(out)):
+        out[row] = rules.hook_binds(hand_size, min_bid, others[row])
+
+
+@njit(cache=True)
+def legal_cards_many(hands: np.ndarray, step: int, lead_cards: np.ndarray,
+                     lead_calls: np.ndarray, lead_suits: np.ndarray, led: np.ndarray,
+                     trick_trump: np.ndarray, must_trump: bool, lock_card: int,
+                     played: np.ndarray, out: np.ndarray) -> None:
+    """``rules.legal_cards`` of every game's player to move (``hands``: their hands)."""
+    for row in range(len(out)):
+        out[row] = rules.legal_cards(hands[row], step, lead_cards[row], lead_calls[row],
+                                     lead_suits[row], led[row], trick_trump[row], must_trump,
+                                     lock_card, played[row])
+
+
+@njit(cache=True)
+def follow_calls_many(two_jokers: int, first_calls: np.ndarray, out: np.ndarray) -> None:
+    """``rules.follow_calls`` for every game (``first_calls``: the trick's first Joker call, -1
+    for none)."""
+    for row in range(len(out)):
+        out[row] = rules.follow_calls(two_jokers, first_calls[row])
+
+
+@njit(cache=True)
+def beats_many(lead_cards: np.ndarray, lead_calls: np.ndarray, lead_suits: np.ndarray,
+               trick_trump: np.ndarray, trump_wins: bool, out: np.ndarray) -> None:
+    """``rules.trumps_beat_demand`` for every game's trick."""
+    for row in range(len(out)):
+        out[row] = rules.trumps_beat_demand(lead_cards[row], lead_calls[row], lead_suits[row],
+                                            trick_trump[row], trump_wins)
+
+
+@njit(cache=True)
+def card_keys_many(cards: np.ndarray, calls: np.ndarray, position: int, led: np.ndarray,
+                   trick_trump: np.ndarray, beats: np.ndarray, two_jokers: int,
+                   out: np.ndarray) -> None:
+    """``rules.card_key`` of the card each game's player just played."""
+    for row in range(len(out)):
+        out[row] = rules.card_key(cards[row], calls[row], position, led[row], trick_trump[row],
+                                  beats[row], two_jokers)
+
+
+@njit(cache=True)
+def winning_cards_many(cards: np.ndarray, best_keys: np.ndarray, position: int,
+                       led: np.ndarray, trick_trump: np.ndarray, beats: np.ndarray,
+                       two_jokers: int, out: np.ndarray) -> None:
+    """``rules.winning_cards`` for every game: the ordinary cards of ``cards`` that would take the
+    trick from its best key so far."""
+    for row in range(len(out)):
+        out[row] = rules.winning_cards(cards[row], best_keys[row], position, led[row],
+                                       trick_trump[row], beats[row], two_jokers)
+
+
+def as_int64(array: np.ndarray) -> np.ndarray:
+    """An ``int64`` view of a ``uint64`` mask array (no copy)."""
+    return array.view(np.int64) if array.dtype == np.uint64 else array
