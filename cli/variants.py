@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
 from raspis.engine import load_variant, preset_names
 from raspis.engine.cards import card_str
+from raspis.engine.errors import RaspisError
 from raspis.engine.variant import Variant
 
 from .common import friendly_errors
@@ -34,7 +36,8 @@ def list_variants() -> None:
     for name in preset_names():
         variant = load_variant(name)
         counts = variant.player_counts()
-        players = f"{counts[0]}-{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) else ",".join(map(str, counts))
+        consecutive = counts == list(range(counts[0], counts[-1] + 1))
+        players = f"{counts[0]}-{counts[-1]}" if consecutive else ",".join(map(str, counts))
         rows.append((name, players, _deck_text(variant), variant.content_hash, variant.description))
     width = max(len(row[0]) for row in rows)
     click.echo(f"{'name':<{width}}  {'players':<7}  {'deck':<26}  {'hash':<16}  description")
@@ -68,9 +71,12 @@ def show_variant(variant_spec: str, players: int | None, descriptions: bool) -> 
     """Every option of a variant with its value, and its deal schedule expanded."""
     variant = load_variant(variant_spec)
     counts = [players] if players is not None else variant.player_counts()
+    # Every count is resolved and dealt before anything is printed: an error comes alone.
+    schedules = {count: variant.for_player_count(count).deal_schedule(count) for count in counts}
     resolved = variant.for_player_count(counts[0])
     click.echo(f"{variant.name}: {variant.description}")
-    click.echo(f"content hash {variant.content_hash}; seed texts: {', '.join(variant.sources) or '-'}")
+    sources = ", ".join(variant.sources) or "-"
+    click.echo(f"content hash {variant.content_hash}; seed texts: {sources}")
     click.echo(f"deck: {_deck_text(resolved)}")
     lines: list[tuple[str, str, str]] = []
     data = resolved.model_dump(exclude={"name", "description", "sources", "for_players"})
@@ -78,26 +84,37 @@ def show_variant(variant_spec: str, players: int | None, descriptions: bool) -> 
     width = max(len(name) + len(value) for name, value, _ in lines) + 3
     for name, value, description in lines:
         text = f"{name} = {value}"
-        click.echo(f"  {text:<{width}}  # {description}" if descriptions and description else f"  {text}")
+        explained = descriptions and description
+        click.echo(f"  {text:<{width}}  # {description}" if explained else f"  {text}")
     if variant.for_players:
         click.echo(f"overrides by player count: {variant.for_players}")
-    for count in counts:
-        per_count = variant.for_player_count(count)
-        deals = per_count.deal_schedule(count)
+    for count, deals in schedules.items():
         described = " ".join(
-            f"{deal.hand_size}{'' if deal.kind == 'normal' else deal.kind[0].upper()}" for deal in deals
+            f"{deal.hand_size}{'' if deal.kind == 'normal' else deal.kind[0].upper()}"
+            for deal in deals
         )
-        click.echo(f"schedule for {count} players ({len(deals)} deals; letters mark special kinds): {described}")
+        click.echo(f"schedule for {count} players ({len(deals)} deals; letters mark special "
+                   f"kinds): {described}")
 
 
 @variants_group.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@friendly_errors
 def validate_variants(files: tuple[str, ...]) -> None:
-    """Check variant files: exit status 0 if every file is a valid, playable variant."""
+    """Check variant files: exit status 0 if every file is a valid, playable variant.
+
+    Every file is checked; each mistake is printed, and the exit status is 2 if any file failed.
+    """
+    failed = False
     for path in files:
-        variant = load_variant(path if path.endswith(".toml") else path)
-        for count in variant.player_counts():
-            variant.for_player_count(count)
+        try:
+            variant = load_variant(path)
+            for count in variant.player_counts():
+                variant.for_player_count(count).deal_schedule(count)
+        except RaspisError as error:
+            click.echo(f"error: {error}", err=True)
+            failed = True
+            continue
         click.echo(f"{path}: ok ({variant.name}, hash {variant.content_hash}, players "
                    f"{','.join(map(str, variant.player_counts()))})")
+    if failed:
+        sys.exit(2)
