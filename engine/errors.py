@@ -8,7 +8,7 @@ class RaspisError(Exception):
 
 
 class VariantError(RaspisError):
-    """A variant cannot be loaded or played: names the file, the key, the value and what is allowed."""
+    """A variant cannot be loaded or played: names the file, the key, the value, what is allowed."""
 
 
 class IllegalActionError(RaspisError):

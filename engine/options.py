@@ -10,15 +10,40 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
-from .cards import parse_card
-from .schedule import parse_entry
+from .cards import JOKER, parse_card
+from .schedule import MAX_CARDS, MAX_DEALS, check_entry
 
 SuitName = Literal["spades", "clubs", "diamonds", "hearts"]
 LeadCall = Literal[
     "high", "high_suit", "low", "low_suit", "highest_suit", "lowest_suit", "highest_trumps"
 ]
+
+
+#: Bound on every points value of a variant (scores, fines, premiums): |points| <= 10^9.
+POINTS_LIMIT = 10**9
+
+#: Bound on every multiplier (a deal kind's, the all-tricks bonus's): at most 100.
+MULTIPLIER_LIMIT = 100
+
+#: Most points one deal may be worth to one player, every multiplier and fine included (checked
+#: by the variant). With at most ``MAX_DEALS`` deals and 100 tie-break deals a game, every total
+#: stays far inside 64 bits, and every deal's points inside 32.
+DEAL_POINTS_LIMIT = 10**9
+
+#: Most extra golden deals that break a tie, and most games in a match.
+MAX_TIE_DEALS = 100
+MAX_MATCH_GAMES = 99
+
+_P = POINTS_LIMIT
 
 
 class Section(BaseModel):
@@ -38,13 +63,28 @@ class PlayersOptions(Section):
     min: int = Field(2, ge=2, le=10, description="fewest players")
     max: int = Field(6, ge=2, le=10, description="most players")
     only: list[int] | None = Field(
-        None, description="only these counts within min..max (Georgian poker: 4 or 6, 003)"
+        None, description="only these counts within min..max (Georgian poker: 4 or 6, 003); not "
+        "empty, no count twice"
     )
 
     @model_validator(mode="after")
     def _ordered(self) -> PlayersOptions:
         if self.min > self.max:
             raise ValueError(f"players.min ({self.min}) is larger than players.max ({self.max})")
+        if self.only is None:
+            return self
+        allowed = f"counts from players.min to players.max ({self.min}..{self.max})"
+        if not self.only:
+            raise ValueError(f"players.only = [] allows no player count: list {allowed}, or leave "
+                             "players.only out to allow them all")
+        outside = [count for count in self.only if not self.min <= count <= self.max]
+        if outside:
+            raise ValueError(f"players.only = {self.only}: {outside} outside players.min..players."
+                             f"max; list only {allowed}")
+        twice = sorted({count for count in self.only if self.only.count(count) > 1})
+        if twice:
+            raise ValueError(f"players.only = {self.only} names {twice} twice; list each count "
+                             "once")
         return self
 
 
@@ -56,17 +96,32 @@ class DeckOptions(Section):
     jokers: int = Field(0, ge=0, le=2, description="real Joker cards added to the deck (0, 1 or 2)")
     joker_cards: list[str] = Field(
         default_factory=list,
-        description="ordinary cards that act as Jokers, e.g. ['7s'] (000, 003) or ['6c', '6s'] (002)",
+        description="ordinary cards that act as Jokers, e.g. ['7s'] (000, 003) or ['6c', '6s'] "
+        "(002); each card once, never a Joker itself",
     )
     removed: list[str] = Field(
         default_factory=list,
-        description="cards taken out of the deck, e.g. the 33-card deck of 003: ['6s', '6d', '6h']",
+        description="cards taken out of the deck, e.g. the 33-card deck of 003: ['6s', '6d', "
+        "'6h']; ordinary cards of the deck, each once (a Joker is left out with jokers = 0)",
     )
 
     @field_validator("joker_cards", "removed")
     @classmethod
-    def _cards(cls, value: list[str]) -> list[str]:
-        return [_check_card(text) for text in value]
+    def _cards(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        key = info.field_name
+        seen: dict[int, str] = {}
+        for text in value:
+            card = parse_card(text)
+            if card >= JOKER:
+                raise ValueError(
+                    f"{text!r} is a Joker; deck.{key} lists ordinary cards such as '7s' (real "
+                    "Jokers are counted by deck.jokers, 0 to 2)"
+                )
+            if card in seen:
+                raise ValueError(f"{seen[card]!r} and {text!r} are the same card; list each "
+                                 "card once")
+            seen[card] = text
+        return value
 
     @model_validator(mode="after")
     def _joker_count(self) -> DeckOptions:
@@ -74,6 +129,24 @@ class DeckOptions(Section):
             raise ValueError(
                 f"a deck has at most two Jokers; got {self.jokers} real and "
                 f"{len(self.joker_cards)} designated ({self.joker_cards})"
+            )
+        for text in self.removed:
+            card = parse_card(text)
+            if card % 13 + 2 < self.lowest_rank:
+                raise ValueError(
+                    f"deck.removed: {text!r} is not in a deck whose lowest rank is "
+                    f"{self.lowest_rank} (deck.lowest_rank); remove only cards of rank "
+                    f"{self.lowest_rank} or higher"
+                )
+            if card in {parse_card(joker) for joker in self.joker_cards}:
+                raise ValueError(f"deck.removed: {text!r} is also a Joker in deck.joker_cards; a "
+                                 "card cannot be both")
+        ordinary = (15 - self.lowest_rank) * 4
+        if ordinary - len(self.removed) + self.jokers < 2:
+            raise ValueError(
+                f"deck.removed takes out {len(self.removed)} of the {ordinary} cards, leaving "
+                f"{ordinary - len(self.removed) + self.jokers} with the Jokers; a deck needs at "
+                "least one card for each of at least 2 players"
             )
         return self
 
@@ -86,7 +159,9 @@ class ScheduleOptions(Section):
         description="blocks of deals, e.g. ['1..max-1', 'max*players', 'max-1..1'] (000 classic)",
     )
     max_hand: int | None = Field(
-        None, ge=1, description="cap on 'max' (Odessa short, 003/004: 6); none: deck // players"
+        None, ge=1, le=MAX_CARDS,
+        description=f"cap on 'max' (Odessa short, 003/004: 6), 1 to {MAX_CARDS}; none: deck // "
+        "players",
     )
 
     @field_validator("deals")
@@ -94,8 +169,11 @@ class ScheduleOptions(Section):
     def _entries(cls, value: list[str]) -> list[str]:
         if not value:
             raise ValueError("the schedule needs at least one block")
+        if len(value) > MAX_DEALS:
+            raise ValueError(f"the schedule has {len(value)} blocks; a game has at most "
+                             f"{MAX_DEALS} deals")
         for entry in value:
-            parse_entry(entry)
+            check_entry(entry)
         return value
 
 
@@ -117,13 +195,15 @@ class TrumpOptions(Section):
         "card shows trump (000), no trump, or the player left of the dealer names it (002)",
     )
     unturned_leftover: int = Field(
-        0, ge=0,
-        description="a stock of at most this many cards after the deal is not turned, and the deal "
+        0, ge=0, le=MAX_CARDS,
+        description="a stock of at most this many cards (0 to 54) after the deal is not turned, "
+        "and the deal "
         "counts as a full deal (003, 52 + Joker: the odd card «не открывается»); 0: a card left "
         "is always turned (000: the dealer's last card only when the deck is dealt «без остатка»)",
     )
     named_after_cards: int = Field(
-        3, ge=1, description="a player naming trump sees only this many first cards (002: 3)"
+        3, ge=1, le=MAX_CARDS,
+        description="a player naming trump sees only this many first cards (002: 3), 1 to 54",
     )
     naming_allows_no_trump: bool = Field(True, description="naming may choose no trump")
 
@@ -140,7 +220,8 @@ class JokerOptions(Section):
     lead_calls: list[LeadCall] = Field(
         default_factory=lambda: ["high_suit", "low_suit", "highest_suit", "highest_trumps"],
         description="what a player leading the Joker may announce: high / low (the next card sets "
-        "the led suit, 002 Joker-52), high_suit / low_suit (Joker high, or lowest, of a named suit, "
+        "the led suit, 002 Joker-52), high_suit / low_suit (Joker high, or lowest, of a named "
+        "suit, "
         "003), highest_suit ('по старшим пикам': everyone plays their highest of that suit, 000), "
         "lowest_suit (everyone plays their lowest of that suit, 002), highest_trumps ('по старшим "
         "козырям', 000)",
@@ -149,7 +230,8 @@ class JokerOptions(Section):
         False, description="highest_* demands only on the first trick of a deal (002, 003)"
     )
     demands_until_deal: int | None = Field(
-        None, ge=1, description="highest_* demands only in deals 1..N of the game (000)"
+        None, ge=1, le=MAX_DEALS,
+        description=f"highest_* demands only in deals 1..N of the game (000), N up to {MAX_DEALS}",
     )
     demand_trumped: Literal["joker_wins", "trump_wins"] = Field(
         "joker_wins",
@@ -158,11 +240,14 @@ class JokerOptions(Section):
     )
     two_jokers: Literal["second_wins", "first_wins", "opposite"] = Field(
         "second_wins",
-        description="two Jokers in one trick: the later high one wins, the first one keeps it, or the "
+        description="two Jokers in one trick: the later high one wins, the first one keeps it, or "
+        "the "
         "second takes the opposite value of the first (002 Joker-52)",
     )
     lead_fine: int = Field(
-        0, le=0, description="points for leading the Joker unless it is the last card (002: -10)"
+        0, ge=-_P, le=0,
+        description="points for leading the Joker unless it is the last card (002: -10); "
+        "-10^9 to 0",
     )
     locked_until: str | None = Field(
         None, description="the Joker may not be played until this card has been (003: 'Qs')"
@@ -191,10 +276,14 @@ class BiddingOptions(Section):
         "'overbid': the last bidder must make the bids exceed the tricks, on every deal (003); "
         "where no bid can, the bids must at least not meet",
     )
-    hook_from_deal: int = Field(4, ge=1, description="first deal (1-based) with the hook, for from_deal")
+    hook_from_deal: int = Field(
+        4, ge=1, le=MAX_DEALS,
+        description=f"first deal (1-based) with the hook, for from_deal; up to {MAX_DEALS}",
+    )
     max_consecutive_passes: int | None = Field(
-        None, ge=1,
-        description="no more passes in a row than this (003: 2); waived when nothing else is legal",
+        None, ge=1, le=MAX_DEALS,
+        description="no more passes in a row than this (003: 2); waived when nothing else is "
+        f"legal; up to {MAX_DEALS}",
     )
 
 
@@ -240,17 +329,31 @@ class KindOptions(Section):
         "last bidder must make the bids exceed the tricks (003 dark deals: others 3 + 3 of 12 "
         "cards, so at least 7; where no bid can, the bids must at least not meet)",
     )
-    min_bid: int = Field(0, ge=0, description="smallest bid: 1 forbids the pass (003 dark deals)")
+    min_bid: int = Field(
+        0, ge=0, le=MAX_CARDS,
+        description="smallest bid: 1 forbids the pass (003 dark deals); 0 to 54",
+    )
     scoring: Literal["table", "per_trick", "made_or_short"] = Field(
         "table",
         description="table: the variant's [scoring]; per_trick: per_trick points a trick taken "
         "(golden, misère); made_or_short: a made bid k > 0 scores per_trick * k, falling short "
         "short_points, a pass or an overtrick as the table (lobovaya, 000, 002)",
     )
-    per_trick: int = Field(0, description="points a trick for per_trick and made_or_short scoring")
-    short_points: int = Field(0, description="points for falling short under made_or_short")
-    multiplier: int = Field(1, ge=1, description="the deal's points are multiplied by this (x2, x3)")
-    joker_holder_leads: bool = Field(False, description="the Joker's holder leads first (000 no-trump)")
+    per_trick: int = Field(
+        0, ge=-_P, le=_P,
+        description="points a trick for per_trick and made_or_short scoring; |value| <= 10^9",
+    )
+    short_points: int = Field(
+        0, ge=-_P, le=_P,
+        description="points for falling short under made_or_short; |value| <= 10^9",
+    )
+    multiplier: int = Field(
+        1, ge=1, le=MULTIPLIER_LIMIT,
+        description=f"the deal's points are multiplied by this (x2, x3); 1 to {MULTIPLIER_LIMIT}",
+    )
+    joker_holder_leads: bool = Field(
+        False, description="the Joker's holder leads first (000 no-trump)"
+    )
 
     @model_validator(mode="after")
     def _bidding(self) -> KindOptions:
@@ -274,39 +377,70 @@ BUILTIN_KINDS: dict[str, dict[str, object]] = {
 class ScoringOptions(Section):
     """The score table of a deal (RULES §6); ``k`` is the bid, ``t`` the tricks taken."""
 
-    exact_base: int = Field(0, description="made exactly (k > 0): exact_base + exact_per_trick * k")
-    exact_per_trick: int = Field(10, description="10 (000, 003, 004); Georgian 50 with base 50")
-    pass_made: int = Field(5, description="bid 0, took 0: 5 (classic), 10 (003), 50 (Georgian)")
-    over_per_trick: int = Field(1, description="took more than bid: points per trick taken (1; 10)")
+    exact_base: int = Field(
+        0, ge=-_P, le=_P,
+        description="made exactly (k > 0): exact_base + exact_per_trick * k; |value| <= 10^9",
+    )
+    exact_per_trick: int = Field(
+        10, ge=-_P, le=_P,
+        description="10 (000, 003, 004); Georgian 50 with base 50; |value| <= 10^9",
+    )
+    pass_made: int = Field(
+        5, ge=-_P, le=_P,
+        description="bid 0, took 0: 5 (classic), 10 (003), 50 (Georgian); |value| <= 10^9",
+    )
+    over_per_trick: int = Field(
+        1, ge=-_P, le=_P,
+        description="took more than bid: points per trick taken (1; 10); |value| <= 10^9",
+    )
     under_mode: Literal["linear", "bid_value"] = Field(
         "linear",
         description="linear: under_per_taken * t + under_per_missing * (k - t); bid_value: minus "
         "what the bid would have scored (003)",
     )
-    under_per_taken: int = Field(0, description="+10 (000 second reading), 10 (Georgian), 1 (Oh Hell)")
-    under_per_missing: int = Field(-10, description="-10 (000, 004), -5 (003)")
+    under_per_taken: int = Field(
+        0, ge=-_P, le=_P,
+        description="+10 (000 second reading), 10 (Georgian), 1 (Oh Hell); |value| <= 10^9",
+    )
+    under_per_missing: int = Field(
+        -10, ge=-_P, le=_P, description="-10 (000, 004), -5 (003); |value| <= 10^9"
+    )
     under_nothing_taken: int | None = Field(
-        None, description="replaces the under score when no trick was taken: -10 (003), -200 (002)"
+        None, ge=-_P, le=_P,
+        description="replaces the under score when no trick was taken: -10 (003), -200 (002); "
+        "|value| <= 10^9",
     )
     pass_broken_per_trick: int | None = Field(
-        None, description="bid 0, took t > 0: points a trick; none: as over_per_trick (003: -5)"
+        None, ge=-_P, le=_P,
+        description="bid 0, took t > 0: points a trick; none: as over_per_trick (003: -5); "
+        "|value| <= 10^9",
     )
-    pass_broken_all: int | None = Field(None, description="bid 0 and took every trick (003: -10)")
+    pass_broken_all: int | None = Field(
+        None, ge=-_P, le=_P,
+        description="bid 0 and took every trick (003: -10); |value| <= 10^9",
+    )
     all_tricks_multiplier: int = Field(
-        1, ge=1, description="bid every trick of the deal and made it: x this (003: 2)"
+        1, ge=1, le=MULTIPLIER_LIMIT,
+        description="bid every trick of the deal and made it: x this (003: 2); 1 to "
+        f"{MULTIPLIER_LIMIT}",
     )
     all_tricks_per_trick: int | None = Field(
-        None, description="bid every trick and made it: this a trick instead (002: 100, 9 -> 900)"
+        None, ge=-_P, le=_P,
+        description="bid every trick and made it: this a trick instead (002: 100, 9 -> 900); "
+        "|value| <= 10^9",
     )
     all_tricks_min_hand: int = Field(
-        2, ge=1, description="the all-tricks bonus needs at least this hand (003: not on one card)"
+        2, ge=1, le=MAX_CARDS,
+        description="the all-tricks bonus needs at least this hand (003: not on one card); 1 to 54",
     )
     premium: Literal["none", "fixed", "best_deal"] = Field(
         "none",
         description="a premium for making every bid of a block/pulka (002): fixed points, or the "
         "player's best deal score of the block once more",
     )
-    premium_points: int = Field(0, description="points of a fixed premium")
+    premium_points: int = Field(
+        0, ge=-_P, le=_P, description="points of a fixed premium; |value| <= 10^9"
+    )
     premium_scope: Literal["game", "block"] = Field(
         "game", description="the premium needs every bid of the game made (002 as written: 'во "
         "всех раздачах') or every bid of one block (pulka)"
@@ -317,10 +451,14 @@ class EndOptions(Section):
     """The end of a game (RULES §3, §6)."""
 
     tie: Literal["shared", "golden_deal"] = Field(
-        "shared", description="equal top totals: share first place, or an extra golden deal between "
+        "shared",
+        description="equal top totals: share first place, or an extra golden deal between "
         "the tied players (003), repeated up to tie_deals times"
     )
-    tie_deals: int = Field(3, ge=1, description="most extra golden deals to break a tie")
+    tie_deals: int = Field(
+        3, ge=1, le=MAX_TIE_DEALS,
+        description=f"most extra golden deals to break a tie; 1 to {MAX_TIE_DEALS}",
+    )
     negative_total: Literal["plain", "double_loss"] = Field(
         "plain", description="a negative final total counts as a double loss (003, 004)"
     )
@@ -333,7 +471,10 @@ MAX_EXTRA_GAMES = 10
 class MatchOptions(Section):
     """Matches of several games (RULES §3: 002 Joker-52, best of 3)."""
 
-    games: int = Field(1, ge=1, description="a match is best of this many games")
+    games: int = Field(
+        1, ge=1, le=MAX_MATCH_GAMES,
+        description=f"a match is best of this many games; 1 to {MAX_MATCH_GAMES}",
+    )
     tie_break: Literal["second_places", "none"] = Field(
         "none", description="a tied match is decided by second places, then extra games (002)"
     )

@@ -2,8 +2,8 @@
 
 A variant file is TOML with the sections of ``engine.options``. It may ``extends`` a preset (or
 another file, relative to itself) and override a few keys; tables merge key by key, lists and values
-replace. ``[for_players.N]`` holds overrides that apply only at N players (Georgian poker deals up to
-eight cards at four players and up to six at six, with a 54-card deck). A user's own variant is a
+replace. ``[for_players.N]`` holds overrides that apply only at N players (Georgian poker deals up
+to eight cards at four players and up to six at six, with a 54-card deck). A user's own variant is a
 three-line file::
 
     name = "classic-no-hook"
@@ -30,6 +30,7 @@ from .cards import JOKER, JOKERS, SUIT_NAMES, SUITS, make_card, parse_card
 from .errors import VariantError
 from .options import (
     BUILTIN_KINDS,
+    DEAL_POINTS_LIMIT,
     BiddingOptions,
     DeckOptions,
     EndOptions,
@@ -43,7 +44,42 @@ from .options import (
     TableOptions,
     TrumpOptions,
 )
-from .schedule import DealSpec, expand, parse_entry
+from .schedule import DealSpec, expand, parse_entry, shown
+
+#: Largest variant file read (a variant is a few kilobytes).
+MAX_FILE_BYTES = 1 << 20
+
+#: Deepest nesting of tables and lists in a variant (the presets nest five deep:
+#: ``for_players.6.kinds.dark.multiplier``).
+MAX_NESTING = 16
+
+
+def _deal_points_bound(kind: KindOptions, table: ScoringOptions, hand: int) -> tuple[int, str]:
+    """An upper bound on |points| of one deal of ``kind`` with at most ``hand`` cards, before the
+    kind's multiplier, and the options that reach it (for messages)."""
+    exact = abs(table.exact_base) + abs(table.exact_per_trick) * hand
+    broken = table.over_per_trick if table.pass_broken_per_trick is None else (
+        table.pass_broken_per_trick)
+    under = max(abs(table.under_per_taken), abs(table.under_per_missing)) * hand
+    terms = [
+        (abs(table.pass_made), "scoring.pass_made"),
+        (abs(table.pass_broken_all or 0), "scoring.pass_broken_all"),
+        (abs(broken) * hand, f"a broken pass, {hand} tricks"),
+        (exact * table.all_tricks_multiplier,
+         f"(scoring.exact_base + scoring.exact_per_trick x {hand}) x "
+         "scoring.all_tricks_multiplier"),
+        (abs(table.all_tricks_per_trick or 0) * hand, f"scoring.all_tricks_per_trick x {hand}"),
+        (abs(table.over_per_trick) * hand, f"scoring.over_per_trick x {hand}"),
+        (abs(table.under_nothing_taken or 0), "scoring.under_nothing_taken"),
+        (exact if table.under_mode == "bid_value" else under,
+         "a bid short" if table.under_mode == "linear" else "a bid short (bid_value)"),
+    ]
+    if kind.scoring == "per_trick":
+        terms = [(abs(kind.per_trick) * hand, f"per_trick x {hand}")]
+    elif kind.scoring == "made_or_short":
+        terms += [(abs(kind.short_points), "short_points"),
+                  (abs(kind.per_trick) * hand, f"per_trick x {hand}")]
+    return max(terms)
 
 
 class Variant(BaseModel):
@@ -71,6 +107,8 @@ class Variant(BaseModel):
     )
     _per_players: dict[int, Variant] = PrivateAttr(default_factory=dict)
     _schedules: dict[int, tuple[DealSpec, ...]] = PrivateAttr(default_factory=dict)
+    #: Where the variant came from, for messages (a file, a preset, a dict); not an option.
+    _source: str = PrivateAttr("")
 
     @model_validator(mode="after")
     def _consistent(self) -> Variant:
@@ -84,8 +122,16 @@ class Variant(BaseModel):
         deck = set(self.deck_cards_ordinary)
         for text in self.deck.joker_cards:
             if parse_card(text) not in deck:
-                raise ValueError(f"card {text!r} is not in the deck")
+                raise ValueError(
+                    f"deck.joker_cards: card {text!r} is not in the deck (its lowest rank is "
+                    f"deck.lowest_rank = {self.deck.lowest_rank}); name a card of the deck"
+                )
         lock = self.joker.locked_until
+        if lock is not None and parse_card(lock) >= JOKER:
+            raise ValueError(
+                f"joker.locked_until: {lock!r} is a Joker, which would lock the Joker until it "
+                "is played itself; name an ordinary card of the deck, such as 'Qs'"
+            )
         if lock is not None and parse_card(lock) not in self.deck_cards:
             raise ValueError(
                 f"joker.locked_until: card {lock!r} is not in the deck as played (a card that "
@@ -96,7 +142,44 @@ class Variant(BaseModel):
                 "with circular trumps the Joker may not demand 'highest trumps' (000, 002): remove "
                 "'highest_trumps' from joker.lead_calls"
             )
+        self._check_for_players()
+        self._check_deal_points()
         return self
+
+    def _check_for_players(self) -> None:
+        """Every ``[for_players.N]`` names a count within players.min..max, and no overrides of its
+        own. (A count left out by ``players.only`` is allowed: a variant extending Georgian poker
+        with ``only = [4]`` inherits its ``[for_players.6]``.)"""
+        low, high = self.players.min, self.players.max
+        for players, section in self.for_players.items():
+            if not low <= players <= high:
+                raise ValueError(
+                    f"[for_players.{players}]: {players} players is outside players.min.."
+                    f"players.max ({low}..{high}); N goes from {low} to {high} (to narrow the "
+                    "counts of a variant you extend, set players.only)"
+                )
+            if "for_players" in section:
+                raise ValueError(
+                    f"[for_players.{players}]: holds for_players itself; an override section "
+                    "holds the variant's other sections (deck, schedule, scoring, ...)"
+                )
+
+    def _check_deal_points(self) -> None:
+        """No deal can be worth more than ``DEAL_POINTS_LIMIT`` points to a player, so that every
+        deal fits in 32 bits and every game total far inside 64."""
+        hand = max(1, self.deck_size // self.players.min)
+        fines = 2 * abs(self.joker.lead_fine)
+        for name, kind in self.kinds.items():
+            points, how = _deal_points_bound(kind, self.scoring, hand)
+            total = points * kind.multiplier + fines
+            if total > DEAL_POINTS_LIMIT:
+                fine = f" + 2 Joker lead fines of {-self.joker.lead_fine:,}" if fines else ""
+                raise ValueError(
+                    f"kinds.{name}: a deal of {hand} cards could be worth {total:,} points to a "
+                    f"player ({how} = {points:,}, times kinds.{name}.multiplier = "
+                    f"{kind.multiplier}{fine}); one deal may be worth at most "
+                    f"{DEAL_POINTS_LIMIT:,} points, so lower these values"
+                )
 
     # -- derived, cached ----------------------------------------------------------------------
 
@@ -155,7 +238,8 @@ class Variant(BaseModel):
         variant = self
         if players in self.for_players:
             data = _merge(self.model_dump(exclude={"for_players"}), self.for_players[players])
-            variant = _validate(data, f"{self.name} [for_players.{players}]")
+            source = f"{self._source or repr(self.name)} [for_players.{players}]"
+            variant = _validate(data, source, overrides=True)
         variant.check_players(players)
         self._per_players[players] = variant
         return variant
@@ -168,6 +252,14 @@ class Variant(BaseModel):
                 f"variant {self.name!r} is for {counts} players, not {players}"
             )
         largest = self.deck_size // players
+        if largest < 1:
+            removed = f", after deck.removed takes out {len(self.deck.removed)}" if (
+                self.deck.removed) else ""
+            raise VariantError(
+                f"{self._where()}variant {self.name!r} cannot be dealt to {players} players: the "
+                f"deck has {self.deck_size} cards{removed}; a deal needs at least one card for "
+                "each player"
+            )
         for deal in self.deal_schedule(players):
             if not 1 <= deal.hand_size <= largest:
                 raise VariantError(
@@ -188,9 +280,16 @@ class Variant(BaseModel):
             return self.for_player_count(players).deal_schedule(players)
         cached = self._schedules.get(players)
         if cached is None:
-            cached = tuple(expand(self.schedule.deals, self.max_hand(players), players))
+            try:
+                cached = tuple(expand(self.schedule.deals, self.max_hand(players), players))
+            except ValueError as error:
+                raise VariantError(f"{self._where()}key 'schedule.deals': {error}") from None
             self._schedules[players] = cached
         return list(cached)
+
+    def _where(self) -> str:
+        """``"FILE: "`` for messages, when the variant knows where it came from."""
+        return f"{self._source}: " if self._source else ""
 
     def kind(self, name: str) -> KindOptions:
         """Options of the deal kind ``name``."""
@@ -232,13 +331,52 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """The TOML of ``path``; ``VariantError`` for a file that is too large, not UTF-8, not TOML
+    or nested too deep."""
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
-        raise VariantError(f"{path}: not valid TOML: {error}") from None
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise VariantError(f"{path}: cannot read: {error.strerror}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise VariantError(f"{path}: more than {MAX_FILE_BYTES // 1024} KiB; a variant file is a "
+                           "few kilobytes of TOML")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise VariantError(f"{path}: the file is UTF-16 (it opens with a UTF-16 byte-order mark); "
+                           "TOML is UTF-8: save it as UTF-8")
+    if b"\x00" in raw:
+        raise VariantError(f"{path}: the file holds NUL bytes, so it is UTF-16 or UTF-32 text, or "
+                           "not text at all; TOML is UTF-8: save it as UTF-8")
+    try:
+        text = raw.decode("utf-8-sig")  # a byte-order mark, as Windows editors write, is allowed
+    except UnicodeDecodeError as error:
+        line = raw[:error.start].count(b"\n") + 1
+        raise VariantError(
+            f"{path}: not UTF-8 text (byte 0x{raw[error.start]:02x} on line {line} cannot be "
+            "read); TOML is UTF-8: save the file as UTF-8"
+        ) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise VariantError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise VariantError(f"{path}: tables or lists nested too deep to read; a variant nests at "
+                           f"most {MAX_NESTING} levels") from None
+    _check_nesting(data, str(path))
+    return data
+
+
+def _check_nesting(data: Any, source: str) -> None:
+    """``VariantError`` when ``data`` nests tables and lists deeper than ``MAX_NESTING``."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise VariantError(f"{source}: tables or lists nested more than {MAX_NESTING} levels "
+                               "deep; a variant nests at most five (for_players.N.kinds.K.key)")
+        items = value.values() if isinstance(value, dict) else value if isinstance(
+            value, list) else ()
+        stack.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
 
 
 def _resolve(spec: str, relative_to: Path | None) -> Path:
@@ -302,27 +440,37 @@ def _allowed_keys(loc: tuple[Any, ...]) -> list[str]:
     return []
 
 
-def _format_error(source: str, error: ValidationError) -> VariantError:
+def _format_error(source: str, error: ValidationError, overrides: bool = False) -> VariantError:
     lines = []
     for item in error.errors():
         loc = tuple(item["loc"])
         key = _describe_location(loc)
         if item["type"] == "extra_forbidden":
             allowed = _allowed_keys(loc)
+            if overrides and len(loc) == 1:  # a [for_players.N] section holds no for_players
+                allowed = [name for name in allowed if name != "for_players"]
             hint = f"; allowed keys here: {', '.join(allowed)}" if allowed else ""
             lines.append(f"{source}: unknown key '{key}'{hint}")
         elif item["type"] == "value_error" or not loc:
             message = str(item["msg"]).removeprefix("Value error, ")
-            where = f"key '{key}': " if loc else ""
-            lines.append(f"{source}: {where}{message}")
+            named = message.startswith((f"{key}.", f"{key}:", f"{key} ")) or not loc
+            lines.append(f"{source}: {message}" if named else f"{source}: key '{key}': {message}")
+        elif loc[-1] == "[key]":  # a table key of the wrong type: [for_players.abc]
+            lines.append(f"{source}: key '{_describe_location(loc[:-1])}': the name "
+                         f"{shown(item['input'], 60)} is not allowed: {item['msg']}")
         else:
             lines.append(
-                f"{source}: key '{key}': {item['input']!r} is not allowed: {item['msg']}"
+                f"{source}: key '{key}': {shown(item['input'], 60)} is not allowed: {item['msg']}"
             )
     return VariantError("\n".join(lines))
 
 
-def _validate(data: dict[str, Any], source: str) -> Variant:
+def _validate(data: dict[str, Any], source: str, overrides: bool = False) -> Variant:
+    """``data`` as a ``Variant`` (builtin kinds merged in); ``VariantError`` naming ``source``.
+
+    ``overrides``: ``data`` is a variant with a ``[for_players.N]`` section applied.
+    """
+    _check_nesting(data, source)
     data = dict(data)
     kinds = {name: dict(values) for name, values in BUILTIN_KINDS.items()}
     user_kinds = data.get("kinds", {})
@@ -334,11 +482,13 @@ def _validate(data: dict[str, Any], source: str) -> Variant:
         kinds[name] = _merge(kinds.get(name, {}), values)
     data["kinds"] = kinds
     try:
-        return Variant.model_validate(data)
+        variant = Variant.model_validate(data)
     except ValidationError as error:
-        raise _format_error(source, error) from None
+        raise _format_error(source, error, overrides) from None
     except ValueError as error:  # a card that cannot be parsed, raised outside pydantic's wrapping
         raise VariantError(f"{source}: {error}") from None
+    variant._source = source
+    return variant
 
 
 def load_variant(spec: str | Path) -> Variant:
@@ -346,15 +496,26 @@ def load_variant(spec: str | Path) -> Variant:
     path = spec if isinstance(spec, Path) else _resolve(spec, None)
     data = _load_raw(path)
     data.setdefault("name", path.stem)
-    variant = _validate(data, str(path) if path.parent != presets_dir() else f"preset {path.stem!r}")
-    for players in variant.for_players:  # overrides must be valid too, at load time
-        if players in variant.player_counts():
-            variant.for_player_count(players)
+    source = str(path) if path.parent != presets_dir() else f"preset {path.stem!r}"
+    variant = _validate(data, source)
+    _check_overrides(variant)
     return variant
 
 
+def _check_overrides(variant: Variant) -> None:
+    """Validate every ``[for_players.N]`` section at load time: applied and dealt at N players
+    when N is a player count, applied and validated when ``players.only`` leaves N out."""
+    counts = variant.player_counts()
+    for players, section in variant.for_players.items():
+        if players in counts:
+            variant.for_player_count(players)
+        else:
+            data = _merge(variant.model_dump(exclude={"for_players"}), section)
+            _validate(data, f"{variant._source} [for_players.{players}]", overrides=True)
+
+
 def variant_from_dict(data: dict[str, Any], source: str = "<dict>") -> Variant:
-    """Build a variant from a dict shaped like a TOML file (``extends`` resolved against presets)."""
+    """Build a variant from a dict shaped like a TOML file (``extends``: a preset or a file)."""
     data = dict(data)
     parent = data.pop("extends", None)
     if parent is not None:
@@ -364,6 +525,5 @@ def variant_from_dict(data: dict[str, Any], source: str = "<dict>") -> Variant:
         data = _merge(base, data)
     data.setdefault("name", "custom")
     variant = _validate(data, source)
-    for players in variant.for_players:  # overrides must be valid too, as in load_variant
-        variant.for_player_count(players)
+    _check_overrides(variant)  # overrides must be valid too, as in load_variant
     return variant

@@ -6,11 +6,13 @@ the engine's expansion.
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 
 import pytest
 from raspis.engine import Game, VariantError, load_variant, rng, variant_from_dict
-from raspis.engine.schedule import expand, parse_entry
+from raspis.engine.schedule import MAX_DEALS, check_entry, count_deals, expand, parse_entry
 
 
 def hand_sizes(preset: str, players: int) -> list[int]:
@@ -140,6 +142,46 @@ def test_malformed_schedule_blocks_are_rejected(entry: str) -> None:
     with pytest.raises(VariantError) as error:
         variant_from_dict({"extends": "classic", "schedule": {"deals": [entry]}})
     assert repr(entry) in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [("0", "a hand of 0 cards"), ("2..0", "a hand of 0 cards"), ("3*0", "'*0'"),
+     ("55", "up to 54"), ("max-55", "up to 54"), ("1*1001", "up to 1000"),
+     ("9" * 5000, "is too large")],
+)
+def test_blocks_no_player_count_can_deal_are_rejected_as_written(entry: str, expected: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        check_entry(entry)
+    with pytest.raises(VariantError) as error:
+        variant_from_dict({"extends": "classic", "schedule": {"deals": [entry]}})
+    assert "schedule.deals" in str(error.value) and expected in str(error.value)
+
+
+def test_the_deals_are_counted_before_they_are_expanded() -> None:
+    assert count_deals(["1..max-1", "max*players", "max-1..1", "6*players dark"], 3, 2) == 8
+    assert count_deals(["1..max*100"], 10, 4) == MAX_DEALS
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=f"more than {MAX_DEALS} deals"):
+        expand(["1..max*100", "1"], 10, 4)
+    with pytest.raises(ValueError, match=f"more than {MAX_DEALS} deals"):
+        expand(["max*max"] * 20, 54, 2)
+    assert time.perf_counter() - start < 1
+
+
+@pytest.mark.parametrize(
+    ("entries", "max_hand"),
+    [(["max-9"], 9), (["max-5..max-7"], 4), (["1..3*max-9"], 9), (["1..max", "max-10 dark"], 9)],
+)
+def test_a_block_that_gives_no_deal_is_an_error(entries: list[str], max_hand: int) -> None:
+    with pytest.raises(ValueError, match="gives no deal"):
+        expand(entries, max_hand, 4)
+
+
+def test_hand_sizes_below_one_inside_a_range_are_still_skipped() -> None:
+    # "1..max-1" at max = 1 counts down 1, 0: one deal of 1 card, none of 0 (as before).
+    assert [deal.hand_size for deal in expand(["1..max-1", "max-1..1"], 1, 4)] == [1, 1]
+    assert [deal.hand_size for deal in expand(["max-3..2"], 2, 4)] == [1, 2]
 
 
 def test_a_schedule_naming_an_unknown_kind_is_rejected() -> None:
