@@ -202,6 +202,19 @@ def test_the_content_hash_is_stable_and_follows_the_options(tmp_path: Path) -> N
     assert kind_changed.content_hash != first
 
 
+#: The content hash of every preset: a validator (issue 11) must never change a valid variant's.
+PRESET_HASHES = {
+    "circular-trumps": "c709d42c0be474de", "classic": "5d727e0a7e2b2762",
+    "georgian": "a5e61f438d4790d8", "joker": "535bbb54ed8a10b6", "joker-52": "1a8a2d4dd40b9000",
+    "odessa": "7afdfd031a3533a2", "odessa-short": "f53a3e124272b9ee", "oh-hell": "aee52dc59a813dd9",
+}
+
+
+def test_the_preset_hashes_are_unchanged() -> None:
+    assert {preset: load_variant(preset).content_hash for preset in PRESETS} == PRESET_HASHES
+    assert load_variant("georgian").for_player_count(6).content_hash == "9e566ec43ab11f67"
+
+
 def test_the_presets_have_distinct_hashes() -> None:
     hashes = {load_variant(preset).content_hash for preset in PRESETS}
     assert len(hashes) == len(PRESETS)
