@@ -8,7 +8,7 @@ files into these models; the engine reads them and hides no rule constant of its
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -50,6 +50,25 @@ class Section(BaseModel):
     """Base of every options section: frozen, and unknown keys are errors."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_true_for_a_number(cls, value: Any, info: ValidationInfo) -> Any:
+        """``true`` / ``false`` where a number belongs is a mistake, not 1 / 0."""
+        if not _wants_int(cls.model_fields[info.field_name].annotation):
+            return value
+        if isinstance(value, bool):
+            raise ValueError(f"{str(value).lower()} is not a number (true and false are not 1 "
+                             "and 0): write a whole number")
+        if isinstance(value, list) and any(isinstance(item, bool) for item in value):
+            raise ValueError(f"{str(value).lower()} holds true or false, which are not numbers: "
+                             "write whole numbers")
+        return value
+
+
+def _wants_int(annotation: Any) -> bool:
+    """Whether a field's type is an int, an optional int or a list of them."""
+    return annotation is int or any(_wants_int(arg) for arg in get_args(annotation))
 
 
 def _check_card(text: str) -> str:

@@ -53,6 +53,9 @@ MAX_FILE_BYTES = 1 << 20
 #: ``for_players.6.kinds.dark.multiplier``).
 MAX_NESTING = 16
 
+#: Longest chain of ``extends`` (a file extending a file extending ... a preset).
+MAX_EXTENDS = 32
+
 
 def _deal_points_bound(kind: KindOptions, table: ScoringOptions, hand: int) -> tuple[int, str]:
     """An upper bound on |points| of one deal of ``kind`` with at most ``hand`` cards, before the
@@ -404,6 +407,9 @@ def _load_raw(path: Path, chain: tuple[Path, ...] = ()) -> dict[str, Any]:
     if resolved in chain:
         names = " -> ".join(str(p) for p in (*chain, resolved))
         raise VariantError(f"{path}: 'extends' goes round in a circle: {names}")
+    if len(chain) >= MAX_EXTENDS:
+        raise VariantError(f"{chain[0]}: 'extends' goes more than {MAX_EXTENDS} files deep (here "
+                           f"{path}); a variant extends a preset or a file, a few levels at most")
     data = _read_toml(path)
     parent = data.pop("extends", None)
     if parent is None:

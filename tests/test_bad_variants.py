@@ -361,3 +361,41 @@ def test_show_prints_nothing_before_an_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["variants", "show", str(path)])
     assert result.exit_code == 2
     assert result.output.startswith("error: ") and "schedule for" not in result.output
+
+
+# -- other values ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "fragment"),
+    [("scoring.pass_made = true", "scoring.pass_made", "true is not a number"),
+     ("players.only = [true, 4]", "players.only", "holds true or false"),
+     ("kinds.dark.multiplier = false", "kinds.dark.multiplier", "false is not a number")],
+)
+def test_true_or_false_where_a_number_belongs_is_refused(
+    tmp_path: Path, line: str, key: str, fragment: str
+) -> None:
+    # Was read as 1 or 0.
+    path = write(tmp_path, f'extends = "classic"\n{line}\n')
+    expect_error(path, f"key '{key}'", fragment, "whole number")
+
+
+@pytest.mark.parametrize(
+    ("line", "allowed"),
+    [("end.tie_deals = 1000000000000", "less than or equal to 100"),
+     ("match.games = 1000000", "less than or equal to 99"),
+     ("bidding.hook_from_deal = 99999999999999999999", "less than or equal to 1000"),
+     ("trump.named_after_cards = 1000", "less than or equal to 54")],
+)
+def test_a_count_past_its_bound_is_refused(tmp_path: Path, line: str, allowed: str) -> None:
+    # tie_deals sizes the batch engine's arrays; match.games is played game by game.
+    path = write(tmp_path, f'extends = "classic"\n{line}\n')
+    key, value = line.split(" = ")
+    expect_error(path, f"key '{key}'", value, allowed)
+
+
+def test_an_extends_chain_too_long_is_refused(tmp_path: Path, deadline: None) -> None:
+    for number in range(2000):
+        write(tmp_path, f'extends = "v{number + 1}.toml"\n', f"v{number}.toml")
+    write(tmp_path, 'extends = "classic"\n', "v2000.toml")
+    expect_error(tmp_path / "v0.toml", "'extends' goes more than 32 files deep")
