@@ -13,6 +13,10 @@ player count::
 ``max_hand``); ``players`` is the player count. A block's optional last word names a deal kind
 defined in the variant's ``[kinds]`` table (``normal`` when absent). Blocks matter for scoring: the
 Georgian Joker premium is earned per block (pulka).
+
+Limits, checked before anything is expanded: a hand holds 1 to 54 cards, ``max-K`` has K up to
+54, ``*N`` repeats a block 1 to 1000 times, every block gives at least one deal at each player
+count, and a game has at most ``MAX_DEALS`` = 1000 deals.
 """
 
 from __future__ import annotations
