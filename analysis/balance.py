@@ -2,12 +2,18 @@
 
 Every function takes a ``Run`` and returns a small polars DataFrame per variant (``variant_hash``).
 Game-level statistics read ``games`` and treat a deal set as one cluster (see ``dataset``);
-deal-level statistics read ``deal_stats`` (per-shard sums, present for any run size) and treat each
-seat-deal as one observation. That last is an approximation: the seats of one deal, and the deals
-of one game, are not independent, so the deal-level intervals are somewhat too narrow; they are
-meant for comparing hand sizes and variants, not for fine tests. In duplicate runs they divide the
-counts by the number of seatings (``design_effects``; see ``intervals``), since every seating
-replays the same deals.
+deal-level statistics take their estimates from ``deal_stats`` (per-shard sums, present for any
+run size). Their intervals:
+
+- with per-deal rows (``deals/``, written by default for runs of at most 20,000 games, else with
+  ``--deal-rows``) they are clustered over deal sets, like every game-level interval: the seats of
+  a deal, the deals of a game and the seatings that replay a deal set are not independent, so the
+  sums are taken per deal set and the cluster-robust variance (``intervals.cluster_ratio``, and
+  its linearisation for a difference of two means) treats the deal set as the unit;
+- without them each seat-deal is one observation, with the counts divided by the seatings of a
+  deal set (``design_effects``; see ``intervals``). That ignores the dependence inside a deal and
+  a game and is too narrow when deal sets differ in luck; the tables say which they used
+  (``intervals`` column: ``deal sets`` or ``seat-deals``).
 
 Seat effects (``seat_effects``, ``seat_equality_test``) use the ``position`` relative to the first
 dealer (0 = first dealer, 1 = on the dealer's left, who bids and leads first). The *advantage* of a
@@ -35,6 +41,7 @@ from .intervals import (
     moment_aggregations,
     moments_to_mean_covariance,
     ratio_interval,
+    t_quantile,
     welch_difference,
     wilson_interval,
 )
@@ -54,6 +61,89 @@ SUM_COLUMNS = [
     "passes_made",
     "hook_forced",
 ]
+
+
+def _deal_cells(
+    run: Run, by: Sequence[str], aggregations: list[pl.Expr], where: pl.Expr | None = None
+) -> pl.DataFrame | None:
+    """Per variant, ``by`` and deal set: the ``aggregations`` over the run's per-deal rows of its
+    finished games (None when the run has no per-deal rows)."""
+    if run.deals is None:
+        return None
+    finished = run.finished_games().select("variant_hash", "game_id").unique()
+    frame = run.deals.join(finished, on=["variant_hash", "game_id"])
+    if where is not None:
+        frame = frame.filter(where)
+    return run.collect(frame.group_by("variant_hash", *by, "deal_set").agg(aggregations))
+
+
+def _clustered_ratio(
+    cells: pl.DataFrame,
+    keys: Sequence[str],
+    total: str,
+    weight: str,
+    prefix: str,
+    level: float,
+    share: bool = False,
+) -> pl.DataFrame:
+    """``keys`` and the ratio Σtotal/Σweight over the deal sets of ``cells`` with its clustered
+    interval (t for a mean, Wilson at the effective size for a ``share``)."""
+    grouped = cells.group_by(list(keys)).agg(cluster_ratio(list(keys), total, weight))
+    grouped = grouped.filter(pl.col("n") > 0)
+    interval = clustered_wilson if share else ratio_interval
+    return interval(grouped, prefix, level).drop("clusters", "n")
+
+
+def _clustered_difference(
+    cells: pl.DataFrame,
+    keys: Sequence[str],
+    first: tuple[str, str],
+    second: tuple[str, str],
+    prefix: str,
+    level: float,
+) -> pl.DataFrame:
+    """``keys`` and r1 - r2, r = Σtotal/Σweight of the ``first`` and ``second`` (total, weight)
+    columns, with a t interval from the linearised cluster-robust variance over deal sets:
+    z_s = (y1_s - r1·m1_s)/m̄1 - (y2_s - r2·m2_s)/m̄2, var = Σz²/(C(C-1)), C-1 degrees of
+    freedom."""
+    keys = list(keys)
+    (y1, m1), (y2, m2) = first, second
+    frame = cells.with_columns(
+        (pl.col(y1).sum() / pl.col(m1).sum()).over(keys).alias("_r1"),
+        (pl.col(y2).sum() / pl.col(m2).sum()).over(keys).alias("_r2"),
+        pl.col(m1).cast(pl.Float64).mean().over(keys).alias("_m1"),
+        pl.col(m2).cast(pl.Float64).mean().over(keys).alias("_m2"),
+    )
+    z = (pl.col(y1) - pl.col("_r1") * pl.col(m1)) / pl.col("_m1") - (
+        pl.col(y2) - pl.col("_r2") * pl.col(m2)
+    ) / pl.col("_m2")
+    grouped = frame.group_by(keys).agg(
+        pl.len().alias("clusters"),
+        (pl.col("_r1").first() - pl.col("_r2").first()).alias("estimate"),
+        (z**2).sum().alias("ss"),
+    )
+    clusters = grouped["clusters"].cast(pl.Float64).to_numpy()
+    estimate = grouped["estimate"].cast(pl.Float64).to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt(grouped["ss"].cast(pl.Float64).to_numpy() / (clusters * (clusters - 1)))
+    half = t_quantile(clusters - 1, level) * se
+    return grouped.select(keys).with_columns(
+        pl.Series(prefix, estimate),
+        pl.Series(f"{prefix}_low", estimate - half),
+        pl.Series(f"{prefix}_high", estimate + half),
+    )
+
+
+def _replace_intervals(
+    table: pl.DataFrame, clustered: pl.DataFrame, keys: Sequence[str], prefix: str
+) -> pl.DataFrame:
+    """``table`` with the ``{prefix}_low``/``_high`` columns taken from ``clustered`` (rows
+    without a clustered interval get none)."""
+    bounds = [f"{prefix}_low", f"{prefix}_high"]
+    joined = table.drop(bounds).join(
+        clustered.select(*keys, *bounds), on=list(keys), how="left", coalesce=True
+    )
+    return joined.select(table.columns)
 
 
 def _position_cells(run: Run, by: str) -> pl.DataFrame:
@@ -269,11 +359,75 @@ def dealer_offset_effects(run: Run, level: float = LEVEL, alpha: float = ALPHA) 
         ),
         on="variant_hash",
     )
-    table = table.with_columns((pl.col("anova_p") < alpha).alias("unequal"))
+    cells = _deal_cells(
+        run,
+        ["dealer_offset"],
+        [
+            pl.len().alias("n"),
+            pl.col("points").sum().alias("points"),
+            pl.col("bid").is_not_null().sum().alias("bids"),
+            (pl.col("bid") == pl.col("tricks")).sum().alias("made"),
+        ],
+    )
+    if cells is not None:
+        keys = ["variant_hash", "dealer_offset"]
+        table = _replace_intervals(
+            table, _clustered_ratio(cells, keys, "points", "n", "mean_points", level), keys,
+            "mean_points",
+        )
+        table = _replace_intervals(
+            table,
+            _clustered_ratio(cells, keys, "made", "bids", "made_share", level, share=True),
+            keys,
+            "made_share",
+        )
+        tests = _offset_tests(cells)
+        table = table.drop("anova_f", "anova_p").join(tests, on="variant_hash", how="left")
+    table = table.with_columns(
+        (pl.col("anova_p") < alpha).alias("unequal"),
+        pl.lit("deal sets" if cells is not None else "seat-deals").alias("intervals"),
+    )
     return (
         table.join(run.variant_names(), on="variant_hash", how="left")
         .select("variant", *table.columns)
         .sort("variant", "dealer_offset")
+    )
+
+
+def _offset_tests(cells: pl.DataFrame) -> pl.DataFrame:
+    """Per variant, Hotelling's T² over deal sets that every dealer offset has the same mean deal
+    points (the per-deal-set offset means minus their mean, one dropped), as ``anova_f`` (the F
+    statistic) and ``anova_p``."""
+    rows = []
+    for variant_hash in cells["variant_hash"].unique().sort().to_list():
+        part = cells.filter(pl.col("variant_hash") == variant_hash)
+        offsets = sorted(part["dealer_offset"].unique().to_list())
+        wide = (
+            part.group_by("deal_set")
+            .agg(
+                [
+                    (pl.col("points").filter(pl.col("dealer_offset") == k).sum()
+                     / pl.col("n").filter(pl.col("dealer_offset") == k).sum()).alias(f"m{k}")
+                    for k in offsets
+                ]
+            )
+            .drop_nulls()
+            .fill_nan(None)
+            .drop_nulls()
+        )
+        mean = pl.mean_horizontal([f"m{k}" for k in offsets])
+        wide = wide.with_columns([(pl.col(f"m{k}") - mean).alias(f"d{k}") for k in offsets])
+        names = [f"d{k}" for k in offsets[:-1]]
+        result = {"f": float("nan"), "p_value": float("nan")}
+        if names and wide.height > len(names):
+            moments = wide.select(moment_aggregations(names)).row(0, named=True)
+            n, vector, covariance = moments_to_mean_covariance(moments, len(names))
+            result = hotelling_test(n, vector, covariance)
+        rows.append({"variant_hash": variant_hash, "anova_f": result["f"],
+                     "anova_p": result["p_value"]})
+    return pl.DataFrame(
+        rows,
+        schema={"variant_hash": pl.String(), "anova_f": pl.Float64(), "anova_p": pl.Float64()},
     )
 
 
@@ -331,6 +485,38 @@ def hook_cost(
         (pl.col("hook_forced") / pl.col("dealer_deals")).alias("forced_share"),
         pl.Series("forced_share_low", forced_low),
         pl.Series("forced_share_high", forced_high),
+    )
+    dealer_row = pl.col("dealer_offset") == 0
+    cells = _deal_cells(
+        run,
+        list(by),
+        [
+            dealer_row.sum().alias("dealer_n"),
+            pl.col("points").filter(dealer_row).sum().alias("dealer_s"),
+            (~dealer_row).sum().alias("other_n"),
+            pl.col("points").filter(~dealer_row).sum().alias("other_s"),
+            pl.col("hook_forced").filter(dealer_row).sum().alias("forced"),
+        ],
+        pl.col("bid").is_not_null(),
+    )
+    if cells is not None:
+        table = _replace_intervals(
+            table,
+            _clustered_difference(
+                cells, keys, ("dealer_s", "dealer_n"), ("other_s", "other_n"),
+                "dealer_minus_others", level,
+            ),
+            keys,
+            "dealer_minus_others",
+        )
+        table = _replace_intervals(
+            table,
+            _clustered_ratio(cells, keys, "forced", "dealer_n", "forced_share", level, share=True),
+            keys,
+            "forced_share",
+        )
+    table = table.with_columns(
+        pl.lit("deal sets" if cells is not None else "seat-deals").alias("intervals")
     )
     return (
         table.join(run.variant_names(), on="variant_hash", how="left")
@@ -397,6 +583,28 @@ def joker_value(
             .filter((pl.col("holder_deals") > 1) & (pl.col("without_deals") > 1))
         )
     table = pl.concat(parts).sort([*keys, "joker"])
+    held1, held2 = pl.col("held_joker1"), pl.col("held_joker2")
+    states = {"none": ~held1 & ~held2, **groups}
+    aggregations = []
+    for name, condition in states.items():
+        aggregations += [
+            condition.sum().alias(f"{name}_n"),
+            pl.col("points").filter(condition).sum().alias(f"{name}_s"),
+        ]
+    cells = _deal_cells(run, list(by), aggregations)
+    if cells is not None:
+        clustered = pl.concat(
+            [
+                _clustered_difference(
+                    cells, keys, (f"{name}_s", f"{name}_n"), ("none_s", "none_n"), "value", level
+                ).with_columns(pl.lit(name).alias("joker"))
+                for name in groups
+            ]
+        )
+        table = _replace_intervals(table, clustered, [*keys, "joker"], "value")
+    table = table.with_columns(
+        pl.lit("deal sets" if cells is not None else "seat-deals").alias("intervals")
+    )
     return (
         table.join(run.variant_names(), on="variant_hash", how="left")
         .select("variant", *table.columns)
@@ -450,6 +658,23 @@ def bidding_outcomes(
         "mean_bid",
         "overbid",
         "hook_forced_share",
+    )
+    cells = _deal_cells(
+        run,
+        list(by),
+        [pl.len().alias("bids"), (pl.col("bid") == pl.col("tricks")).sum().alias("made")],
+        pl.col("bid").is_not_null(),
+    )
+    if cells is not None:
+        keys = ["variant_hash", *by]
+        table = _replace_intervals(
+            table,
+            _clustered_ratio(cells, keys, "made", "bids", "made_share", level, share=True),
+            keys,
+            "made_share",
+        )
+    table = table.with_columns(
+        pl.lit("deal sets" if cells is not None else "seat-deals").alias("intervals")
     )
     return (
         table.join(run.variant_names(), on="variant_hash", how="left")

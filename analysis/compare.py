@@ -594,12 +594,29 @@ def _format(value: float) -> str:
     return format_number(value)
 
 
+def _percent(value: float) -> str:
+    if value is None or not math.isfinite(value):
+        return "n/a"
+    return f"{100 * value:.3g}%"
+
+
 def verdict(statistic: Statistic, baseline: str, other: str, row: dict[str, Any]) -> str:
     """A plain-words sentence for one difference (see the module doc)."""
     difference, low, high = row["difference"], row["difference_low"], row["difference_high"]
     if difference is None or not math.isfinite(difference):
         return f"{statistic.label}: not available in both variants"
     unit = statistic.unit.strip("()")
+    values = ""
+    if row.get("baseline_value") is not None and row.get("value") is not None:
+        a, b = row["baseline_value"], row["value"]
+        if unit.startswith("share"):
+            values = f" ({_percent(a)} under {baseline}, {_percent(b)} under {other})"
+        else:
+            values = f" ({_format(a)} under {baseline}, {_format(b)} under {other})"
+    if unit.startswith("share") and low is not None and math.isfinite(low):
+        # shares read better as percentages: the difference in percentage points
+        difference, low, high = 100 * difference, 100 * low, 100 * high
+        unit = "percentage points"
     if low is not None and low == high == difference:  # no spread at all: exact
         if difference == 0:
             return f"{statistic.label} is exactly the same under {other} as under {baseline}"
@@ -618,7 +635,7 @@ def verdict(statistic: Statistic, baseline: str, other: str, row: dict[str, Any]
         direction = "higher" if difference > 0 else "lower"
         return (
             f"{statistic.label} is {_format(abs(difference))} [{_format(lo)}, {_format(hi)}] "
-            f"{unit} {direction} under {other} than under {baseline}"
+            f"{unit} {direction} under {other} than under {baseline}{values}"
         )
     needed = row.get("needed_deal_sets")
     size = (
@@ -808,9 +825,10 @@ def _best_pair(unit: Unit, strategies: Sequence[str]) -> tuple[str, str] | None:
     return (names[0], names[1]) if len(names) > 1 else None
 
 
-def findings(comparison: Comparison) -> list[str]:
-    """The differences measured (interval excluding 0), largest relative effect first, as
-    sentences; then one line counting those not measurable at this size."""
+def findings(comparison: Comparison, limit: int | None = 12) -> list[str]:
+    """The differences measured (interval excluding 0), the most clearly measured first (largest
+    estimate relative to its interval's width), at most ``limit``, as sentences; then one line
+    counting the rest and those not measurable at this size."""
     table = comparison.table
     measured = table.filter(
         (pl.col("difference_low") > 0) | (pl.col("difference_high") < 0)
@@ -818,15 +836,28 @@ def findings(comparison: Comparison) -> list[str]:
         (pl.col("difference").abs() / (pl.col("difference_high") - pl.col("difference_low")))
         .alias("strength")
     ).sort("strength", descending=True)
+    runs = {unit.label: unit.run.label for unit in comparison.units}
+    def sentence(row: dict[str, Any]) -> str:
+        text = row["verdict"]
+        if text.startswith(("the ", "how ", "position ", "game ", "lead ")):
+            text = text[0].upper() + text[1:]
+        return text
+
     lines = [
-        f"{row['verdict']} ({row['design']}, {row['deal_sets']:,} deal sets)."
-        for row in measured.iter_rows(named=True)
+        f"{sentence(row)} ({row['design']}, "
+        f"{row['deal_sets']:,} deal sets, run {runs.get(row['variant'], '?')})."
+        for row in measured.head(limit if limit is not None else measured.height).iter_rows(
+            named=True
+        )
     ]
+    more = measured.height - len(lines)
+    if more:
+        lines.append(f"{more} more measured differences are in the table below.")
     rest = table.height - measured.height
     if rest:
         lines.append(
-            f"{rest} other differences are not measurable at this size (their intervals include "
-            "0); the table gives the deal sets each would need."
+            f"{rest} differences are not measurable at this size (their intervals include 0); "
+            "the table gives the deal sets each would need."
         )
     return lines
 

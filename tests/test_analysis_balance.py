@@ -175,3 +175,63 @@ def test_deal_stats_only_run_still_gives_every_deal_level_table(
     table = special_contribution(run)
     assert table["variance_share"].is_null().all() and table["mean_per_game"].is_not_null().all()
     assert joker_value(run).height > 0 and hook_cost(run).height > 0
+
+
+def _lucky_run(deal_sets: int, seed: int, luck_sd: float, dealer_luck_sd: float, *,
+               deal_rows: bool = True):  # noqa: ANN202
+    """A duplicate run (four seatings a deal set) whose deal sets run hot or cold: every seat-deal
+    of deal set s gets u_s ~ N(0, luck_sd), the dealer's seat-deals also v_s ~ N(0,
+    dealer_luck_sd) (a deal set's cards favour or punish the dealer). Truth: mean deal points
+    -10 away from the dealer, -18 for the dealer (dealer_effect -8)."""
+    from raspis.analysis.synthetic import deal_stats_from_deals
+
+    _, deals = synthetic_deal_stats(deal_sets * 4, hand_sizes=tuple(range(1, 9)),
+                                    joker_values=(0.0, 0.0),
+                                    dealer_effect=-8.0, seed=seed)
+    generator = np.random.default_rng([seed, 3])
+    u = generator.normal(0.0, luck_sd, deal_sets)
+    v = generator.normal(0.0, dealer_luck_sd, deal_sets)
+    deals = deals.with_columns((pl.col("game_id") // 4).alias("deal_set"))
+    index = deals["deal_set"].to_numpy()
+    dealer = deals["dealer_offset"].to_numpy() == 0
+    luck = np.round(u[index] + dealer * v[index]).astype(np.int64)
+    deals = deals.with_columns(pl.col("points") + pl.Series(luck))
+    games = synthetic_games(deal_sets, duplicate=True, seed=seed)
+    return run_from_frames(games, deal_stats_from_deals(deals), deals if deal_rows else None)
+
+
+def test_deal_level_intervals_cluster_by_deal_set_and_cover() -> None:
+    """Deal sets that run hot or cold make the seat-deals of a deal set dependent. With per-deal
+    rows the intervals are clustered over deal sets and cover as often as they claim; from the
+    deal_stats sums alone (seat-deals, design effect) they are too narrow."""
+    repeats = 100
+    covered = {"mean": 0, "cost": 0}
+    naive = {"mean": 0, "cost": 0}
+    for seed in range(repeats):
+        for rows, tally in ((True, covered), (False, naive)):
+            run = _lucky_run(30, 700 + seed, luck_sd=20.0, dealer_luck_sd=0.0, deal_rows=rows)
+            offsets = dealer_offset_effects(run).filter(dealer_offset=2).row(0, named=True)
+            assert offsets["intervals"] == ("deal sets" if rows else "seat-deals")
+            tally["mean"] += offsets["mean_points_low"] <= -10.0 <= offsets["mean_points_high"]
+            run = _lucky_run(30, 700 + seed, luck_sd=0.0, dealer_luck_sd=20.0, deal_rows=rows)
+            cost = hook_cost(run, by=()).row(0, named=True)
+            tally["cost"] += (
+                cost["dealer_minus_others_low"] <= -8.0 <= cost["dealer_minus_others_high"]
+            )
+    for name in covered:
+        assert 0.90 <= covered[name] / repeats <= 0.99, (name, covered, naive)
+        assert naive[name] / repeats < 0.8, (name, naive)
+
+
+def test_clustered_joker_value_and_made_share_recover_the_truth() -> None:
+    stats, deals = synthetic_deal_stats(1200, hand_sizes=(5,), joker_values=(25.0, 10.0), seed=8)
+    games = synthetic_games(300, duplicate=True, seed=8)
+    deals = deals.with_columns((pl.col("game_id") // 4).alias("deal_set"))
+    run = run_from_frames(games, stats, deals)
+    table = joker_value(run, by=("hand_size",))
+    assert set(table["intervals"]) == {"deal sets"}
+    for name, truth in (("joker1", 25.0), ("joker2", 10.0)):
+        row = table.filter(joker=name).row(0, named=True)
+        assert row["value_low"] <= truth <= row["value_high"]
+    bids = bidding_outcomes(run, by=("hand_size",)).row(0, named=True)
+    assert bids["made_share_low"] <= 1 / 6 <= bids["made_share_high"]  # uniform on 0..5
