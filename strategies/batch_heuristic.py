@@ -39,11 +39,13 @@ from raspis.engine.batch.bits import (
     HIGH13,
     JOKER_BITS,
     NOT_JOKERS,
-    ORDINARY,
     popcount,
 )
+from raspis.engine.batch.kernels import as_int64, card_keys_many, winning_cards_many
 from raspis.engine.batch.observation import BatchObservation
 from raspis.engine.batch.rules import OPTION_CALL, OPTION_SUIT
+from raspis.engine.core.codes import CALL_HIGH
+from raspis.engine.core.plan import rule_plan
 
 from .batch import BatchStrategy
 from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, deck_mask, preference_table, suit_tables
@@ -103,17 +105,6 @@ def nearest_bid(legal: np.ndarray, estimate: np.ndarray) -> np.ndarray:
     return np.where(use_lower, lower, upper)
 
 
-def _above(offset: int) -> np.ndarray:
-    """``table[best + 1]``: the cards whose key ``offset + card`` beats a winning key ``best``."""
-    best = np.arange(-1, 2200)
-    return ~BELOW[np.clip(best - offset + 1, 0, 64)]
-
-
-_ABOVE_LED = _above(100)
-_ABOVE_TRUMP = _above(200)
-_ABOVE_TRUMP_BEATS = _above(2000)
-
-
 class BatchFastHeuristic(BatchStrategy):
     """Vectorised rules of thumb (see the module docstring); twin: ``fastheuristic``."""
 
@@ -128,8 +119,9 @@ class BatchFastHeuristic(BatchStrategy):
         self.has_jokers = any(card >= 52 for card in variant.deck_cards)
         self.over_scores = variant.scoring.over_per_trick > 0
         self.no_fine = variant.joker.lead_fine == 0
-        self.first_wins = variant.joker.two_jokers == "first_wins"
-        self.trumps_beat = self.has_jokers and variant.joker.demand_trumped == "trump_wins"
+        plan = rule_plan(variant, players)
+        self.two_jokers = plan.two_jokers
+        self.trump_wins = self.has_jokers and plan.trump_wins
         self.win_lead = preference_table(WIN_LEAD)
         self.lose_lead = preference_table(LOSE_LEAD)
 
@@ -198,18 +190,14 @@ class BatchFastHeuristic(BatchStrategy):
             return self._with_joker(card, jokers, rows, lead, option)
         trumps = observation.trick_trump_mask
         side_mask = ~trumps
-        led_cards = observation.led_suit_mask & side_mask
-        best = observation.winning_key + 1
-        if observation.joker_led:
-            open_lead = np.flatnonzero(observation.led_suit < 0)
-            if len(open_lead):  # a Joker led without a suit: any ordinary card sets it
-                led_cards[open_lead] = ORDINARY & side_mask[open_lead]
-        if self.trumps_beat:
-            above_trump = np.where(observation.trumps_beat_jokers, _ABOVE_TRUMP_BEATS[best],
-                                   _ABOVE_TRUMP[best])
-        else:
-            above_trump = _ABOVE_TRUMP[best]
-        beats = ordinary & ((trumps & above_trump) | (led_cards & _ABOVE_LED[best]))
+        step = observation.trick_position
+        best = observation.winning_key
+        led, trick_trump = observation.led_suit, observation.trick_trump
+        beat_jokers = (observation.trumps_beat_jokers if self.trump_wins
+                       else np.zeros(observation.count, dtype=np.bool_))
+        beats = np.empty(observation.count, dtype=np.uint64)
+        winning_cards_many(as_int64(ordinary), best, step, led, trick_trump, beat_jokers,
+                           self.two_jokers, as_int64(beats))
         side = ordinary & side_mask
         winning = np.where(beats != U0, beats, np.where(side != U0, side, ordinary))
         losers = ordinary ^ beats
@@ -222,9 +210,11 @@ class BatchFastHeuristic(BatchStrategy):
         wants = want[rows]
         high_ok = (calls & 1) == 1
         low_ok = (calls & 2) == 2
-        step = observation.trick_position
-        high_key = 1000 - step if self.first_wins else 1000 + step
-        joker_wins = high_ok & (high_key > observation.winning_key[rows])
+        high_key = np.empty(len(rows), dtype=np.int64)
+        card_keys_many(np.full(len(rows), 52, dtype=np.int64),
+                       np.full(len(rows), CALL_HIGH, dtype=np.int64), step, led[rows],
+                       trick_trump[rows], beat_jokers[rows], self.two_jokers, high_key)
+        joker_wins = high_ok & (high_key > best[rows])
         no_card = ordinary[rows] == U0
         use = np.where(wants, (beats[rows] == U0) & (joker_wins | no_card),
                        ((losers[rows] == U0) & low_ok) | no_card)

@@ -16,6 +16,9 @@ from __future__ import annotations
 import random
 
 from raspis.engine import Action, Observation, Variant
+from raspis.engine.core import rules as core
+from raspis.engine.core.codes import CALL_CODES, CALL_HIGH
+from raspis.engine.core.plan import rule_plan
 from raspis.engine.rng import splitmix64
 
 from .base import Strategy
@@ -84,8 +87,9 @@ class FastHeuristicStrategy(Strategy):
         self.deck = deck_mask(variant)
         self.over_scores = variant.scoring.over_per_trick > 0
         self.no_fine = variant.joker.lead_fine == 0
-        self.first_wins = variant.joker.two_jokers == "first_wins"
-        self.trumps_beat = variant.joker.demand_trumped == "trump_wins"
+        plan = rule_plan(variant, players)
+        self.two_jokers = plan.two_jokers
+        self.trump_wins = plan.trump_wins
 
     def act(self, observation: Observation) -> Action:
         """Name the longest suit, bid the nearest legal bid, play by the rules of thumb."""
@@ -130,13 +134,7 @@ class FastHeuristicStrategy(Strategy):
 
     def _play(self, observation: Observation) -> Action:
         from raspis.engine import Play
-        from raspis.engine.batch.rules import (
-            CALL_CODES,
-            CALL_NAMES,
-            OPTION_CALL,
-            OPTION_INDEX,
-            OPTION_SUIT,
-        )
+        from raspis.engine.core.codes import CALL_NAMES, OPTION_CALL, OPTION_INDEX, OPTION_SUIT
 
         from .fast_tables import LOSE_LEAD, WIN_LEAD, first_preferred
 
@@ -175,32 +173,20 @@ class FastHeuristicStrategy(Strategy):
             return Play(_rank_pick(ordinary, want))
         trick_trump, led = observation.trick_trump, observation.led_suit
         lead = trick[0]
-        beat_jokers = (self.trumps_beat and lead.card >= 52 and lead.call == "highest"
-                       and trick_trump >= 0 and trick_trump != lead.suit)
-        bonus = 2000 if beat_jokers else 200
-        best = -1
-        for index, entry in enumerate(trick):
-            card = entry.card
-            if card >= 52:
-                high = entry.call in ("high", "highest", "trumps")
-                key = (1000 - index if self.first_wins else 1000 + index) if high else -1
-            elif card // 13 == trick_trump:
-                key = bonus + card
-            elif card // 13 == led:
-                key = 100 + card
-            else:
-                key = -1
-            best = max(best, key)
+        beat_jokers = core.trumps_beat_demand(lead.card, CALL_CODES[lead.call], lead.suit,
+                                              trick_trump, self.trump_wins)
+        best = max(core.card_key(entry.card, CALL_CODES[entry.call], index, led, trick_trump,
+                                 beat_jokers, self.two_jokers)
+                   for index, entry in enumerate(trick))
+        step = len(trick)
+        beats = core.winning_cards(ordinary, best, step, led, trick_trump, beat_jokers,
+                                   self.two_jokers)
         trumps = ((1 << 13) - 1) << (13 * trick_trump) if trick_trump >= 0 else 0
-        led_cards = (((1 << 13) - 1) << (13 * led) if led >= 0 else (1 << 52) - 1) & ~trumps
-        above_trump = ~((1 << max(0, min(64, best - bonus + 1))) - 1)
-        above_led = ~((1 << max(0, min(64, best - 99))) - 1)
-        beats = (ordinary & trumps & above_trump) | (ordinary & led_cards & above_led)
         losers = ordinary & ~beats
         high_ok, low_ok = bool(calls & 1), bool(calls & 2)
-        step = len(trick)
         if want:
-            high_key = 1000 - step if self.first_wins else 1000 + step
+            high_key = core.card_key(joker, CALL_HIGH, step, led, trick_trump, beat_jokers,
+                                     self.two_jokers)
             joker_wins = bool(jokers) and high_ok and high_key > best
             if not beats and (joker_wins or not ordinary) and jokers:
                 return joker_play(0 if joker_wins else 1 if low_ok else 0)

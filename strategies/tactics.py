@@ -26,6 +26,10 @@ from math import comb
 
 from raspis.engine.actions import Play
 from raspis.engine.cards import JOKER_MASK, SUIT_MASKS
+from raspis.engine.core import rules as core
+from raspis.engine.core.codes import CALL_CODES, CALL_HIGH
+from raspis.engine.core.plan import TWO_JOKERS_CODES
+from raspis.engine.core.rules import TWO_JOKERS_FIRST_WINS
 from raspis.engine.determinize import ABOVE, BELOW
 from raspis.engine.scoring import deal_points
 from raspis.engine.variant import Variant
@@ -53,7 +57,7 @@ class Rules:
             deck |= 1 << card
         self.deck = deck
         self.must_trump = variant.play.must_trump
-        self.two_jokers = variant.joker.two_jokers
+        self.two_jokers = TWO_JOKERS_CODES[variant.joker.two_jokers]
         self.trump_wins = variant.joker.demand_trumped == "trump_wins"
         self.circular = variant.trump.mode == "circular"
         self.lead_fine = variant.joker.lead_fine
@@ -262,48 +266,27 @@ def _keepers(chances: dict[int, float], jokers_held: int, need: int) -> set[int]
 def _follow(table: _Table, rules: Rules, hand: int, legal: int, jokers: tuple[JokerPlay, ...],
             trick, led: int, trick_trump: int, players: int, need: int, cliff: bool) -> Play:  # noqa: ANN001
     lead = trick[0]
-    trump_level = 128
-    if (rules.trump_wins and lead.card >= 52 and lead.call == "highest" and trick_trump >= 0
-            and trick_trump != lead.suit):
-        trump_level = 256  # a trump beats the Joker's demand (000's agreed option)
-    first_wins = rules.two_jokers == "first_wins"
-    best = 0
+    two_jokers = rules.two_jokers
+    beats = core.trumps_beat_demand(lead.card, CALL_CODES[lead.call], lead.suit, trick_trump,
+                                    rules.trump_wins)
+    best = -1
     for index, entry in enumerate(trick):
-        card = entry.card
-        if card >= 52:
-            if entry.call in HIGH_CALLS:
-                key = 192 + (20 - index if first_wins else index)
-            else:
-                continue
-        else:
-            suit = SUIT[card]
-            if suit == trick_trump:
-                key = trump_level + card
-            elif suit == led:
-                key = 64 + card
-            else:
-                continue
+        key = core.card_key(entry.card, CALL_CODES[entry.call], index, led, trick_trump, beats,
+                            two_jokers)
         if key > best:
             best = key
     position = len(trick)
     after = players - 1 - position
     cards = _bits(legal)
-    keys = {}
-    for card in cards:
-        suit = SUIT[card]
-        if suit == trick_trump:
-            keys[card] = trump_level + card
-        elif suit == led or led < 0:
-            keys[card] = 64 + card
-        else:
-            keys[card] = 0
+    keys = {card: core.card_key(card, 0, position, led if led >= 0 else SUIT[card], trick_trump,
+                                beats, two_jokers) for card in cards}
     joker_high = joker_low = None
     for play in jokers:
         if play[1] == "high":
             joker_high = play
         elif play[1] == "low":
             joker_low = play
-    high_key = 192 + (20 - position if first_wins else position)
+    high_key = core.card_key(52, CALL_HIGH, position, led, trick_trump, beats, two_jokers)
     remaining = hand.bit_count()
     circular = rules.circular
     if need > 0:
@@ -482,7 +465,8 @@ def card_chances(
     chances: list[float] = []
     mine_jokers = (hand & JOKER_MASK).bit_count()
     if mine_jokers:
-        chances += [0.85 if jokers_out and rules.two_jokers != "first_wins" else 0.97] * mine_jokers
+        beatable = jokers_out and rules.two_jokers != TWO_JOKERS_FIRST_WINS
+        chances += [0.85 if beatable else 0.97] * mine_jokers
     if hand_size == 1:
         if not mine_jokers:
             chances.append(_one_card(rules, hand & ~JOKER_MASK, trump, players, leads, unseen,
