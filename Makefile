@@ -12,15 +12,32 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The default tournament (classic, four players, built-in strategies, duplicate seatings, about a
-# minute on two cores with the batch engine) and its report. Rerunning finishes or reuses the run.
-RUN_DIR := results/default
-run: $(STAMP)
-	$(BIN)/raspis tournament --variant classic --players 4 \
-		--strategies fastheuristic,lowest,random,random --games 20000 --duplicate rotations \
-		--seed 1 --out $(RUN_DIR) --resume
-	$(BIN)/raspis report $(RUN_DIR) --out $(RUN_DIR)/report --title "raspis: the default tournament"
-	@echo "report: $(RUN_DIR)/report/report.html (and report.md)"
+# The default study: does the dealer's hook matter? Classic with the hook, without it
+# (bidding.hook = "off", "сходимся"), and with the hook only from the fourth deal on (from_deal),
+# on the same deal sets (one run, --variant repeated) between the built-in batch strategies, each
+# deal set under the four rotations of the seats; then the comparison report and the full report.
+# About a minute on two busy cores. Rerunning finishes or reuses the run. GAMES sets the deal sets.
+GAMES ?= 2000
+STUDY := results/study
+VARIANTS := results/variants
+STUDY_VARIANTS := $(VARIANTS)/classic-no-hook.toml $(VARIANTS)/classic-hook-from-4.toml
+
+$(VARIANTS)/classic-no-hook.toml:
+	mkdir -p $(VARIANTS)
+	printf 'name = "classic-no-hook"\nextends = "classic"\nbidding.hook = "off"\n' > $@
+
+$(VARIANTS)/classic-hook-from-4.toml:
+	mkdir -p $(VARIANTS)
+	printf 'name = "classic-hook-from-4"\nextends = "classic"\nbidding.hook = "from_deal"\nbidding.hook_from_deal = 4\n' > $@
+
+run: $(STAMP) $(STUDY_VARIANTS)
+	$(BIN)/raspis tournament --variant classic $(foreach v,$(STUDY_VARIANTS),--variant $(v)) \
+		--players 4 --strategies fastheuristic,lowest,random,random --games $(GAMES) \
+		--duplicate rotations --deal-rows --seed 1 --out $(STUDY) --resume --quiet
+	$(BIN)/raspis compare $(STUDY) --out $(STUDY)/compare > $(STUDY)/compare.txt
+	$(BIN)/raspis report $(STUDY) --out $(STUDY)/report --title "raspis: the hook study"
+	@echo "comparison: $(STUDY)/compare/compare.html (and compare.md, compare.txt)"
+	@echo "report:     $(STUDY)/report/report.html (and report.md)"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 tests

@@ -291,9 +291,11 @@ def differences(table: pl.DataFrame, level: float = 0.95, columns: int = 4) -> F
             continue
         part = table.filter(pl.col("statistic") == names[index])
         y = np.array([variants.index(v) for v in part["variant"].to_list()], dtype=float)
-        value = part["difference"].cast(pl.Float64).fill_null(np.nan).to_numpy()
-        low = part["difference_low"].cast(pl.Float64).fill_null(np.nan).to_numpy()
-        high = part["difference_high"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+        unit = str(part["unit"][0]) if "unit" in part.columns else ""
+        scale = 100.0 if unit.startswith("(share") else 1.0  # shares in percentage points
+        value = part["difference"].cast(pl.Float64).fill_null(np.nan).to_numpy() * scale
+        low = part["difference_low"].cast(pl.Float64).fill_null(np.nan).to_numpy() * scale
+        high = part["difference_high"].cast(pl.Float64).fill_null(np.nan).to_numpy() * scale
         error = np.vstack([np.nan_to_num(value - low), np.nan_to_num(high - value)])
         measured = (low > 0) | (high < 0)
         colours = ["tab:red" if flag else "tab:grey" for flag in measured]
@@ -302,12 +304,13 @@ def differences(table: pl.DataFrame, level: float = 0.95, columns: int = 4) -> F
                           color=colours[k])
         axis.axvline(0, color="black", linewidth=0.8)
         axis.set_yticks(range(len(variants)), variants, fontsize="small")
-        axis.set_ylim(-0.6, len(variants) - 0.4)
+        axis.set_ylim(len(variants) - 0.4, -0.6)  # the first variant on top
         axis.set_title(names[index], fontsize="small")
-        unit = part["unit"][0] if "unit" in part.columns else ""
-        axis.set_xlabel(f"difference ({unit.strip('()')})", fontsize="small")
+        label = "percentage points" if scale != 1.0 else unit.strip("()")
+        axis.set_xlabel(f"difference ({label})", fontsize="small")
         axis.tick_params(axis="x", labelsize="small")
         axis.xaxis.set_major_locator(MaxNLocator(4))
+        axis.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4), useOffset=False)
     baseline = table["baseline"][0] if table.height else ""
     figure.suptitle(
         f"Each variant minus {baseline}, {level:.0%} intervals (red: the interval excludes 0); "

@@ -155,6 +155,21 @@ def format_interval(estimate: str, low: str, high: str) -> str:
     return f"{estimate} [{low}, {high}]"
 
 
+def _interval_text(estimate: object, low: object, high: object, column: str) -> str:
+    """An estimate and its interval, with more digits when the usual ones would print different
+    bounds alike; "(no spread)" only when the bounds are truly equal to the estimate."""
+    texts = [format_number(value, column) for value in (estimate, low, high)]
+    numbers = [value for value in (estimate, low, high) if isinstance(value, float)]
+    if len(numbers) == 3 and all(math.isfinite(v) for v in numbers):
+        if numbers[0] == numbers[1] == numbers[2]:
+            return f"{texts[0]} (no spread)"
+        digits = 3
+        while len(set(texts)) < len(set(numbers)) and digits < 10:
+            digits += 1
+            texts = [f"{value:.{digits}g}" for value in numbers]
+    return format_interval(*texts)
+
+
 def display_frame(frame: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
     """Headers and string rows of a table for people (intervals folded into one cell)."""
     columns = frame.columns
@@ -167,9 +182,9 @@ def display_frame(frame: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
         for column in headers:
             text = format_number(record[column], column)
             if column in folded and text:
-                low = format_number(record[f"{column}_low"], column)
-                high = format_number(record[f"{column}_high"], column)
-                text = format_interval(text, low, high)
+                text = _interval_text(
+                    record[column], record[f"{column}_low"], record[f"{column}_high"], column
+                )
             row.append(text)
         rows.append(row)
     labels = [f"{c} [CI]" if c in folded else c for c in headers]

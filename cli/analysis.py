@@ -93,6 +93,7 @@ def column_groups(widths: Sequence[int], keys: int, width: int) -> list[list[int
 
 
 def _rich_tables(name: str, frame: pl.DataFrame, title: str, width: int) -> list[object]:
+    from rich.markup import escape
     from rich.table import Table
 
     shown, note = _provenance(frame)
@@ -111,19 +112,20 @@ def _rich_tables(name: str, frame: pl.DataFrame, title: str, width: int) -> list
     tables: list[object] = []
     for part, group in enumerate(groups, start=1):
         heading = title if len(groups) == 1 else f"{title} ({part}/{len(groups)})"
-        table = Table(title=heading, title_justify="left", caption=note or None,
+        table = Table(title=escape(heading), title_justify="left",
+                      caption=escape(note) if note else None,
                       caption_justify="left")
         for index in group:
             wraps = is_text[index] and index >= keys
             table.add_column(
-                headers[index],
+                escape(headers[index]),
                 justify="left" if is_text[index] else "right",
                 overflow="fold",
                 no_wrap=not wraps,
                 max_width=TEXT_WIDTH if wraps else None,
             )
         for row in rows:
-            table.add_row(*[row[index] for index in group])
+            table.add_row(*[escape(row[index]) for index in group])
         tables.append(table)
     del name
     return tables
