@@ -11,6 +11,8 @@ Two columns the analysis derives everywhere:
 - ``position`` = ``(seat - first_dealer) mod players``: 0 is the first dealer, 1 the player on the
   first dealer's left (who bids and leads first in the first deal), and so on; this is the seat
   that the rules make different, while the absolute ``seat`` number is arbitrary;
+- ``strategy`` holds each strategy's display name (its alias, its class's ``name``, or the spec
+  of a built-in; see ``raspis.strategies.registry``), mapped from the specs the tables store;
 - the *deal set* is the unit of independence: games of one deal set share their cards (the
   seatings of a duplicate run replay them), so intervals and tests treat a deal set as one cluster.
 """
@@ -50,10 +52,12 @@ class Run:
 
     @property
     def strategies(self) -> list[str]:
-        """The lineup's strategy specs, in lineup-slot order (from the manifest, else the data)."""
+        """The lineup's strategies by display name, in lineup-slot order (from the manifest, else
+        the data)."""
         config = self.manifest.get("config") or {}
         if config.get("strategies"):
-            return list(config["strategies"])
+            names = display_names(self.manifest)
+            return [names.get(spec, spec) for spec in config["strategies"]]
         frame = self.collect(
             self.games.select("lineup_slot", "strategy").unique().sort("lineup_slot")
         )
@@ -133,6 +137,13 @@ class Run:
         }
 
 
+def display_names(manifest: Mapping[str, Any]) -> dict[str, str]:
+    """spec -> display name of a run's strategies (``tournament.runner.strategy_names``)."""
+    from raspis.tournament.runner import strategy_names
+
+    return strategy_names(dict(manifest))
+
+
 def open_run(path: str | Path, label: str | None = None) -> Run:
     """Open a run directory written by ``raspis tournament`` (``DatasetError`` if it is not one)."""
     folder = Path(path)
@@ -160,6 +171,12 @@ def open_run(path: str | Path, label: str | None = None) -> Run:
     games = scan_table(folder, "games")
     deal_stats = scan_table(folder, "deal_stats")
     deals = scan_table(folder, "deals") if list((folder / "deals").glob("*.parquet")) else None
+    names = {spec: name for spec, name in display_names(manifest).items() if spec != name}
+    if names:  # the tables hold specs; every statistic shows the strategies' display names
+        renamed = pl.col("strategy").replace(names)
+        games = games.with_columns(renamed)
+        deal_stats = deal_stats.with_columns(renamed)
+        deals = deals.with_columns(renamed) if deals is not None else None
     return Run(
         label=label or folder.name,
         path=folder,

@@ -31,13 +31,16 @@ def split_specs(text: str) -> list[str]:
     """Split a comma-separated list of strategy specs, keeping parameters together.
 
     ``ev,ismcts:iterations=200,c=0.7,random`` -> ``["ev", "ismcts:iterations=200,c=0.7", "random"]``:
-    an item holding ``=`` but no ``:`` continues the previous spec's parameters.
+    an item holding ``=`` but no ``:`` continues the previous spec's parameters, unless it is an
+    alias (``mine=random``: a name, ``=``, a strategy).
     """
+    from raspis.strategies.registry import split_alias
+
     specs: list[str] = []
     for item in (part.strip() for part in text.split(",")):
         if not item:
             continue
-        if "=" in item and ":" not in item and specs:
+        if "=" in item and ":" not in item and specs and split_alias(item)[0] is None:
             specs[-1] += "," + item
         else:
             specs.append(item)

@@ -51,7 +51,8 @@ def _progress_bar(quiet: bool):  # noqa: ANN202
               help="preset name or variant file; repeat to run the same games under each variant")
 @click.option("--players", "-p", type=int, default=4, show_default=True)
 @click.option("--strategies", "strategy_specs", default="heuristic,heuristic,random,random",
-              show_default=True, help="comma-separated strategy specs, one per seat (lineup)")
+              show_default=True, help="comma-separated strategy specs, one per seat (lineup); "
+              "NAME=SPEC gives a seat's strategy a name (mine=./bot.py:Bot)")
 @click.option("--games", "-n", type=int, default=1000, show_default=True,
               help="deal sets to play (with --duplicate each is played under every seating)")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="root seed of the run")

@@ -5,13 +5,19 @@ Every command takes strategies as spec strings:
 - a built-in name, with optional parameters: ``heuristic``, ``ismcts:iterations=2000,c=0.7``;
 - a module path and class: ``mypkg.bots:Greedy`` (parameters after a second colon);
 - a Python file and class: ``./my_bot.py:Greedy`` or ``/abs/path/bot.py:Greedy:depth=3``;
-- a plug-in installed by another package under the entry-point group ``raspis.strategies``.
+- a plug-in installed by another package under the entry-point group ``raspis.strategies``;
+- any of these behind an alias, ``mine=./my_bot.py:Greedy``, which names the seat in every table.
+
+A strategy's *display name* (``display_name``), the name tables and figures use, is its alias when
+it has one, the spec for a built-in or a plug-in, and otherwise its class's ``name`` (with the
+spec's parameters); ``display_names`` makes sure two different specs of one run never share one.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -138,9 +144,63 @@ def _parse_parameters(cls: type[Strategy], text: str, spec: str) -> dict[str, An
     return options
 
 
+_ALIAS = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*=\s*(\S.*)$")
+
+
+def looks_like_spec(text: str) -> bool:
+    """Whether ``text`` names a strategy (a built-in or plug-in name, a file, or module:Class),
+    as opposed to a parameter value such as ``0.7``."""
+    text = text.strip()
+    head = text.partition(":")[0]
+    return ":" in text or "/" in text or text.endswith(".py") or head in BUILTINS or (
+        head in plugin_strategies()
+    )
+
+
+def split_alias(spec: str) -> tuple[str | None, str]:
+    """(alias or None, the spec without it): ``mine=./bot.py:Bot`` -> ("mine", "./bot.py:Bot")."""
+    match = _ALIAS.match(spec)
+    if match and looks_like_spec(match.group(2)):
+        return match.group(1), match.group(2).strip()
+    return None, spec.strip()
+
+
+def display_name(spec: str) -> str:
+    """The name a seat's strategy goes by in tables and figures (see the module docstring)."""
+    alias, bare = split_alias(spec)
+    if alias:
+        return alias
+    head = bare.partition(":")[0]
+    if head in BUILTINS or head in plugin_strategies():
+        return bare
+    cls, parameters = resolve_class(bare)
+    own = cls.__dict__.get("name") or next(
+        (klass.__dict__["name"] for klass in cls.__mro__ if "name" in klass.__dict__
+         and klass is not Strategy), None
+    )
+    if not own:
+        return bare
+    return f"{own}:{parameters}" if parameters else str(own)
+
+
+def display_names(specs: list[str] | tuple[str, ...]) -> list[str]:
+    """Every slot's display name; the same spec keeps one name, and two different specs that would
+    share one raise a ``StrategySpecError`` asking for an alias."""
+    names = [display_name(spec) for spec in specs]
+    owners: dict[str, str] = {}
+    for spec, name in zip(specs, names, strict=True):
+        bare = split_alias(spec)[1]
+        if owners.setdefault(name, bare) != bare:
+            raise StrategySpecError(
+                f"two different strategies would both be named {name!r} ({owners[name]} and "
+                f"{bare}); give one an alias, e.g. {name}2={bare}"
+            )
+    return names
+
+
 def resolve_class(spec: str) -> tuple[type[Strategy], str]:
-    """(class, parameter text) for a spec string."""
-    spec = spec.strip()
+    """(class, parameter text) for a spec string (an alias in front is ignored)."""
+    spec = split_alias(spec)[1]
     if ".py:" in spec:
         path_text, rest = spec.split(".py:", 1)
         class_name, _, parameters = rest.partition(":")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -135,3 +136,25 @@ def test_tournament_with_the_example_strategy_file(tmp_path: Path,
                  "--workers", "1", "--quiet", "--out", str(tmp_path / "run"))
     assert result.exit_code == 0, result.output
     assert "scalar engine" in result.output
+
+
+def test_strategies_go_by_their_class_name_or_an_alias(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    result = run("tournament", "--variant", "odessa-short", "--players", "3", "--strategies",
+                 "mine=./examples/greedy_bot.py:GreedyBot,./examples/greedy_bot.py:GreedyBot,"
+                 "rnd=random", "--games", "3", "--workers", "1", "--quiet",
+                 "--out", str(tmp_path / "run"))
+    assert result.exit_code == 0, result.output
+    stats = run("stats", str(tmp_path / "run"), "--table", "ranking", "--format", "json")
+    names = {row["strategy"] for row in json.loads(stats.output)["ranking"]}
+    # the alias, the class's own name (GreedyBot.name = "greedy"), the alias of a built-in
+    assert names == {"mine", "greedy", "rnd"}
+    assert "greedy_bot.py" not in run("stats", str(tmp_path / "run"), "--no-ratings").output
+
+
+def test_two_strategies_may_not_share_a_name(tmp_path: Path) -> None:
+    result = run("tournament", "--players", "3", "--strategies", "a=random,a=heuristic,random",
+                 "--games", "2", "--quiet", "--out", str(tmp_path / "run"))
+    assert result.exit_code == 2 and "both be named 'a'" in result.output
+    assert "Traceback" not in result.output

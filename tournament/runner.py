@@ -31,6 +31,7 @@ from raspis import __version__
 from raspis.engine import load_variant
 from raspis.engine.errors import RaspisError
 from raspis.strategies import load_strategy
+from raspis.strategies.registry import display_names
 
 from .schema import DEAL_ROWS_DEFAULT_LIMIT, TABLES
 from .shard import ShardResult, ShardTask, run_shard_on_engine
@@ -139,6 +140,7 @@ def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
         )
     for spec in config.strategies:
         load_strategy(spec)
+    display_names(config.strategies)  # two different strategies must not share a name
     return variants
 
 
@@ -219,10 +221,11 @@ def _manifest(config: TournamentConfig, variant_options: list[dict[str, Any]], f
         variants.append({"spec": spec, "name": variant.name, "hash": variant.content_hash,
                          "options": options})
     strategies = []
-    for spec in config.strategies:
+    for spec, name in zip(config.strategies, display_names(config.strategies), strict=True):
         instance = load_strategy(spec)
         module = type(instance).__module__
-        strategies.append({"spec": spec, "class": f"{module}:{type(instance).__name__}",
+        strategies.append({"spec": spec, "name": name,
+                           "class": f"{module}:{type(instance).__name__}",
                            "options": instance.options,
                            "version": getattr(type(instance), "version", __version__)})
     return {
@@ -406,9 +409,27 @@ def run_tournament(
                       len(tasks) - len(todo), faults, time.perf_counter() - started)
 
 
+def strategy_names(manifest: dict[str, Any]) -> dict[str, str]:
+    """spec -> display name of a run's strategies, from its manifest (the spec where the manifest
+    predates display names; an alias is always read off the spec)."""
+    from raspis.strategies.registry import split_alias
+
+    names = {}
+    for entry in manifest.get("strategies") or []:
+        spec = entry.get("spec")
+        if spec:
+            names[spec] = entry.get("name") or split_alias(spec)[0] or spec
+    return names
+
+
 def strategy_summary(out_dir: str | Path) -> pl.DataFrame:
-    """Per strategy: games, mean score, win rate, errored games (finished games only for means)."""
+    """Per strategy (display name): games, mean score, win rate, errored games (finished games
+    only for means)."""
     games = pl.scan_parquet(Path(out_dir) / "games" / "*.parquet")
+    manifest_path = Path(out_dir) / MANIFEST
+    if manifest_path.is_file():
+        names = strategy_names(json.loads(manifest_path.read_text()))
+        games = games.with_columns(pl.col("strategy").replace(names))
     return (
         games.group_by("variant", "strategy")
         .agg(
