@@ -33,6 +33,14 @@ CARD_COUNT = 54
 #: Bitmask of all 13 cards of each suit.
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * suit) for suit in SUITS)
 
+#: Masks of the cards of the same suit ranked above / below each card id (empty for the Jokers).
+ABOVE: tuple[int, ...] = tuple(
+    SUIT_MASKS[card // 13] & ~((2 << card) - 1) if card < 52 else 0 for card in range(54)
+)
+BELOW: tuple[int, ...] = tuple(
+    SUIT_MASKS[card // 13] & ((1 << card) - 1) if card < 52 else 0 for card in range(54)
+)
+
 SUIT_BY_TEXT = {"s": SPADES, "♠": SPADES, "c": CLUBS, "♣": CLUBS, "d": DIAMONDS, "♦": DIAMONDS,
                 "h": HEARTS, "♥": HEARTS, "♤": SPADES, "♧": CLUBS, "♢": DIAMONDS, "♡": HEARTS}
 _PARSE_RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "t": 10,

@@ -2,23 +2,22 @@
 
 A seat sees its own hand, the cards played in the tricks it may look back at, the trump card and
 the bids; the other hands are hidden. Search strategies (``strategies.pimc``,
-``strategies.ismcts`` and the bidding of ``strategies.ev``) guess them: ``HandSampler`` deals the
-unseen cards to the other seats at random, honouring what the seat can infer from the play
-(RULES §1, §5):
+``strategies.ismcts`` and the bidding of ``strategies.ev``) guess them through the public API
+``Observation.resample(rng)`` or, drawing many guesses of one position, a ``Determinizer``.
 
-- a player who did not follow the led suit holds none of it, and where trumping is obligatory
-  (``play.must_trump``) one who neither followed nor trumped holds no trump either;
-- after a Joker led "highest <suit>" ("по старшим") a player who played a card of the suit holds no
-  higher one of it (and after "lowest" no lower one); after "highest trumps" no higher trump;
-- the trump card shown as the dealer's last card (a deal of the whole deck, whatever the card) is
-  in the dealer's hand until played (with full memory), and a card turned up from the stock is in
-  nobody's hand.
+The guess is honest: the hidden cards are dealt from every card the seat has not seen (the other
+hands, the stock and the tricks it may not look back at alike), never only from the cards really
+in play, and it honours what the play has shown:
 
-``determinize`` then builds a ``Game`` of the current deal only, mid-way (hands, trump, bids so far,
-tricks taken, the current trick, led suit and trick trump, dealer and order, phase), that ends as
-soon as this deal is scored: play it on with ``apply_unchecked`` and read the seat's points from
-``game.results[0].points``. ``play_options`` is the cheap form of the legal plays that playouts use
-(masks instead of ``Play`` records; the same rules as ``Game.legal_actions``).
+- a card played to a trick rules out every card whose presence would have made it illegal
+  (``engine.core.rules.cards_ruled_out``, asked of the same follow rule the engine plays by): the
+  led suit after a discard, the trumps after a discard where trumping is obligatory, the higher
+  cards of a suit demanded "highest" by a Joker (lower after "lowest");
+- the trump card shown as the dealer's last card (a deal of the whole deck) is in the dealer's hand
+  until played (with full memory), and a card turned up from the stock is in nobody's hand.
+
+``Game.from_observation`` builds the search game of the current deal, mid-way, with the deal's own
+number and the seats' pass streaks; it ends when the deal is scored.
 """
 
 from __future__ import annotations
@@ -26,38 +25,39 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import JOKER_MASK, SUIT_MASKS, is_joker, popcount, suit_of
-from .core.codes import CALL_NAMES, OPTION_CALL, OPTION_SUIT
-from .game import Game, Phase, Trick, TrickCard
+from .cards import ABOVE, BELOW, JOKER_MASK, is_joker, popcount, suit_of
+from .core import rules as core
+from .core.codes import (
+    CALL_CODES,
+    CALL_NAMES,
+    OPTION_CALL,
+    OPTION_SUIT,
+    TRUMP_CIRCULAR,
+    TRUMP_FIXED,
+    TRUMP_LAST_DEALT,
+    TRUMP_NAMED,
+    TRUMP_NONE,
+)
+from .core.plan import RulePlan
+from .game import Game, Phase, TrickCard
 from .observation import Observation
-from .schedule import DealSpec
 from .variant import Variant
 
-#: Mask of the cards of the same suit ranked above / below each card (empty for the Jokers).
+__all__ = [
+    "ABOVE", "BELOW", "Determinizer", "HandSampler", "deck_mask", "determinize", "inferred_voids",
+    "play_options", "remaining_counts", "sample_hidden_hands", "shown_card_is_dealt",
+]
+
 NO_TRUMP = -1
-
-ABOVE: tuple[int, ...] = tuple(
-    SUIT_MASKS[card // 13] & ~((2 << card) - 1) if card < 52 else 0 for card in range(54)
-)
-BELOW: tuple[int, ...] = tuple(
-    SUIT_MASKS[card // 13] & ((1 << card) - 1) if card < 52 else 0 for card in range(54)
-)
-
-_SEARCH_VARIANTS: dict[int, tuple[Variant, Variant]] = {}
+_PLANS: dict[tuple[int, int], tuple[Variant, RulePlan]] = {}
 
 
-def search_variant(variant: Variant) -> Variant:
-    """``variant`` for a one-deal search game: a tie at the end is shared (no extra golden deal),
-    so that the game ends when the deal is scored."""
-    cached = _SEARCH_VARIANTS.get(id(variant))
-    if cached is not None and cached[0] is variant:
-        return cached[1]
-    searched = variant
-    if variant.end.tie != "shared":
-        end = variant.end.model_copy(update={"tie": "shared"})
-        searched = variant.model_copy(update={"end": end})
-    _SEARCH_VARIANTS[id(variant)] = (variant, searched)
-    return searched
+def _plan(variant: Variant, players: int) -> RulePlan:
+    key = (id(variant), players)
+    cached = _PLANS.get(key)
+    if cached is None or cached[0] is not variant:
+        cached = _PLANS[key] = (variant, RulePlan(variant, players, resolve=False))
+    return cached[1]
 
 
 def deck_mask(variant: Variant) -> int:
@@ -71,7 +71,7 @@ def deck_mask(variant: Variant) -> int:
 def shown_card_is_dealt(variant: Variant, hand_size: int, players_in_deal: int) -> bool:
     """Whether the card shown for trump is the dealer's last card (a deal of the whole deck), as
     opposed to a card turned up from the stock, which is in nobody's hand (RULES §4)."""
-    return variant.deck_size - hand_size * players_in_deal <= variant.trump.unturned_leftover
+    return _plan(variant, players_in_deal).shown_card_is_dealt(hand_size, players_in_deal)
 
 
 def remaining_counts(observation: Observation) -> list[int]:
@@ -88,62 +88,36 @@ def remaining_counts(observation: Observation) -> list[int]:
     return counts
 
 
-def _trick_constraints(
-    cards: Sequence[TrickCard], trick_trump: int, must_trump: bool, forbidden: list[int]
-) -> None:
-    """Add to ``forbidden[seat]`` the cards a trick shows that seat cannot hold."""
+def _trick_constraints(cards: Sequence[TrickCard], trick_trump: int, must_trump: bool,
+                       candidates: int, forbidden: list[int]) -> None:
+    """Add to ``forbidden[seat]`` the cards that the plays of one trick rule out for that seat."""
     if not cards:
         return
     lead = cards[0]
-    led = -1
+    lead_call = CALL_CODES[lead.call]
+    led = -1 if is_joker(lead.card) else suit_of(lead.card)
     if is_joker(lead.card):
-        if lead.call in ("highest", "lowest") and lead.suit >= 0:
-            demanded = lead.suit
-            for entry in cards[1:]:
-                if is_joker(entry.card):
-                    continue
-                suit = suit_of(entry.card)
-                if suit == demanded:
-                    shown = ABOVE if lead.call == "highest" else BELOW
-                    forbidden[entry.seat] |= shown[entry.card]
-                else:
-                    forbidden[entry.seat] |= SUIT_MASKS[demanded]
-                    if must_trump and trick_trump >= 0 and suit != trick_trump:
-                        forbidden[entry.seat] |= SUIT_MASKS[trick_trump]
-            return
-        if lead.call == "trumps":
-            if trick_trump >= 0:
-                for entry in cards[1:]:
-                    if is_joker(entry.card):
-                        continue
-                    if suit_of(entry.card) == trick_trump:
-                        forbidden[entry.seat] |= ABOVE[entry.card]
-                    else:
-                        forbidden[entry.seat] |= SUIT_MASKS[trick_trump]
-            return
         led = lead.suit
-    else:
-        led = suit_of(lead.card)
     for entry in cards[1:]:
         if is_joker(entry.card):
             continue
-        suit = suit_of(entry.card)
-        if led < 0:  # this card set the led suit after a Joker led without one
-            led = suit
+        if led < 0:  # this card set the led suit after a Joker led without one: nothing shown
+            led = suit_of(entry.card)
             continue
-        if suit != led:
-            forbidden[entry.seat] |= SUIT_MASKS[led]
-            if must_trump and trick_trump >= 0 and suit != trick_trump:
-                forbidden[entry.seat] |= SUIT_MASKS[trick_trump]
+        forbidden[entry.seat] |= core.cards_ruled_out(entry.card, candidates, lead.card,
+                                                      lead_call, lead.suit, led, trick_trump,
+                                                      must_trump)
 
 
 def inferred_voids(observation: Observation) -> list[int]:
     """Per seat, the mask of cards the observing seat can tell that seat does not hold."""
     forbidden = [0] * observation.players
     must_trump = observation.variant.play.must_trump
+    candidates = (1 << 52) - 1  # every ordinary card: a void is the whole suit, dealt or not
     for trick in observation.tricks:
-        _trick_constraints(trick.cards, trick.trump, must_trump, forbidden)
-    _trick_constraints(observation.trick, observation.trick_trump, must_trump, forbidden)
+        _trick_constraints(trick.cards, trick.trump, must_trump, candidates, forbidden)
+    _trick_constraints(observation.trick, observation.trick_trump, must_trump, candidates,
+                       forbidden)
     return forbidden
 
 
@@ -256,12 +230,13 @@ def sample_hidden_hands(observation: Observation, rng: random.Random) -> list[in
 class Determinizer:
     """Builds search games of the current deal from an observation and guessed hands.
 
-    The template game is built once; each ``game(hands)`` is a clone of it with the hands set.
+    The position is built once (``Game.from_observation``); each ``game(hands)`` is a copy of it
+    dealt with those hands.
     """
 
     def __init__(self, observation: Observation) -> None:
         self.observation = observation
-        self.template = _template(observation)
+        self.template = Game.from_observation(observation, [0] * observation.players)
         self.deck = deck_mask(observation.variant)
         self._sampler: HandSampler | None = None
 
@@ -275,41 +250,36 @@ class Determinizer:
     def game(self, hands: Sequence[int], trump: tuple[int, int | None, str] | None = None) -> Game:
         """A search game of the current deal with these hands (and, when the observation hides
         the trump, the guessed ``trump``: suit, card shown, how; see ``guess_trump``)."""
-        game = self.template.clone()
-        game.hands = list(hands)
-        game.first_cards = list(hands)
-        if trump is not None:
-            game.trump, game.trump_card, game.trump_how = trump
-            game.trick_trump = trump[0]
-        return game
+        return self.template.with_hands(hands, trump)
 
     def guess_trump(
         self, hands: Sequence[int], rng: random.Random
     ) -> tuple[int, int | None, str] | None:
         """For an observation that hides the trump (dark bidding: the bids come before the deal),
-        a trump drawn as the engine would choose it from these hands and the rest of the deck: the
-        card turned from the stock, or the dealer's last card in a deal of the whole deck (a Joker
-        shown means no trump). None when the trump is not hidden."""
+        a trump drawn as the engine chooses it (``RulePlan.trump_rule``) from these hands and the
+        rest of the deck: the card turned from the stock, or the dealer's last card in a deal of
+        the whole deck (a Joker shown means no trump, or the dealer names one: guessed at random).
+        None when the trump is not hidden."""
         observation = self.observation
         if not observation.trump_hidden:
             return None
-        variant = observation.variant
-        options = variant.trump
-        kind = variant.kinds[observation.kind]
-        if kind.trump != "default" or options.mode in ("none", "circular"):
-            return (NO_TRUMP, None, "circular" if self.template._circular else "none")
-        if options.mode == "fixed":
-            return variant.fixed_suit_index(), None, "fixed"
+        plan = self.template.plan
+        rule = plan.trump_rule(observation.hand_size, plan.variant.kinds[observation.kind],
+                               len(observation.order))
+        if rule == TRUMP_CIRCULAR:
+            return NO_TRUMP, None, "circular"
+        if rule == TRUMP_FIXED:
+            return plan.fixed_suit, None, "fixed"
+        if rule in (TRUMP_NONE, TRUMP_NAMED):
+            return NO_TRUMP, None, "none"
         dealt = 0
         for hand in hands:
             dealt |= hand
-        stock = self.deck & ~dealt
-        if stock.bit_count() <= options.unturned_leftover:
-            if options.full_deal != "last_dealt":
-                return NO_TRUMP, None, "none"
+        if rule == TRUMP_LAST_DEALT:
             cards = [card for card in range(54) if hands[observation.dealer] >> card & 1]
             how = "last dealt"
         else:
+            stock = self.deck & ~dealt
             cards = [card for card in range(54) if stock >> card & 1]
             how = "turned"
         if not cards:
@@ -330,55 +300,15 @@ class Determinizer:
         return self.game(hands, trump)
 
 
-def _template(observation: Observation) -> Game:
-    variant = search_variant(observation.variant)
-    players = observation.players
-    game = Game.single_deal(variant, [0] * players, observation.trump, dealer=observation.dealer,
-                            kind=observation.kind, trump_card=observation.trump_card, log=False)
-    spec = DealSpec(0, observation.hand_size, observation.kind, -1)
-    game.deals = [spec]
-    game._deal = spec
-    game.order = list(observation.order)
-    game.trump_how = observation.trump_how
-    game._circular = (variant.trump.mode == "circular"
-                      and variant.kinds[observation.kind].trump == "default")
-    game.bids = list(observation.bids)
-    game.taken = list(observation.taken)
-    game.trick = list(observation.trick)
-    completed = sum(observation.taken)
-    tricks = list(observation.tricks)
-    if len(tricks) < completed:  # tricks the seat may not look back at: placeholders
-        tricks = [Trick((), observation.trump, -1)] * (completed - len(tricks)) + tricks
-    game.tricks = tricks
-    fine = variant.joker.lead_fine
-    if fine:  # fines already incurred this deal, where the tricks are there to see
-        for index, trick in enumerate([*tricks, Trick(tuple(observation.trick), -1, -1)]):
-            if (trick.cards and is_joker(trick.cards[0].card)
-                    and index < observation.hand_size - 1):
-                game.fines[trick.cards[0].seat] += fine
-    game.led_suit = observation.led_suit
-    game.trick_trump = observation.trick_trump
-    game.phase = observation.phase
-    game.to_move = observation.to_move
-    game.namer = observation.to_move if observation.phase == Phase.TRUMP else -1
-    # The cards the seat has seen played (all of this deal's under full memory).
-    game.played = observation.played
-    return game
-
-
 def determinize(observation: Observation, hands: Sequence[int]) -> Game:
-    """A ``Game`` of the current deal only, mid-way, with ``hands`` as every seat's cards.
-
-    The game stands where the observation stands (phase, seat to move, bids, tricks taken, the
-    current trick) and ends when the deal is scored; ``game.results[0].points`` then holds each
-    seat's points for the deal (fines included, no premiums).
-    """
-    return Determinizer(observation).game(hands)
+    """A ``Game`` of the current deal only, mid-way, with ``hands`` as every seat's cards
+    (``Game.from_observation``)."""
+    return Game.from_observation(observation, hands)
 
 
 def play_options(game: Game) -> tuple[int, tuple[tuple[int, str, int], ...]]:
     """The legal plays of the seat to move, cheaply: (mask of ordinary cards, Joker plays as
-    (card, call, suit)), from ``Game.legal_play_options``, in the order of ``Game.legal_actions``."""
+    (card, call, suit)), from ``Game.legal_play_options``, in ``Game.legal_actions`` order."""
     cards, calls = game.legal_play_options()
     jokers = cards & JOKER_MASK
     if not jokers:

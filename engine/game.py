@@ -53,6 +53,7 @@ from .events import (
     TrickWon,
     TrumpChosen,
 )
+from .observation import Observation
 from .options import KindOptions
 from .schedule import DealSpec
 from .scoring import deal_points
@@ -111,6 +112,22 @@ class DealResult:
     jokers_held: tuple[int, ...]
 
 
+_ONE_DEAL_VARIANTS: dict[int, tuple[Variant, Variant]] = {}
+
+
+def _one_deal_variant(variant: Variant) -> Variant:
+    """``variant`` for a game of one deal: a tie at the end is shared (no extra golden deal)."""
+    cached = _ONE_DEAL_VARIANTS.get(id(variant))
+    if cached is not None and cached[0] is variant:
+        return cached[1]
+    single = variant
+    if variant.end.tie != "shared":
+        shared = variant.end.model_copy(update={"tie": "shared"})
+        single = variant.model_copy(update={"end": shared})
+    _ONE_DEAL_VARIANTS[id(variant)] = (variant, single)
+    return single
+
+
 class Game:
     """One game of a variant between ``players`` seats.
 
@@ -124,7 +141,7 @@ class Game:
         "hands", "first_cards", "stock", "trump", "trump_card", "trump_how", "namer", "bids",
         "taken", "to_move", "order", "trick", "led_suit", "trick_trump", "tricks", "played",
         "scores", "results", "passes_in_row", "fines", "log", "logging", "hook_forced",
-        "jokers_held", "schedule_length", "plan", "_kind", "_deal", "_circular", "_best_key",
+        "jokers_held", "schedule_length", "plan", "_kind", "_deal", "_circular",
     )
 
     def __init__(self, variant: Variant | str, players: int, seed: int = 0, *, log: bool = True):
@@ -196,6 +213,69 @@ class Game:
         if bids is not None:
             for bid in bids:
                 game.apply(Bid(bid))
+        return game
+
+    @classmethod
+    def from_observation(cls, observation: Observation, hands: Sequence[int],
+                         trump: tuple[int, int | None, str] | None = None) -> Game:
+        """A game of the current deal only, standing where ``observation`` stands, with ``hands``
+        as every seat's cards: for search (``Observation.resample`` draws the hands).
+
+        The phase, the seat to move, the bids, the tricks taken, the current trick, the deal's
+        number (for the hook's ``from_deal`` and ``demands_until_deal``) and the seats' passes in
+        a row (the pass limit) are the observation's; ``trump`` (suit, card shown, how) replaces
+        a trump the observation hides (dark bidding). The game ends when the deal is scored:
+        ``results[0]`` then holds each seat's points for it (fines included, no premiums); a tie
+        is shared, never broken by an extra deal.
+        """
+        variant = _one_deal_variant(observation.variant)
+        players = observation.players
+        suit, card, how = ((observation.trump, observation.trump_card, observation.trump_how)
+                           if trump is None else trump)
+        game = cls.single_deal(variant, [0] * players, suit, dealer=observation.dealer,
+                               kind=observation.kind, trump_card=card, log=False)
+        spec = DealSpec(observation.deal_number, observation.hand_size, observation.kind, -1)
+        game.deals = [spec]
+        game._deal = spec
+        game.order = list(observation.order)
+        game.trump_how = how
+        game._circular = game.plan.trump_rule(spec.hand_size, game._kind,
+                                              len(game.order)) == TRUMP_CIRCULAR
+        game.bids = list(observation.bids)
+        game.taken = list(observation.taken)
+        game.trick = list(observation.trick)
+        game.passes_in_row = list(observation.passes_in_row)
+        completed = sum(observation.taken)
+        tricks = list(observation.tricks)
+        if len(tricks) < completed:  # tricks the seat may not look back at: placeholders
+            tricks = [Trick((), observation.trump, -1)] * (completed - len(tricks)) + tricks
+        game.tricks = tricks
+        fine = game.plan.lead_fine
+        if fine:  # fines already incurred this deal, where the tricks are there to see
+            for index, shown in enumerate([*tricks, Trick(tuple(observation.trick), -1, -1)]):
+                if (shown.cards and is_joker(shown.cards[0].card)
+                        and index < observation.hand_size - 1):
+                    game.fines[shown.cards[0].seat] += fine
+        game.led_suit = observation.led_suit
+        game.trick_trump = observation.trick_trump if trump is None else suit
+        game.phase = observation.phase
+        game.to_move = observation.to_move
+        game.namer = observation.to_move if observation.phase == Phase.TRUMP else -1
+        game.played = observation.played
+        game.hands = list(hands)
+        game.first_cards = list(hands)
+        return game
+
+    def with_hands(self, hands: Sequence[int],
+                   trump: tuple[int, int | None, str] | None = None) -> Game:
+        """A copy of this game with other hands (and, given, another trump: suit, card, how), for
+        search: the same position dealt differently."""
+        game = self.clone()
+        game.hands = list(hands)
+        game.first_cards = list(hands)
+        if trump is not None:
+            game.trump, game.trump_card, game.trump_how = trump
+            game.trick_trump = trump[0]
         return game
 
     def clone(self, log: bool = False) -> Game:
@@ -405,7 +485,6 @@ class Game:
         self.trump_card = trump_card
         self.trump_how = how
         self._circular = how == "circular"
-        self._best_key = -2
         self.namer = namer
         self.bids = [None] * self.players
         self.taken = [0] * self.players

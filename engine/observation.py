@@ -10,6 +10,7 @@ like an action mask.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
@@ -54,6 +55,18 @@ class Observation(NamedTuple):
     #: True while bidding a dark deal: bids come before the deal, so the trump is not known yet
     #: (``trump`` is then -1 and ``trump_card`` None whatever they will be).
     trump_hidden: bool = False
+    #: Each seat's passes in a row so far (public: every bid is seen), for the pass limit.
+    passes_in_row: tuple[int, ...] = ()
+
+    def resample(self, rng: random.Random) -> Game:
+        """A game of the current deal consistent with this observation, the hidden cards guessed
+        (OpenSpiel's ``ResampleFromInfostate``): dealt at random from every card the seat has not
+        seen, honouring the voids the play has shown, the Joker's demands and the card shown for
+        trump (``engine.determinize``). It ends when the deal is scored (``Game.from_observation``).
+        """
+        from .determinize import Determinizer
+
+        return Determinizer(self).sample(rng)
 
 
 _PHASES: dict[str, Any] = {}
@@ -110,5 +123,5 @@ def observe(game: Game, seat: int) -> Observation:
         trick_trump=-1 if trump_hidden else game.trick_trump, tricks=visible, played=played, scores=tuple(game.scores),
         hook_rule=game.hook_rule() if phase == _PHASES["BID"] else "none",
         legal_actions=tuple(game.legal_actions()) if to_move == seat else (),
-        trump_hidden=trump_hidden,
+        trump_hidden=trump_hidden, passes_in_row=tuple(game.passes_in_row),
     )

@@ -107,7 +107,7 @@ def observation_out(observation: Observation) -> int:
 def game_out(game: Game) -> int:
     """The same as ``observation_out`` for a game's current deal."""
     return _turned_out(game.trump_card, shown_card_is_dealt(
-        game.variant, game._deal.hand_size, len(game.order)))
+        game.variant, game.deal.hand_size, len(game.order)))
 
 
 class HeuristicStrategy(Strategy):
@@ -209,7 +209,7 @@ def policy_action(game: Game, rules: Rules) -> Action:
         legal, jokers = play_options(game)
         if not jokers and legal & (legal - 1) == 0:
             return PLAYS[legal.bit_length() - 1]
-        deal = game._deal
+        deal = game.deal
         remaining = hand.bit_count()
         need = rules.need(deal.kind, game.bids[seat], game.taken[seat], remaining, deal.hand_size)
         unseen = rules.deck & ~hand & ~game.played & ~game_out(game)
@@ -230,7 +230,7 @@ def policy_action(game: Game, rules: Rules) -> Action:
 
 def policy_bid(game: Game, rules: Rules, seat: int) -> int:
     """The heuristic bid of ``seat`` in a game in the ``BID`` phase, seeing what it may see."""
-    kind = game._kind
+    kind = game.kind
     hand: int | None = game.hands[seat]
     others: list[int | None] = [None] * game.players
     if kind.bidding == "dark":
@@ -238,8 +238,8 @@ def policy_bid(game: Game, rules: Rules, seat: int) -> int:
     elif kind.view == "forehead":
         hand = None
         others = [cards if other != seat else None for other, cards in enumerate(game.hands)]
-    distribution = bid_distribution(rules, seat, hand, others, game.trump, game._deal.hand_size,
+    distribution = bid_distribution(rules, seat, hand, others, game.trump, game.deal.hand_size,
                                     game.order, game.dealer,
                                     game_out(game))
-    deal = game._deal
+    deal = game.deal
     return choose_bid(rules, deal.kind, deal.hand_size, game.legal_bids(), distribution)

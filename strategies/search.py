@@ -14,7 +14,8 @@ import time
 from collections.abc import Iterable, Iterator
 
 from raspis.engine import Action, Observation, Play
-from raspis.engine.determinize import ABOVE, Determinizer
+from raspis.engine.cards import ABOVE
+from raspis.engine.determinize import Determinizer
 from raspis.engine.game import Game
 
 from .heuristic import _first_leader, observation_out, policy_action

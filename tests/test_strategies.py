@@ -558,3 +558,32 @@ def test_heuristic_policy_on_the_game_matches_the_strategy_on_observations() -> 
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+@pytest.mark.parametrize("options", [
+    # 003: the hook only from the fourth deal; the search game must know which deal it is.
+    {"extends": "classic", "bidding": {"hook": "from_deal", "hook_from_deal": 4}},
+    # 003 (Odessa): no more than two passes in a row; the search game must know the streaks.
+    {"extends": "odessa", "bidding": {"max_consecutive_passes": 1}},
+    # 000: demands only in the first deals of the game.
+    {"extends": "classic", "joker": {"demands_until_deal": 3}},
+])
+def test_search_games_keep_the_deal_number_and_the_pass_streaks(options: dict) -> None:
+    """A search game built mid-game (``Game.from_observation``) offers exactly the real game's
+    legal actions at every decision: the hook's ``from_deal``, the pass limit and
+    ``demands_until_deal`` depend on the deal's number and on earlier deals' bids."""
+    variant = variant_from_dict({"name": "search-check", **options})
+    checked = 0
+    for seed in range(3):
+        game = Game(variant, 4 if variant.players.min <= 4 else variant.players.min, seed,
+                    log=False)
+        rng = random.Random(seed)
+        while not game.is_over() and game.deal.number < 8:
+            if game.phase in (Phase.BID, Phase.PLAY):
+                copy = Game.from_observation(game.observation(game.to_move), game.hands)
+                assert copy.legal_actions() == game.legal_actions(), (
+                    f"deal {game.deal.number + 1}, seat {game.to_move}, {game.phase.name}")
+                checked += 1
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+    assert checked > 100

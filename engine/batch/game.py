@@ -70,8 +70,8 @@ class BatchGame:
         needs_index = any(getattr(s, "needs_decision_index", False) for s in self.instances)
         self.decisions = np.zeros((count, players), dtype=np.int64) if needs_index else None
         rules = self.rules
-        self.passes = (np.zeros((count, players), dtype=np.int64)
-                       if rules.pass_limit >= 0 else None)
+        #: each seat's passes in a row (the pass limit; shown in observations)
+        self.passes = np.zeros((count, players), dtype=np.int64)
         self.first_dealer = first_dealers(rules.deck_cards, self.seeds, players,
                                           rules.variant.table.first_dealer)
         self.scores = np.zeros((count, players), dtype=np.int64)

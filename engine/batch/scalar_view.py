@@ -149,5 +149,6 @@ def scalar_observations(game: BatchGame, state: DealState, observation: BatchObs
             scores=scores,
             hook_rule=HOOK_NAMES[plan.hook] if phase == "bid" else "none",
             legal_actions=tuple(legal), trump_hidden=trump_hidden,
+            passes_in_row=tuple(int(v) for v in game.passes[int(state.games[row])]),
         ))
     return result

@@ -203,3 +203,42 @@ def hook_binds(hand_size: int, min_bid: int, others: int) -> bool:
     (the bid that makes the sum equal the tricks is within its range)."""
     lowest = min_bid if min_bid < hand_size else hand_size
     return lowest <= hand_size - others
+
+
+@njit(cache=True)
+def winning_cards(cards: int, best_key: int, position: int, led_suit: int, trick_trump: int,
+                  beats: bool, two_jokers: int) -> int:
+    """The ordinary cards of ``cards`` that, played ``position``-th, would take the trick from its
+    best ``card_key`` so far. After a Joker led without a suit the first ordinary card sets the
+    led suit (002 Joker-52), so such a card counts as of the led suit."""
+    winners = 0
+    mask = cards & ~JOKER_BITS
+    while mask:
+        low = mask & -mask
+        card = 0
+        while (low >> card) != 1:
+            card += 1
+        led = led_suit if led_suit >= 0 else card // 13
+        if card_key(card, 0, position, led, trick_trump, beats, two_jokers) > best_key:
+            winners |= low
+        mask ^= low
+    return winners
+
+
+@njit(cache=True)
+def cards_ruled_out(card: int, candidates: int, lead_card: int, lead_call: int, lead_suit: int,
+                    led_suit: int, trick_trump: int, must_trump: bool) -> int:
+    """The cards of ``candidates`` that a player who followed a trick with ``card`` cannot hold:
+    every card whose presence in the hand would have made ``card`` illegal (``follow_mask``): the
+    led suit after a discard, the trumps after a discard where trumping is obligatory, the higher
+    (lower) cards of a suit demanded highest (lowest) by a Joker. Jokers are never ruled out."""
+    ruled_out = 0
+    bit = 1 << card
+    mask = candidates & ~JOKER_BITS & ~bit
+    while mask:
+        low = mask & -mask
+        if not follow_mask(low | bit, lead_card, lead_call, lead_suit, led_suit, trick_trump,
+                           must_trump) & bit:
+            ruled_out |= low
+        mask ^= low
+    return ruled_out
