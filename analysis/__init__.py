@@ -1,5 +1,6 @@
 """Statistics over tournament datasets, lazily in polars: strategy rankings, variant balance,
-luck against skill, variant against variant (``compare``), reports with figures, and the banker's game of seed 002.
+luck against skill, variant against variant (``compare``), reports with figures, and the banker's
+game of seed 002.
 
 From a notebook::
 

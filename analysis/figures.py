@@ -103,52 +103,77 @@ def seat_advantage(seats: pl.DataFrame, level: float = 0.95) -> Figure:
 
 
 def score_distributions(histogram: pl.DataFrame) -> Figure:
-    """Distribution of final scores per variant (``outcomes.score_histogram`` with ``run``)."""
-    figure, axes = new_figure()
-    axis = axes[0, 0]
+    """Distribution of final scores, one panel per variant and one line per strategy when the
+    histogram has a ``strategy`` column (``outcomes.score_histogram(..., by_strategy=True)`` with
+    ``run``), else one line per variant."""
     series = list(_series(histogram))
+    per_strategy = "strategy" in histogram.columns
+    panels = series if per_strategy else [("", histogram)]
+    figure, axes = new_figure(max(1, len(panels)), 1, height=3.2)
     if not series:
-        _empty(axis, "no finished games")
-    for label, part in series:
-        part = part.sort("bin")
-        width = (part["bin_high"] - part["bin_low"]).to_numpy()
-        density = part["share"].to_numpy() / width
-        edges = np.append(part["bin_low"].to_numpy(), part["bin_high"].to_numpy()[-1])
-        axis.stairs(density, edges, label=label, linewidth=1.5)
-    axis.axvline(0, color="grey", linewidth=1, linestyle=":")
-    axis.set_title("Distribution of final scores (dotted: zero; left of it, a negative total)")
-    axis.set_xlabel("final score (points)")
-    axis.set_ylabel("share of seat-games per point")
-    axis.legend(fontsize="small")
+        _empty(axes[0, 0], "no finished games")
+    for row, (label, panel) in enumerate(panels if series else []):
+        axis = axes[row, 0]
+        lines = (
+            [(str(k[0]), p) for k, p in panel.group_by("strategy", maintain_order=True)]
+            if per_strategy
+            else series
+        )
+        for name, part in sorted(lines, key=lambda item: item[0]):
+            part = part.sort("bin")
+            width = (part["bin_high"] - part["bin_low"]).to_numpy()
+            density = part["share"].to_numpy() / width
+            edges = np.append(part["bin_low"].to_numpy(), part["bin_high"].to_numpy()[-1])
+            axis.stairs(density, edges, label=name, linewidth=1.5)
+        axis.axvline(0, color="grey", linewidth=1, linestyle=":")
+        title = f"{label}: final scores per strategy" if per_strategy else "Final scores"
+        axis.set_title(f"{title} (dotted: zero; left of it, a negative total)")
+        axis.set_xlabel("final score (points)")
+        axis.set_ylabel("share of seat-games per point")
+        axis.legend(fontsize="small")
     return figure
 
 
 def bid_outcomes(bidding: pl.DataFrame) -> Figure:
-    """Shares of bids made, over and under by hand size (regular deals), one panel per variant
-    (``balance.bidding_outcomes(run, by=("hand_size",))`` over regular deals, with ``run``)."""
+    """Shares of bids made, over and under by hand size (regular deals): one row of panels per
+    variant, one panel per strategy when the table has a ``strategy`` column
+    (``balance.bidding_outcomes(run, by=("strategy", "hand_size"))`` over regular deals, with
+    ``run``), else one panel per variant."""
     series = list(_series(bidding))
-    figure, axes = new_figure(max(1, len(series)), 1, height=3.2)
+    strategies = (
+        sorted(set(bidding["strategy"].to_list()))
+        if "strategy" in bidding.columns and bidding.height
+        else [None]
+    )
+    figure, axes = new_figure(max(1, len(series)), len(strategies), height=3.0)
     if not series:
         _empty(axes[0, 0], "no deals with bidding")
-    for row, (label, part) in enumerate(series):
-        axis = axes[row, 0]
-        part = part.sort("hand_size")
-        x = part["hand_size"].to_numpy()
-        bottom = np.zeros(len(x))
-        for column, colour in (
-            ("made_share", "tab:green"),
-            ("over_share", "tab:orange"),
-            ("under_share", "tab:red"),
-        ):
-            values = part[column].fill_null(0).to_numpy()
-            axis.bar(x, values, bottom=bottom, color=colour, label=column.replace("_share", ""))
-            bottom += values
-        axis.set_title(f"{label}: outcome of bids by hand size (regular deals)")
-        axis.set_xlabel("hand size (cards)")
-        axis.set_ylabel("share of bids")
-        axis.set_xticks(x)
-        axis.set_ylim(0, 1.15)
-        axis.legend(fontsize="small", ncols=3, loc="upper center")
+    for row, (label, variant_part) in enumerate(series):
+        for column, strategy in enumerate(strategies):
+            axis = axes[row, column]
+            part = variant_part if strategy is None else variant_part.filter(
+                pl.col("strategy") == strategy
+            )
+            part = part.sort("hand_size")
+            x = part["hand_size"].to_numpy()
+            bottom = np.zeros(len(x))
+            for name, colour in (
+                ("made_share", "tab:green"),
+                ("over_share", "tab:orange"),
+                ("under_share", "tab:red"),
+            ):
+                values = part[name].fill_null(0).to_numpy()
+                axis.bar(x, values, bottom=bottom, color=colour, label=name.replace("_share", ""))
+                bottom += values
+            axis.set_title(label if strategy is None else f"{label}: {strategy}", fontsize="small")
+            axis.set_xlabel("hand size (cards)")
+            if column == 0:
+                axis.set_ylabel("share of bids")
+            axis.set_xticks(x)
+            axis.set_ylim(0, 1.15)
+            if row == 0 and column == 0:
+                axis.legend(fontsize="small", ncols=3, loc="upper center")
+    figure.suptitle("Outcome of bids by hand size (regular deals)")
     return figure
 
 
@@ -242,34 +267,32 @@ def dealer_cost(hook: pl.DataFrame, level: float = 0.95) -> Figure:
 
 
 def luck_skill_curve(curve: pl.DataFrame, target: float = 0.95) -> Figure:
-    """P(the better strategy wins a match) against match length, per pair and model
-    (``luck.luck_skill_curve`` with ``run``)."""
-    figure, axes = new_figure()
-    axis = axes[0, 0]
-    if curve.height == 0:
-        _empty(axis, "needs two different strategies in a run")
-    else:
-        several = curve["run"].n_unique() > 1
-        styles = {"games": "-", "score": "--", "duplicate": ":"}
-        for key, part in curve.group_by(
-            ["run", "variant", "strategy_a", "strategy_b", "model"], maintain_order=True
-        ):
-            run, variant, a, b, model = key
-            prefix = f"{run}: " if several else ""
+    """P(the better strategy wins a match of n games, counting games won) against n, one curve
+    per strategy pair, one panel per variant (``luck.luck_skill_curve`` with ``run``, its
+    ``games`` model); log axis in games, the 95% line in the legend."""
+    series = list(_series(curve))
+    figure, axes = new_figure(max(1, len(series)), 1, height=3.4)
+    if not series:
+        _empty(axes[0, 0], "needs two different strategies in a run")
+    for row, (label, part) in enumerate(series):
+        axis = axes[row, 0]
+        chosen = part.filter(pl.col("model") == "games")
+        for key, pair in chosen.group_by(["strategy_a", "strategy_b"], maintain_order=True):
             axis.plot(
-                part["length"].to_numpy(),
-                part["probability"].to_numpy(),
-                linestyle=styles.get(str(model), "-"),
+                pair["length"].to_numpy(),
+                pair["probability"].to_numpy(),
                 marker=".",
-                label=f"{prefix}{variant}, {a} vs {b} ({model})",
+                label=f"{key[0]} vs {key[1]}",
             )
+        axis.axhline(target, color="grey", linewidth=1, linestyle="--", label=f"{target:.0%}")
         axis.set_xscale("log")
-        axis.legend(fontsize="small")
-    axis.axhline(target, color="grey", linewidth=1, linestyle=":")
-    axis.set_ylim(0.45, 1.01)
-    axis.set_title("Luck against skill: the better strategy's chance to win a match")
-    axis.set_xlabel("match length (games; deal sets for the duplicate model)")
-    axis.set_ylabel("probability the better strategy wins")
+        ticks = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
+        axis.set_xticks(ticks, [str(t) for t in ticks])
+        axis.set_ylim(0.45, 1.02)
+        axis.set_xlabel("match length (games; log scale)")
+        axis.set_ylabel("P(the better one wins)")
+        axis.set_title(f"{label}: how long a match must be for the better strategy to win")
+        axis.legend(fontsize="small", loc="lower right")
     return figure
 
 

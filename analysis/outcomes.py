@@ -102,9 +102,10 @@ def outcome_shape(run: Run, level: float = LEVEL) -> pl.DataFrame:
     return table.select(ordered).sort("variant")
 
 
-def score_histogram(run: Run, bins: int = 40) -> pl.DataFrame:
+def score_histogram(run: Run, bins: int = 40, by_strategy: bool = False) -> pl.DataFrame:
     """Final scores binned per variant (``bins`` equal bins between the variant's minimum and
-    maximum): ``bin_low``, ``bin_high``, ``seat_games`` and ``share`` (of the variant's seat-games);
+    maximum): ``bin_low``, ``bin_high``, ``seat_games`` and ``share`` (of the variant's seat-games,
+    or with ``by_strategy`` of the strategy's, one histogram per strategy on the variant's bins);
     computed in polars, so it costs no more than a scan on any run size."""
     games = run.finished_games()
     ranges = run.collect(
@@ -124,21 +125,22 @@ def score_histogram(run: Run, bins: int = 40) -> pl.DataFrame:
         .cast(pl.Int64)
         .alias("bin")
     )
+    groups = ["variant_hash", "strategy"] if by_strategy else ["variant_hash"]
     counts = run.collect(
-        binned.group_by("variant_hash", "bin").agg(
+        binned.group_by(*groups, "bin").agg(
             pl.len().alias("seat_games"), pl.col("low").first(), pl.col("width").first()
         )
     )
     counts = counts.with_columns(
         (pl.col("low") + pl.col("bin") * pl.col("width")).alias("bin_low"),
         (pl.col("low") + (pl.col("bin") + 1) * pl.col("width")).alias("bin_high"),
-        (pl.col("seat_games") / pl.col("seat_games").sum().over("variant_hash")).alias("share"),
+        (pl.col("seat_games") / pl.col("seat_games").sum().over(groups)).alias("share"),
     )
-    table = counts.select("variant_hash", "bin", "bin_low", "bin_high", "seat_games", "share")
+    table = counts.select(*groups, "bin", "bin_low", "bin_high", "seat_games", "share")
     return (
         table.join(run.variant_names(), on="variant_hash", how="left")
         .select("variant", *table.columns)
-        .sort("variant", "bin")
+        .sort("variant", *groups[1:], "bin")
     )
 
 

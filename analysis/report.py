@@ -8,9 +8,14 @@
     report/figures/*.png|svg every figure in both formats
     report/tables/*.csv      every table with its raw columns
 
-The templates are ``templates/report.html.j2`` and ``templates/report.md.j2`` (jinja2). Every
-table carries ``run``, ``variant`` and ``variant_hash`` and its own counts (games, deal sets or
-seat-deals), and the report opens with each run's provenance from its ``manifest.json``.
+The templates are ``templates/report.html.j2`` and ``templates/report.md.j2`` (jinja2). The report
+answers first: key findings written from the numbers (``key_findings``: each sentence carries its
+estimate, interval, run and variant; an effect whose interval includes 0 is said to be not
+measurable at this size, with the deal sets a test would need), then a table of contents, then the
+sections. Each section names its runs and variants once (the tables drop the repeated ``run`` and
+``variant_hash`` columns), wide tables are split into parts that fit the page with their label
+columns repeated, and a statistic that needs per-deal rows the run lacks is left out with one line
+saying how to get it. The CSV files keep every raw column.
 """
 
 from __future__ import annotations
@@ -29,10 +34,26 @@ from raspis import __version__
 from . import balance, figures, luck, outcomes
 from .dataset import Run, open_runs
 from .intervals import LEVEL
-from .tables import TITLES, _stack, balance_tables, display_frame, stats_tables, to_markdown
+from .tables import (
+    TITLES,
+    _stack,
+    balance_tables,
+    column_groups,
+    display_frame,
+    format_number,
+    label_columns,
+    stats_tables,
+    to_markdown,
+)
 
 TEMPLATES = Path(__file__).parent / "templates"
 REGULAR = ~pl.col("special")
+#: Characters of table text that fit the page's width (a 1024 px window at 0.85 em, about 7.2 px a character).
+PAGE_CHARACTERS = 132
+#: Columns only per-deal rows can fill (``outcomes.special_contribution``).
+DEAL_ROW_COLUMNS = ("mean_per_game", "variance_share", "winner_changed_share")
+#: Raw columns not shown in the report's tables (provenance, said once per section).
+PROVENANCE_COLUMNS = ("run", "variant_hash", "intervals")
 
 
 @dataclass
@@ -153,12 +174,12 @@ def _figure_tables(runs: Sequence[Run], level: float) -> dict[str, pl.DataFrame]
         return wrapped
 
     return {
-        "histogram": _stack(runs, outcomes.score_histogram),
+        "histogram": _stack(runs, lambda r: outcomes.score_histogram(r, by_strategy=True)),
         "joker_by_hand": _stack(
             runs, regular(lambda r: balance.joker_value(r, ("hand_size",), level))
         ),
         "bidding_by_hand": _stack(
-            runs, regular(lambda r: balance.bidding_outcomes(r, ("hand_size",), level))
+            runs, regular(lambda r: balance.bidding_outcomes(r, ("strategy", "hand_size"), level))
         ),
         "hook_by_hand": _stack(
             runs, regular(lambda r: balance.hook_cost(r, ("hand_size",), level))
@@ -187,7 +208,7 @@ def build_report(
     table_folder.mkdir(parents=True, exist_ok=True)
     tables = {**stats_tables(runs, level, rating_games), **balance_tables(runs, level, alpha)}
     extra = _figure_tables(runs, level)
-    extra["curve"] = _top_pair_curve(extra["curve"], tables["ranking"])
+
     drawn = {
         "ratings": (
             figures.strategy_ratings(tables["ranking"], tables["ratings"], level),
@@ -214,19 +235,19 @@ def build_report(
         "bid_outcomes": (
             figures.bid_outcomes(extra["bidding_by_hand"]),
             "Bid outcomes",
-            "Share of bids made, over and under by hand size (regular deals).",
+            "Share of bids made, over and under by hand size (regular deals), per strategy.",
         ),
         "luck_skill": (
             figures.luck_skill_curve(extra["curve"]),
             "Luck against skill",
-            "Probability that the better of the two best strategies wins a match of "
-            "n games: by games won (solid), by total score (dashed), and a duplicate "
-            "match of n deal sets (dotted). Every pair is in the match-length table.",
+            "Probability that the better strategy of each pair wins a match of n games "
+            "(the one ahead in more games wins), against n; the dashed line is 95%. The score "
+            "and duplicate models are in the match-length table.",
         ),
         "score_distribution": (
             figures.score_distributions(extra["histogram"]),
             "Final scores",
-            "Distribution of final scores per variant.",
+            "Distribution of final scores per variant, one line per strategy.",
         ),
     }
     rendered: dict[str, _Figure] = {}
@@ -238,24 +259,14 @@ def build_report(
     for name, frame in {**tables, **extra}.items():
         frame.write_csv(table_folder / f"{name}.csv")
     sections = []
-    for heading, text, table_names, figure_names in SECTION_PLAN:
-        section_tables = []
-        for name in table_names:
-            headers, rows = display_frame(tables[name])
-            section_tables.append(
-                {
-                    "name": name,
-                    "title": TITLES[name],
-                    "headers": headers,
-                    "rows": rows,
-                    "markdown": to_markdown(tables[name]),
-                    "csv": f"tables/{name}.csv",
-                }
-            )
+    for index, (heading, text, table_names, figure_names) in enumerate(SECTION_PLAN, start=1):
+        section_tables = [_section_table(name, tables[name], runs) for name in table_names]
         sections.append(
             {
+                "id": f"s{index}",
                 "heading": heading,
                 "text": text,
+                "provenance": _provenance([tables[name] for name in table_names], runs),
                 "tables": section_tables,
                 "figures": [rendered[name] for name in figure_names],
             }
@@ -268,6 +279,7 @@ def build_report(
         "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "runs": [run.describe() for run in runs],
         "sections": sections,
+        "findings": key_findings(runs, tables, level),
     }
     environment = Environment(
         loader=FileSystemLoader(TEMPLATES),
@@ -297,4 +309,279 @@ def build_report(
         markdown=markdown_path,
         figures=written,
         tables={**tables, **extra},
+    )
+
+
+def _provenance(frames: Sequence[pl.DataFrame], runs: Sequence[Run]) -> str:
+    """Where a section's numbers come from, said once: the runs, the variants with their hashes,
+    and what the deal-level intervals count."""
+    pairs: dict[tuple[str, str], str] = {}
+    intervals: set[str] = set()
+    for frame in frames:
+        if frame.height == 0 or "variant" not in frame.columns:
+            continue
+        run_column = frame["run"] if "run" in frame.columns else pl.Series([""] * frame.height)
+        hashes = frame["variant_hash"] if "variant_hash" in frame.columns else run_column
+        for run, variant, variant_hash in zip(run_column, frame["variant"], hashes, strict=True):
+            pairs[(str(run), str(variant))] = str(variant_hash)
+        if "intervals" in frame.columns:
+            intervals |= set(frame["intervals"].drop_nulls().to_list())
+    by_run: dict[str, list[str]] = {}
+    for (run, variant), variant_hash in pairs.items():
+        by_run.setdefault(run, []).append(f"{variant} ({variant_hash})")
+    text = "; ".join(f"run {run}: {', '.join(variants)}" for run, variants in by_run.items())
+    if intervals:
+        unit = " and ".join(sorted(intervals))
+        text += f". Deal-level intervals over {unit}"
+        if "seat-deals" in intervals:
+            text += " (a run without per-deal rows: --deal-rows clusters them over deal sets)"
+    return text + "." if text else ""
+
+
+def _section_table(name: str, frame: pl.DataFrame, runs: Sequence[Run]) -> dict[str, object]:
+    """A table for the report: provenance columns dropped (said once per section), columns only
+    per-deal rows fill left out with a note when empty, and split into parts that fit the page,
+    the label columns repeated; text left, numbers right."""
+    shown = frame.drop([c for c in PROVENANCE_COLUMNS if c in frame.columns])
+    if "variant" in shown.columns and shown["variant"].n_unique() <= 1 and shown.width > 1:
+        shown = shown.drop("variant")
+    notes = []
+    empty = [
+        c
+        for c in shown.columns
+        if shown.height and shown[c].null_count() == shown.height and not c.endswith(("_low",
+                                                                                  "_high"))
+    ]
+    if empty:
+        drop = [*empty, *[f"{c}_{s}" for c in empty for s in ("low", "high")]]
+        shown = shown.drop([c for c in drop if c in shown.columns])
+    else:
+        empty = []
+    needs_rows = [c for c in empty if c in DEAL_ROW_COLUMNS]
+    if "mean_per_game_low" in shown.columns and shown.height and (
+        shown["mean_per_game_low"].null_count() == shown.height
+    ):
+        shown = shown.drop("mean_per_game_low", "mean_per_game_high")
+        needs_rows.append("the interval of mean_per_game")
+    if needs_rows and not all(run.has_deals for run in runs):
+        notes.append(
+            f"Left out: {', '.join(needs_rows)}, which need per-deal rows this run did not write; "
+            "run the tournament with --deal-rows to get them."
+        )
+    headers, rows = display_frame(shown)
+    text_columns = {c for c, dtype in shown.schema.items() if dtype == pl.String()}
+    numeric = [h not in text_columns for h in headers]
+    keys = label_columns(headers, [not flag for flag in numeric])
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
+    parts = []
+    for group in column_groups(widths, keys, PAGE_CHARACTERS):
+        parts.append(
+            {
+                "headers": [headers[i] for i in group],
+                "numeric": [numeric[i] for i in group],
+                "rows": [[row[i] for i in group] for row in rows],
+            }
+        )
+    markdown = "\n".join(
+        to_markdown(shown.select(_raw_columns(shown, [headers[i] for i in part_group])))
+        for part_group in column_groups(widths, keys, PAGE_CHARACTERS)
+    )
+    return {
+        "name": name,
+        "title": TITLES[name],
+        "parts": parts,
+        "rows": rows,
+        "notes": notes,
+        "markdown": markdown,
+        "csv": f"tables/{name}.csv",
+    }
+
+
+def _raw_columns(frame: pl.DataFrame, headers: Sequence[str]) -> list[str]:
+    """The raw columns behind display headers ("x [CI]" is x, x_low and x_high)."""
+    columns = []
+    for header in headers:
+        if header.endswith(" [CI]"):
+            base = header[: -len(" [CI]")]
+            columns += [base, f"{base}_low", f"{base}_high"]
+        else:
+            columns.append(header)
+    return [c for c in columns if c in frame.columns]
+
+
+def _number(value: object) -> str:
+    return format_number(value)
+
+
+def _needed(count: int, estimate: float, low: float, high: float, level: float) -> str:
+    from .compare import needed_deal_sets
+    from .intervals import normal_quantile
+
+    se = (high - low) / (2 * normal_quantile(level))
+    needed = needed_deal_sets(count, se, estimate, level)
+    return f"about {needed:,.0f} deal sets would be needed" if needed != float("inf") else (
+        "no effect at all was observed"
+    )
+
+
+def _measured(low: float | None, high: float | None) -> bool:
+    return low is not None and high is not None and (low > 0 or high < 0)
+
+
+def key_findings(
+    runs: Sequence[Run], tables: dict[str, pl.DataFrame], level: float = LEVEL
+) -> list[str]:
+    """The report's opening sentences, per run and variant, written from the tables: the gap
+    between the two best strategies, the seats, the dealer's cost, the Joker, how long a match
+    must be, and how much of the score the strategies explain. Each carries its estimate, its
+    interval and where it came from; one whose interval includes 0 is not measurable at this
+    size, with the deal sets a test would need."""
+    lines: list[str] = []
+    keys = [("run", "variant")]
+    del keys
+    ranking = tables.get("ranking", pl.DataFrame())
+    if ranking.height == 0:
+        return ["No finished games: nothing to report."]
+    for (run_label, variant), part in ranking.group_by(["run", "variant"], maintain_order=True):
+        where = f"run {run_label}, {variant}"
+
+        def rows(name: str, run_label: str = str(run_label), variant: str = str(variant)):
+            frame = tables.get(name, pl.DataFrame())
+            if frame.height == 0 or "variant" not in frame.columns:
+                return []
+            return frame.filter(
+                (pl.col("run") == run_label) & (pl.col("variant") == variant)
+            ).to_dicts()
+
+        ordered = part.sort("mean_score", descending=True)
+        if ordered.height >= 2:
+            first, second = ordered["strategy"][0], ordered["strategy"][1]
+            pair = [r for r in rows("pairs") if {r["strategy_a"], r["strategy_b"]} == {first,
+                                                                                      second}]
+            if pair:
+                r = pair[0]
+                estimate, low, high = (r["mean_difference"], r["mean_difference_low"],
+                                       r["mean_difference_high"])
+                if _measured(low, high):
+                    lines.append(
+                        f"{r['strategy_a']} scores {_number(estimate)} [{_number(low)}, "
+                        f"{_number(high)}] points a game more than {r['strategy_b']}, the "
+                        f"runner-up ({r['design']}, {r['deal_sets']:,} deal sets; {where})."
+                    )
+                elif low is not None:
+                    lines.append(
+                        f"{r['strategy_a']} and {r['strategy_b']}: no measurable difference at "
+                        f"this size ({_number(estimate)} [{_number(low)}, {_number(high)}] "
+                        f"points a game); {_needed(r['deal_sets'], estimate, low, high, level)} "
+                        f"({where})."
+                    )
+        tests = [r for r in rows("seat_test") if r["measure"] == "score"]
+        seats = rows("seats")
+        if tests and seats:
+            test = tests[0]
+            top = max(seats, key=lambda r: abs(r["score_advantage"] or 0.0))
+            advantage = (f"position {top['position']}'s {_number(top['score_advantage'])} "
+                         f"[{_number(top['score_advantage_low'])}, "
+                         f"{_number(top['score_advantage_high'])}] points a game")
+            p_value = format_number(test["p_value"], "p_value")
+            if test["unequal"]:
+                lines.append(
+                    f"The seats are not equal (Hotelling's T², p = {p_value}): the largest "
+                    f"advantage is {advantage} over the table's mean ({where})."
+                )
+            else:
+                needed = _needed(top["deal_sets"], top["score_advantage"],
+                                 top["score_advantage_low"], top["score_advantage_high"], level)
+                lines.append(
+                    f"No seat is measurably favoured (Hotelling's T², p = {p_value}); the largest "
+                    f"advantage, {advantage}, is not measurable at this size: {needed} ({where})."
+                )
+        run = next((r for r in runs if r.label == run_label), None)
+        if run is not None:
+            lines += _deal_findings(run, str(variant), where, level)
+        lengths = rows("match_length")
+        if lengths and ordered.height >= 2:
+            first, second = ordered["strategy"][0], ordered["strategy"][1]
+            match = [r for r in lengths if {r["strategy_a"], r["strategy_b"]} == {first, second}]
+            if match:
+                r = match[0]
+                games = r["games_model"]
+                if games is not None and games != float("inf"):
+                    duplicate = r.get("duplicate_deal_sets")
+                    extra = (
+                        f", or a duplicate match of {duplicate:,.0f} deal "
+                        f"set{'s' if duplicate != 1 else ''}"
+                        if duplicate is not None and duplicate == duplicate
+                        and duplicate != float("inf")
+                        else ""
+                    )
+                    lines.append(
+                        f"{r['strategy_a']} wins 95% of matches against {r['strategy_b']} from "
+                        f"{games:,.0f} games on (counting games won){extra} ({where})."
+                    )
+        variance = rows("variance")
+        if variance and variance[0]["strategy_share"] is not None:
+            r = variance[0]
+            free = r.get("strategy_share_luck_free")
+            more = f", {100 * free:.0f}% of what is left once card luck is removed" if free else ""
+            lines.append(
+                f"The strategies explain {100 * r['strategy_share']:.0f}% of the variance of "
+                f"final scores{more} ({where})."
+            )
+    return lines
+
+
+def _deal_findings(run: Run, variant: str, where: str, level: float) -> list[str]:
+    """The dealer's cost and the Joker's value over all deals of a variant, as sentences."""
+    lines = []
+    cost = balance.hook_cost(run, by=(), level=level).filter(pl.col("variant") == variant)
+    if cost.height:
+        r = cost.row(0, named=True)
+        estimate, low, high = (r["dealer_minus_others"], r["dealer_minus_others_low"],
+                               r["dealer_minus_others_high"])
+        unit = "deal sets" if r["intervals"] == "deal sets" else "seat-deals"
+        hook = (f"; the hook restricted {100 * r['forced_share']:.0f}% of the dealer's bids"
+                if r["forced_share"] else "; the hook never restricted a bid")
+        if _measured(low, high):
+            side = "more" if estimate > 0 else "less"
+            lines.append(
+                f"The dealer scores {_number(abs(estimate))} [{_number(min(abs(low), abs(high)))}"
+                f", {_number(max(abs(low), abs(high)))}] points a deal {side} than the other "
+                f"seats in deals with bidding{hook} (intervals over {unit}; {where})."
+            )
+        elif low is not None and low == low:
+            deal_sets = _deal_set_count(run, r["variant_hash"])
+            lines.append(
+                f"The dealer's cost is not measurable at this size ({_number(estimate)} "
+                f"[{_number(low)}, {_number(high)}] points a deal); "
+                f"{_needed(deal_sets, estimate, low, high, level)}{hook} ({where})."
+            )
+    joker = balance.joker_value(run, by=(), level=level).filter(
+        (pl.col("variant") == variant) & (pl.col("joker") == "joker1")
+    )
+    if joker.height:
+        r = joker.row(0, named=True)
+        estimate, low, high = r["value"], r["value_low"], r["value_high"]
+        if _measured(low, high):
+            lines.append(
+                f"Holding the (first) Joker is worth {_number(estimate)} [{_number(low)}, "
+                f"{_number(high)}] points a deal, over all deals ({where})."
+            )
+        elif low is not None and low == low:
+            deal_sets = _deal_set_count(run, r["variant_hash"])
+            lines.append(
+                f"The Joker's value is not measurable at this size ({_number(estimate)} "
+                f"[{_number(low)}, {_number(high)}] points a deal); "
+                f"{_needed(deal_sets, estimate, low, high, level)} ({where})."
+            )
+    return lines
+
+
+def _deal_set_count(run: Run, variant_hash: str) -> int:
+    return int(
+        run.collect(
+            run.games.filter(pl.col("variant_hash") == variant_hash).select(
+                pl.col("deal_set").n_unique()
+            )
+        ).item()
     )

@@ -208,3 +208,37 @@ def to_markdown(frame: pl.DataFrame) -> str:
     if not rows:
         lines.append("| " + " | ".join("" for _ in headers) + " |")
     return "\n".join(lines) + "\n"
+
+
+def column_groups(widths: Sequence[int], keys: int, width: int) -> list[list[int]]:
+    """Split column indexes into groups that each fit ``width`` characters with the first
+    ``keys`` (label) columns repeated in every group; a column costs its text + 3."""
+    key_cost = sum(w + 3 for w in widths[:keys]) + 1
+    groups: list[list[int]] = []
+    current: list[int] = []
+    used = key_cost
+    for index in range(keys, len(widths)):
+        cost = widths[index] + 3
+        if current and used + cost > width:
+            groups.append(current)
+            current, used = [], key_cost
+        current.append(index)
+        used += cost
+    if current or not groups:
+        groups.append(current)
+    return [list(range(keys)) + group for group in groups]
+
+
+#: Numeric columns that label a row (repeated in every part of a split table).
+ID_COLUMNS = frozenset(
+    {"position", "seat", "dealer_offset", "hand_size", "lineup_slot", "length", "bin"}
+)
+
+
+def label_columns(headers: Sequence[str], is_text: Sequence[bool]) -> int:
+    """How many leading columns label the rows (text, or an id such as ``hand_size``): the
+    columns a split table repeats in every part."""
+    keys = 0
+    while keys < len(headers) - 1 and (is_text[keys] or headers[keys] in ID_COLUMNS):
+        keys += 1
+    return keys

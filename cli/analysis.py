@@ -14,7 +14,14 @@ import polars as pl
 from raspis.analysis import balance_tables, open_runs, stats_tables
 from raspis.analysis.banker import banker_summary, first_hit_table, standard_game
 from raspis.analysis.dataset import Run
-from raspis.analysis.tables import SECTIONS, TITLES, display_frame, to_markdown
+from raspis.analysis.tables import (
+    SECTIONS,
+    TITLES,
+    column_groups,
+    display_frame,
+    label_columns,
+    to_markdown,
+)
 
 from .common import alpha_option, friendly_errors, level_option, rating_games_option
 
@@ -73,25 +80,6 @@ def _provenance(frame: pl.DataFrame) -> tuple[pl.DataFrame, str]:
     return frame, ", ".join(notes)
 
 
-def column_groups(widths: Sequence[int], keys: int, width: int) -> list[list[int]]:
-    """Split column indexes into groups that each fit ``width`` characters with the first
-    ``keys`` (label) columns repeated in every group; a rich column costs its text + 3."""
-    key_cost = sum(w + 3 for w in widths[:keys]) + 1
-    groups: list[list[int]] = []
-    current: list[int] = []
-    used = key_cost
-    for index in range(keys, len(widths)):
-        cost = widths[index] + 3
-        if current and used + cost > width:
-            groups.append(current)
-            current, used = [], key_cost
-        current.append(index)
-        used += cost
-    if current or not groups:
-        groups.append(current)
-    return [list(range(keys)) + group for group in groups]
-
-
 def _rich_tables(name: str, frame: pl.DataFrame, title: str, width: int) -> list[object]:
     from rich.markup import escape
     from rich.table import Table
@@ -101,9 +89,7 @@ def _rich_tables(name: str, frame: pl.DataFrame, title: str, width: int) -> list
     text_columns = {c for c, dtype in shown.schema.items() if dtype == pl.String()}
     folded = {f"{c} [CI]" for c in shown.columns}
     is_text = [h in text_columns and h not in folded for h in headers]
-    keys = 0
-    while keys < len(headers) - 1 and is_text[keys]:
-        keys += 1
+    keys = label_columns(headers, is_text)
     widths = []
     for index, header in enumerate(headers):
         longest = max([len(header), *(len(row[index]) for row in rows)])

@@ -79,3 +79,62 @@ def test_report_of_two_runs_side_by_side(small_run: Path, tmp_path: Path) -> Non
     seats = report.tables["seats"]
     assert set(seats["run"]) == {"run", "run#2"}
     assert "twice" in report.html.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def lean_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A duplicate run between different strategies, without per-deal rows (as large runs are)."""
+    config = TournamentConfig(
+        variants=("classic",),
+        players=4,
+        strategies=("fastheuristic", "lowest", "random", "random"),
+        games=40,
+        seed=5,
+        duplicate="rotations",
+        deal_rows=False,
+    )
+    out = tmp_path_factory.mktemp("lean") / "run"
+    run_tournament(config, out, workers=1)
+    return out
+
+
+def test_report_answers_first_with_findings_and_contents(lean_run: Path, tmp_path: Path) -> None:
+    report = build_report([lean_run], tmp_path / "lean")
+    html = report.html.read_text(encoding="utf-8")
+    markdown = report.markdown.read_text(encoding="utf-8")
+    for text in (html, markdown):
+        assert text.index("Key findings") < text.index("Contents") < text.index("1. Strategies")
+    findings = markdown.split("## Key findings", 1)[1].split("## Contents", 1)[0]
+    # fastheuristic beats lowest by far: stated with its interval, run and variant
+    line = next(row for row in findings.splitlines() if "points a game more than" in row)
+    assert line.startswith("- fastheuristic scores") and "[" in line and "run run, classic" in line
+    # the seats of classic between these players: not measurable, with the size it would need
+    assert "deal sets would be needed" in findings or "The seats are not equal" in findings
+    assert html.count('href="#s') == 8  # one entry per section
+
+
+def test_report_tables_fit_and_say_what_is_missing(lean_run: Path, tmp_path: Path) -> None:
+    report = build_report([lean_run], tmp_path / "lean")
+    html = report.html.read_text(encoding="utf-8")
+    # provenance once per section, never a column
+    assert "<th class=\"text\">variant_hash</th>" not in html and ">run</th>" not in html
+    assert "run run: classic (" in html
+    # no broken or empty interval cells, and the per-deal statistics are named, not blank
+    assert "[, ]" not in html and "<td class=\"num\"></td>" not in html
+    assert "need per-deal rows" in html and "--deal-rows" in html
+    assert "| variance_share" not in report.markdown.read_text(encoding="utf-8")
+    # text left, numbers right
+    assert '<td class="text">fastheuristic</td>' in html and '<td class="num">' in html
+
+
+def test_per_strategy_bid_outcomes_and_score_distributions(lean_run: Path, tmp_path: Path) -> None:
+    report = build_report([lean_run], tmp_path / "lean")
+    bidding = report.tables["bidding_by_hand"]
+    assert set(bidding["strategy"]) == {"fastheuristic", "lowest", "random"}
+    made = bidding.group_by("strategy").agg(pl.col("made_share").mean())
+    shares = dict(zip(made["strategy"], made["made_share"], strict=True))
+    assert shares["fastheuristic"] > shares["random"]  # the split shows what pooling hid
+    histogram = report.tables["histogram"]
+    assert set(histogram["strategy"]) == {"fastheuristic", "lowest", "random"}
+    sums = histogram.group_by("strategy").agg(pl.col("share").sum())
+    assert all(abs(value - 1.0) < 1e-9 for value in sums["share"])
