@@ -641,3 +641,51 @@ def test_dealer_naming_after_a_turned_joker_sees_the_whole_hand() -> None:
     seen = game.observation(game.dealer)
     assert seen.hand == game.hands[game.dealer]
     assert bin(seen.hand).count("1") == game.deal.hand_size
+
+
+# -- fixes found by the rules audit -----------------------------------------------------------
+
+
+def test_a_joker_with_its_demands_barred_after_the_first_trick_can_still_be_led_to_win() -> None:
+    # RULES §5 (000, 002, 003): led, the Joker is high («старше всех») or low; 002 and 003 allow
+    # the demands only on the first trick. Classic's calls are the two demands and "low": once
+    # the demands are barred the Joker must still be playable high.
+    variant = variant_from_dict({"extends": "classic", "joker": {"demands_first_trick_only": True}})
+    game = deal(variant, ["JK Ac", "Kc Qs", "9c 10h", "8c 7d"], HEARTS, dealer=3)
+    assert ("highest", SPADES) in joker_calls(game)  # the first trick: the demands are allowed
+    play(game, "Ac", "Kc", "9c", "8c")
+    assert last_winner(game) == 0
+    assert joker_calls(game) == {("high", -1), ("low", -1)}
+    play(game, "JK high", "Qs", "10h", "7d")
+    assert last_winner(game) == 0  # high: it beats everything, the trump too
+
+
+def test_a_joker_in_a_deal_past_the_demands_can_still_be_led_to_win() -> None:
+    # 000: the demands only in the first deals of the game (``demands_until_deal``).
+    variant = variant_from_dict({"extends": "classic", "joker": {"demands_until_deal": 1}})
+    seen = 0
+    for seed in range(40):
+        game = Game(variant, 4, seed, log=False)
+        while not game.is_over() and game.deal.number < 4:
+            if game.phase == Phase.PLAY and not game.trick and game.hands[game.to_move] >> JOKER & 1:
+                calls = joker_calls(game)
+                if game.deal.number == 0:
+                    assert any(call == "highest" for call, _ in calls)
+                else:
+                    assert calls == {("high", -1), ("low", -1)}
+                    seen += 1
+            game.apply(game.legal_actions()[0])
+    assert seen >= 3
+
+
+def test_a_second_joker_played_high_beats_the_trump_that_beat_the_first() -> None:
+    # 000-A5 l.303: where agreed, a trump beats the Joker that demanded "highest <suit>"; a Joker
+    # played high after it still beats everything (RULES §5), the trump included.
+    variant = variant_from_dict({"extends": "classic", "deck": {"jokers": 1},
+                                 "joker": {"demand_trumped": "trump_wins"}})
+    game = deal(variant, ["JK 9s 6c", "8c Kc Qc", "9d 10h Jh", "JK2 7d 8d"], HEARTS, dealer=3)
+    play(game, "JK highest s", "8c", "10h", "JK2 high")
+    assert last_winner(game) == 3
+    game = deal(variant, ["JK 9s 6c", "8c Kc Qc", "9d 10h Jh", "JK2 7d 8d"], HEARTS, dealer=3)
+    play(game, "JK highest s", "8c", "10h", "JK2 low")
+    assert last_winner(game) == 2  # the second Joker low: the trump still beats the demand

@@ -149,8 +149,11 @@ class RulePlan:
 
     def lead_calls_mask(self, demands: bool, has_trump: bool) -> int:
         """The calls a Joker may lead with, as options over ``codes.OPTIONS``: the variant's
-        ``lead_calls`` less the demands where they are barred and "highest trumps" without a trump;
-        where no call is left, plain "high"."""
+        ``lead_calls`` less the demands where they are barred and "highest trumps" without a trump.
+        Where the variant lets the Joker be led to take the trick (it beats everything, RULES §5)
+        and the calls that do are barred here (classic's ``low`` alone once its demands are
+        barred, or "highest trumps" in a no-trump deal), plain "high" is added; where no call is
+        left at all, plain "high" too."""
         key = (demands, has_trump)
         cached = self._lead_masks.get(key)
         if cached is not None:
@@ -163,8 +166,9 @@ class RulePlan:
                 continue
             for option in LEAD_OPTIONS[name]:
                 mask |= 1 << option
-        if mask == 0:
-            mask = 1 << 0
+        if not any(mask >> option & 1 for option in WINNING_LEADS) and (
+                mask == 0 or any(option in WINNING_LEADS for option in self.lead_option_order)):
+            mask |= 1 << 0
         self._lead_masks[key] = mask
         return mask
 
@@ -208,11 +212,6 @@ class RulePlan:
                     table[bid + 1, taken] = deal_points(bid, taken, hand_size, kind,
                                                         self.variant.scoring)
         return table
-
-    @cached_property
-    def winning_leads(self) -> tuple[int, ...]:
-        """The lead options that make the Joker take the trick."""
-        return WINNING_LEADS
 
 
 _PLANS: dict[tuple[int, int], tuple[Variant, RulePlan]] = {}
