@@ -98,8 +98,13 @@ def lean_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def test_report_answers_first_with_findings_and_contents(lean_run: Path, tmp_path: Path) -> None:
-    report = build_report([lean_run], tmp_path / "lean")
+@pytest.fixture(scope="module")
+def lean_report(lean_run: Path, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    return build_report([lean_run], tmp_path_factory.mktemp("lean") / "report")
+
+
+def test_report_answers_first_with_findings_and_contents(lean_report) -> None:  # noqa: ANN001
+    report = lean_report
     html = report.html.read_text(encoding="utf-8")
     markdown = report.markdown.read_text(encoding="utf-8")
     for text in (html, markdown):
@@ -113,8 +118,8 @@ def test_report_answers_first_with_findings_and_contents(lean_run: Path, tmp_pat
     assert html.count('href="#s') == 8  # one entry per section
 
 
-def test_report_tables_fit_and_say_what_is_missing(lean_run: Path, tmp_path: Path) -> None:
-    report = build_report([lean_run], tmp_path / "lean")
+def test_report_tables_fit_and_say_what_is_missing(lean_report) -> None:  # noqa: ANN001
+    report = lean_report
     html = report.html.read_text(encoding="utf-8")
     # provenance once per section, never a column
     assert "<th class=\"text\">variant_hash</th>" not in html and ">run</th>" not in html
@@ -127,8 +132,8 @@ def test_report_tables_fit_and_say_what_is_missing(lean_run: Path, tmp_path: Pat
     assert '<td class="text">fastheuristic</td>' in html and '<td class="num">' in html
 
 
-def test_per_strategy_bid_outcomes_and_score_distributions(lean_run: Path, tmp_path: Path) -> None:
-    report = build_report([lean_run], tmp_path / "lean")
+def test_per_strategy_bid_outcomes_and_score_distributions(lean_report) -> None:  # noqa: ANN001
+    report = lean_report
     bidding = report.tables["bidding_by_hand"]
     assert set(bidding["strategy"]) == {"fastheuristic", "lowest", "random"}
     made = bidding.group_by("strategy").agg(pl.col("made_share").mean())
