@@ -675,7 +675,7 @@ def compare(
             raise DatasetError(f"no variant {baseline!r} to compare against; choose from {labels}")
         units = [chosen[0], *[u for u in units if u is not chosen[0]]]
     first = units[0]
-    players = int(_deal_seeds(first)["players"].max())
+    players = min(int(_deal_seeds(unit)["players"].min()) for unit in units)
     strategy_lists = [
         set(
             unit.run.collect(

@@ -280,6 +280,7 @@ def build_report(
         "runs": [run.describe() for run in runs],
         "sections": sections,
         "findings": key_findings(runs, tables, level),
+        "comparison": _comparison_findings(runs, level),
     }
     environment = Environment(
         loader=FileSystemLoader(TEMPLATES),
@@ -585,3 +586,13 @@ def _deal_set_count(run: Run, variant_hash: str) -> int:
             )
         ).item()
     )
+
+
+def _comparison_findings(runs: Sequence[Run], level: float) -> list[str]:
+    """With two or more variants, the clearest differences from the first (``compare``), at most
+    six sentences and a count of the rest; nothing with a single variant."""
+    from .compare import compare, findings
+
+    if sum(run.variant_names().height for run in runs) < 2:
+        return []
+    return findings(compare(list(runs), level=level), limit=6)

@@ -143,3 +143,11 @@ def test_per_strategy_bid_outcomes_and_score_distributions(lean_report) -> None:
     assert set(histogram["strategy"]) == {"fastheuristic", "lowest", "random"}
     sums = histogram.group_by("strategy").agg(pl.col("share").sum())
     assert all(abs(value - 1.0) < 1e-9 for value in sums["share"])
+
+
+def test_report_of_several_variants_opens_with_their_differences(small_run: Path,
+                                                                 tmp_path: Path) -> None:
+    markdown = build_report([small_run], tmp_path / "cmp").markdown.read_text(encoding="utf-8")
+    top = markdown.split("## Contents", 1)[0]
+    assert "### Variant against variant" in top
+    assert "joker" in top.split("### Variant against variant", 1)[1]

@@ -181,3 +181,19 @@ def test_compare_errors_are_clear(study: Path, tmp_path: Path) -> None:
     assert wrong.exit_code == 2 and "no variant 'nope'" in wrong.output
     missing = runner.invoke(cli, ["compare", str(tmp_path / "nowhere"), str(study)])
     assert missing.exit_code == 2 and "Traceback" not in missing.output
+
+
+def test_variants_with_different_player_counts_compare_unpaired() -> None:
+    four = run_from_frames(synthetic_games(30, seed=1), synthetic_deal_stats(4, seed=1)[0],
+                           label="four")
+    three = run_from_frames(
+        synthetic_games(30, strategies=("a", "b", "c"), seed=2, variant="three",
+                        variant_hash=OTHER),
+        synthetic_deal_stats(4, players=3, seed=1, variant_hash=OTHER)[0], label="three",
+    )
+    comparison = compare([four, three])
+    assert set(comparison.table["design"]) <= {"welch", "welch, seat-deals"}
+    assert "player counts differ" in comparison.notes[0]
+    positions = [s for s in comparison.table["statistic"] if s.startswith("seat_advantage")]
+    assert positions == ["seat_advantage[0]", "seat_advantage[1]", "seat_advantage[2]"]
+    assert "mean_score[d]" not in set(comparison.table["statistic"])  # d sits only at four
