@@ -292,6 +292,13 @@ def balance_command(
     "--single-joker-stake", is_flag=True, help="a Joker hit wins a single stake, not double"
 )
 @click.option("--by-call", is_flag=True, help="also show where the round ends, call by call")
+@click.option(
+    "--table",
+    "table_names",
+    multiple=True,
+    type=click.Choice(["banker", "by_call"]),
+    help="show only this table (repeat for several; by_call implies --by-call)",
+)
 @level_option
 @format_option
 @friendly_errors
@@ -301,6 +308,7 @@ def banker_command(
     jokers: int,
     single_joker_stake: bool,
     by_call: bool,
+    table_names: tuple[str, ...],
     level: float,
     output_format: str,
 ) -> None:
@@ -316,7 +324,7 @@ def banker_command(
     """
     game = standard_game(jokers, double_joker=not single_joker_stake)
     tables = {"banker": banker_summary(game, rounds, seed, level)}
-    if by_call:
+    if by_call or "by_call" in table_names:
         tables["by_call"] = first_hit_table(game)
     titles = {
         "banker": "The banker's game: exact"
@@ -331,4 +339,4 @@ def banker_command(
         tables["banker"] = tables["banker"].drop(
             "simulated", "simulated_low", "simulated_high", "rounds_simulated"
         )
-    emit_tables(tables, output_format, titles)
+    emit_tables(_pick(tables, table_names), output_format, titles)

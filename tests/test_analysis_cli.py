@@ -176,3 +176,11 @@ def test_p_values_and_degenerate_intervals_print_sensibly() -> None:
     frame = pl.DataFrame({"x": [1.5, 2.0], "x_low": [1.5, 1.0], "x_high": [1.5, 3.0]})
     _, rows = display_frame(frame)
     assert rows == [["1.50 (no spread)"], ["2.00 [1.00, 3.00]"]]
+
+
+def test_banker_csv_picks_one_table() -> None:
+    both = CliRunner().invoke(cli, ["banker", "--by-call", "--format", "csv"])
+    assert both.exit_code == 2 and "--table" in both.output
+    one = _invoke("banker", "--table", "by_call", "--format", "csv")
+    assert one.exit_code == 0 and one.output.splitlines()[0].startswith("call,called,")
+    assert len(one.output.splitlines()) == 16  # a header and 15 calls
