@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import sys
 
 import click
@@ -13,9 +14,19 @@ from raspis.tournament.schema import DEAL_ROWS_DEFAULT_LIMIT
 from .common import friendly_errors, split_specs
 
 
+#: Exit status of a run in which any game errored (without --allow-errors).
+ERRORED_EXIT = 3
+
+#: The largest seed (seeds are 64-bit unsigned).
+SEED_RANGE = click.IntRange(0, 2**64 - 1)
+
+
 def _progress_bar(quiet: bool):  # noqa: ANN202
+    """(bar, update): a progress bar on stderr that appears on the first update (after the
+    options are checked), with elapsed and remaining time labelled."""
     if quiet:
         return None, None
+    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -36,14 +47,35 @@ def _progress_bar(quiet: bool):  # noqa: ANN202
             return Text(f"{speed:,.0f} games/s" if speed else "… games/s")
 
     bar = Progress(TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(),
-                   TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
-                   transient=False)
+                   TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("left"),
+                   TimeRemainingColumn(), console=Console(stderr=True), transient=False)
     task_id = bar.add_task("games", total=None)
+    started = []
 
     def update(done: int, total: int) -> None:
+        if not started:
+            bar.start()
+            started.append(True)
         bar.update(task_id, completed=done, total=total)
 
     return bar, update
+
+
+class _Stop(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled like Ctrl-C."""
+
+
+def _stop_on_signals() -> dict[int, object]:
+    def stop(signum: int, frame: object) -> None:
+        raise _Stop(signal.Signals(signum).name)
+
+    previous = {}
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            previous[number] = signal.signal(number, stop)
+        except (ValueError, OSError):  # not the main thread
+            pass
+    return previous
 
 
 @click.command("tournament")
@@ -55,7 +87,8 @@ def _progress_bar(quiet: bool):  # noqa: ANN202
               "NAME=SPEC gives a seat's strategy a name (mine=./bot.py:Bot)")
 @click.option("--games", "-n", type=int, default=1000, show_default=True,
               help="deal sets to play (with --duplicate each is played under every seating)")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="root seed of the run")
+@click.option("--seed", "-s", type=SEED_RANGE, default=0, show_default=True,
+              help="root seed of the run (0 to 2^64-1)")
 @click.option("--out", "-o", "out_dir", type=click.Path(file_okay=False), default="results/run",
               show_default=True, help="output directory (the dataset)")
 @click.option("--duplicate", type=click.Choice(["none", "rotations", "permutations"]),
@@ -64,17 +97,26 @@ def _progress_bar(quiet: bool):  # noqa: ANN202
 @click.option("--seating", type=click.Choice(["rotate", "fixed"]), default="rotate",
               show_default=True,
               help="without --duplicate: rotate the lineup by one seat each game, or keep it fixed")
-@click.option("--workers", "-j", type=int, default=None, help="worker processes [all cores]")
-@click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
+              help="worker processes [all cores]")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True)
 @click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://HOST:8786 "
               "(without it --executor dask starts a local cluster)")
 @click.option("--resume", is_flag=True, help="continue an interrupted run in --out")
 @click.option("--deal-rows/--no-deal-rows", default=None,
               help=f"write one row per seat per deal [default: only for runs of at most "
                    f"{DEAL_ROWS_DEFAULT_LIMIT:,} games]")
-@click.option("--shard-size", type=int, default=None, help="deal sets per shard [auto]")
+@click.option("--shard-size", type=click.IntRange(min=1), default=None,
+              help="deal sets per shard [auto]")
 @click.option("--decision-seconds", type=float, default=None,
-              help="time budget per decision; a strategy that runs past it errors the game")
+              help="time budget per decision (finite, above 0); a strategy that runs past it "
+                   "errors the game, and one that evades the timer has its worker killed")
+@click.option("--shard-seconds", type=float, default=None,
+              help="time budget per shard (finite, above 0): the watchdog kills a worker past it "
+                   "[no limit]")
+@click.option("--allow-errors", is_flag=True,
+              help=f"exit 0 even when games errored [default: exit {ERRORED_EXIT}]")
 @click.option("--engine", type=click.Choice(["auto", "scalar", "batch"]), default="auto",
               show_default=True,
               help="batch plays games in lockstep with numpy; auto picks it when every seat's "
@@ -84,9 +126,14 @@ def _progress_bar(quiet: bool):  # noqa: ANN202
 def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: str, games: int,
                        seed: int, out_dir: str, duplicate: str, seating: str, workers: int | None,
                        executor: str, scheduler: str | None, resume: bool, deal_rows: bool | None,
-                       shard_size: int | None, decision_seconds: float | None, engine: str,
+                       shard_size: int | None, decision_seconds: float | None,
+                       shard_seconds: float | None, allow_errors: bool, engine: str,
                        quiet: bool) -> None:
     """Play many games between strategies and write them to a Parquet dataset.
+
+    Exits 3 when any game errored (a strategy raised, cheated, ran out of time or killed its
+    worker; --allow-errors exits 0), 2 for a usage error, 130 when stopped (Ctrl-C, SIGTERM or
+    SIGHUP: complete shards are kept and the resume command is printed).
 
     \b
     raspis tournament --variant classic --players 4 \\
@@ -101,37 +148,53 @@ def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: 
         decision_seconds=decision_seconds, engine=engine,
     )
     bar, update = _progress_bar(quiet)
+    previous = _stop_on_signals()
+    replayed: list[str] = []
     try:
-        if bar is not None:
-            bar.start()
         summary = run_tournament(config, out_dir, workers=workers or os.cpu_count(),
                                  executor=executor, scheduler=scheduler, resume=resume,
-                                 progress=update)
-    except KeyboardInterrupt:
+                                 progress=update, shard_seconds=shard_seconds, replayed=replayed)
+    except KeyboardInterrupt as stop:
         if bar is not None:
             bar.stop()
         command = " ".join(shlex.quote(arg) for arg in sys.argv)
         if "--resume" not in sys.argv:
             command += " --resume"
-        click.echo(f"\ninterrupted: complete shards are kept in {out_dir}; resume with:\n  {command}",
+        why = f"stopped by {stop.args[0]}" if isinstance(stop, _Stop) and stop.args else \
+            "interrupted"
+        click.echo(f"\n{why}: complete shards are kept in {out_dir}; resume with:\n  {command}",
                    err=True)
         raise SystemExit(130) from None
     finally:
         if bar is not None:
             bar.stop()
+        for number, handler in previous.items():
+            signal.signal(number, handler)  # type: ignore[arg-type]
+    for problem in replayed:
+        click.echo(f"re-played a shard that did not read back: {problem}", err=True)
     click.echo(f"{summary.games:,} games in {out_dir} ({summary.shards_run} shards run, "
                f"{summary.shards_skipped} already done, {config.resolved_engine()} engine) in "
                f"{summary.seconds:.1f} s")
     if summary.errored:
-        click.echo(f"{summary.errored} errored games (a strategy raised, hung or cheated):", err=True)
+        click.echo(f"{summary.errored} errored games (a strategy raised, hung or cheated):",
+                   err=True)
         for fault in summary.faults:
             click.echo(f"  {fault}", err=True)
     table = strategy_summary(out_dir)
+    _print_table(table)
+    if summary.errored and not allow_errors:
+        click.echo(f"exit status {ERRORED_EXIT}: {summary.errored} of {summary.games} games "
+                   "errored (--allow-errors exits 0)", err=True)
+        raise SystemExit(ERRORED_EXIT)
+
+
+def _print_table(table) -> None:  # noqa: ANN001
+    def number(value: float | None, spec: str, width: int) -> str:
+        return f"{value:{width}{spec}}" if value is not None else f"{'n/a':>{width}}"
+
     click.echo(f"{'variant':<16} {'strategy':<28} {'seat-games':>10} {'mean score':>11} "
                f"{'win rate':>9} {'errored':>8}")
     for row in table.iter_rows(named=True):
-        mean = row["mean_score"]
-        rate = row["win_rate"]
         click.echo(f"{row['variant']:<16} {row['strategy']:<28} {row['seat_games']:>10,} "
-                   f"{mean if mean is not None else float('nan'):>11.1f} "
-                   f"{rate if rate is not None else float('nan'):>9.3f} {row['errored']:>8}")
+                   f"{number(row['mean_score'], '.1f', 11)} {number(row['win_rate'], '.3f', 9)} "
+                   f"{row['errored']:>8}")

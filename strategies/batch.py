@@ -146,15 +146,16 @@ class ScalarAdapter(BatchStrategy):
 
     def __init__(self, spec: str, decision_seconds: float | None = None) -> None:
         super().__init__()
+        from .play import check_budget
+
         self.strategy_spec = spec
-        self.decision_seconds = decision_seconds
-        self.prototype = load_strategy(spec)
+        self.decision_seconds = check_budget(decision_seconds)
         self.instances: dict[tuple[int, int], Any] = {}
         self.faulted: set[int] = set()
 
     def spec(self) -> str:
-        """The scalar strategy's spec."""
-        return self.prototype.spec()
+        """The scalar strategy's spec (as given: the strategy's own ``spec()`` is not called)."""
+        return self.strategy_spec
 
     def start(self, variant: Variant, players: int, seeds: np.ndarray) -> None:
         """Forget the instances of an earlier batch."""
@@ -162,21 +163,28 @@ class ScalarAdapter(BatchStrategy):
         self.instances = {}
         self.faulted = set()
 
-    def _instance(self, game: int, seat: int) -> Any:
-        from .play import strategy_rng
+    def _instance(self, game: int, seat: int) -> tuple[Any, tuple[str, str] | None]:
+        """The scalar instance of (game, seat), created and started on first use inside the fault
+        handling: ``(instance, None)`` or ``(None, (kind, message))``."""
+        from .play import guarded, strategy_rng
 
         key = (game, seat)
         instance = self.instances.get(key)
         if instance is None:
-            instance = load_strategy(self.strategy_spec)
+            instance, problem = guarded(load_strategy, self.strategy_spec)
+            if problem is not None:
+                return None, (problem[0], f"__init__: {problem[1]}")
             assert self.variant is not None
             seed = int(self.seeds[game])
-            instance.start_game(self.variant, seat, self.players, strategy_rng(seed, seat))
+            _, problem = guarded(instance.start_game, self.variant, seat, self.players,
+                                 strategy_rng(seed, seat))
+            if problem is not None:
+                return None, (problem[0], f"start_game: {problem[1]}")
             self.instances[key] = instance
-        return instance
+        return instance, None
 
     def _actions(self, observation: BatchObservation) -> list[Any]:
-        from .play import DecisionTimeout, StrategyFault, _decide
+        from .play import StrategyFault, _decide, check_action, guarded
 
         scalar = observation.scalar_observations()
         games = observation.games
@@ -188,20 +196,18 @@ class ScalarAdapter(BatchStrategy):
             if game in self.faulted:
                 actions.append(legal[0])
                 continue
-            instance = self._instance(game, view.seat)
-            kind = message = None
-            try:
-                action = _decide(instance, view, self.decision_seconds)
-            except DecisionTimeout:
-                kind, message = "timeout", f"no decision within {self.decision_seconds} s"
-            except Exception as error:  # the strategy's own bug: record it, do not crash
-                kind, message = "raised", f"{type(error).__name__}: {error}"
+            instance, problem = self._instance(game, view.seat)
+            if problem is None:
+                action, problem = guarded(_decide, instance, view, self.decision_seconds)
+            if problem is not None:
+                kind, message = problem
+                if kind == "timeout":
+                    message = f"no decision within {self.decision_seconds} s"
             else:
-                if action not in legal:
-                    shown = ", ".join(map(str, legal))
-                    kind, message = "illegal", f"returned {action!r}; legal: {shown}"
+                action, why = check_action(action, legal)
+                kind, message = (None, None) if why is None else ("illegal", why)
             if kind is not None:
-                fault = StrategyFault(view.seat, instance.spec(), kind, view.deal_number,
+                fault = StrategyFault(view.seat, self.strategy_spec, kind, view.deal_number,
                                       view.phase.name.lower(), str(message))
                 self.faulted.add(game)
                 fault_rows.append(index)

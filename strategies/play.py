@@ -1,29 +1,45 @@
 """Playing a game between strategies, safely.
 
 ``play_game`` seats strategies, feeds each its observations and applies its answers. A strategy that
-raises, returns an action that is not legal, or runs past its per-decision time budget does not take
-the program down: the game stops there and comes back marked as errored, naming the seat, the
-strategy, the decision and the message. The caller decides what to do (a tournament records the
-game as errored and goes on).
+raises (anything: ``SystemExit`` and ``KeyboardInterrupt`` included), returns an action that is not
+legal, or runs past its per-decision time budget does not take the program down: the game stops
+there and comes back marked as errored, naming the seat, the strategy, the decision and the message.
+The caller decides what to do (a tournament records the game as errored and goes on). A real Ctrl-C
+of the user still stops the program (``play_game`` tells it from a strategy's own
+``KeyboardInterrupt`` by its signal handler).
+
+Actions are checked by exact type and value (``check_action``): ``Bid(1.0)``, a subclass of ``Bid``,
+or an object whose ``__eq__`` always answers True is illegal; the action applied is always the
+engine's own legal action object, and no method of the strategy's answer is ever called.
+
+The time budget is a ``SIGALRM`` timer raising ``DecisionTimeout``, a ``BaseException`` so that
+``except Exception`` in strategy code cannot swallow it; a supervised tournament worker also
+publishes every decision's start (``watch_decisions``) so that the parent process kills it when a
+strategy disarms the timer or swallows the timeout.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import signal
+import struct
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from raspis.engine import Game, Variant
 from raspis.engine import rng as chance
+from raspis.engine.actions import Bid, NameTrump, Play
 
 from .base import Strategy
 
 
-class DecisionTimeout(Exception):
-    """A strategy ran past its time budget for one decision."""
+class DecisionTimeout(BaseException):
+    """A strategy ran past its time budget for one decision (a ``BaseException``: strategy code
+    catching ``Exception`` cannot swallow it)."""
 
 
 @dataclass(frozen=True)
@@ -60,27 +76,182 @@ def strategy_rng(seed: int, seat: int) -> random.Random:
     return random.Random(chance.mix(seed, chance.STRATEGY, seat))
 
 
+def check_budget(seconds: float | None) -> float | None:
+    """``seconds`` when it is a usable per-decision budget (finite, above 0) or None; else
+    ``ValueError`` naming what is allowed."""
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise ValueError(f"a decision time budget must be a number of seconds, got {seconds!r}")
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ValueError(f"a decision time budget must be a finite number of seconds above 0, "
+                         f"got {seconds}")
+    return float(seconds)
+
+
+# -- the watchdog's view of this process (set by a supervised tournament worker) -----------------
+
+#: a writable buffer of ``HEARTBEAT_SIZE`` bytes: <d the running decision's start (monotonic
+#: clock, 0 = none), <q its seat, <q the game's index in its shard
+_HEARTBEAT: Any = None
+_BEAT = struct.Struct("<dq")
+_GAME = struct.Struct("<q")
+HEARTBEAT = struct.Struct("<dqq")
+HEARTBEAT_SIZE = HEARTBEAT.size
+
+
+def watch_decisions(buffer: Any) -> None:
+    """Publish each decision's start time and seat into ``buffer`` (``HEARTBEAT_SIZE`` bytes,
+    shared with the supervising process, which kills this one when a decision overruns); None
+    stops it."""
+    global _HEARTBEAT
+    _HEARTBEAT = buffer
+
+
+def watch_game(index: int) -> None:
+    """Publish the index (in its shard) of the game being played, for the watchdog's messages."""
+    if _HEARTBEAT is not None:
+        _GAME.pack_into(_HEARTBEAT, 16, index)
+
+
+# -- a real Ctrl-C, told from a strategy's own KeyboardInterrupt ---------------------------------
+
+_INTERRUPTS = 0
+
+
+def _on_sigint(signum: int, frame: object) -> None:
+    global _INTERRUPTS
+    _INTERRUPTS += 1
+    raise KeyboardInterrupt
+
+
+class _UserInterrupts:
+    """While active (main thread, default handler only), SIGINT counts before it raises."""
+
+    def __enter__(self) -> _UserInterrupts:
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                self.previous = signal.signal(signal.SIGINT, _on_sigint)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
 def _alarm(signum: int, frame: object) -> None:
     raise DecisionTimeout()
 
 
-def _decide(strategy: Strategy, observation, budget: float | None):  # noqa: ANN001, ANN202
-    if budget is None:
-        return strategy.act(observation)
-    use_signal = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if not use_signal:
+def describe_error(error: BaseException) -> str:
+    """``Type: message`` of an exception raised by strategy code, never raising itself."""
+    try:
+        name = type(error).__name__
+        text = str(error)
+    except BaseException:  # noqa: BLE001 - a hostile __str__
+        return f"{_type_name(error)} (its message cannot be shown)"
+    if isinstance(error, SystemExit):
+        return f"{name} (the strategy tried to exit the program, code {error.code!r})"
+    return f"{name}: {text}" if text else name
+
+
+def _type_name(value: object) -> str:
+    try:
+        return str(type.__dict__["__name__"].__get__(type(value)))
+    except BaseException:  # noqa: BLE001
+        return "object"
+
+
+def guarded(call: Callable[..., Any], *args: Any) -> tuple[Any, tuple[str, str] | None]:
+    """Run one call into strategy code: ``(value, None)``, or ``(None, (kind, message))`` when it
+    raised anything (a user's real Ctrl-C excepted: that propagates)."""
+    mark = _INTERRUPTS
+    try:
+        return call(*args), None
+    except DecisionTimeout:
+        return None, ("timeout", "over its time budget")
+    except KeyboardInterrupt as error:
+        if _INTERRUPTS != mark:
+            raise
+        return None, ("raised", describe_error(error))
+    except BaseException as error:  # noqa: BLE001 - the strategy's own bug: record it, do not crash
+        return None, ("raised", describe_error(error))
+
+
+def _decide(strategy: Strategy, observation: Any, budget: float | None) -> Any:
+    """``strategy.act(observation)`` under the time budget (raises ``DecisionTimeout``)."""
+    beat = _HEARTBEAT
+    if beat is not None:
+        _BEAT.pack_into(beat, 0, time.monotonic(), observation.seat)
+    try:
+        if budget is None:
+            return strategy.act(observation)
         started = time.perf_counter()
-        action = strategy.act(observation)
-        if time.perf_counter() - started > budget:
+        use_signal = (hasattr(signal, "setitimer")
+                      and threading.current_thread() is threading.main_thread())
+        if not use_signal:
+            action = strategy.act(observation)
+        else:
+            previous = signal.signal(signal.SIGALRM, _alarm)
+            signal.setitimer(signal.ITIMER_REAL, budget)
+            try:
+                action = strategy.act(observation)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+        if time.perf_counter() - started > budget:  # the timer was disarmed or swallowed
             raise DecisionTimeout()
         return action
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, budget)
-    try:
-        return strategy.act(observation)
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        if beat is not None:
+            _BEAT.pack_into(beat, 0, 0.0, -1)
+
+
+# -- actions, by exact type and value ------------------------------------------------------------
+
+_FIELDS: dict[type, tuple[str, ...]] = {Bid: ("tricks",), NameTrump: ("suit",),
+                                        Play: ("card", "call", "suit")}
+
+
+def _action_key(action: object) -> tuple[Any, ...] | str:
+    """``(type, *fields)`` of an exact engine action with exact field types; else why not."""
+    kind = type(action)
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        return f"an object of type {_type_name(action)}, not Bid, NameTrump or Play"
+    values: list[Any] = [kind]
+    for name in fields:
+        value = getattr(action, name)  # a slot of the engine's own frozen class
+        allowed = (type(value) is str or value is None) if name == "call" else type(value) is int
+        if not allowed:
+            shown = repr(value) if type(value) in (float, bool, str, complex) else ""
+            want = "str or None" if name == "call" else "int"
+            return (f"{kind.__name__} whose {name} is {_type_name(value)} {shown}".rstrip()
+                    + f", not {want}")
+        values.append(value)
+    return tuple(values)
+
+
+def check_action(action: object, legal: Sequence[Any]) -> tuple[Any, str | None]:
+    """``(the engine's legal action equal to action, None)``, or ``(None, why not)``. Compares by
+    exact type and field values: no method of ``action`` is called."""
+    key = _action_key(action)
+    if isinstance(key, str):
+        return None, f"returned {key}"
+    for candidate in legal:
+        if _action_key(candidate) == key:
+            return candidate, None
+    kind, *values = key
+    shown = f"{kind.__name__}({', '.join(map(repr, values))})"
+    return None, f"returned {shown}; legal: {', '.join(map(str, legal))}"
+
+
+def _spec(strategy: Strategy) -> str:
+    value, problem = guarded(strategy.spec)
+    if problem is None and type(value) is str:
+        return value
+    return _type_name(strategy)
 
 
 def play_game(
@@ -91,33 +262,40 @@ def play_game(
     *,
     decision_seconds: float | None = None,
     log: bool = False,
+    specs: Sequence[str] | None = None,
 ) -> GameRecord:
-    """Play one game with ``strategies[seat]`` at each seat; never raises for a strategy's fault."""
+    """Play one game with ``strategies[seat]`` at each seat; never raises for a strategy's fault
+    (``specs``: the seats' spec strings for fault messages, default each strategy's ``spec()``)."""
     if len(strategies) != players:
         raise ValueError(f"{players} players need {players} strategies, got {len(strategies)}")
+    budget = check_budget(decision_seconds)
     game = Game(variant, players, seed, log=log)
-    for seat, strategy in enumerate(strategies):
-        strategy.start_game(game.variant, seat, players, strategy_rng(seed, seat))
-    while not game.is_over():
-        seat = game.current_player()
-        strategy = strategies[seat]
-        observation = game.observation(seat)
-        try:
-            action = _decide(strategy, observation, decision_seconds)
-        except DecisionTimeout:
-            return GameRecord(game, _fault(game, seat, strategy, "timeout",
-                                           f"no decision within {decision_seconds} s"))
-        except Exception as error:  # the strategy's own bug: record it, do not crash
-            return GameRecord(game, _fault(game, seat, strategy, "raised",
-                                           f"{type(error).__name__}: {error}"))
-        if action not in observation.legal_actions:
-            legal = ", ".join(map(str, observation.legal_actions))
-            return GameRecord(game, _fault(game, seat, strategy, "illegal",
-                                           f"returned {action!r}; legal: {legal}"))
-        game.apply_unchecked(action)
+
+    def name(seat: int) -> str:
+        return specs[seat] if specs is not None else _spec(strategies[seat])
+
+    with _UserInterrupts():
+        for seat, strategy in enumerate(strategies):
+            _, problem = guarded(strategy.start_game, game.variant, seat, players,
+                                 strategy_rng(seed, seat))
+            if problem is not None:
+                return GameRecord(game, _fault(game, seat, name(seat), problem[0],
+                                               f"start_game: {problem[1]}"))
+        while not game.is_over():
+            seat = game.current_player()
+            observation = game.observation(seat)
+            action, problem = guarded(_decide, strategies[seat], observation, budget)
+            if problem is not None:
+                kind, message = problem
+                if kind == "timeout":
+                    message = f"no decision within {budget} s"
+                return GameRecord(game, _fault(game, seat, name(seat), kind, message))
+            chosen, why = check_action(action, observation.legal_actions)
+            if chosen is None:
+                return GameRecord(game, _fault(game, seat, name(seat), "illegal", str(why)))
+            game.apply_unchecked(chosen)
     return GameRecord(game)
 
 
-def _fault(game: Game, seat: int, strategy: Strategy, kind: str, message: str) -> StrategyFault:
-    return StrategyFault(seat, strategy.spec(), kind, game.deal.number, game.phase.name.lower(),
-                         message)
+def _fault(game: Game, seat: int, strategy: str, kind: str, message: str) -> StrategyFault:
+    return StrategyFault(seat, strategy, kind, game.deal.number, game.phase.name.lower(), message)

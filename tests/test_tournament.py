@@ -177,7 +177,7 @@ def test_errored_games_are_recorded_and_the_run_goes_on(tmp_path: Path) -> None:
         "tournament", "--variant", "odessa-short", "--players", "3", "--strategies",
         f"random,random,{bot}:Crashy", "--games", "4", "--workers", "1", "--quiet",
         "--out", str(tmp_path / "run")])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output
     assert "4 errored games" in result.output and "boom" in result.output
     games = scan_table(tmp_path / "run", "games").collect()
     assert games["errored"].all() and games["error"].str.contains("RuntimeError: boom").all()

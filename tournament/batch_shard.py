@@ -47,9 +47,13 @@ def run_shard_batch(task: ShardTask, *, chunk: int = DEFAULT_CHUNK) -> ShardResu
     """Play every game of a shard with the batch engine and return its tables."""
     from raspis.strategies.batch import load_batch_strategy
 
+    from .shard import TAMPERED, _changed_keys, variant_fingerprint
+
     started = time.perf_counter()
     variant = Variant.model_validate(task.variant_options)
     resolved = variant.for_player_count(task.players)
+    original = variant.model_dump(mode="json")
+    intact = (variant_fingerprint(variant), variant_fingerprint(resolved))
     instances = []
     by_spec: dict[str, object] = {}
     for spec in task.strategies:
@@ -69,6 +73,16 @@ def run_shard_batch(task: ShardTask, *, chunk: int = DEFAULT_CHUNK) -> ShardResu
         seeds = game_seeds(task.root_seed, deal_sets)
         seatings = all_seatings[seating_index]
         result = play_batch(resolved, task.players, seeds, instances, seatings)
+        if (variant_fingerprint(variant), variant_fingerprint(resolved)) != intact:
+            # A strategy wrote into the variant: every game of this batch is void, and the next
+            # batch gets a variant rebuilt from the task's options.
+            text = TAMPERED.format(keys=", ".join(_changed_keys(variant, original)))
+            text = text.replace("this game", "this batch of games")
+            result.errored[:] = True
+            result.errors = [text if error is None else f"{error}; and {text}"
+                             for error in result.errors]
+            variant = Variant.model_validate(task.variant_options)
+            resolved = variant.for_player_count(task.players)
         game_ids = ((task.variant_index * task.seating_count + seating_index)
                     * task.total_deal_sets + deal_sets)
         games, deals, stats = result_frames(

@@ -12,14 +12,23 @@ uninterrupted run's.
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import datetime as dt
 import hashlib
 import itertools
 import json
 import math
+import mmap
 import os
 import platform
+import queue
 import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -34,7 +43,7 @@ from raspis.strategies import load_strategy
 from raspis.strategies.registry import display_names
 
 from .schema import DEAL_ROWS_DEFAULT_LIMIT, TABLES
-from .shard import ShardResult, ShardTask, run_shard_on_engine
+from .shard import ShardResult, ShardTask
 
 MANIFEST = "manifest.json"
 DUPLICATE_MODES = ("none", "rotations", "permutations")
@@ -115,9 +124,32 @@ class RunSummary:
     seconds: float = 0.0
 
 
+#: The largest seed: seeds are 64-bit unsigned.
+MAX_SEED = 2**64 - 1
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
-    if config.games < 1:
-        raise TournamentError(f"--games must be at least 1, got {config.games}")
+    from raspis.strategies.play import check_budget
+
+    if not _is_int(config.games) or config.games < 1:
+        raise TournamentError(f"--games must be a whole number of at least 1, got {config.games}")
+    if not _is_int(config.players) or config.players < 1:
+        raise TournamentError(f"--players must be a whole number of at least 1, got "
+                              f"{config.players}")
+    if not _is_int(config.seed) or not 0 <= config.seed <= MAX_SEED:
+        raise TournamentError(f"--seed must be a whole number from 0 to 2^64-1 ({MAX_SEED}), got "
+                              f"{config.seed}")
+    if config.shard_size is not None and (not _is_int(config.shard_size) or config.shard_size < 1):
+        raise TournamentError(f"--shard-size must be a whole number of at least 1 (deal sets per "
+                              f"shard), got {config.shard_size}")
+    try:
+        check_budget(config.decision_seconds)
+    except ValueError as error:
+        raise TournamentError(f"--decision-seconds: {error}") from None
     if config.duplicate not in DUPLICATE_MODES:
         raise TournamentError(f"--duplicate must be one of {', '.join(DUPLICATE_MODES)}")
     if config.engine not in ENGINES:
@@ -139,9 +171,22 @@ def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
             f"{len(config.strategies)}: {', '.join(config.strategies)}"
         )
     for spec in config.strategies:
-        load_strategy(spec)
+        _try_strategy(spec)
     display_names(config.strategies)  # two different strategies must not share a name
     return variants
+
+
+def _try_strategy(spec: str) -> Any:
+    """An instance of ``spec``, or ``TournamentError`` when its ``__init__`` raises anything."""
+    from raspis.strategies.play import guarded
+
+    instance, problem = guarded(load_strategy, spec)
+    if problem is not None:
+        if problem[1].startswith(("StrategySpecError", "VariantError")):
+            load_strategy(spec)  # the loader's own clear message
+        raise TournamentError(f"strategy {spec!r} cannot be created: its __init__ "
+                              f"{problem[0]}: {problem[1]}")
+    return instance
 
 
 def plan_shards(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> list[ShardTask]:
@@ -193,7 +238,10 @@ def _write_atomic(frame: pl.DataFrame, path: Path) -> None:
 
 def _write_json_atomic(data: dict[str, Any], path: Path) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(json.dumps(data, indent=2, sort_keys=True, default=str))
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(data, indent=2, sort_keys=True, default=str))
+        handle.flush()
+        os.fsync(handle.fileno())
     os.replace(temporary, path)
 
 
@@ -222,11 +270,11 @@ def _manifest(config: TournamentConfig, variant_options: list[dict[str, Any]], f
                          "options": options})
     strategies = []
     for spec, name in zip(config.strategies, display_names(config.strategies), strict=True):
-        instance = load_strategy(spec)
+        instance = _try_strategy(spec)
         module = type(instance).__module__
         strategies.append({"spec": spec, "name": name,
                            "class": f"{module}:{type(instance).__name__}",
-                           "options": instance.options,
+                           "options": getattr(instance, "options", {}),
                            "version": getattr(type(instance), "version", __version__)})
     return {
         "format": 1,
@@ -244,11 +292,59 @@ def _manifest(config: TournamentConfig, variant_options: list[dict[str, Any]], f
         "engine": config.resolved_engine(),
         "package": {"name": "raspis", "version": __version__},
         "python": platform.python_version(),
+        "libraries": library_versions(),
         "executor": executor,
         "started": dt.datetime.now(dt.UTC).isoformat(),
         "finished": None,
         "status": "running",
     }
+
+
+def library_versions() -> dict[str, str | None]:
+    """Versions of the libraries that shape a run's results (None where not installed)."""
+    from importlib import metadata
+
+    versions: dict[str, str | None] = {}
+    for name in ("numpy", "polars", "numba", "pydantic"):
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """A run's manifest, or ``TournamentError`` saying why it cannot be used (unreadable, not
+    UTF-8, not JSON, not a JSON object)."""
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as error:
+        raise TournamentError(f"{path} cannot be read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise TournamentError(f"{path} is not UTF-8 text (byte {error.start}): it is not a raspis "
+                              "manifest; choose another --out or remove the folder") from None
+    except json.JSONDecodeError as error:
+        raise TournamentError(f"{path} is not valid JSON ({error.msg}, line {error.lineno}): it "
+                              "is not a raspis manifest; choose another --out or remove the "
+                              "folder") from None
+    if not isinstance(data, dict) or "fingerprint" not in data:
+        raise TournamentError(f"{path} holds {type(data).__name__} JSON, not a raspis manifest "
+                              "(an object with a fingerprint); choose another --out or remove "
+                              "the folder")
+    return data
+
+
+def _only_empty_tables(out_dir: Path) -> bool:
+    """True when ``out_dir`` holds nothing but (empty) table folders and leftover temporary
+    files: a run killed before its manifest was written, which a new run may take over."""
+    for entry in out_dir.iterdir():
+        if entry.name.startswith(f".{MANIFEST}.") and entry.name.endswith(".tmp"):
+            continue
+        if entry.name not in TABLES or not entry.is_dir():
+            return False
+        if any(not child.name.startswith(".") for child in entry.iterdir()):
+            return False
+    return True
 
 
 def prepare_output(out_dir: Path, fingerprint: str, resume: bool) -> dict[str, Any] | None:
@@ -259,15 +355,12 @@ def prepare_output(out_dir: Path, fingerprint: str, resume: bool) -> dict[str, A
     if not out_dir.is_dir():
         raise TournamentError(f"{out_dir} exists and is not a directory")
     if not manifest_path.is_file():
-        if any(out_dir.iterdir()):
+        if not _only_empty_tables(out_dir):
             raise TournamentError(
                 f"{out_dir} is not empty and holds no raspis run (no {MANIFEST}); choose another --out"
             )
         return None
-    try:
-        existing = json.loads(manifest_path.read_text())
-    except (OSError, json.JSONDecodeError) as error:
-        raise TournamentError(f"{manifest_path} cannot be read: {error}") from None
+    existing = read_manifest(manifest_path)
     if existing.get("fingerprint") != fingerprint:
         raise TournamentError(
             f"{out_dir} holds a different run (variants, strategies, seed, games or seating "
@@ -284,34 +377,202 @@ def prepare_output(out_dir: Path, fingerprint: str, resume: bool) -> dict[str, A
 
 
 # -- executors ----------------------------------------------------------------------------------
+#
+# Shards run in supervised worker processes (``_Worker``: a fresh Python running
+# ``shard.worker_main``, talking pickled frames over its pipes). The supervisor sees a worker die
+# (``os._exit``, a signal, the out-of-memory killer) the moment its pipe closes, and kills a worker
+# whose decision overruns its budget (the heartbeat it publishes) or whose shard overruns
+# ``shard_seconds``. Such a shard is retried once in a fresh worker, then recorded as errored.
+
+#: Seconds a decision may overrun its budget before the watchdog kills the worker (the worker's
+#: own timer should have stopped it; this is the backstop for a strategy that disarmed it).
+WATCHDOG_GRACE = 1.0
+
+_WORKER_CODE = "from raspis.tournament.shard import worker_main; worker_main()"
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def describe_exit(code: int | None) -> str:
+    """A worker's exit status in words: ``exit code 3``, ``killed by signal 9 (SIGKILL)``."""
+    if code is None:
+        return "no exit status"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = "unknown"
+        return f"killed by signal {-code} ({name})"
+    return f"exit code {code}"
 
 
-def _sequential(tasks: list[ShardTask]) -> Iterator[ShardResult]:
-    for task in tasks:
-        yield run_shard_on_engine(task)
+class _Worker:
+    """One supervised worker process and the thread that reads its answers."""
+
+    def __init__(self, events: queue.Queue[tuple[_Worker, Any]]) -> None:
+        from .shard import HEARTBEAT_SIZE
+
+        self.beat_file = tempfile.TemporaryFile()
+        self.beat_file.truncate(HEARTBEAT_SIZE)
+        self.beat = mmap.mmap(self.beat_file.fileno(), HEARTBEAT_SIZE)
+        fd = self.beat_file.fileno()
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _WORKER_CODE, str(fd)], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, pass_fds=(fd,), close_fds=True)
+        self.killed_because: str | None = None
+        self.task: ShardTask | None = None
+        self.started = 0.0
+        self.reader = threading.Thread(target=self._read, args=(events,), daemon=True)
+        self.reader.start()
+
+    def _read(self, events: queue.Queue[tuple[_Worker, Any]]) -> None:
+        from .shard import read_frame
+
+        assert self.process.stdout is not None
+        while True:
+            try:
+                message = read_frame(self.process.stdout)
+            except Exception as error:  # a garbled frame: treat the worker as broken
+                message = ("broken", f"unreadable answer: {type(error).__name__}: {error}")
+            events.put((self, message))
+            if message is None or message[0] == "broken":
+                return
+
+    def send(self, task: ShardTask) -> None:
+        """Hand the worker a shard (a dead worker's end of pipe shows up as its death)."""
+        from .shard import write_frame
+
+        self.task, self.started = task, time.monotonic()
+        self.beat[:] = bytes(len(self.beat))
+        try:
+            assert self.process.stdin is not None
+            write_frame(self.process.stdin, task)
+        except OSError:
+            pass
+
+    def decision(self) -> tuple[float, int, int]:
+        """(start of the running decision on the monotonic clock or 0, its seat, game index)."""
+        from .shard import HEARTBEAT
+
+        return HEARTBEAT.unpack_from(self.beat, 0)
+
+    def kill(self, because: str | None = None) -> None:
+        """SIGKILL the worker (its pipe's end then reports it)."""
+        if because and self.killed_because is None:
+            self.killed_because = because
+        with contextlib.suppress(OSError):
+            self.process.kill()
+
+    def close(self) -> None:
+        """Stop the worker and free its files."""
+        self.kill()
+        with contextlib.suppress(Exception):
+            self.process.wait(timeout=10)
+        for stream in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(Exception):
+                stream.close()  # type: ignore[union-attr]
+        with contextlib.suppress(Exception):
+            self.beat.close()
+        self.beat_file.close()
 
 
-def _local_processes(tasks: list[ShardTask], workers: int) -> Iterator[ShardResult]:
-    import multiprocess
+def _who_moved(task: ShardTask, seat: int, game: int) -> str:
+    if not 0 <= game < len(task.games) or not 0 <= seat < task.players:
+        return ""
+    deal_set, seating = task.games[game]
+    spec = task.strategies[task.seatings[seating][seat]]
+    return f" while seat {seat} ({spec}) was to move in deal set {deal_set}"
 
-    # Not fork: a child forked after polars or numpy started their thread pools can deadlock.
-    # A fork server starts clean, once, and forks the workers from there.
-    pool = multiprocess.get_context("forkserver").Pool(workers, initializer=_ignore_sigint)
+
+def supervised(tasks: list[ShardTask], workers: int, *,
+               shard_seconds: float | None = None) -> Iterator[ShardResult]:
+    """Run ``tasks`` on ``workers`` supervised worker processes, yielding results as they finish:
+    a shard whose worker dies, or is killed by the watchdog, is retried once in a fresh worker,
+    then yielded with every game errored and the cause (exit code or signal)."""
+    from .shard import errored_shard
+
+    events: queue.Queue[tuple[_Worker, Any]] = queue.Queue()
+    pending = collections.deque(tasks)
+    attempts: collections.Counter[str] = collections.Counter()
+    causes: dict[str, str] = {}
+    idle: list[_Worker] = []
+    running: set[_Worker] = set()
+    every: list[_Worker] = []
     try:
-        yield from pool.imap_unordered(run_shard_on_engine, tasks)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
+        while pending or running:
+            while pending and len(running) < workers:
+                worker = idle.pop() if idle else _Worker(events)
+                if worker not in every:
+                    every.append(worker)
+                task = pending.popleft()
+                attempts[task.shard_id] += 1
+                running.add(worker)
+                worker.send(task)
+            try:
+                worker, message = events.get(timeout=0.05)
+            except queue.Empty:
+                _watch(running, shard_seconds)
+                continue
+            if worker not in running:  # an idle worker died: forget it
+                if worker in idle:
+                    idle.remove(worker)
+                worker.close()
+                continue
+            task = worker.task
+            assert task is not None
+            if message is not None and message[0] == "result":
+                running.discard(worker)
+                worker.task = None
+                idle.append(worker)
+                yield message[1]
+                continue
+            running.discard(worker)
+            if message is None:
+                _, seat, game = worker.decision()
+                with contextlib.suppress(Exception):
+                    worker.process.wait(timeout=10)
+                cause = worker.killed_because or (
+                    f"the worker process died ({describe_exit(worker.process.returncode)})"
+                    f"{_who_moved(task, seat, game)}")
+            else:
+                cause = f"the shard failed in its worker: {message[1]}".strip()
+            worker.close()
+            if attempts[task.shard_id] < 2:
+                causes[task.shard_id] = cause
+                pending.appendleft(task)
+                continue
+            first = causes.get(task.shard_id)
+            again = "" if first is None or first == cause else f" (first try: {first})"
+            yield errored_shard(task, f"{cause}; retried once in a fresh worker, failed again"
+                                      f"{again}")
     finally:
-        pool.join()
+        for worker in every:
+            worker.close()
 
 
-def _dask(tasks: list[ShardTask], scheduler: str | None, workers: int) -> Iterator[ShardResult]:
+def _watch(running: set[_Worker], shard_seconds: float | None) -> None:
+    now = time.monotonic()
+    for worker in running:
+        task = worker.task
+        if task is None or worker.killed_because:
+            continue
+        started, seat, game = worker.decision()
+        budget = task.decision_seconds
+        if budget is not None and started > 0 and now - started > budget + WATCHDOG_GRACE:
+            worker.kill(f"killed by the watchdog: a decision ran past {now - started:.1f} s "
+                        f"(budget {budget} s; the strategy evaded its timer)"
+                        f"{_who_moved(task, seat, game)}")
+        elif shard_seconds is not None and now - worker.started > shard_seconds:
+            worker.kill(f"killed by the watchdog: the shard ran past --shard-seconds "
+                        f"{shard_seconds}{_who_moved(task, seat, game)}")
+
+
+def run_shard_supervised(task: ShardTask, shard_seconds: float | None = None) -> ShardResult:
+    """One shard in a supervised worker process of its own (what a Dask worker runs: its threads
+    cannot time strategies, and a strategy must not kill the Dask worker)."""
+    return next(iter(supervised([task], 1, shard_seconds=shard_seconds)))
+
+
+def _dask(tasks: list[ShardTask], scheduler: str | None, workers: int,
+          shard_seconds: float | None) -> Iterator[ShardResult]:
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -329,7 +590,7 @@ def _dask(tasks: list[ShardTask], scheduler: str | None, workers: int) -> Iterat
                                dashboard_address=None)
         client = Client(cluster)
     try:
-        futures = client.map(run_shard_on_engine, tasks, pure=False)
+        futures = client.map(run_shard_supervised, tasks, shard_seconds=shard_seconds, pure=False)
         for future in as_completed(futures):
             yield future.result()
     finally:
@@ -338,13 +599,47 @@ def _dask(tasks: list[ShardTask], scheduler: str | None, workers: int) -> Iterat
             cluster.close()
 
 
-def _executor(name: str, tasks: list[ShardTask], workers: int,
-              scheduler: str | None) -> Iterator[ShardResult]:
+def _executor(name: str, tasks: list[ShardTask], workers: int, scheduler: str | None,
+              shard_seconds: float | None) -> Iterator[ShardResult]:
     if name == "local":
-        return _sequential(tasks) if workers <= 1 else _local_processes(tasks, workers)
+        return supervised(tasks, max(1, workers), shard_seconds=shard_seconds)
     if name == "dask":
-        return _dask(tasks, scheduler, workers)
+        return _dask(tasks, scheduler, workers, shard_seconds)
     raise TournamentError(f"unknown executor {name!r}: use local or dask")
+
+
+def shard_problem(out_dir: Path, task: ShardTask) -> str | None:
+    """Why a written shard does not read back (a table file missing, unreadable, off-schema, or
+    with the wrong number of game rows), or None when it does."""
+    from .schema import check_frame
+
+    tables = ["deal_stats", "games"] + (["deals"] if task.deal_rows else [])
+    for table in tables:
+        path = out_dir / table / f"{task.shard_id}.parquet"
+        if not path.is_file():
+            return f"{path} is missing"
+        try:
+            frame = pl.read_parquet(path) if table == "games" else pl.scan_parquet(path)
+            check_frame(frame, table, str(path))
+        except RaspisError as error:
+            return str(error)
+        except Exception as error:  # polars: a truncated, empty or garbage file
+            return f"{path} cannot be read ({_first_line(error)})"
+        if table == "games" and frame.height != len(task.games) * task.players:
+            return (f"{path} has {frame.height} rows, expected {len(task.games) * task.players} "
+                    f"({len(task.games)} games x {task.players} seats)")
+    return None
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
+def _remove_shard(out_dir: Path, shard_id: str) -> None:
+    for table in ("games", "deals", "deal_stats"):  # the games file first: the mark of done
+        with contextlib.suppress(FileNotFoundError):
+            (out_dir / table / f"{shard_id}.parquet").unlink()
 
 
 def run_tournament(
@@ -356,25 +651,45 @@ def run_tournament(
     scheduler: str | None = None,
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    shard_seconds: float | None = None,
+    replayed: list[str] | None = None,
 ) -> RunSummary:
     """Run (or resume) a tournament into ``out_dir``; ``progress(done_games, total)`` is called
-    after each shard."""
-    import time
-
+    once the options are checked and after each shard. Shards run in supervised worker processes
+    (``supervised``); ``shard_seconds`` bounds a shard's time (the watchdog kills its worker).
+    When resuming, shards that do not read back are played again (their problems are appended to
+    ``replayed``)."""
     started = time.perf_counter()
+    if workers is not None and (not _is_int(workers) or workers < 1):
+        raise TournamentError(f"--workers must be a whole number of at least 1, got {workers}")
+    if shard_seconds is not None and (isinstance(shard_seconds, bool)
+                                      or not isinstance(shard_seconds, int | float)
+                                      or not math.isfinite(shard_seconds) or shard_seconds <= 0):
+        raise TournamentError(f"--shard-seconds must be a finite number of seconds above 0, got "
+                              f"{shard_seconds}")
     variant_options = _validate(config)
     out = Path(out_dir)
     fingerprint = config_fingerprint(config, variant_options)
     tasks = plan_shards(config, variant_options)
     existing = prepare_output(out, fingerprint, resume)
-    for table in TABLES:
-        (out / table).mkdir(parents=True, exist_ok=True)
-    for stale in out.glob("*/.*.tmp"):
-        stale.unlink()
     manifest = existing or _manifest(config, variant_options, fingerprint, tasks, executor)
     manifest["status"] = "running"
-    _write_json_atomic(manifest, out / MANIFEST)
+    out.mkdir(parents=True, exist_ok=True)
+    _write_json_atomic(manifest, out / MANIFEST)  # first: a folder with tables has a manifest
+    for table in TABLES:
+        (out / table).mkdir(exist_ok=True)
+    for stale in out.glob("*/.*.tmp"):
+        stale.unlink()
     done = completed_shards(out)
+    if existing is not None:
+        for task in tasks:
+            if task.shard_id in done:
+                problem = shard_problem(out, task)
+                if problem is not None:
+                    _remove_shard(out, task.shard_id)
+                    done.discard(task.shard_id)
+                    if replayed is not None:
+                        replayed.append(problem)
     todo = [task for task in tasks if task.shard_id not in done]
     total = config.total_games()
     finished_games = sum(len(task.games) for task in tasks if task.shard_id in done)
@@ -384,14 +699,14 @@ def run_tournament(
     errored = 0
     faults: list[str] = []
     try:
-        for result in _executor(executor, todo, workers, scheduler):
+        for result in _executor(executor, todo, workers, scheduler, shard_seconds):
             write_shard(out, result)
             finished_games += result.game_count
             errored += result.errored
             faults.extend(result.faults[: max(0, 10 - len(faults))])
             if progress:
                 progress(finished_games, total)
-    except KeyboardInterrupt:
+    except BaseException:
         manifest["status"] = "interrupted"
         _write_json_atomic(manifest, out / MANIFEST)
         raise
@@ -428,7 +743,7 @@ def strategy_summary(out_dir: str | Path) -> pl.DataFrame:
     games = pl.scan_parquet(Path(out_dir) / "games" / "*.parquet")
     manifest_path = Path(out_dir) / MANIFEST
     if manifest_path.is_file():
-        names = strategy_names(json.loads(manifest_path.read_text()))
+        names = strategy_names(read_manifest(manifest_path))
         games = games.with_columns(pl.col("strategy").replace(names))
     return (
         games.group_by("variant", "strategy")

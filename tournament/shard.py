@@ -10,6 +10,10 @@ cluster run exactly the same code; it returns polars frames and writes nothing.
 from __future__ import annotations
 
 import json
+import os
+import pickle
+import signal
+import struct
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -20,8 +24,12 @@ import polars as pl
 from raspis.engine import Variant
 from raspis.engine import rng as chance
 from raspis.strategies import load_strategy, play_game
+from raspis.strategies.play import HEARTBEAT, HEARTBEAT_SIZE
 
 from .schema import DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA
+
+__all__ = ["HEARTBEAT", "HEARTBEAT_SIZE", "ShardResult", "ShardTask", "errored_shard", "game_id",
+           "game_seed", "run_shard", "run_shard_on_engine", "worker_main"]
 
 
 @dataclass(frozen=True)
@@ -97,89 +105,186 @@ def shard_variant(options: dict[str, Any]) -> Variant:
     return variant
 
 
+def variant_fingerprint(variant: Variant) -> str:
+    """Every option of ``variant`` as text, recomputed now (not the cached ``content_hash``): a
+    strategy that writes into the variant changes it. Never raises (a dump that fails reads as
+    changed)."""
+    try:
+        return json.dumps(variant.model_dump(mode="json"), sort_keys=True, default=repr)
+    except Exception as error:  # a value that cannot be dumped: someone wrote into the model
+        return f"<cannot be dumped: {type(error).__name__}>"
+
+
+def _changed_keys(variant: Variant, original: dict[str, Any]) -> list[str]:
+    try:
+        now = variant.model_dump(mode="json")
+    except Exception:
+        return ["(cannot be read back)"]
+    keys = sorted(set(now) | set(original))
+    return [key for key in keys if now.get(key) != original.get(key)] or ["(its internals)"]
+
+
+TAMPERED = ("the variant was changed during this game (a strategy wrote into it: {keys}); the game "
+            "is void and the next game gets an intact variant")
+
+
 def run_shard(task: ShardTask) -> ShardResult:
-    """Play every game of a shard and return its tables."""
+    """Play every game of a shard and return its tables. Every call into a strategy is inside the
+    fault handling; a game during which the variant was changed is errored, and the next game gets
+    a variant rebuilt from the task's options."""
+    from raspis.engine import Game
+    from raspis.strategies.play import GameRecord, StrategyFault, guarded, watch_game
+
     started = time.perf_counter()
     variant = shard_variant(task.variant_options)
     resolved = variant.for_player_count(task.players)
     variant_hash = variant.content_hash
-    instances = [load_strategy(spec) for spec in task.strategies]
+    original = json.loads(variant_fingerprint(variant))
+    intact = (variant_fingerprint(variant), variant_fingerprint(resolved))
+    instances: dict[int, Any] = {}
+    broken: dict[int, str] = {}
+
+    def instance(slot: int, fresh: bool = False) -> Any:
+        if slot in broken:
+            return None
+        if slot in instances and not fresh:
+            return instances[slot]
+        made, problem = guarded(load_strategy, task.strategies[slot])
+        if problem is not None:
+            broken[slot] = f"__init__: {problem[1]}"
+            return None
+        if not fresh:
+            instances[slot] = made
+        return made
+
     games_columns: dict[str, list[Any]] = {name: [] for name in GAMES_SCHEMA}
     deals_columns: dict[str, list[Any]] = {name: [] for name in DEALS_SCHEMA}
     stats: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0] * 12)
     errored = 0
     faults: list[str] = []
     players = task.players
-    for deal_set, seating_index in task.games:
+    for index, (deal_set, seating_index) in enumerate(task.games):
+        watch_game(index)
         seating = task.seatings[seating_index]
         seed = game_seed(task.root_seed, deal_set)
-        lineup = [instances[slot] for slot in seating]
+        lineup = [instance(slot) for slot in seating]
         # One instance per lineup slot: a slot used twice (same strategy object) would share
         # state, so give duplicated slots their own copies.
-        if len(set(map(id, lineup))) < players:
-            lineup = [load_strategy(task.strategies[slot]) for slot in seating]
-        record = play_game(resolved, players, seed, lineup,
-                           decision_seconds=task.decision_seconds)
+        if None not in lineup and len(set(map(id, lineup))) < players:
+            lineup = [instance(slot, fresh=True) for slot in seating]
+        specs = [task.strategies[slot] for slot in seating]
+        if None in lineup:
+            seat = lineup.index(None)
+            record = GameRecord(Game(resolved, players, seed), StrategyFault(
+                seat, specs[seat], "raised", 0, "start", broken.get(seating[seat], "__init__")))
+        else:
+            record = play_game(resolved, players, seed, lineup,
+                               decision_seconds=task.decision_seconds, specs=specs)
         game = record.game
         identifier = game_id(task, deal_set, seating_index)
-        fault = record.fault
+        fault: object = record.fault
+        if (variant_fingerprint(variant), variant_fingerprint(resolved)) != intact:
+            text = TAMPERED.format(keys=", ".join(_changed_keys(variant, original)))
+            fault = text if fault is None else f"{fault}; and {text}"
+            _VARIANTS.clear()
+            variant = shard_variant(task.variant_options)
+            resolved = variant.for_player_count(task.players)
         if fault is not None:
             errored += 1
             if len(faults) < 5:
                 faults.append(f"game {identifier} (deal set {deal_set}): {fault}")
-        places = game.places()
-        double = game.double_losses()
-        changes = _lead_changes([result.totals for result in game.results])
+        _collect(task, variant.name, variant_hash, resolved, deal_set, seating_index, identifier,
+                 seed, game, fault, games_columns, deals_columns, stats)
+    return _result(task, games_columns, deals_columns, stats, errored, faults, started)
+
+
+def errored_shard(task: ShardTask, cause: str) -> ShardResult:
+    """A shard whose every game is recorded as errored with ``cause`` (a worker that died or was
+    killed twice while playing it): the games' rows as an unplayed game gives them."""
+    from raspis.engine import Game
+
+    started = time.perf_counter()
+    variant = Variant.model_validate(task.variant_options)
+    resolved = variant.for_player_count(task.players)
+    variant_hash = variant.content_hash
+    games_columns: dict[str, list[Any]] = {name: [] for name in GAMES_SCHEMA}
+    deals_columns: dict[str, list[Any]] = {name: [] for name in DEALS_SCHEMA}
+    stats: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0] * 12)
+    for deal_set, seating_index in task.games:
+        seed = game_seed(task.root_seed, deal_set)
+        identifier = game_id(task, deal_set, seating_index)
+        _collect(task, variant.name, variant_hash, resolved, deal_set, seating_index, identifier,
+                 seed, Game(resolved, task.players, seed), cause, games_columns, deals_columns,
+                 stats)
+    faults = [f"shard {task.shard_id} ({len(task.games)} games): {cause}"]
+    return _result(task, games_columns, deals_columns, stats, len(task.games), faults, started)
+
+
+def _collect(task: ShardTask, variant_name: str, variant_hash: str, resolved: Variant,
+             deal_set: int, seating_index: int, identifier: int, seed: int, game: Any,
+             fault: object, games_columns: dict[str, list[Any]],
+             deals_columns: dict[str, list[Any]], stats: dict[tuple[Any, ...], list[int]]) -> None:
+    players = task.players
+    seating = task.seatings[seating_index]
+    places = game.places()
+    double = game.double_losses()
+    changes = _lead_changes([result.totals for result in game.results])
+    for seat in range(players):
+        slot = seating[seat]
+        values = (
+            variant_name, variant_hash, deal_set, seating_index, identifier, seed, players,
+            seat, game.first_dealer, task.strategies[slot], slot, game.scores[seat],
+            places[seat], places[seat] == 1, double[seat], len(game.results), changes,
+            fault is not None, None if fault is None else str(fault),
+        )
+        for name, value in zip(GAMES_SCHEMA, values, strict=True):
+            games_columns[name].append(value)
+    for result in game.results:
+        kind = resolved.kinds[result.kind]
+        block = game.deals[result.number].block
         for seat in range(players):
-            slot = seating[seat]
-            values = (
-                variant.name, variant_hash, deal_set, seating_index, identifier, seed, players,
-                seat, game.first_dealer, task.strategies[slot], slot, game.scores[seat],
-                places[seat], places[seat] == 1, double[seat], len(game.results), changes,
-                fault is not None, None if fault is None else str(fault),
-            )
-            for name, value in zip(GAMES_SCHEMA, values, strict=True):
-                games_columns[name].append(value)
-        for result in game.results:
-            kind = resolved.kinds[result.kind]
-            block = game.deals[result.number].block
-            for seat in range(players):
-                bid = result.bids[seat]
-                if bid is None and kind.bidding != "none":
-                    continue  # sat out a tie-break deal
-                taken = result.taken[seat]
-                points = result.points[seat]
-                held = [holder == seat for holder in result.jokers_held]
-                held1 = held[0] if held else False
-                held2 = held[1] if len(held) > 1 else False
-                offset = (seat - result.dealer) % players
-                forced = result.hook_forced and offset == 0
-                strategy = task.strategies[seating[seat]]
-                if task.deal_rows:
-                    values = (
-                        variant_hash, identifier, deal_set, seating_index, result.number, block,
-                        result.kind, kind.special, result.hand_size, seat, strategy, offset,
-                        result.trump, bid, taken, points, result.premiums[seat], sum(held),
-                        held1, held2, forced,
-                    )
-                    for name, value in zip(DEALS_SCHEMA, values, strict=True):
-                        deals_columns[name].append(value)
-                key = (strategy, offset, result.number, result.kind, kind.special,
-                       result.hand_size, held1, held2)
-                row = stats[key]
-                row[0] += 1
-                row[1] += points
-                row[2] += points * points
-                if bid is not None:
-                    row[3] += 1
-                    row[4] += bid
-                    row[6] += bid == taken
-                    row[7] += taken > bid
-                    row[8] += taken < bid
-                    row[9] += bid == 0
-                    row[10] += bid == 0 and taken == 0
-                row[5] += taken
-                row[11] += forced
+            bid = result.bids[seat]
+            if bid is None and kind.bidding != "none":
+                continue  # sat out a tie-break deal
+            taken = result.taken[seat]
+            points = result.points[seat]
+            held = [holder == seat for holder in result.jokers_held]
+            held1 = held[0] if held else False
+            held2 = held[1] if len(held) > 1 else False
+            offset = (seat - result.dealer) % players
+            forced = result.hook_forced and offset == 0
+            strategy = task.strategies[seating[seat]]
+            if task.deal_rows:
+                values = (
+                    variant_hash, identifier, deal_set, seating_index, result.number, block,
+                    result.kind, kind.special, result.hand_size, seat, strategy, offset,
+                    result.trump, bid, taken, points, result.premiums[seat], sum(held),
+                    held1, held2, forced,
+                )
+                for name, value in zip(DEALS_SCHEMA, values, strict=True):
+                    deals_columns[name].append(value)
+            key = (strategy, offset, result.number, result.kind, kind.special,
+                   result.hand_size, held1, held2)
+            row = stats[key]
+            row[0] += 1
+            row[1] += points
+            row[2] += points * points
+            if bid is not None:
+                row[3] += 1
+                row[4] += bid
+                row[6] += bid == taken
+                row[7] += taken > bid
+                row[8] += taken < bid
+                row[9] += bid == 0
+                row[10] += bid == 0 and taken == 0
+            row[5] += taken
+            row[11] += forced
+
+
+def _result(task: ShardTask, games_columns: dict[str, list[Any]],
+            deals_columns: dict[str, list[Any]], stats: dict[tuple[Any, ...], list[int]],
+            errored: int, faults: list[str], started: float) -> ShardResult:
+    variant_hash = Variant.model_validate(task.variant_options).content_hash
     stats_columns: dict[str, list[Any]] = {name: [] for name in DEAL_STATS_SCHEMA}
     for key, row in stats.items():
         strategy, offset, number, kind_name, special, hand_size, held1, held2 = key
@@ -206,3 +311,82 @@ def run_shard_on_engine(task: ShardTask) -> ShardResult:
 
         return run_shard_batch(task)
     return run_shard(task)
+
+
+# -- the worker process of a supervised pool (``tournament.runner``) -----------------------------
+
+#: Frames on the worker's pipes: an 8-byte little-endian length, then a pickle.
+FRAME = struct.Struct("<Q")
+
+
+def read_frame(stream: Any) -> Any:
+    """The next pickled message on ``stream``, or None at the end of the stream."""
+    header = _read_exactly(stream, FRAME.size)
+    if header is None:
+        return None
+    payload = _read_exactly(stream, FRAME.unpack(header)[0])
+    return None if payload is None else pickle.loads(payload)
+
+
+def write_frame(stream: Any, message: Any) -> None:
+    """Write one pickled message to ``stream`` and flush it."""
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(FRAME.pack(len(data)) + data)
+    stream.flush()
+
+
+def _read_exactly(stream: Any, size: int) -> bytes | None:
+    chunks, left = [], size
+    while left:
+        chunk = stream.read(left)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _die_with_parent() -> None:
+    try:  # Linux: the kernel kills this worker when its parent dies (kill -9 included)
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def worker_main() -> None:
+    """A supervised worker: reads ``ShardTask`` frames on stdin, answers ``("result",
+    ShardResult)`` or ``("error", text)`` frames on stdout, and publishes its decisions into the
+    heartbeat file whose descriptor is ``argv[1]``. Strategies' prints go to stderr (the
+    protocol keeps private copies of the pipes). Ctrl-C, SIGTERM and SIGHUP are the parent's to
+    handle: the parent kills its workers when it stops."""
+    import mmap
+    import sys
+    import traceback
+
+    from raspis.strategies.play import describe_error, watch_decisions
+
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_IGN)
+    _die_with_parent()
+    requests = os.fdopen(os.dup(0), "rb")
+    answers = os.fdopen(os.dup(1), "wb")
+    quiet = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(quiet, 0)
+    os.dup2(2, 1)
+    if len(sys.argv) > 1:
+        watch_decisions(mmap.mmap(int(sys.argv[1]), HEARTBEAT_SIZE))
+    while True:
+        task = read_frame(requests)
+        if task is None:
+            return
+        try:
+            message: tuple[str, Any] = ("result", run_shard_on_engine(task))
+        except BaseException as error:  # noqa: BLE001 - whatever ended the shard, report it
+            lines = traceback.format_exception(error)
+            message = ("error", f"{describe_error(error)}\n{''.join(lines[-6:])}")
+        try:
+            write_frame(answers, message)
+        except (pickle.PicklingError, TypeError, AttributeError) as error:
+            write_frame(answers, ("error", f"the shard's result cannot be sent: {error}"))
