@@ -65,13 +65,17 @@ def console_width() -> int:
 
 
 def _provenance(frame: pl.DataFrame) -> tuple[pl.DataFrame, str]:
-    """Drop ``variant_hash`` (and a ``run`` column with one value) from a table for people, and
-    say once what they were."""
+    """Drop ``variant_hash`` (and ``run`` or ``intervals`` columns with one value) from a table
+    for people, and say once what they were."""
     notes = []
     if "run" in frame.columns and frame["run"].n_unique() <= 1:
         if frame.height:
             notes.append(f"run {frame['run'][0]}")
         frame = frame.drop("run")
+    if "intervals" in frame.columns and frame["intervals"].n_unique() <= 1:
+        if frame.height and frame["intervals"][0] is not None:
+            notes.append(f"intervals over {frame['intervals'][0]}")
+        frame = frame.drop("intervals")
     if "variant_hash" in frame.columns and "variant" in frame.columns:
         pairs = frame.select("variant", "variant_hash").unique().sort("variant")
         if pairs["variant"].n_unique() == pairs.height:
