@@ -26,8 +26,8 @@ Design, stated once:
   deal-set-clustered deal-level differences.
 - *Verdict.* A difference whose interval excludes 0 is stated with its estimate and interval; one
   whose interval includes 0 is "not measurable at this size", with the deal sets that a test at
-  level 5% with power 80% would need for a difference of the observed size:
-  C·((z₀.₉₇₅ + z₀.₈)·se/|d|)².
+  level 5% with power 80% would need for a difference of the observed size,
+  C·((z₀.₉₇₅ + z₀.₈)·se/|d|)², and the games they make (times the seatings of a deal set).
 """
 
 from __future__ import annotations
@@ -638,8 +638,10 @@ def verdict(statistic: Statistic, baseline: str, other: str, row: dict[str, Any]
             f"{unit} {direction} under {other} than under {baseline}{values}"
         )
     needed = row.get("needed_deal_sets")
+    per_set = row.get("games_per_deal_set") or 1.0
     size = (
-        f"about {needed:,.0f} deal sets would be needed to measure it"
+        f"about {needed * per_set:,.0f} games ({needed:,.0f} deal sets) would be needed to "
+        "measure it"
         if needed is not None and math.isfinite(needed)
         else "no difference at all was observed"
     )
@@ -775,6 +777,7 @@ def compare(
                 "design": design,
                 "deal_sets": clusters,
                 "needed_deal_sets": needed if not (low > 0 or high < 0) else None,
+                "games_per_deal_set": _games_per_deal_set(first),
             }
             row["verdict"] = verdict(statistic, first.label, other.label, row)
             rows.append(row)
@@ -793,6 +796,7 @@ def compare(
         "design": pl.String(),
         "deal_sets": pl.Int64(),
         "needed_deal_sets": pl.Float64(),
+        "games_per_deal_set": pl.Float64(),
         "verdict": pl.String(),
     }
     table = pl.DataFrame(rows, schema=schema)
@@ -809,6 +813,20 @@ def compare(
         },
     )
     return Comparison(units, table, values, notes)
+
+
+def _games_per_deal_set(unit: Unit) -> float:
+    """Games per deal set of a unit (its seatings; 1 without duplicates)."""
+    return unit.run.cached(
+        f"games_per_deal_set_{unit.variant_hash}",
+        lambda: float(
+            unit.run.collect(
+                unit.run.games.filter(pl.col("variant_hash") == unit.variant_hash).select(
+                    pl.col("game_id").n_unique() / pl.col("deal_set").n_unique()
+                )
+            ).item()
+        ),
+    )
 
 
 def _best_pair(unit: Unit, strategies: Sequence[str]) -> tuple[str, str] | None:

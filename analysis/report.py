@@ -48,7 +48,8 @@ from .tables import (
 
 TEMPLATES = Path(__file__).parent / "templates"
 REGULAR = ~pl.col("special")
-#: Characters of table text that fit the page's width (a 1024 px window at 0.85 em, about 7.2 px a character).
+#: Characters of table text that fit the page's width (a 1024 px window at 0.85 em, about
+#: 7.2 px a character).
 PAGE_CHARACTERS = 132
 #: Columns only per-deal rows can fill (``outcomes.special_contribution``).
 DEAL_ROW_COLUMNS = ("mean_per_game", "variance_share", "winner_changed_share")
@@ -414,15 +415,17 @@ def _number(value: object) -> str:
     return format_number(value)
 
 
-def _needed(count: int, estimate: float, low: float, high: float, level: float) -> str:
+def _needed(
+    count: int, estimate: float, low: float, high: float, level: float, per_set: float = 1.0
+) -> str:
     from .compare import needed_deal_sets
     from .intervals import normal_quantile
 
     se = (high - low) / (2 * normal_quantile(level))
     needed = needed_deal_sets(count, se, estimate, level)
-    return f"about {needed:,.0f} deal sets would be needed" if needed != float("inf") else (
-        "no effect at all was observed"
-    )
+    if needed == float("inf"):
+        return "no effect at all was observed"
+    return f"about {needed * per_set:,.0f} games ({needed:,.0f} deal sets) would be needed"
 
 
 def _measured(low: float | None, high: float | None) -> bool:
@@ -455,6 +458,7 @@ def key_findings(
             ).to_dicts()
 
         ordered = part.sort("mean_score", descending=True)
+        per_set = float(part["games"][0]) / max(float(part["deal_sets"][0]), 1.0)
         if ordered.height >= 2:
             first, second = ordered["strategy"][0], ordered["strategy"][1]
             pair = [r for r in rows("pairs") if {r["strategy_a"], r["strategy_b"]} == {first,
@@ -473,7 +477,8 @@ def key_findings(
                     lines.append(
                         f"{r['strategy_a']} and {r['strategy_b']}: no measurable difference at "
                         f"this size ({_number(estimate)} [{_number(low)}, {_number(high)}] "
-                        f"points a game); {_needed(r['deal_sets'], estimate, low, high, level)} "
+                        f"points a game); "
+                        f"{_needed(r['deal_sets'], estimate, low, high, level, per_set)} "
                         f"({where})."
                     )
         tests = [r for r in rows("seat_test") if r["measure"] == "score"]
@@ -492,7 +497,8 @@ def key_findings(
                 )
             else:
                 needed = _needed(top["deal_sets"], top["score_advantage"],
-                                 top["score_advantage_low"], top["score_advantage_high"], level)
+                                 top["score_advantage_low"], top["score_advantage_high"], level,
+                                 top["games"] / max(top["deal_sets"], 1))
                 lines.append(
                     f"No seat is measurably favoured (Hotelling's T², p = {p_value}); the largest "
                     f"advantage, {advantage}, is not measurable at this size: {needed} ({where})."
@@ -555,7 +561,8 @@ def _deal_findings(run: Run, variant: str, where: str, level: float) -> list[str
             lines.append(
                 f"The dealer's cost is not measurable at this size ({_number(estimate)} "
                 f"[{_number(low)}, {_number(high)}] points a deal); "
-                f"{_needed(deal_sets, estimate, low, high, level)}{hook} ({where})."
+                f"{_needed(deal_sets, estimate, low, high, level, _per_set(run, r))}{hook} "
+                f"({where})."
             )
     joker = balance.joker_value(run, by=(), level=level).filter(
         (pl.col("variant") == variant) & (pl.col("joker") == "joker1")
@@ -573,7 +580,7 @@ def _deal_findings(run: Run, variant: str, where: str, level: float) -> list[str
             lines.append(
                 f"The Joker's value is not measurable at this size ({_number(estimate)} "
                 f"[{_number(low)}, {_number(high)}] points a deal); "
-                f"{_needed(deal_sets, estimate, low, high, level)} ({where})."
+                f"{_needed(deal_sets, estimate, low, high, level, _per_set(run, r))} ({where})."
             )
     return lines
 
@@ -596,3 +603,11 @@ def _comparison_findings(runs: Sequence[Run], level: float) -> list[str]:
     if sum(run.variant_names().height for run in runs) < 2:
         return []
     return findings(compare(list(runs), level=level), limit=6)
+
+
+def _per_set(run: Run, row: dict[str, object]) -> float:
+    """Games per deal set of the variant of a table row."""
+    from .compare import Unit, _games_per_deal_set
+
+    variant_hash = str(row["variant_hash"])
+    return _games_per_deal_set(Unit(run, variant_hash, str(row["variant"]), ""))

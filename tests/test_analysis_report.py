@@ -114,7 +114,7 @@ def test_report_answers_first_with_findings_and_contents(lean_report) -> None:  
     line = next(row for row in findings.splitlines() if "points a game more than" in row)
     assert line.startswith("- fastheuristic scores") and "[" in line and "run run, classic" in line
     # the seats of classic between these players: not measurable, with the size it would need
-    assert "deal sets would be needed" in findings or "The seats are not equal" in findings
+    assert "deal sets) would be needed" in findings or "The seats are not equal" in findings
     assert html.count('href="#s') == 8  # one entry per section
 
 

@@ -6,6 +6,7 @@ unpaired, game-level and deal-level; and the CLI prints, writes and fails clearl
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -83,7 +84,10 @@ def test_paired_difference_recovers_the_planted_effect_and_beats_welch() -> None
     unchanged = _row(paired, "mean_score[b]")
     assert unchanged["difference_low"] <= 0 <= unchanged["difference_high"]
     assert "not measurable at this size" in unchanged["verdict"]
-    assert "deal sets would be needed" in unchanged["verdict"]
+    games, deal_sets = re.search(r"about ([\d,]+) games \(([\d,]+) deal sets\) would be needed",
+                                 unchanged["verdict"]).groups()
+    # four seatings a deal set: the games are four times the deal sets
+    assert int(games.replace(",", "")) == pytest.approx(4 * int(deal_sets.replace(",", "")), abs=4)
     unpaired = compare([_two_variants(400, seed=1, same_deals=False)])
     welch = _row(unpaired, "mean_score[a]")
     assert welch["design"] == "welch" and "unpaired (Welch)" in unpaired.notes[0]
