@@ -77,6 +77,11 @@ class Run:
             first_line = (
                 str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             )
+            from raspis.tournament.schema import find_damaged
+
+            files = find_damaged(self.path) if self.path is not None else []
+            if files:  # name the damaged file and the repair
+                raise DatasetError(f"{self.label}: cannot read the dataset: {files[0]}") from None
             raise DatasetError(f"{self.label}: cannot read the dataset: {first_line}") from None
 
     def cached(self, key: str, compute: Callable[[], T]) -> T:

@@ -1,20 +1,102 @@
-"""``raspis play``: one game between strategies, printed as the score sheet."""
+"""``raspis play``: one game between strategies, printed as the score sheet.
+
+The game is played in a forked child process where the platform has ``fork``: a strategy that ends
+its process (``os._exit``, a signal) then cannot end ``raspis play`` silently; the parent says what
+happened and exits 1. A strategy that raises (``SystemExit`` and ``KeyboardInterrupt`` included)
+errors the game, which also exits 1. A real Ctrl-C stops with exit status 130.
+"""
 
 from __future__ import annotations
+
+import os
+import pickle
+import sys
+from collections.abc import Callable
+from typing import Any
 
 import click
 from raspis.engine import load_variant
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies.match import play_match
+from raspis.strategies.play import describe_exit, guarded
 
 from .common import friendly_errors, split_specs
+
+#: The largest seed (seeds are 64-bit unsigned).
+SEED_MAX = 2**64 - 1
+
+#: Exit status when a strategy failed (raised, cheated, or ended the game's process).
+FAULT_EXIT = 1
+
+
+def _in_child(work: Callable[[], Any]) -> Any:
+    """``work()`` in a forked child, its result pickled back; ``SystemExit(1)`` with a message when
+    the child dies first (a strategy called ``os._exit`` or was killed)."""
+    if not hasattr(os, "fork"):
+        return work()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: play, send the result, and leave without running any cleanup
+        code = 0
+        try:
+            os.close(read_end)
+            data = pickle.dumps(("ok", work()))
+        except KeyboardInterrupt:
+            code, data = 130, b""
+        except BaseException as error:  # noqa: BLE001 - reported by the parent
+            data = pickle.dumps(("error", f"{type(error).__name__}: {error}"))
+        try:
+            with os.fdopen(write_end, "wb") as stream:
+                stream.write(data)
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    chunks = []
+    try:
+        with os.fdopen(read_end, "rb") as stream:
+            while chunk := stream.read(1 << 16):
+                chunks.append(chunk)
+        _, status = os.waitpid(pid, 0)
+    except KeyboardInterrupt:
+        with_pid_gone(pid)
+        click.echo("interrupted", err=True)
+        raise SystemExit(130) from None
+    code = os.waitstatus_to_exitcode(status)
+    if code == 130 and not chunks:
+        click.echo("interrupted", err=True)
+        raise SystemExit(130)
+    if not chunks:
+        click.echo(f"game stopped: the game's process died ({describe_exit(code)}): a strategy "
+                   "ended it (os._exit, a signal, or out of memory)", err=True)
+        raise SystemExit(FAULT_EXIT)
+    kind, value = pickle.loads(b"".join(chunks))
+    if kind == "error":
+        click.echo(f"game stopped: {value}", err=True)
+        raise SystemExit(FAULT_EXIT)
+    return value
+
+
+def with_pid_gone(pid: int) -> None:
+    """Kill and reap a child process (no error if it is gone already)."""
+    import signal
+
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (OSError, ChildProcessError):
+        pass
 
 
 @click.command("play")
 @click.option("--variant", "-v", "variant_spec", default="classic", show_default=True,
               help="preset name or variant .toml file")
 @click.option("--players", "-p", type=int, default=4, show_default=True, help="number of players")
-@click.option("--seed", "-s", type=int, default=1, show_default=True, help="game seed")
+@click.option("--seed", "-s", type=click.IntRange(0, SEED_MAX), default=1, show_default=True,
+              help="game seed (0 to 2^64-1)")
 @click.option("--strategies", "strategy_specs", default="random", show_default=True,
               help="comma-separated strategy specs, one per seat (one spec fills every seat)")
 @click.option("--trace/--no-trace", default=False, help="print every deal, bid and card too")
@@ -23,7 +105,10 @@ from .common import friendly_errors, split_specs
 @friendly_errors
 def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str, trace: bool,
                  as_match: bool) -> None:
-    """Play one game (or a match) and print its score sheet ("расписка")."""
+    """Play one game (or a match) and print its score sheet ("расписка").
+
+    Exits 1 when a strategy failed (raised, returned an illegal action, or ended its process).
+    """
     variant = load_variant(variant_spec)
     variant.for_player_count(players)
     specs = split_specs(strategy_specs)
@@ -34,10 +119,28 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
             f"{players} players need {players} strategies (or one for all), got {len(specs)}",
             param_hint="--strategies",
         )
-    strategies = [load_strategy(spec) for spec in specs]
+    for spec in specs:
+        _, problem = guarded(load_strategy, spec)
+        if problem is not None and problem[1].startswith("StrategySpecError"):
+            load_strategy(spec)  # a bad spec: the loader's clear message (exit 2)
+        if problem is not None:
+            click.echo(f"error: strategy {spec!r} cannot be created: its __init__ {problem[0]}: "
+                       f"{problem[1]}", err=True)
+            raise SystemExit(FAULT_EXIT)
     names = [f"{seat}:{spec}" for seat, spec in enumerate(specs)]
+
+    def strategies() -> list[Any]:
+        made = []
+        for spec in specs:
+            instance, problem = guarded(load_strategy, spec)
+            if problem is not None:
+                raise RuntimeError(f"strategy {spec!r} cannot be created: its __init__ "
+                                   f"{problem[0]}: {problem[1]}")
+            made.append(instance)
+        return made
+
     if as_match:
-        result = play_match(variant, players, seed, strategies)
+        result = _in_child(lambda: play_match(variant, players, seed, strategies()))
         for number, game_record in enumerate(result.games, start=1):
             click.echo(f"game {number}: totals {game_record.game.scores} places "
                        f"{game_record.game.places()}")
@@ -45,9 +148,9 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
                    f"{', '.join(names[seat] for seat in result.winners)} ({result.decided_by})")
         if result.errored:
             click.echo(f"match stopped: {result.games[-1].fault}", err=True)
-            raise SystemExit(1)
+            raise SystemExit(FAULT_EXIT)
         return
-    record = play_game(variant, players, seed, strategies, log=trace)
+    record = _in_child(lambda: play_game(variant, players, seed, strategies(), log=trace))
     game = record.game
     if trace:
         click.echo(game.trace())
@@ -55,4 +158,4 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
     click.echo(game.score_sheet(names))
     if record.fault is not None:
         click.echo(f"game stopped: {record.fault}", err=True)
-        raise SystemExit(1)
+        raise SystemExit(FAULT_EXIT)

@@ -156,6 +156,19 @@ def describe_error(error: BaseException) -> str:
     return f"{name}: {text}" if text else name
 
 
+def describe_exit(code: int | None) -> str:
+    """A process's exit status in words: ``exit code 3``, ``killed by signal 9 (SIGKILL)``."""
+    if code is None:
+        return "no exit status"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = "unknown"
+        return f"killed by signal {-code} ({name})"
+    return f"exit code {code}"
+
+
 def _type_name(value: object) -> str:
     try:
         return str(type.__dict__["__name__"].__get__(type(value)))

@@ -42,6 +42,8 @@ from raspis.engine.errors import RaspisError
 from raspis.strategies import load_strategy
 from raspis.strategies.registry import display_names
 
+from raspis.strategies.play import describe_exit
+
 from .schema import DEAL_ROWS_DEFAULT_LIMIT, TABLES
 from .shard import ShardResult, ShardTask
 
@@ -125,7 +127,7 @@ class RunSummary:
 
 
 #: The largest seed: seeds are 64-bit unsigned.
-MAX_SEED = 2**64 - 1
+MAX_SEED = SEED_MAX = 2**64 - 1
 
 
 def _is_int(value: object) -> bool:
@@ -389,19 +391,6 @@ def prepare_output(out_dir: Path, fingerprint: str, resume: bool) -> dict[str, A
 WATCHDOG_GRACE = 1.0
 
 _WORKER_CODE = "from raspis.tournament.shard import worker_main; worker_main()"
-
-
-def describe_exit(code: int | None) -> str:
-    """A worker's exit status in words: ``exit code 3``, ``killed by signal 9 (SIGKILL)``."""
-    if code is None:
-        return "no exit status"
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = "unknown"
-        return f"killed by signal {-code} ({name})"
-    return f"exit code {code}"
 
 
 class _Worker:

@@ -124,12 +124,64 @@ def check_frame(frame: pl.DataFrame | pl.LazyFrame, table: str, source: str) -> 
         raise DatasetError(f"{source}: does not match the {table} schema: {'; '.join(parts)}")
 
 
+def repair_hint(run_dir: str | Path) -> str:
+    """How to repair a run with damaged or missing shard files."""
+    return (f"repair: run the same `raspis tournament ... --out {run_dir}` command with --resume "
+            f"(it re-plays shards that do not read back); `raspis verify {run_dir}` lists every "
+            "problem")
+
+
+def first_line(error: BaseException) -> str:
+    """``Type: first line of the message`` of a (polars) error."""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+
+
+def damaged(path: Path, error: BaseException, hint: bool = True) -> DatasetError:
+    """The error for a shard file that cannot be read: names the file and (``hint``) the
+    repair."""
+    size = path.stat().st_size if path.exists() else 0
+    what = "is empty" if size == 0 else f"cannot be read ({first_line(error)})"
+    repair = f"; {repair_hint(path.parent.parent)}" if hint else ""
+    return DatasetError(f"{path} {what}: the file is damaged (truncated or overwritten){repair}")
+
+
+def read_table_file(path: Path, table: str, hint: bool = True) -> pl.DataFrame:
+    """One shard file read in full and schema-checked; ``DatasetError`` naming it (and with
+    ``hint`` the repair) otherwise."""
+    try:
+        frame = pl.read_parquet(path)
+    except Exception as error:  # polars: truncated, empty, garbage
+        raise damaged(path, error, hint) from None
+    check_frame(frame, table, str(path))
+    return frame
+
+
 def scan_table(run_dir: str | Path, table: str) -> pl.LazyFrame:
-    """A lazy scan of one table of a run, schema-checked (empty frame when it has no files)."""
+    """A lazy scan of one table of a run, schema-checked (empty frame when it has no files); a
+    file whose footer cannot be read gives a ``DatasetError`` naming it and the repair."""
     folder = Path(run_dir) / table
     files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
     if not files:
         return empty_frame(table).lazy()
     for path in files:  # reads each file's footer only
-        check_frame(pl.scan_parquet(path), table, str(path))
+        try:
+            scan = pl.scan_parquet(path)
+            scan.collect_schema()
+        except Exception as error:  # polars: truncated, empty, garbage
+            raise damaged(path, error) from None
+        check_frame(scan, table, str(path))
     return pl.scan_parquet(files)
+
+
+def find_damaged(run_dir: str | Path) -> list[str]:
+    """Every shard file of a run that does not read back in full, with why (slow: reads all)."""
+    problems = []
+    for table in TABLES:
+        folder = Path(run_dir) / table
+        for path in sorted(folder.glob("*.parquet")) if folder.is_dir() else []:
+            try:
+                read_table_file(path, table)
+            except DatasetError as error:
+                problems.append(str(error))
+    return problems
