@@ -4,7 +4,10 @@
 ``outcomes`` and ``luck`` over a list of runs and stack the results with a ``run`` column first, so
 runs (and the variants inside them) sit side by side. ``display_frame`` turns a table into strings
 for a terminal, Markdown or HTML: an estimate with ``_low``/``_high`` columns becomes one cell
-"estimate [low, high]", and numbers get a sensible number of digits. CSV and JSON keep the raw
+"estimate [low, high]" (more digits where the bounds would print alike, "(no spread)" where they
+are equal), p-values below 1e-16 print as "<1e-16", and numbers get a sensible number of digits.
+``column_groups`` and ``label_columns`` split a wide table into parts that fit a width, the label
+columns repeated in each (the terminal and the report use them). CSV and JSON keep the raw
 columns.
 """
 
