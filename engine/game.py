@@ -5,7 +5,8 @@ trump), ``BID``, ``PLAY``, ``SCORE`` (chance-free bookkeeping at the end of a de
 ``GAME_OVER``. The chance phases run by themselves, so a caller only ever sees a player to move in
 ``TRUMP``, ``BID`` or ``PLAY``, or the end. Each player phase has one ``_legal_*`` and one
 ``_apply_*`` function, dispatched in ``legal_actions`` and ``apply``; the rule for "must trump"
-lives in ``_legal_play``, the hook in ``_legal_bids``, the trick's winner in ``_trick_winner``.
+is asked of the rules core (``engine.core``): the legal cards in ``legal_play_options``, the
+hook in ``legal_bid_mask``, the trick's winner in ``_trick_winner``; this class keeps the state.
 
 Seats are numbered 0..n-1 clockwise; "left of the dealer" is the next seat. All chance comes from
 ``engine.rng`` keyed by the game seed: the same seed and the same choices give the same game.
@@ -53,7 +54,7 @@ from .events import (
     TrickWon,
     TrumpChosen,
 )
-from .observation import Observation
+from .observation import Observation, observe
 from .options import KindOptions
 from .schedule import DealSpec
 from .scoring import deal_points
@@ -320,17 +321,33 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move (empty when the game is over)."""
-        if self.phase == Phase.TRUMP:
-            return self._legal_trump()
-        if self.phase == Phase.BID:
-            return list(map(Bid, self.legal_bids()))
-        if self.phase == Phase.PLAY:
-            return self._legal_play()
-        return []
+        return list(self.legal_action_tuple())
+
+    def legal_action_tuple(self) -> tuple[Action, ...]:
+        """``legal_actions`` as a tuple, shared between equal positions (records are frozen)."""
+        phase = self.phase
+        memo = self.plan.memo
+        if phase == Phase.PLAY:
+            cards, calls = self.legal_play_options()
+            key = (cards, calls, not self.trick)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = tuple(self._play_actions(cards, calls, not self.trick))
+            return found  # type: ignore[return-value]
+        if phase == Phase.BID:
+            mask = self.legal_bid_mask()
+            found = memo.get(mask)
+            if found is None:
+                found = memo[mask] = tuple(
+                    Bid(bid) for bid in range(self._deal.hand_size + 1) if mask >> bid & 1)
+            return found  # type: ignore[return-value]
+        if phase == Phase.TRUMP:
+            return tuple(self._legal_trump())
+        return ()
 
     def apply(self, action: Action) -> None:
         """Apply the action of the seat to move; ``IllegalActionError`` if it is not legal."""
-        legal = self.legal_actions()
+        legal = self.legal_action_tuple()
         if action not in legal:
             shown = ", ".join(map(str, legal))
             where = f"seat {self.to_move}, deal {self.deal_index + 1}, {self.phase.name.lower()}"
@@ -358,10 +375,8 @@ class Game:
             return [False] * self.players
         return [score < 0 for score in self.scores]
 
-    def observation(self, seat: int):  # noqa: ANN201 - defined in engine.observation
+    def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now under the variant's rules (see ``engine.observation``)."""
-        from .observation import observe
-
         return observe(self, seat)
 
     def score_sheet(self, names: Sequence[str] | None = None) -> str:
@@ -613,12 +628,11 @@ class Game:
                 break
         return core.follow_calls(plan.two_jokers, first)
 
-    def _legal_play(self) -> list[Action]:
-        cards, calls = self.legal_play_options()
+    def _play_actions(self, cards: int, calls: int, lead: bool) -> list[Action]:
         actions: list[Action] = [Play(card) for card in card_list(cards & ~JOKER_MASK)]
         if not calls:
             return actions
-        options = [option for option in self.plan.call_order(not self.trick) if calls >> option & 1]
+        options = [option for option in self.plan.call_order(lead) if calls >> option & 1]
         for joker in card_list(cards & JOKER_MASK):
             actions.extend(Play(joker, CALL_NAMES[OPTION_CALL[option]],  # type: ignore[arg-type]
                                 int(OPTION_SUIT[option])) for option in options)

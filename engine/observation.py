@@ -69,59 +69,60 @@ class Observation(NamedTuple):
         return Determinizer(self).sample(rng)
 
 
-_PHASES: dict[str, Any] = {}
+_NO_HANDS: dict[int, tuple[None, ...]] = {}
 
 
 def observe(game: Game, seat: int) -> Observation:
     """Build ``seat``'s observation of ``game``."""
-    if not _PHASES:
-        from .game import Phase
+    from .game import Phase
 
-        _PHASES.update(TRUMP=Phase.TRUMP, BID=Phase.BID)
     phase = game.phase
-    kind = game.kind
+    kind = game._kind
+    deal = game._deal
     hand = game.hands[seat]
     hidden = trump_hidden = False
-    others: list[int | None] = [None] * game.players
-    if phase == _PHASES["TRUMP"] and game.trump_how == "named" and game.trump_card is None:
+    players = game.players
+    others = _NO_HANDS.get(players)
+    if others is None:
+        others = _NO_HANDS[players] = (None,) * players
+    if phase == Phase.BID:
+        if kind.bidding == "dark":
+            hand, hidden, trump_hidden = 0, True, True
+        elif kind.view == "forehead":
+            hand, hidden = 0, True
+            others = tuple(game.hands[other] if other != seat else None
+                           for other in range(players))
+    elif phase == Phase.TRUMP and game.trump_how == "named" and game.trump_card is None:
         # Named after the first cards (002); a dealer naming after a turned Joker saw every card.
         hand = game.first_cards[seat]
-    elif phase == _PHASES["BID"] and kind.bidding == "dark":
-        hand, hidden, trump_hidden = 0, True, True
-    elif phase == _PHASES["BID"] and kind.view == "forehead":
-        hand, hidden = 0, True
-        others = [game.hands[other] if other != seat else None for other in range(game.players)]
-    memory = game.variant.play.memory
+    memory = game.plan.memory
     finished = game.tricks
     if memory == "full":
         visible = tuple(finished)
         played = game.played
-    elif memory == "own_and_last":
-        visible = tuple(trick for index, trick in enumerate(finished)
-                        if trick.winner == seat or index == len(finished) - 1)
-    elif memory == "last":
-        visible = tuple(finished[-1:])
     else:
-        visible = ()
-    if memory != "full":
+        if memory == "own_and_last":
+            visible = tuple(trick for index, trick in enumerate(finished)
+                            if trick.winner == seat or index == len(finished) - 1)
+        elif memory == "last":
+            visible = tuple(finished[-1:])
+        else:
+            visible = ()
         played = 0
         for trick in visible:
             for entry in trick.cards:
                 played |= 1 << entry.card
         for entry in game.trick:
             played |= 1 << entry.card
-    to_move = game.current_player()
+    to_move = game.to_move if phase != Phase.GAME_OVER else -1
     return Observation(
-        variant=game.variant, seat=seat, players=game.players, phase=phase,
-        deal_number=game.deal.number, hand_size=game.deal.hand_size, kind=game.deal.kind,
-        dealer=game.dealer, order=tuple(game.order), to_move=to_move, hand=hand,
-        hand_hidden=hidden, other_hands=tuple(others),
-        trump=-1 if trump_hidden else game.trump,
-        trump_card=None if trump_hidden else game.trump_card,
-        trump_how="unknown" if trump_hidden else game.trump_how, bids=tuple(game.bids),
-        taken=tuple(game.taken), trick=tuple(game.trick), led_suit=game.led_suit,
-        trick_trump=-1 if trump_hidden else game.trick_trump, tricks=visible, played=played, scores=tuple(game.scores),
-        hook_rule=game.hook_rule() if phase == _PHASES["BID"] else "none",
-        legal_actions=tuple(game.legal_actions()) if to_move == seat else (),
-        trump_hidden=trump_hidden, passes_in_row=tuple(game.passes_in_row),
+        game.variant, seat, players, phase, deal.number, deal.hand_size, deal.kind, game.dealer,
+        tuple(game.order), to_move, hand, hidden, others,
+        -1 if trump_hidden else game.trump,
+        None if trump_hidden else game.trump_card,
+        "unknown" if trump_hidden else game.trump_how, tuple(game.bids), tuple(game.taken),
+        tuple(game.trick), game.led_suit, -1 if trump_hidden else game.trick_trump, visible,
+        played, tuple(game.scores), game.hook_rule() if phase == Phase.BID else "none",
+        game.legal_action_tuple() if to_move == seat else (), trump_hidden,
+        tuple(game.passes_in_row),
     )

@@ -62,10 +62,24 @@ def beats_many(lead_cards: np.ndarray, lead_calls: np.ndarray, lead_suits: np.nd
 def card_keys_many(cards: np.ndarray, calls: np.ndarray, position: int, led: np.ndarray,
                    trick_trump: np.ndarray, beats: np.ndarray, two_jokers: int,
                    out: np.ndarray) -> None:
-    """``rules.card_key`` of the card each game's player just played."""
+    """``rules.card_key`` of the card in each row of ``cards``."""
     for row in range(len(out)):
         out[row] = rules.card_key(cards[row], calls[row], position, led[row], trick_trump[row],
                                   beats[row], two_jokers)
+
+
+@njit(cache=True)
+def take_trick_lead(cards: np.ndarray, calls: np.ndarray, step: int, led: np.ndarray,
+                    trick_trump: np.ndarray, beats: np.ndarray, two_jokers: int,
+                    players: np.ndarray, best_key: np.ndarray, best_position: np.ndarray) -> None:
+    """The trick's running winner after each game's ``step``-th card: the greatest
+    ``rules.card_key`` so far, the earliest among equals (``players``: who played the card)."""
+    for row in range(len(best_key)):
+        key = rules.card_key(cards[row], calls[row], step, led[row], trick_trump[row],
+                             beats[row], two_jokers)
+        if step == 0 or key > best_key[row]:
+            best_key[row] = key
+            best_position[row] = players[row]
 
 
 @njit(cache=True)

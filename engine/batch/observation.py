@@ -267,10 +267,10 @@ class BatchObservation:
         return self._at_position(self._state.taken)
 
     def _make_winning_position(self) -> np.ndarray:
-        return self._state.best_position
+        return self._state.best_position.copy()  # updated in place as the trick goes on
 
     def _make_winning_key(self) -> np.ndarray:
-        return self._state.best_key
+        return self._state.best_key.copy()
 
     def _make_trumps_beat_jokers(self) -> np.ndarray:
         return self._state.beats

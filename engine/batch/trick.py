@@ -19,7 +19,7 @@ from .deal import DealState
 from .kernels import (
     as_int64,
     beats_many,
-    card_keys_many,
+    take_trick_lead,
     follow_calls_many,
     legal_cards_many,
 )
@@ -191,16 +191,11 @@ def apply_play(game: BatchGame, state: DealState, position: np.ndarray, flat: np
         if jokers is not None:
             fresh = jokers[state.first_call[jokers] < 0]
             state.first_call[fresh] = calls[fresh]
-    key = np.empty(state.count, dtype=np.int64)
-    card_keys_many(card, calls, step, state.led, state.trick_trump, state.beats,
-                   rules.two_jokers, key)
-    if step == 0:
-        state.best_key = key
-        state.best_position = position
-    else:
-        better = key > state.best_key
-        state.best_key = np.maximum(key, state.best_key)
-        state.best_position = np.where(better, position, state.best_position)
+    if step == 0:  # fresh arrays each trick: the last trick's winners stay as they were
+        state.best_key = np.empty(state.count, dtype=np.int64)
+        state.best_position = np.empty(state.count, dtype=np.int64)
+    take_trick_lead(card, calls, step, state.led, state.trick_trump, state.beats,
+                    rules.two_jokers, position, state.best_key, state.best_position)
 
 
 def end_trick(game: BatchGame, state: DealState) -> None:

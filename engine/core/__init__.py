@@ -6,11 +6,15 @@
 - ``engine.core.plan``: a variant compiled into a ``RulePlan`` of codes and tables, with the rules
   that depend only on the deal (hook, trump choice, lead calls, premium span, tie-break hand).
 
+- ``engine.core.cache``: the compiled functions are cached in a folder named after a hash of
+  their sources, so a changed rule is never served from a stale cache.
+
 ``engine.Game`` (one game) and ``engine.batch`` (thousands in lockstep) both call these; so do the
 strategies, for their reasoning about tricks. A new play rule costs ``engine.options``, the core
 and its tests.
 """
 
+from . import cache  # noqa: F401  (first: the compiled cache is keyed by the core's source)
 from .codes import (
     CALL_CODES,
     CALL_HIGH,

@@ -85,6 +85,8 @@ class RulePlan:
             order.extend(option for option in LEAD_OPTIONS[name] if option not in order)
         self.lead_option_order = tuple(order)
         self._lead_masks: dict[tuple[bool, bool], int] = {}
+        #: a memo for the engines' faces (e.g. legal-action records by mask), per plan
+        self.memo: dict[object, object] = {}
 
     @cached_property
     def schedule(self) -> list[DealSpec]:

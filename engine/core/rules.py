@@ -30,7 +30,7 @@ SUIT_BITS = (1 << 13) - 1
 TWO_JOKERS_SECOND_WINS, TWO_JOKERS_FIRST_WINS, TWO_JOKERS_OPPOSITE = range(3)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def suit_mask(suit: int) -> int:
     """The 13 cards of ``suit`` (0 for -1, no suit)."""
     if suit < 0:
@@ -38,7 +38,7 @@ def suit_mask(suit: int) -> int:
     return SUIT_BITS << (13 * suit)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def highest_bit(mask: int) -> int:
     """The highest set bit of a non-zero mask, as a mask."""
     bit = 1
@@ -48,13 +48,28 @@ def highest_bit(mask: int) -> int:
     return bit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def popcount(mask: int) -> int:
+    """The number of set bits of a non-negative mask (SWAR)."""
+    mask = mask - ((mask >> 1) & 0x5555555555555555)
+    mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (mask * 0x0101010101010101) >> 56 & 0xFF
+
+
+@njit(cache=True, inline="always")
+def bit_index(bit: int) -> int:
+    """The index of a single set bit."""
+    return popcount(bit - 1)
+
+
+@njit(cache=True, inline="always")
 def is_high_call(call: int) -> bool:
     """A Joker played with this call takes the trick (high, highest, trumps)."""
     return call == CALL_HIGH or call == CALL_HIGHEST or call == CALL_TRUMPS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def follow_mask(hand: int, lead_card: int, lead_call: int, lead_suit: int, led_suit: int,
                 trick_trump: int, must_trump: bool) -> int:
     """The ordinary cards of ``hand`` that may be played to a trick under way.
@@ -90,14 +105,14 @@ def follow_mask(hand: int, lead_card: int, lead_call: int, lead_suit: int, led_s
     return ordinary
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def joker_locked(lock_card: int, played: int) -> bool:
     """The Joker may not be played until ``lock_card`` has been (003: «пока не вышла дама пик»);
     -1: never locked."""
     return lock_card >= 0 and not (played >> lock_card) & 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_cards(hand: int, trick_length: int, lead_card: int, lead_call: int, lead_suit: int,
                 led_suit: int, trick_trump: int, must_trump: bool, lock_card: int,
                 played: int) -> int:
@@ -115,7 +130,7 @@ def legal_cards(hand: int, trick_length: int, lead_card: int, lead_call: int, le
     return cards | jokers
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def follow_calls(two_jokers: int, first_joker_call: int) -> int:
     """The calls a Joker may be played with after the lead, as options over ``codes.OPTIONS``:
     high (takes the trick) or low (gives it away); under 002's Joker-52 rule the second Joker of a
@@ -125,7 +140,7 @@ def follow_calls(two_jokers: int, first_joker_call: int) -> int:
     return HIGH_OPTION | LOW_OPTION
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trumps_beat_demand(lead_card: int, lead_call: int, lead_suit: int, trick_trump: int,
                        trump_wins: bool) -> bool:
     """After a Joker led "highest <suit>", a trump played by a void player beats the Joker, when
@@ -135,16 +150,29 @@ def trumps_beat_demand(lead_card: int, lead_call: int, lead_suit: int, trick_tru
             and trick_trump != lead_suit)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def suit_rank(suit: int, led_suit: int, trick_trump: int, beats: bool) -> int:
+    """What an ordinary card of ``suit`` counts for in a trick: a trump 200 (2000 when ``beats``:
+    trumps beat the leading Joker's demand), the led suit 100, any other suit -1 (it cannot take
+    the trick). An ordinary card's ``card_key`` is this plus the card id."""
+    if suit == trick_trump:
+        return 2000 if beats else 200
+    if suit == led_suit:
+        return 100
+    return -1
+
+
+@njit(cache=True, inline="always")
 def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: int,
              beats: bool, two_jokers: int) -> int:
     """How strongly a card played ``position``-th in a trick holds it; the greatest key wins.
 
     A trump: 200 + card (2000 + card when ``beats``: trumps beat the leading Joker's demand); a
-    card of the led suit: 100 + card; another ordinary card or a low Joker: -1. A high Joker: 1000
-    + position (a later high Joker beats an earlier one), or 1000 - position when the first one
-    keeps the trick (``two_jokers`` first_wins). When ``beats``, only the leading Joker falls to a
-    trump: a second Joker played high is still high and beats every trump (3000 + position).
+    card of the led suit: 100 + card; another ordinary card or a low Joker: -1 (``suit_rank``).
+    A high Joker: 1000 + position (a later high Joker beats an earlier one), or 1000 - position
+    when the first one keeps the trick (``two_jokers`` first_wins). When ``beats``, only the
+    leading Joker falls to a trump: a second Joker played high is still high and beats every
+    trump (3000 + position).
     """
     if card >= 52:
         if not is_high_call(call):
@@ -154,15 +182,13 @@ def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: in
         if beats and position > 0:
             return 3000 + position
         return 1000 + position
-    suit = card // 13
-    if suit == trick_trump:
-        return (2000 if beats else 200) + card
-    if suit == led_suit:
-        return 100 + card
-    return -1
+    rank = suit_rank(card // 13, led_suit, trick_trump, beats)
+    if rank < 0:
+        return -1
+    return rank + card
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_bids(hand_size: int, min_bid: int, hook: int, last: bool, others: int,
                passes_in_row: int, pass_limit: int) -> int:
     """The legal bids as a mask (bit ``b``: bid ``b``) of a bidder.
@@ -197,7 +223,7 @@ def legal_bids(hand_size: int, min_bid: int, hook: int, last: bool, others: int,
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hook_binds(hand_size: int, min_bid: int, others: int) -> bool:
     """The dealer's hook took away a bid that would otherwise have been open to the last bidder
     (the bid that makes the sum equal the tricks is within its range)."""
@@ -205,27 +231,41 @@ def hook_binds(hand_size: int, min_bid: int, others: int) -> bool:
     return lowest <= hand_size - others
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _suit_winners(cards: int, best_key: int, suit: int, led_suit: int, trick_trump: int,
+                  beats: bool) -> int:
+    """The cards of ``suit`` in ``cards`` whose ``suit_rank`` plus card id exceeds ``best_key``."""
+    if suit < 0:
+        return 0
+    rank = suit_rank(suit, led_suit, trick_trump, beats)
+    if rank < 0:
+        return 0
+    lowest = best_key - rank + 1  # the smallest card id whose key beats best_key
+    if lowest >= 63:
+        return 0
+    above = -1 if lowest <= 0 else -(1 << lowest)
+    return cards & suit_mask(suit) & above
+
+
+@njit(cache=True, inline="always")
 def winning_cards(cards: int, best_key: int, position: int, led_suit: int, trick_trump: int,
                   beats: bool, two_jokers: int) -> int:
     """The ordinary cards of ``cards`` that, played ``position``-th, would take the trick from its
-    best ``card_key`` so far. After a Joker led without a suit the first ordinary card sets the
-    led suit (002 Joker-52), so such a card counts as of the led suit."""
+    best ``card_key`` so far. Only the trump and the led suit have a ``suit_rank``; after a Joker
+    led without a suit the first ordinary card sets the led suit (002 Joker-52), so every suit
+    counts as led then."""
+    if led_suit >= 0:
+        winners = _suit_winners(cards, best_key, led_suit, led_suit, trick_trump, beats)
+        if trick_trump != led_suit:
+            winners |= _suit_winners(cards, best_key, trick_trump, led_suit, trick_trump, beats)
+        return winners
     winners = 0
-    mask = cards & ~JOKER_BITS
-    while mask:
-        low = mask & -mask
-        card = 0
-        while (low >> card) != 1:
-            card += 1
-        led = led_suit if led_suit >= 0 else card // 13
-        if card_key(card, 0, position, led, trick_trump, beats, two_jokers) > best_key:
-            winners |= low
-        mask ^= low
+    for suit in range(4):
+        winners |= _suit_winners(cards, best_key, suit, suit, trick_trump, beats)
     return winners
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cards_ruled_out(card: int, candidates: int, lead_card: int, lead_call: int, lead_suit: int,
                     led_suit: int, trick_trump: int, must_trump: bool) -> int:
     """The cards of ``candidates`` that a player who followed a trick with ``card`` cannot hold:

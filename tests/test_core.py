@@ -1,0 +1,61 @@
+"""The rules core's own functions, checked against their definitions (hypothesis).
+
+``engine.core.rules`` states each rule once; some functions are shortcuts of others (the cards
+that would win a trick are the cards whose ``card_key`` beats the trick's best key; the cards a
+play rules out are the cards whose presence would have made it illegal). Each shortcut is checked
+here against the plain definition, card by card, over random hands and tricks.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from raspis.engine.core import rules
+
+cards52 = st.integers(min_value=0, max_value=(1 << 52) - 1)
+suits = st.integers(min_value=-1, max_value=3)
+keys = st.one_of(st.integers(min_value=-1, max_value=260), st.integers(1990, 2060),
+                 st.sampled_from([1000, 1003, 997, 3001]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(cards=cards52, best=keys, led=suits, trump=suits, beats=st.booleans(),
+       position=st.integers(1, 5), two_jokers=st.integers(0, 2))
+def test_winning_cards_are_the_cards_whose_key_beats_the_best(
+        cards: int, best: int, led: int, trump: int, beats: bool, position: int,
+        two_jokers: int) -> None:
+    expected = 0
+    for card in range(52):
+        if cards >> card & 1:
+            # a card after a Joker led without a suit sets the led suit (002 Joker-52)
+            suit = led if led >= 0 else card // 13
+            if rules.card_key(card, 0, position, suit, trump, beats, two_jokers) > best:
+                expected |= 1 << card
+    assert rules.winning_cards(cards, best, position, led, trump, beats, two_jokers) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(card=st.integers(0, 51), candidates=cards52, lead=st.integers(0, 53),
+       call=st.integers(0, 5), lead_suit=suits, led=suits, trump=suits,
+       must_trump=st.booleans())
+def test_cards_ruled_out_are_those_that_would_have_made_the_play_illegal(
+        card: int, candidates: int, lead: int, call: int, lead_suit: int, led: int, trump: int,
+        must_trump: bool) -> None:
+    ruled_out = rules.cards_ruled_out(card, candidates, lead, call, lead_suit, led, trump,
+                                      must_trump)
+    for other in range(52):
+        if other == card or not candidates >> other & 1:
+            assert not ruled_out >> other & 1
+            continue
+        legal = rules.follow_mask((1 << card) | (1 << other), lead, call, lead_suit, led, trump,
+                                  must_trump)
+        assert bool(ruled_out >> other & 1) == (not legal >> card & 1)
+
+
+@given(st.integers(min_value=0, max_value=(1 << 62) - 1))
+def test_popcount_and_bit_index(mask: int) -> None:
+    assert rules.popcount(mask) == bin(mask).count("1")
+    if mask:
+        low = mask & -mask
+        assert rules.bit_index(low) == low.bit_length() - 1
+        assert rules.highest_bit(mask) == 1 << (mask.bit_length() - 1)
