@@ -570,10 +570,10 @@ def _moment_estimate(moments: dict[str, Any], statistic: Statistic) -> Estimate:
 
 
 def _interval(difference: float, se: float, df: float, level: float) -> tuple[float, float, float]:
+    if se == 0 and math.isfinite(difference):  # no spread at all: the difference is exact
+        return difference, difference, (1.0 if difference == 0 else 0.0)
     if not math.isfinite(se) or not math.isfinite(df) or df < 1:
         return math.nan, math.nan, math.nan
-    if se == 0:
-        return difference, difference, (1.0 if difference == 0 else 0.0)
     half = float(t_quantile(df, level)) * se
     p_value = float(2 * stats.t.sf(abs(difference / se), df))
     return difference - half, difference + half, p_value
@@ -848,11 +848,14 @@ def findings(comparison: Comparison, limit: int | None = 12) -> list[str]:
     estimate relative to its interval's width), at most ``limit``, as sentences; then one line
     counting the rest and those not measurable at this size."""
     table = comparison.table
+    finite = pl.col("difference_low").is_finite() & pl.col("difference_high").is_finite()
     measured = table.filter(
-        (pl.col("difference_low") > 0) | (pl.col("difference_high") < 0)
+        finite & ((pl.col("difference_low") > 0) | (pl.col("difference_high") < 0))
     ).with_columns(
-        (pl.col("difference").abs() / (pl.col("difference_high") - pl.col("difference_low")))
-        .alias("strength")
+        (
+            pl.col("difference").abs()
+            / (pl.col("difference_high") - pl.col("difference_low")).clip(lower_bound=1e-300)
+        ).alias("strength")
     ).sort("strength", descending=True)
     runs = {unit.label: unit.run.label for unit in comparison.units}
     def sentence(row: dict[str, Any]) -> str:
@@ -870,12 +873,14 @@ def findings(comparison: Comparison, limit: int | None = 12) -> list[str]:
     ]
     more = measured.height - len(lines)
     if more:
-        lines.append(f"{more} more measured differences are in the table below.")
+        lines.append(
+            f"{more} more measured difference{'s are' if more > 1 else ' is'} in the table below."
+        )
     rest = table.height - measured.height
     if rest:
         lines.append(
-            f"{rest} differences are not measurable at this size (their intervals include 0); "
-            "the table gives the deal sets each would need."
+            f"{rest} difference{'s are' if rest > 1 else ' is'} not measurable at this size or "
+            "exactly 0 (the interval includes 0); the table gives the games each would need."
         )
     return lines
 

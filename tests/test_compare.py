@@ -201,3 +201,19 @@ def test_variants_with_different_player_counts_compare_unpaired() -> None:
     positions = [s for s in comparison.table["statistic"] if s.startswith("seat_advantage")]
     assert positions == ["seat_advantage[0]", "seat_advantage[1]", "seat_advantage[2]"]
     assert "mean_score[d]" not in set(comparison.table["statistic"])  # d sits only at four
+
+
+def test_an_exact_difference_is_stated_as_exact() -> None:
+    run = _two_variants(20, seed=6)
+    games = run.games.collect()
+    longer = games.with_columns(
+        pl.when(pl.col("variant") == "other").then(30).otherwise(pl.col("deals_played"))
+        .cast(pl.Int32).alias("deals_played")
+    )
+    comparison = compare([run_from_frames(longer, run.deal_stats.collect())])
+    row = _row(comparison, "deals_per_game")
+    assert (row["difference"], row["difference_low"], row["difference_high"]) == (10, 10, 10)
+    assert row["verdict"] == (
+        "game length is exactly 10.00 deals higher under other than under synthetic"
+    )
+    assert any(line.startswith("Game length is exactly 10.00") for line in findings(comparison))
