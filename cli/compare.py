@@ -4,9 +4,10 @@ an interval and a verdict, in the terminal, as CSV/JSON/Markdown, or as a report
 from __future__ import annotations
 
 import click
+from raspis.analysis import open_runs
 from raspis.analysis.compare import compare, display_table, write_comparison
 
-from .analysis import emit_tables, format_option
+from .analysis import _warn_incomplete, emit_tables, format_option
 from .common import friendly_errors, level_option
 
 TITLES = {
@@ -60,7 +61,9 @@ def compare_command(
     raspis compare results/classic results/joker --format markdown
     raspis compare results/study -o reports/study      # HTML + Markdown + figures
     """
-    comparison = compare(list(run_dirs), level=level, baseline=baseline)
+    runs = open_runs(list(run_dirs))
+    _warn_incomplete(runs)
+    comparison = compare(runs, level=level, baseline=baseline)
     for note in comparison.notes:
         click.echo(note, err=True)
     tables = {"compare": display_table(comparison), "values": comparison.values}
