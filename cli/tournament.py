@@ -8,11 +8,11 @@ import signal
 import sys
 
 import click
+
 from raspis.tournament import TournamentConfig, run_tournament, strategy_summary
 from raspis.tournament.schema import DEAL_ROWS_DEFAULT_LIMIT
 
 from .common import friendly_errors, split_specs
-
 
 #: Exit status of a run in which any game errored (without --allow-errors).
 ERRORED_EXIT = 3

@@ -23,7 +23,6 @@ import mmap
 import os
 import platform
 import queue
-import signal
 import subprocess
 import sys
 import tempfile
@@ -40,9 +39,8 @@ from raspis import __version__
 from raspis.engine import load_variant
 from raspis.engine.errors import RaspisError
 from raspis.strategies import load_strategy
-from raspis.strategies.registry import display_names
-
 from raspis.strategies.play import describe_exit
+from raspis.strategies.registry import display_names
 
 from .schema import DEAL_ROWS_DEFAULT_LIMIT, TABLES
 from .shard import ShardResult, ShardTask
@@ -84,7 +82,8 @@ class TournamentConfig:
 
     @property
     def effective_shard_size(self) -> int:
-        """Deal sets per shard: given, or a function of the run size and engine (never of workers)."""
+        """Deal sets per shard: given, or a function of the run size and engine (never of
+        workers)."""
         if self.shard_size is not None:
             return self.shard_size
         if self.resolved_engine() == "batch":  # lockstep batches slow down below ~4,000 games
@@ -208,7 +207,8 @@ def plan_shards(config: TournamentConfig, variant_options: list[dict[str, Any]])
             for start in block_starts:
                 stop = min(start + size, config.games)
                 if seating_index is None:
-                    games = tuple((deal_set, deal_set % len(seatings)) for deal_set in range(start, stop))
+                    games = tuple((deal_set, deal_set % len(seatings))
+                                  for deal_set in range(start, stop))
                     shard_id = f"v{variant_index:02d}-b{start // size:06d}"
                 else:
                     games = tuple((deal_set, seating_index) for deal_set in range(start, stop))
@@ -359,7 +359,8 @@ def prepare_output(out_dir: Path, fingerprint: str, resume: bool) -> dict[str, A
     if not manifest_path.is_file():
         if not _only_empty_tables(out_dir):
             raise TournamentError(
-                f"{out_dir} is not empty and holds no raspis run (no {MANIFEST}); choose another --out"
+                f"{out_dir} is not empty and holds no raspis run (no {MANIFEST}); choose another "
+                "--out"
             )
         return None
     existing = read_manifest(manifest_path)
