@@ -42,9 +42,12 @@ run: $(STAMP) $(STUDY_VARIANTS)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 tests
 
+# Lint with a pinned ruff (a newer one adds rules): the same version as the dev extra.
+RUFF := ruff==0.8.6
+
 lint: $(STAMP)
-	$(BIN)/python -m pip install --quiet ruff
-	$(BIN)/ruff check cli engine strategies analysis tests
+	$(BIN)/python -m pip install --quiet '$(RUFF)'
+	$(BIN)/ruff check cli engine strategies analysis tests tournament
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
+
 from raspis.engine.errors import RaspisError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -30,9 +31,10 @@ def friendly_errors(function: F) -> F:
 def split_specs(text: str) -> list[str]:
     """Split a comma-separated list of strategy specs, keeping parameters together.
 
-    ``ev,ismcts:iterations=200,c=0.7,random`` -> ``["ev", "ismcts:iterations=200,c=0.7", "random"]``:
-    an item holding ``=`` but no ``:`` continues the previous spec's parameters, unless it is an
-    alias (``mine=random``: a name, ``=``, a strategy).
+    ``ev,ismcts:iterations=200,c=0.7,random`` ->
+    ``["ev", "ismcts:iterations=200,c=0.7", "random"]``: an item holding ``=`` but no ``:``
+    continues the previous spec's parameters, unless it is an alias (``mine=random``: a name,
+    ``=``, a strategy).
     """
     from raspis.strategies.registry import split_alias
 
@@ -46,6 +48,9 @@ def split_specs(text: str) -> list[str]:
             specs.append(item)
     return specs
 
+
+#: A seed option's type: seeds are 64-bit unsigned (0 to 2^64-1); anything else is a usage error.
+SEED = click.IntRange(0, 2**64 - 1)
 
 #: ``--level``: the confidence level of every interval (stats, balance, report).
 level_option = click.option(

@@ -21,10 +21,7 @@ from raspis.strategies import load_strategy, play_game
 from raspis.strategies.match import play_match
 from raspis.strategies.play import describe_exit, guarded
 
-from .common import friendly_errors, split_specs
-
-#: The largest seed (seeds are 64-bit unsigned).
-SEED_MAX = 2**64 - 1
+from .common import SEED, friendly_errors, split_specs
 
 #: Exit status when a strategy failed (raised, cheated, or ended the game's process).
 FAULT_EXIT = 1
@@ -96,7 +93,7 @@ def with_pid_gone(pid: int) -> None:
 @click.option("--variant", "-v", "variant_spec", default="classic", show_default=True,
               help="preset name or variant .toml file")
 @click.option("--players", "-p", type=int, default=4, show_default=True, help="number of players")
-@click.option("--seed", "-s", type=click.IntRange(0, SEED_MAX), default=1, show_default=True,
+@click.option("--seed", "-s", type=SEED, default=1, show_default=True,
               help="game seed (0 to 2^64-1)")
 @click.option("--strategies", "strategy_specs", default="random", show_default=True,
               help="comma-separated strategy specs, one per seat (one spec fills every seat)")

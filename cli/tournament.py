@@ -12,14 +12,10 @@ import click
 from raspis.tournament import TournamentConfig, run_tournament, strategy_summary
 from raspis.tournament.schema import DEAL_ROWS_DEFAULT_LIMIT
 
-from .common import friendly_errors, split_specs
+from .common import SEED, friendly_errors, split_specs
 
 #: Exit status of a run in which any game errored (without --allow-errors).
 ERRORED_EXIT = 3
-
-#: The largest seed (seeds are 64-bit unsigned).
-SEED_RANGE = click.IntRange(0, 2**64 - 1)
-
 
 def _progress_bar(quiet: bool):  # noqa: ANN202
     """(bar, update): a progress bar on stderr that appears on the first update (after the
@@ -87,7 +83,7 @@ def _stop_on_signals() -> dict[int, object]:
               "NAME=SPEC gives a seat's strategy a name (mine=./bot.py:Bot)")
 @click.option("--games", "-n", type=int, default=1000, show_default=True,
               help="deal sets to play (with --duplicate each is played under every seating)")
-@click.option("--seed", "-s", type=SEED_RANGE, default=0, show_default=True,
+@click.option("--seed", "-s", type=SEED, default=0, show_default=True,
               help="root seed of the run (0 to 2^64-1)")
 @click.option("--out", "-o", "out_dir", type=click.Path(file_okay=False), default="results/run",
               show_default=True, help="output directory (the dataset)")

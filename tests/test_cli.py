@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from raspis.cli.main import cli
 from raspis.engine import load_variant, preset_names
 
@@ -37,7 +38,8 @@ def test_variants_show_expands_the_schedule() -> None:
     # 000: 1..8, the 9-card hand once per player, 8..1, then four special rounds of four
     line = next(line for line in result.output.splitlines() if line.startswith("schedule for 4"))
     assert "(36 deals" in line
-    assert line.split(": ", 1)[1].startswith("1 2 3 4 5 6 7 8 9 9 9 9 8 7 6 5 4 3 2 1 9D 9D 9D 9D 9G")
+    assert line.split(": ", 1)[1].startswith(
+        "1 2 3 4 5 6 7 8 9 9 9 9 8 7 6 5 4 3 2 1 9D 9D 9D 9D 9G")
 
 
 def test_variants_validate_a_user_file(tmp_path: Path) -> None:

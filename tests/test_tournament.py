@@ -14,6 +14,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from click.testing import CliRunner
+
 from raspis.cli.main import cli
 from raspis.tournament import DatasetError, TournamentConfig, run_tournament, scan_table
 from raspis.tournament.runner import TournamentError
@@ -33,7 +34,8 @@ def _tables(run_dir: Path) -> dict[str, pl.DataFrame]:
     for table, key in keys.items():
         frame = scan_table(run_dir, table).collect()
         if table == "deal_stats":  # per-shard sums: merge them before comparing
-            value_columns = [c for c in frame.columns if c not in key and frame[c].dtype == pl.Int64]
+            value_columns = [c for c in frame.columns
+                             if c not in key and frame[c].dtype == pl.Int64]
             frame = frame.group_by(key).agg(pl.col(value_columns).sum())
         frames[table] = frame.sort(key)
     return frames
@@ -59,7 +61,8 @@ def test_same_dataset_for_one_and_two_workers(tmp_path: Path) -> None:
 def test_duplicate_rotations_replay_the_same_cards(tmp_path: Path) -> None:
     run_tournament(SMALL, tmp_path / "run", workers=1)
     games = scan_table(tmp_path / "run", "games").collect()
-    per_set = games.group_by("deal_set").agg(pl.col("seed").n_unique(), pl.col("seating").n_unique())
+    per_set = games.group_by("deal_set").agg(pl.col("seed").n_unique(),
+                                             pl.col("seating").n_unique())
     assert (per_set["seed"] == 1).all()  # every seating of a deal set plays the same seed
     assert (per_set["seating"] == 3).all()
     # each lineup slot sits in each seat exactly once per deal set
