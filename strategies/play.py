@@ -253,7 +253,9 @@ def check_action(action: object, legal: Sequence[Any]) -> tuple[Any, str | None]
     if isinstance(key, str):
         return None, f"returned {key}"
     for candidate in legal:
-        if _action_key(candidate) == key:
+        # ``action`` is exactly an engine class with exact field types, so this is the engine's
+        # own dataclass equality: field by field, int against int
+        if type(candidate) is key[0] and candidate == action:
             return candidate, None
     kind, *values = key
     shown = f"{kind.__name__}({', '.join(map(repr, values))})"
