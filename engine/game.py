@@ -18,6 +18,8 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from . import rng
 from .actions import Action, Bid, NameTrump, Play
 from .cards import (
@@ -25,9 +27,9 @@ from .cards import (
     card_list,
     is_joker,
     popcount,
-    rank_of,
     suit_of,
 )
+from .core import deal as chance
 from .core import rules as core
 from .core.codes import (
     CALL_CODES,
@@ -37,10 +39,7 @@ from .core.codes import (
     OPTION_CALL,
     OPTION_SUIT,
     TRUMP_CIRCULAR,
-    TRUMP_FIXED,
-    TRUMP_LAST_DEALT,
-    TRUMP_NAMED,
-    TRUMP_NONE,
+    TRUMP_TURNED,
 )
 from .core.plan import RulePlan, rule_plan
 from .errors import IllegalActionError, RaspisError
@@ -397,48 +396,39 @@ class Game:
     # -- chance: the first dealer and the deal ----------------------------------------------------
 
     def _draw_first_dealer(self) -> int:
-        how = self.variant.table.first_dealer
-        if how == "seat0":
-            return 0
-        cards = rng.shuffled(self.variant.deck_cards, rng.lot_key(self.seed))
-        if how == "first_ace":
-            # Cards face up one at a time round the table until an ace comes (002).
-            for position, card in enumerate(cards):
-                if not is_joker(card) and rank_of(card) == 14:
-                    return position % self.players
-            return 0
-        # Everyone draws; the highest card deals; tied players draw again (000, 002).
-        contenders = list(range(self.players))
-        position = 0
-        while len(contenders) > 1 and position + len(contenders) <= len(cards):
-            drawn = {seat: rank_of(cards[position + i]) for i, seat in enumerate(contenders)}
-            position += len(contenders)
-            best = max(drawn.values())
-            contenders = [seat for seat in contenders if drawn[seat] == best]
-        return contenders[0]
+        plan = self.plan
+        deck = np.empty(plan.deck_size, dtype=np.int64)
+        chance.shuffle(plan.deck_cards, np.uint64(rng.lot_key(self.seed)), deck)
+        return chance.first_dealer(deck, self.players, plan.first_dealer)
 
     def _start_deal(self) -> None:
         spec = self.deals[self.deal_index]
         kind = self.variant.kinds[spec.kind]
-        participants = self._participants(spec)
-        order = self._order_from(self.dealer, participants)
-        deck = rng.shuffled(self.variant.deck_cards, rng.deal_key(self.seed, spec.number))
+        plan = self.plan
+        order = self._order_from(self.dealer, self._participants(spec))
+        deck = np.empty(plan.deck_size, dtype=np.int64)
+        chance.shuffle(plan.deck_cards, np.uint64(rng.deal_key(self.seed, spec.number)), deck)
+        dealt = np.empty(len(order), dtype=np.int64)
+        first_dealt = np.empty(len(order), dtype=np.int64)
+        chance.deal_hands(deck, spec.hand_size, len(order), plan.named_after_cards, dealt,
+                          first_dealt)
         hands = [0] * self.players
         first = [0] * self.players
-        position = 0
-        last_card = deck[0]
-        for round_number in range(spec.hand_size):
-            for seat in order:
-                card = deck[position]
-                position += 1
-                hands[seat] |= 1 << card
-                if round_number < self.variant.trump.named_after_cards:
-                    first[seat] |= 1 << card
-                last_card = card
-        stock = deck[position:]
+        for position, seat in enumerate(order):
+            hands[seat] = int(dealt[position])
+            first[seat] = int(first_dealt[position])
+        used = spec.hand_size * len(order)
+        stock = deck[used:].tolist()
         self.order = order
-        trump, trump_card, how, namer = self._choose_trump(spec, kind, stock, last_card)
-        self._begin_deal(spec, hands, trump, trump_card, first, stock, how=how, namer=namer)
+        rule = plan.trump_rule(spec.hand_size, kind, len(order))
+        trump, card, how, namer = chance.trump_of_deal(
+            rule, int(deck[used - 1]), stock[0] if stock else -1, plan.fixed_suit,
+            plan.dealer_names_on_joker)
+        if rule == TRUMP_TURNED:  # the card turned from the stock lies face up, out of play
+            stock.pop(0)
+        namer_seat = (-1, order[0], self.dealer)[namer]
+        self._begin_deal(spec, hands, trump, None if card < 0 else card, first, stock,
+                         how=chance.HOW_TEXT[how], namer=namer_seat)
 
     def _participants(self, spec: DealSpec) -> list[int]:
         if spec.number < self.schedule_length:
@@ -450,34 +440,6 @@ class Game:
         start = (dealer + 1) % self.players
         ordered = [(seat - start) % self.players for seat in participants]
         return [participants[i] for i in sorted(range(len(participants)), key=ordered.__getitem__)]
-
-    def _choose_trump(
-        self, spec: DealSpec, kind: KindOptions, stock: list[int], last_card: int
-    ) -> tuple[int, int | None, str, int]:
-        """(trump, trump card, how, namer): namer >= 0 means a player names trump now."""
-        plan = self.plan
-        left = self.order[0]
-        rule = plan.trump_rule(spec.hand_size, kind, len(self.order))
-        if rule == TRUMP_NONE:
-            return NO_SUIT, None, "none", -1
-        if rule == TRUMP_NAMED:
-            return NO_SUIT, None, "named", left
-        if rule == TRUMP_FIXED:
-            return plan.fixed_suit, None, "fixed", -1
-        if rule == TRUMP_LAST_DEALT:
-            card = last_card
-            how = "last dealt"
-        elif rule == TRUMP_CIRCULAR:
-            return NO_SUIT, None, "circular", -1
-        else:
-            card = stock[0]
-            stock.pop(0)
-            how = "turned"
-        if is_joker(card):
-            if plan.dealer_names_on_joker:
-                return NO_SUIT, card, "named", self.dealer
-            return NO_SUIT, card, "joker: none", -1
-        return suit_of(card), card, how, -1
 
     def _begin_deal(
         self,
@@ -586,15 +548,12 @@ class Game:
 
     def _start_play(self) -> None:
         self.phase = Phase.PLAY
-        leader = self.order[0]
-        if self.variant.play.first_lead == "dealer" and self.dealer in self.order:
-            leader = self.dealer
-        if self._kind.joker_holder_leads:
-            for seat in self.order:
-                if self.hands[seat] & JOKER_MASK:
-                    leader = seat
-                    break
-        self.to_move = leader
+        order = self.order
+        hands = np.array([self.hands[seat] for seat in order], dtype=np.int64)
+        dealer = order.index(self.dealer) if self.dealer in order else -1
+        position = chance.first_leader(hands, len(order), dealer, self.plan.dealer_leads,
+                                       self._kind.joker_holder_leads)
+        self.to_move = order[position]
 
     def legal_play_options(self) -> tuple[int, int]:
         """The legal plays of the seat to move, cheaply, in ``PLAY``: (mask of the cards that may
@@ -642,8 +601,8 @@ class Game:
         seat = self.to_move
         card = action.card
         hand = self.hands[seat]
-        if not self.trick and is_joker(card) and self.plan.lead_fine and popcount(hand) > 1:
-            self.fines[seat] += self.plan.lead_fine
+        if not self.trick and self.plan.lead_fine:
+            self.fines[seat] += chance.lead_fine(card, popcount(hand), self.plan.lead_fine)
         self.hands[seat] = hand & ~(1 << card)
         self.played |= 1 << card
         self.trick.append(TrickCard(seat, card, action.call, action.suit))

@@ -11,7 +11,7 @@ like an action mask.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Action
 

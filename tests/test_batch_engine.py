@@ -358,34 +358,32 @@ def test_matches_match_play_match(variant: Variant, players: int, twin: str) -> 
 
 
 def test_shuffles_and_first_dealers_are_the_references() -> None:
+    """The compiled shuffle and first dealer, looped over games, equal ``engine.rng``'s plain
+    Python definition (sorted by SplitMix64 hash, ties by card id) and ``Game``'s first dealer."""
     from raspis.engine import Game
     from raspis.engine import rng as reference
     from raspis.engine.batch import rng
+    from raspis.engine.batch.kernels import first_dealer_many, shuffle_many
+    from raspis.engine.core.plan import RulePlan
 
     seeds = np.array([0, 1, 2**63, 2**64 - 1, *range(5, 200, 7)], dtype=np.uint64)
     for name in ("classic", "joker", "georgian", "joker-52"):
         variant = load_variant(name)
         cards = np.array(variant.deck_cards)
         keys = rng.deal_keys(seeds, 3)
-        for key, order in zip(keys, rng.shuffled(cards, keys), strict=True):
+        decks = np.empty((len(keys), len(cards)), dtype=np.int64)
+        shuffle_many(cards, keys, decks)
+        for key, order in zip(keys, decks, strict=True):
             assert order.tolist() == reference.shuffled(variant.deck_cards, int(key))
         for players in variant.player_counts():
             resolved = variant.for_player_count(players)
-            dealers = rng.first_dealers(np.array(resolved.deck_cards), seeds, players,
-                                        resolved.table.first_dealer)
+            plan = RulePlan(resolved, players, resolve=False)
+            lots = np.empty((len(seeds), plan.deck_size), dtype=np.int64)
+            shuffle_many(plan.deck_cards, rng.lot_keys(seeds), lots)
+            dealers = np.empty(len(seeds), dtype=np.int64)
+            first_dealer_many(lots, players, plan.first_dealer, dealers)
             assert dealers.tolist() == [Game(variant, players, int(seed)).first_dealer
                                         for seed in seeds]
-
-
-def test_rows_whose_sort_keys_clash_are_sorted_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
-    from raspis.engine import rng as reference
-    from raspis.engine.batch import rng
-
-    monkeypatch.setattr(rng, "PACK_BITS", 61)  # only 3 hash bits left: most rows clash
-    cards = np.array(load_variant("classic").deck_cards)
-    keys = rng.deal_keys(np.arange(50, dtype=np.uint64), 0)
-    for key, order in zip(keys, rng.shuffled(cards, keys), strict=True):
-        assert order.tolist() == reference.shuffled(cards.tolist(), int(key))
 
 
 def test_the_random_key_is_the_first_draw_of_the_strategy_generator() -> None:

@@ -59,3 +59,39 @@ def test_popcount_and_bit_index(mask: int) -> None:
         low = mask & -mask
         assert rules.bit_index(low) == low.bit_length() - 1
         assert rules.highest_bit(mask) == 1 << (mask.bit_length() - 1)
+
+
+def _first_dealer_by_the_texts(cards: list[int], players: int, how: str) -> int:
+    """000, 002: «тянут по карте, сдаёт тот, у кого старшая» (ties draw again); 002 (Joker):
+    cards dealt face up round the table until an ace comes. Written here from the texts."""
+    if how == "seat0":
+        return 0
+    rank = [card % 13 + 2 if card < 52 else 15 for card in cards]
+    if how == "first_ace":
+        return next((i % players for i, value in enumerate(rank) if value == 14), 0)
+    drawing, position = list(range(players)), 0
+    while len(drawing) > 1 and position + len(drawing) <= len(cards):
+        drawn = dict(zip(drawing, rank[position:position + len(drawing)], strict=True))
+        position += len(drawing)
+        drawing = [seat for seat in drawing if drawn[seat] == max(drawn.values())]
+    return drawing[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), players=st.integers(2, 6),
+       how=st.sampled_from(["lot", "first_ace", "seat0"]),
+       preset=st.sampled_from(["classic", "joker", "joker-52"]))
+def test_the_shuffle_and_the_first_dealer_follow_their_definitions(
+        seed: int, players: int, how: str, preset: str) -> None:
+    import numpy as np
+    from raspis.engine import load_variant, rng
+    from raspis.engine.core import deal
+    from raspis.engine.core.deal import FIRST_DEALER_CODES
+
+    cards = load_variant(preset).deck_cards
+    key = rng.lot_key(seed)
+    shuffled = np.empty(len(cards), dtype=np.int64)
+    deal.shuffle(np.array(cards, dtype=np.int64), np.uint64(key), shuffled)
+    assert shuffled.tolist() == rng.shuffled(cards, key)
+    assert deal.first_dealer(shuffled, players, FIRST_DEALER_CODES[how]) == (
+        _first_dealer_by_the_texts(shuffled.tolist(), players, how))

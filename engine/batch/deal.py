@@ -3,32 +3,25 @@
 A ``DealState`` holds one deal of ``G`` games that play it in lockstep (all games of a batch for a
 scheduled deal; the tied games of a batch for a tie-break deal). Players are indexed by *position*
 in the deal's order, 0 = left of the dealer (the first to bid) up to ``m - 1``; ``order[g, k]`` is
-the seat at position ``k`` in game ``g``. Hands are ``uint64`` masks. ``start_deal`` shuffles with
-the reference keys, deals one card at a time round the order, and settles the trump as
-``Game._choose_trump`` does, leaving the games that must name a trump listed in ``namers``.
+the seat at position ``k`` in game ``g``. Hands are ``uint64`` masks. ``start_deal`` shuffles,
+deals and settles the trump with the core's functions (``engine.core.deal``), leaving the games
+that must name a trump with ``namer`` >= 0.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import bits
-from .bits import BIT
-from .rng import deal_keys, shuffled
-from .rules import (
-    TRUMP_CIRCULAR,
-    TRUMP_FIXED,
-    TRUMP_LAST_DEALT,
-    TRUMP_NAMED,
-    TRUMP_NONE,
-    TRUMP_TURNED,
-    BatchRules,
-    DealPlan,
-)
+from raspis.engine.core.deal import HOW_NAMED, HOW_NONE, HOW_TEXT
 
-#: How the trump was chosen (``Game.trump_how``), as codes; NAMED prints as "named by seat N".
-HOW_NONE, HOW_FIXED, HOW_CIRCULAR, HOW_LAST_DEALT, HOW_TURNED, HOW_JOKER_NONE, HOW_NAMED = range(7)
-HOW_TEXT = ("none", "fixed", "circular", "last dealt", "turned", "joker: none", "named")
+from .kernels import deal_many, first_leader_many, shuffle_many, trump_many
+from .rng import deal_keys
+from .rules import TRUMP_CIRCULAR, TRUMP_TURNED, BatchRules, DealPlan
+
+#: How the trump was chosen: ``engine.core.deal.HOW_*`` (``HOW_TEXT``; NAMED prints as "named by
+#: seat N").
+__all__ = ["HOW_NAMED", "HOW_NONE", "HOW_TEXT", "DealState", "order_from", "start_deal",
+           "start_play"]
 
 
 class DealState:
@@ -59,7 +52,6 @@ class DealState:
         self.fines = np.zeros((count, participants), dtype=np.int64)
         self.hook_forced = np.zeros(count, dtype=bool)
         self.joker_holders = np.full((count, 2), -1, dtype=np.int64)
-        self.dealt: np.ndarray | None = None
         # play (``engine.batch.trick`` sets up the per-trick arrays)
         self.played = np.zeros(count, dtype=np.uint64)
         self.trick_mask = np.zeros(count, dtype=np.uint64)
@@ -121,67 +113,40 @@ def order_from(dealer: np.ndarray, participants: np.ndarray, players: int) -> np
 
 
 def start_deal(rules: BatchRules, state: DealState, seeds: np.ndarray) -> None:
-    """Shuffle, deal and settle the trump; games that must name one get ``state.namer`` >= 0."""
+    """Shuffle, deal and settle the trump (``engine.core.deal``: the shuffle, ``deal_hands``,
+    ``trump_of_deal``); games that must name one get ``state.namer`` >= 0."""
     plan = state.plan
     hand, participants = plan.hand_size, state.participants
-    deck = shuffled(rules.deck_cards, deal_keys(seeds, plan.number))
-    dealt = deck[:, : hand * participants].reshape(state.count, hand, participants)
-    state.dealt = dealt
-    state.hands = np.bitwise_or.reduce(BIT[dealt], axis=1)
+    deck = np.empty((state.count, rules.deck_size), dtype=np.int64)
+    shuffle_many(rules.deck_cards, deal_keys(seeds, plan.number), deck)
+    hands = np.empty((state.count, participants), dtype=np.int64)
+    first = np.empty((state.count, participants), dtype=np.int64)
+    deal_many(deck, hand, participants, rules.named_after_cards, hands, first)
+    state.hands = hands.view(np.uint64)
     if rules.has_jokers:
         for index, joker in enumerate(rules.jokers_in_deck):
             holds = (state.hands >> np.uint64(joker)) & np.uint64(1)
             position = np.argmax(holds, axis=1)
             state.joker_holders[:, index] = np.where(holds.any(axis=1),
                                                      state.seats_of(position), -1)
-    stock = deck[:, hand * participants:]
-    rule = plan.trump_rule
-    card = None
-    if rule == TRUMP_NONE:
-        state.trump_how[:] = HOW_NONE
-    elif rule == TRUMP_NAMED:
-        state.trump_how[:] = HOW_NAMED
-        state.namer = state.order[:, 0].copy()
-    elif rule == TRUMP_FIXED:
-        state.trump[:] = rules.fixed_suit
-        state.trump_how[:] = HOW_FIXED
-    elif rule == TRUMP_CIRCULAR:
-        state.trump_how[:] = HOW_CIRCULAR
-        state.circular = True
-    elif rule == TRUMP_LAST_DEALT:
-        card = deck[:, hand * participants - 1]
-        state.trump_how[:] = HOW_LAST_DEALT
-    else:
-        assert rule == TRUMP_TURNED
-        card = stock[:, 0]
-        stock = stock[:, 1:]
-        state.trump_how[:] = HOW_TURNED
-    if card is not None:
-        joker = card >= 52
-        state.trump_card = card.copy()
-        state.trump = np.where(joker, -1, card // 13)
-        if rules.dealer_names_on_joker:
-            state.trump_how = np.where(joker, HOW_NAMED, state.trump_how)
-            state.namer = np.where(joker, state.dealer, -1)
-        else:
-            state.trump_how = np.where(joker, HOW_JOKER_NONE, state.trump_how)
+    used = hand * participants
+    namer = np.empty(state.count, dtype=np.int64)
+    trump_many(plan.trump_rule, deck, used, rules.fixed_suit, rules.dealer_names_on_joker,
+               state.trump, state.trump_card, state.trump_how, namer)
+    state.circular = plan.trump_rule == TRUMP_CIRCULAR
+    state.namer = np.where(namer == 1, state.order[:, 0], np.where(namer == 2, state.dealer, -1))
     if (state.namer >= 0).any():
-        rounds = min(rules.named_after_cards, hand)
-        state.first_cards = np.bitwise_or.reduce(BIT[dealt[:, :rounds, :]], axis=1)
+        state.first_cards = first.view(np.uint64)
     if plan.draws:
-        state.stock = stock
+        state.stock = deck[:, used + (plan.trump_rule == TRUMP_TURNED):]
     state.trick_trump = state.trump.copy()
 
 
 def start_play(rules: BatchRules, state: DealState) -> None:
-    """``Game._start_play``: who leads the first trick."""
-    leader = np.zeros(state.count, dtype=np.int64)
-    if rules.dealer_leads:
-        where = state.position_of_seat(state.dealer)
-        leader = np.where(where >= 0, where, leader)
-    if state.plan.kind.joker_holder_leads and rules.has_jokers:
-        holds = (state.hands & bits.JOKER_BITS) != 0
-        leader = np.where(holds.any(axis=1), np.argmax(holds, axis=1), leader)
+    """Who leads the first trick (``engine.core.deal.first_leader``)."""
+    leader = np.empty(state.count, dtype=np.int64)
+    first_leader_many(state.hands.view(np.int64), state.position_of_seat(state.dealer),
+                      rules.dealer_leads, state.plan.kind.joker_holder_leads, leader)
     state.leader = leader
     if rules.memory == "own_and_last":
         state.won = np.zeros((state.count, state.participants), dtype=np.uint64)

@@ -23,7 +23,8 @@ from .bits import JOKER_BITS, NOT_JOKERS, lowest_card
 from .deal import DealState, order_from, start_deal, start_play
 from .observation import BatchObservation
 from .result import BatchLog, BatchResult, lead_changes_of, places_of
-from .rng import as_seeds, first_dealers
+from .kernels import first_dealer_many, shuffle_many
+from .rng import as_seeds, lot_keys
 from .rules import OPTION_CALL, OPTION_SUIT, BatchRules, DealPlan
 from .steps import bid_step, name_trump
 from .trick import end_trick, lead_call_masks, play_step, start_tricks
@@ -72,8 +73,10 @@ class BatchGame:
         rules = self.rules
         #: each seat's passes in a row (the pass limit; shown in observations)
         self.passes = np.zeros((count, players), dtype=np.int64)
-        self.first_dealer = first_dealers(rules.deck_cards, self.seeds, players,
-                                          rules.variant.table.first_dealer)
+        lots = np.empty((count, rules.deck_size), dtype=np.int64)
+        shuffle_many(rules.deck_cards, lot_keys(self.seeds), lots)
+        self.first_dealer = np.empty(count, dtype=np.int64)
+        first_dealer_many(lots, players, rules.first_dealer, self.first_dealer)
         self.scores = np.zeros((count, players), dtype=np.int64)
         self.leader = np.full(count, -1, dtype=np.int64)
         self.lead_changes = np.zeros(count, dtype=np.int64)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from raspis.engine.core import rules
+from raspis.engine.core import deal, rules
 
 
 @njit(cache=True)
@@ -91,6 +91,57 @@ def winning_cards_many(cards: np.ndarray, best_keys: np.ndarray, position: int,
     for row in range(len(out)):
         out[row] = rules.winning_cards(cards[row], best_keys[row], position, led[row],
                                        trick_trump[row], beats[row], two_jokers)
+
+
+@njit(cache=True)
+def shuffle_many(cards: np.ndarray, keys: np.ndarray, out: np.ndarray) -> None:
+    """``deal.shuffle`` of the deck under each game's key (``out``: one row per game)."""
+    for row in range(len(keys)):
+        deal.shuffle(cards, keys[row], out[row])
+
+
+@njit(cache=True)
+def first_dealer_many(decks: np.ndarray, players: int, how: int, out: np.ndarray) -> None:
+    """``deal.first_dealer`` of each game from its shuffled lot deck."""
+    for row in range(len(out)):
+        out[row] = deal.first_dealer(decks[row], players, how)
+
+
+@njit(cache=True)
+def deal_many(decks: np.ndarray, hand_size: int, participants: int, first_rounds: int,
+              hands: np.ndarray, first_cards: np.ndarray) -> None:
+    """``deal.deal_hands`` of each game (``hands``, ``first_cards``: one row per game, by
+    position)."""
+    for row in range(len(decks)):
+        deal.deal_hands(decks[row], hand_size, participants, first_rounds, hands[row],
+                        first_cards[row])
+
+
+@njit(cache=True)
+def trump_many(rule: int, decks: np.ndarray, used: int, fixed_suit: int,
+               dealer_names_on_joker: bool, trump: np.ndarray, trump_card: np.ndarray,
+               how: np.ndarray, namer: np.ndarray) -> None:
+    """``deal.trump_of_deal`` of each game (``used``: cards dealt; the next one is turned)."""
+    for row in range(len(trump)):
+        turned = decks[row, used] if used < decks.shape[1] else -1
+        trump[row], trump_card[row], how[row], namer[row] = deal.trump_of_deal(
+            rule, decks[row, used - 1], turned, fixed_suit, dealer_names_on_joker)
+
+
+@njit(cache=True)
+def first_leader_many(hands: np.ndarray, dealer_position: np.ndarray, dealer_leads: bool,
+                      joker_holder_leads: bool, out: np.ndarray) -> None:
+    """``deal.first_leader`` of each game (``hands`` by position)."""
+    for row in range(len(out)):
+        out[row] = deal.first_leader(hands[row], hands.shape[1], dealer_position[row],
+                                     dealer_leads, joker_holder_leads)
+
+
+@njit(cache=True)
+def lead_fines_many(cards: np.ndarray, hands: np.ndarray, fine: int, out: np.ndarray) -> None:
+    """``deal.lead_fine`` of each game's leader (``hands``: the hand before the lead)."""
+    for row in range(len(out)):
+        out[row] = deal.lead_fine(cards[row], rules.popcount(hands[row]), fine)
 
 
 def as_int64(array: np.ndarray) -> np.ndarray:

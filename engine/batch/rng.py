@@ -1,11 +1,9 @@
 """The engine's counter-based chance (``engine.rng``), vectorised over games with ``uint64`` numpy.
 
 SplitMix64 is plain wrapping 64-bit arithmetic, so numpy computes for a whole array of game seeds
-exactly the keys the reference engine computes one game at a time: the first dealer's lot
-(``lot``, ``first_ace``) and every deal's shuffle. A shuffle sorts the deck by
-``splitmix64(key ^ card * GOLDEN)``, ties (never seen in practice) broken by the card id. For speed
-the sort runs on one packed ``uint64`` per card, the hash's top 58 bits above the card id; a row in
-which two cards share those 58 bits is sorted again exactly, so the order is always the reference's.
+exactly the keys the reference engine computes one game at a time: the key of the first dealer's
+lot and of every deal's shuffle. The shuffles themselves are the core's (``engine.core.deal``,
+looped over games by ``engine.batch.kernels``).
 """
 
 from __future__ import annotations
@@ -67,59 +65,6 @@ def deal_keys(seeds: np.ndarray, deal_number: int) -> np.ndarray:
 def lot_keys(seeds: np.ndarray) -> np.ndarray:
     """``engine.rng.lot_key`` for every seed."""
     return mix(seeds, reference.LOT)
-
-
-#: Low bits of a packed sort key that hold the card id (the hash keeps the bits above).
-PACK_BITS = 6
-
-
-def shuffled(cards: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """The deck ``cards`` (ascending card ids) in the order of ``engine.rng.shuffled`` for each key.
-
-    Returns an ``int64`` array of shape ``(len(keys), len(cards))``.
-    """
-    values = np.empty((len(keys), len(cards)), dtype=np.uint64)
-    np.bitwise_xor(keys[:, None], (cards.astype(np.uint64) * GOLDEN)[None, :], out=values)
-    splitmix64_in_place(values)
-    low = (1 << PACK_BITS) - 1
-    values &= U64(~low & reference.MASK64)
-    values |= cards.astype(np.uint64)[None, :]
-    values.sort(axis=1)
-    clashes = np.flatnonzero(((values[:, 1:] ^ values[:, :-1]) <= U64(low)).any(axis=1))
-    order = (values & U64(low)).astype(np.int64)
-    for row in clashes:  # two cards share the top 58 bits: the reference sorts this row
-        order[row] = reference.shuffled([int(card) for card in cards], int(keys[row]))
-    return order
-
-
-def first_dealers(cards: np.ndarray, seeds: np.ndarray, players: int, how: str) -> np.ndarray:
-    """The first dealer of each game, as ``Game._draw_first_dealer`` draws it."""
-    count = len(seeds)
-    if how == "seat0":
-        return np.zeros(count, dtype=np.int64)
-    deck = shuffled(cards, lot_keys(seeds))
-    ranks = np.where(deck < 52, deck % 13 + 2, 15)
-    if how == "first_ace":
-        aces = ranks == 14
-        position = np.argmax(aces, axis=1)
-        return np.where(aces.any(axis=1), position % players, 0)
-    # Everyone draws; the highest card deals; tied players draw again.
-    contenders = np.ones((count, players), dtype=bool)
-    position = np.zeros(count, dtype=np.int64)
-    rows = np.arange(count)
-    size = deck.shape[1]
-    while True:
-        number = contenders.sum(axis=1)
-        active = (number > 1) & (position + number <= size)
-        if not active.any():
-            break
-        offsets = np.cumsum(contenders, axis=1) - 1
-        where = np.minimum(position[:, None] + offsets, size - 1)
-        drawn = np.where(contenders, ranks[rows[:, None], where], -1)
-        best = drawn.max(axis=1)
-        contenders = np.where(active[:, None], contenders & (drawn == best[:, None]), contenders)
-        position = np.where(active, position + number, position)
-    return np.argmax(contenders, axis=1)
 
 
 # -- Python's random.Random, the first 64 bits, vectorised ---------------------------------------

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .bits import BIT, SUIT_MASK_OR_NONE, SUIT_OF, popcount
+from .bits import BIT, SUIT_MASK_OR_NONE, SUIT_OF
 from .deal import DealState
 from .kernels import (
     as_int64,
     beats_many,
     take_trick_lead,
     follow_calls_many,
+    lead_fines_many,
     legal_cards_many,
 )
 from .observation import BatchObservation
@@ -166,8 +167,9 @@ def apply_play(game: BatchGame, state: DealState, position: np.ndarray, flat: np
         if jokers is not None:
             led[jokers] = joker_suit
             if rules.lead_fine:
-                fined = popcount(hand[jokers]) > 1
-                state.fines.ravel()[flat[jokers]] += np.where(fined, rules.lead_fine, 0)
+                fines = np.empty(len(jokers), dtype=np.int64)
+                lead_fines_many(card[jokers], as_int64(hand[jokers]), rules.lead_fine, fines)
+                state.fines.ravel()[flat[jokers]] += fines
         state.led = led
         state.led_mask = SUIT_MASK_OR_NONE[led + 1]
         if state.circular:

@@ -33,6 +33,7 @@ from .codes import (
     TRUMPS_OPTION,
     WINNING_LEADS,
 )
+from .deal import FIRST_DEALER_CODES
 from .rules import TWO_JOKERS_FIRST_WINS, TWO_JOKERS_OPPOSITE, TWO_JOKERS_SECOND_WINS
 
 TWO_JOKERS_CODES = {"second_wins": TWO_JOKERS_SECOND_WINS, "first_wins": TWO_JOKERS_FIRST_WINS,
@@ -51,6 +52,7 @@ class RulePlan:
         self.deck_size = len(variant.deck_cards)
         self.deck_mask = sum(1 << card for card in variant.deck_cards)
         self.jokers_in_deck = tuple(card for card in variant.deck_cards if card >= JOKER)
+        self.first_dealer = FIRST_DEALER_CODES[variant.table.first_dealer]
         self.has_jokers = bool(self.jokers_in_deck)
         trump = variant.trump
         self.trump_mode = trump.mode

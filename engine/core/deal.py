@@ -1,0 +1,156 @@
+"""The deal, compiled: the seeded shuffle, the first dealer, dealing the cards, the trump, the lead.
+
+Chance is counter-based (``engine.rng``): a shuffle sorts the deck by the SplitMix64 hash of each
+card under the deal's key, ties by card id, so the same seed gives the same deal in every engine.
+The functions work on one game; the batch engine loops them over its games
+(``engine.batch.kernels``), ``engine.Game`` calls them for its one game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+from .codes import (
+    TRUMP_CIRCULAR,
+    TRUMP_FIXED,
+    TRUMP_LAST_DEALT,
+    TRUMP_NAMED,
+    TRUMP_NONE,
+)
+
+#: How the trump was chosen, as codes (``engine.Game.trump_how`` prints them as text).
+HOW_NONE, HOW_FIXED, HOW_CIRCULAR, HOW_LAST_DEALT, HOW_TURNED, HOW_JOKER_NONE, HOW_NAMED = range(7)
+HOW_TEXT = ("none", "fixed", "circular", "last dealt", "turned", "joker: none", "named")
+#: First-dealer rules (``table.first_dealer``).
+FIRST_DEALER_LOT, FIRST_DEALER_FIRST_ACE, FIRST_DEALER_SEAT0 = range(3)
+FIRST_DEALER_CODES = {"lot": FIRST_DEALER_LOT, "first_ace": FIRST_DEALER_FIRST_ACE,
+                      "seat0": FIRST_DEALER_SEAT0}
+
+_GOLDEN = uint64(0x9E3779B97F4A7C15)
+_MULTIPLIER_1 = uint64(0xBF58476D1CE4E5B9)
+_MULTIPLIER_2 = uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True, inline="always")
+def splitmix64(value: np.uint64) -> np.uint64:
+    """One SplitMix64 output (Steele, Lea, Flood 2014), as ``engine.rng.splitmix64``."""
+    z = value + _GOLDEN
+    z = (z ^ (z >> uint64(30))) * _MULTIPLIER_1
+    z = (z ^ (z >> uint64(27))) * _MULTIPLIER_2
+    return z ^ (z >> uint64(31))
+
+
+@njit(cache=True)
+def shuffle(cards: np.ndarray, key: np.uint64, out: np.ndarray) -> None:
+    """``cards`` (ascending ids) in the order of the shuffle with ``key``: sorted by
+    ``splitmix64(key ^ card * GOLDEN)``, ties (never seen in practice) by card id."""
+    count = len(cards)
+    hashes = np.empty(count, dtype=np.uint64)
+    for index in range(count):
+        hashes[index] = splitmix64(key ^ (uint64(cards[index]) * _GOLDEN))
+    order = np.argsort(hashes, kind="mergesort")  # stable: equal hashes keep card order
+    for index in range(count):
+        out[index] = cards[order[index]]
+
+
+@njit(cache=True)
+def first_dealer(deck: np.ndarray, players: int, how: int) -> int:
+    """The first dealer from the lot's shuffled ``deck``: everyone draws and the highest card
+    deals, tied players drawing again (000, 002); or cards dealt face up round the table until an
+    ace comes (002, Georgian Joker); or seat 0."""
+    if how == FIRST_DEALER_SEAT0:
+        return 0
+    if how == FIRST_DEALER_FIRST_ACE:
+        for position in range(len(deck)):
+            card = deck[position]
+            if card < 52 and card % 13 + 2 == 14:
+                return position % players
+        return 0
+    contenders = np.ones(players, dtype=np.bool_)
+    left = players
+    position = 0
+    while left > 1 and position + left <= len(deck):
+        best = -1
+        drawn = np.full(players, -1, dtype=np.int64)
+        for seat in range(players):
+            if contenders[seat]:
+                card = deck[position]
+                position += 1
+                drawn[seat] = card % 13 + 2 if card < 52 else 15
+                if drawn[seat] > best:
+                    best = drawn[seat]
+        left = 0
+        for seat in range(players):
+            contenders[seat] = contenders[seat] and drawn[seat] == best
+            left += contenders[seat]
+    for seat in range(players):
+        if contenders[seat]:
+            return seat
+    return 0
+
+
+@njit(cache=True)
+def deal_hands(deck: np.ndarray, hand_size: int, participants: int, first_rounds: int,
+               hands: np.ndarray, first_cards: np.ndarray) -> None:
+    """Deal ``hand_size`` cards one at a time round the ``participants`` (by position from the
+    dealer's left, the dealer last: RULES §1) from the shuffled ``deck``; ``first_cards`` gets each
+    hand's cards of the first ``first_rounds`` rounds (002: trump named after three cards)."""
+    for position in range(participants):
+        hands[position] = 0
+        first_cards[position] = 0
+    for round_number in range(hand_size):
+        for position in range(participants):
+            bit = 1 << deck[round_number * participants + position]
+            hands[position] |= bit
+            if round_number < first_rounds:
+                first_cards[position] |= bit
+
+
+@njit(cache=True)
+def trump_of_deal(rule: int, last_dealt: int, turned: int, fixed_suit: int,
+                  dealer_names_on_joker: bool) -> tuple[int, int, int, int]:
+    """(trump suit or -1, card shown or -1, how (``HOW_*``), who names it: 0 nobody, 1 the player
+    left of the dealer, 2 the dealer) of a deal whose trump ``rule`` is the plan's
+    ``trump_rule``: the card turned after the deal (all seeds), the dealer's last card when the
+    deck is dealt out (000), a fixed suit, circular, none, or named; a Joker shown means no trump
+    (all seeds) or the dealer names it (003)."""
+    if rule == TRUMP_NONE:
+        return -1, -1, HOW_NONE, 0
+    if rule == TRUMP_NAMED:
+        return -1, -1, HOW_NAMED, 1
+    if rule == TRUMP_FIXED:
+        return fixed_suit, -1, HOW_FIXED, 0
+    if rule == TRUMP_CIRCULAR:
+        return -1, -1, HOW_CIRCULAR, 0
+    card = last_dealt if rule == TRUMP_LAST_DEALT else turned
+    how = HOW_LAST_DEALT if rule == TRUMP_LAST_DEALT else HOW_TURNED
+    if card >= 52:
+        if dealer_names_on_joker:
+            return -1, card, HOW_NAMED, 2
+        return -1, card, HOW_JOKER_NONE, 0
+    return card // 13, card, how, 0
+
+
+@njit(cache=True)
+def first_leader(hands: np.ndarray, participants: int, dealer_position: int,
+                 dealer_leads: bool, joker_holder_leads: bool) -> int:
+    """The position (0 = left of the dealer) that leads the first trick: the dealer's left, or the
+    dealer (002 Joker-52), or in a no-trump deal of 000 the holder of a Joker."""
+    leader = 0
+    if dealer_leads and dealer_position >= 0:
+        leader = dealer_position
+    if joker_holder_leads:
+        for position in range(participants):
+            if hands[position] >> 52 & 3:
+                return position
+    return leader
+
+
+@njit(cache=True)
+def lead_fine(card: int, cards_in_hand: int, fine: int) -> int:
+    """The points a player loses for leading a Joker while holding other cards (002 Joker-52:
+    -10, «если это не последняя карта»)."""
+    if card >= 52 and cards_in_hand > 1:
+        return fine
+    return 0
