@@ -694,12 +694,11 @@ class Game:
         for seat in self.order:
             outcomes = [(r.bids[seat], r.taken[seat]) for r in earlier]
             outcomes.append((self.bids[seat], self.taken[seat]))
-            if not all(bid is None or bid == taken for bid, taken in outcomes):
-                continue
-            if table.premium == "fixed":
-                premiums[seat] = table.premium_points
-            else:
-                premiums[seat] = max([r.points[seat] for r in earlier] + [points[seat]])
+            made = all(core.bid_made(-1 if bid is None else bid, taken)
+                       for bid, taken in outcomes)
+            best = max([r.points[seat] for r in earlier] + [points[seat]])
+            premiums[seat] = core.premium(self.plan.premium_mode, made, best,
+                                          table.premium_points)
         return premiums
 
     def _next_deal(self) -> None:

@@ -23,7 +23,7 @@ from .bits import JOKER_BITS, NOT_JOKERS, lowest_card
 from .deal import DealState, order_from, start_deal, start_play
 from .observation import BatchObservation
 from .result import BatchLog, BatchResult, lead_changes_of, places_of
-from .kernels import first_dealer_many, shuffle_many
+from .kernels import first_dealer_many, premiums_many, shuffle_many
 from .rng import as_seeds, lot_keys
 from .rules import OPTION_CALL, OPTION_SUIT, BatchRules, DealPlan
 from .steps import bid_step, name_trump
@@ -180,17 +180,13 @@ class BatchGame:
         premiums = np.zeros_like(points)
         flat = games[:, None] * self.players + state.order
         if rules.premium != "none" and plan.block >= 0:
-            made = (state.bids < 0) | (state.bids == state.taken)
-            if plan.premium_opens:
-                all_made, best = made, points
-            else:
-                all_made = self.all_made.ravel()[flat] & made
-                best = np.maximum(self.best_points.ravel()[flat], points)
+            all_made = self.all_made.ravel()[flat]
+            best = self.best_points.ravel()[flat]
+            premiums_many(state.bids, state.taken, points, plan.premium_opens,
+                          plan.premium_closes, rules.premium_mode, rules.premium_points,
+                          all_made, best, premiums)
             self.all_made.ravel()[flat] = all_made
             self.best_points.ravel()[flat] = best
-            if plan.premium_closes:
-                value = best if rules.premium == "best_deal" else rules.premium_points
-                premiums = np.where(all_made, value, 0)
         self.scores.ravel()[flat] += points + premiums
         # tournament.shard._lead_changes, one deal at a time
         totals = self.scores[games]

@@ -144,6 +144,26 @@ def lead_fines_many(cards: np.ndarray, hands: np.ndarray, fine: int, out: np.nda
         out[row] = deal.lead_fine(cards[row], rules.popcount(hands[row]), fine)
 
 
+@njit(cache=True)
+def premiums_many(bids: np.ndarray, taken: np.ndarray, points: np.ndarray, opens: bool,
+                  closes: bool, mode: int, fixed_points: int, made_so_far: np.ndarray,
+                  best_so_far: np.ndarray, out: np.ndarray) -> None:
+    """One deal of every game and seat in the span of the premium (``rules.bid_made``,
+    ``rules.premium``): ``made_so_far`` / ``best_so_far`` carry the span's made bids and best deal
+    score (updated in place), and ``out`` gets the premium where the deal closes the span."""
+    for row in range(bids.shape[0]):
+        for position in range(bids.shape[1]):
+            made = rules.bid_made(bids[row, position], taken[row, position])
+            best = points[row, position]
+            if not opens:
+                made = made and made_so_far[row, position]
+                best = max(best, best_so_far[row, position])
+            made_so_far[row, position] = made
+            best_so_far[row, position] = best
+            out[row, position] = (rules.premium(mode, made, best, fixed_points) if closes
+                                  else 0)
+
+
 def as_int64(array: np.ndarray) -> np.ndarray:
     """An ``int64`` view of a ``uint64`` mask array (no copy)."""
     return array.view(np.int64) if array.dtype == np.uint64 else array

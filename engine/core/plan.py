@@ -34,10 +34,13 @@ from .codes import (
     WINNING_LEADS,
 )
 from .deal import FIRST_DEALER_CODES
-from .rules import TWO_JOKERS_FIRST_WINS, TWO_JOKERS_OPPOSITE, TWO_JOKERS_SECOND_WINS
+from .rules import PREMIUM_BEST_DEAL, PREMIUM_FIXED, PREMIUM_NONE, TWO_JOKERS_FIRST_WINS, TWO_JOKERS_OPPOSITE, TWO_JOKERS_SECOND_WINS
 
 TWO_JOKERS_CODES = {"second_wins": TWO_JOKERS_SECOND_WINS, "first_wins": TWO_JOKERS_FIRST_WINS,
                     "opposite": TWO_JOKERS_OPPOSITE}
+
+
+PREMIUM_CODES = {"none": PREMIUM_NONE, "fixed": PREMIUM_FIXED, "best_deal": PREMIUM_BEST_DEAL}
 
 
 class RulePlan:
@@ -75,6 +78,7 @@ class RulePlan:
         self.pass_limit = -1 if limit is None else limit
         scoring = variant.scoring
         self.premium = scoring.premium
+        self.premium_mode = PREMIUM_CODES[scoring.premium]
         self.premium_points = scoring.premium_points
         self.premium_scope = scoring.premium_scope
         end = variant.end

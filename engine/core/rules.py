@@ -282,3 +282,24 @@ def cards_ruled_out(card: int, candidates: int, lead_card: int, lead_call: int, 
             ruled_out |= low
         mask ^= low
     return ruled_out
+
+
+PREMIUM_NONE, PREMIUM_FIXED, PREMIUM_BEST_DEAL = range(3)
+
+
+@njit(cache=True)
+def bid_made(bid: int, taken: int) -> bool:
+    """A seat made its bid (``bid`` -1: a deal without bidding, which counts as made)."""
+    return bid < 0 or bid == taken
+
+
+@njit(cache=True)
+def premium(mode: int, made_every_bid: bool, best_deal: int, fixed_points: int) -> int:
+    """The premium of a seat at the end of its span (002: «премия» for making every bid of the
+    game, or of a pulka): nothing unless every bid was made; then fixed points, or the seat's best
+    deal score of the span once more."""
+    if mode == PREMIUM_NONE or not made_every_bid:
+        return 0
+    if mode == PREMIUM_FIXED:
+        return fixed_points
+    return best_deal
