@@ -11,6 +11,7 @@ like an action mask.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Action
@@ -72,6 +73,32 @@ class Observation(NamedTuple):
 _NO_HANDS: dict[int, tuple[None, ...]] = {}
 
 
+def visible_tricks(memory: str, finished: Sequence[Trick], seat: int) -> tuple[Trick, ...]:
+    """The finished tricks of the deal that ``seat`` may look back at under the memory rule
+    (``play.memory``, RULES §8): all; its own and the last (003); the last; none (000 «строго в
+    закрытую»)."""
+    if memory == "full":
+        return tuple(finished)
+    if memory == "own_and_last":
+        last = len(finished) - 1
+        return tuple(trick for index, trick in enumerate(finished)
+                     if trick.winner == seat or index == last)
+    if memory == "last":
+        return tuple(finished[-1:])
+    return ()
+
+
+def cards_seen(visible: Sequence[Trick], current: Sequence[TrickCard]) -> int:
+    """The cards of the visible tricks and of the trick under way, as a mask."""
+    played = 0
+    for trick in visible:
+        for entry in trick.cards:
+            played |= 1 << entry.card
+    for entry in current:
+        played |= 1 << entry.card
+    return played
+
+
 def observe(game: Game, seat: int) -> Observation:
     """Build ``seat``'s observation of ``game``."""
     from .game import Phase
@@ -96,24 +123,8 @@ def observe(game: Game, seat: int) -> Observation:
         # Named after the first cards (002); a dealer naming after a turned Joker saw every card.
         hand = game.first_cards[seat]
     memory = game.plan.memory
-    finished = game.tricks
-    if memory == "full":
-        visible = tuple(finished)
-        played = game.played
-    else:
-        if memory == "own_and_last":
-            visible = tuple(trick for index, trick in enumerate(finished)
-                            if trick.winner == seat or index == len(finished) - 1)
-        elif memory == "last":
-            visible = tuple(finished[-1:])
-        else:
-            visible = ()
-        played = 0
-        for trick in visible:
-            for entry in trick.cards:
-                played |= 1 << entry.card
-        for entry in game.trick:
-            played |= 1 << entry.card
+    visible = visible_tricks(memory, game.tricks, seat)
+    played = game.played if memory == "full" else cards_seen(visible, game.trick)
     to_move = game.to_move if phase != Phase.GAME_OVER else -1
     return Observation(
         game.variant, seat, players, phase, deal.number, deal.hand_size, deal.kind, game.dealer,

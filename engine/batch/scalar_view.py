@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from raspis.engine.actions import Action, Bid, NameTrump, Play
 from raspis.engine.game import Phase, Trick, TrickCard
-from raspis.engine.observation import Observation
+from raspis.engine.observation import Observation, cards_seen, visible_tricks
 
 from .bits import cards_of
 from .deal import HOW_NAMED, HOW_TEXT
@@ -104,27 +104,13 @@ def scalar_observations(game: BatchGame, state: DealState, observation: BatchObs
                                      state.history_positions[row, trick], state.participants)
                 winner = order[int(state.history_winners[row, trick])]
                 finished.append(Trick(cards, int(state.history_trumps[row, trick]), winner))
-        memory = game.rules.memory
-        if memory == "full":
-            visible = tuple(finished)
-        elif memory == "own_and_last":
-            visible = tuple(t for i, t in enumerate(finished)
-                            if t.winner == seat or i == len(finished) - 1)
-        elif memory == "last":
-            visible = tuple(finished[-1:])
-        else:
-            visible = ()
+        visible = visible_tricks(game.rules.memory, finished, seat)
         current: tuple[TrickCard, ...] = ()
         if phase == "play":
             current = _trick_cards(state, row, state.trick_cards_t[:, row],
                                    state.trick_calls_t[:, row], state.trick_suits_t[:, row],
                                    state.positions_t[:, row], observation.trick_position)
-        played = 0
-        for trick in visible:
-            for entry in trick.cards:
-                played |= 1 << entry.card
-        for entry in current:
-            played |= 1 << entry.card
+        played = cards_seen(visible, current)
         how = int(state.trump_how[row])
         how_text = HOW_TEXT[how]
         if how == HOW_NAMED and phase != "trump":
