@@ -258,7 +258,8 @@ def check_action(action: object, legal: Sequence[Any]) -> tuple[Any, str | None]
         if type(candidate) is key[0] and candidate == action:
             return candidate, None
     kind, *values = key
-    shown = f"{kind.__name__}({', '.join(map(repr, values))})"
+    named = zip(_FIELDS[kind], values, strict=True)
+    shown = f"{kind.__name__}({', '.join(f'{name}={value!r}' for name, value in named)})"
     return None, f"returned {shown}; legal: {', '.join(map(str, legal))}"
 
 

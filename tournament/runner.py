@@ -486,6 +486,7 @@ def supervised(tasks: list[ShardTask], workers: int, *,
     idle: list[_Worker] = []
     running: set[_Worker] = set()
     every: list[_Worker] = []
+    watched = time.monotonic()
     try:
         while pending or running:
             while pending and len(running) < workers:
@@ -496,10 +497,12 @@ def supervised(tasks: list[ShardTask], workers: int, *,
                 attempts[task.shard_id] += 1
                 running.add(worker)
                 worker.send(task)
+            if time.monotonic() - watched > 0.05:  # also when answers keep coming
+                _watch(running, shard_seconds)
+                watched = time.monotonic()
             try:
                 worker, message = events.get(timeout=0.05)
             except queue.Empty:
-                _watch(running, shard_seconds)
                 continue
             if worker not in running:  # an idle worker died: forget it
                 if worker in idle:
