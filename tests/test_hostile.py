@@ -217,8 +217,8 @@ def test_the_next_game_after_a_variant_write_gets_an_intact_variant(tmp_path: Pa
     assert mutated.filter(later)["score"].to_list() == honest.filter(later)["score"].to_list()
 
 
-@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
-def test_sigterm_and_sighup_stop_cleanly_with_the_resume_command(
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_sigterm_sighup_and_ctrl_c_stop_cleanly_with_the_resume_command(
         tmp_path: Path, number: int) -> None:
     out = tmp_path / "run"
     arguments = ["tournament", "--variant", "classic", "--players", "4", "--strategies",
