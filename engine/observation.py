@@ -126,7 +126,7 @@ def observe(game: Game, seat: int) -> Observation:
     visible = visible_tricks(memory, game.tricks, seat)
     played = game.played if memory == "full" else cards_seen(visible, game.trick)
     to_move = game.to_move if phase != Phase.GAME_OVER else -1
-    return Observation(
+    return _make((  # the named tuple's own fast constructor: one tuple, no keyword parsing
         game.variant, seat, players, phase, deal.number, deal.hand_size, deal.kind, game.dealer,
         tuple(game.order), to_move, hand, hidden, others,
         -1 if trump_hidden else game.trump,
@@ -136,4 +136,7 @@ def observe(game: Game, seat: int) -> Observation:
         played, tuple(game.scores), game.hook_rule() if phase == Phase.BID else "none",
         game.legal_action_tuple() if to_move == seat else (), trump_hidden,
         tuple(game.passes_in_row),
-    )
+    ))
+
+
+_make = Observation._make
