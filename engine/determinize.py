@@ -38,7 +38,7 @@ from .core.codes import (
     TRUMP_NAMED,
     TRUMP_NONE,
 )
-from .core.plan import RulePlan
+from .core.plan import rule_plan
 from .game import Game, Phase, TrickCard
 from .observation import Observation
 from .variant import Variant
@@ -49,15 +49,6 @@ __all__ = [
 ]
 
 NO_TRUMP = -1
-_PLANS: dict[tuple[int, int], tuple[Variant, RulePlan]] = {}
-
-
-def _plan(variant: Variant, players: int) -> RulePlan:
-    key = (id(variant), players)
-    cached = _PLANS.get(key)
-    if cached is None or cached[0] is not variant:
-        cached = _PLANS[key] = (variant, RulePlan(variant, players, resolve=False))
-    return cached[1]
 
 
 def deck_mask(variant: Variant) -> int:
@@ -71,7 +62,7 @@ def deck_mask(variant: Variant) -> int:
 def shown_card_is_dealt(variant: Variant, hand_size: int, players_in_deal: int) -> bool:
     """Whether the card shown for trump is the dealer's last card (a deal of the whole deck), as
     opposed to a card turned up from the stock, which is in nobody's hand (RULES §4)."""
-    return _plan(variant, players_in_deal).shown_card_is_dealt(hand_size, players_in_deal)
+    return rule_plan(variant, players_in_deal).shown_card_is_dealt(hand_size, players_in_deal)
 
 
 def remaining_counts(observation: Observation) -> list[int]:

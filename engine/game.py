@@ -41,7 +41,7 @@ from .core.codes import (
     TRUMP_CIRCULAR,
     TRUMP_TURNED,
 )
-from .core.plan import RulePlan, rule_plan
+from .core.plan import rule_plan
 from .errors import IllegalActionError, RaspisError
 from .events import (
     BidMade,
@@ -194,7 +194,7 @@ class Game:
             raise RaspisError(f"unknown deal kind {kind!r}: known {', '.join(variant.kinds)}")
         game = cls.__new__(cls)
         game.variant = variant
-        game.plan = RulePlan(variant, players, resolve=False)
+        game.plan = rule_plan(variant, players)
         game.players = players
         game.seed = 0
         game.deals = [DealSpec(0, sizes.pop(), kind, 0)]
