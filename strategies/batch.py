@@ -44,7 +44,7 @@ from raspis.engine.batch.observation import BatchObservation
 from raspis.engine.batch.rules import CALL_CODES, OPTION_CALL, OPTION_SUIT
 
 from .base import Parameter, spec_string
-from .registry import StrategySpecError, _parse_parameters, load_strategy
+from .registry import StrategySpecError, _parse_parameters, load_strategy, split_alias
 
 #: Batch strategies by spec name: name -> "module:Class". Each has a scalar twin (``scalar_twin``)
 #: that plays the very same games in ``engine.Game``, except where noted.
@@ -240,8 +240,9 @@ class ScalarAdapter(BatchStrategy):
 
 
 def batch_class(spec: str) -> tuple[type[BatchStrategy], str] | None:
-    """(batch class, parameter text) of a spec with a batch implementation, else None."""
-    head, _, parameters = spec.strip().partition(":")
+    """(batch class, parameter text) of a spec with a batch implementation, else None (an alias
+    in front, ``fast=fastheuristic``, is ignored)."""
+    head, _, parameters = split_alias(spec)[1].strip().partition(":")
     target = BATCH_BUILTINS.get(head)
     if target is None:
         return None
@@ -261,7 +262,8 @@ def plays_like_scalar(spec: str) -> bool:
     whose batch draws follow the same distribution from another stream, and for specs without a
     batch implementation."""
     found = batch_class(spec)
-    return found is not None and found[0].scalar_twin == spec.strip().partition(":")[0]
+    head = split_alias(spec)[1].strip().partition(":")[0]
+    return found is not None and found[0].scalar_twin == head
 
 
 def load_batch_strategy(spec: str, *, adapter: bool = True,
@@ -280,7 +282,7 @@ def load_batch_strategy(spec: str, *, adapter: bool = True,
         instance = cls(**options)
     except ValueError as error:
         raise StrategySpecError(f"strategy {spec!r}: {error}") from None
-    instance.name = spec.strip().partition(":")[0]  # type: ignore[misc]
+    instance.name = split_alias(spec)[1].strip().partition(":")[0]  # type: ignore[misc]
     return instance
 
 

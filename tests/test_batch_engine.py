@@ -553,3 +553,16 @@ def test_illegal_cards_error_only_their_games() -> None:
     assert np.array_equal(result.scores[fine], clean.scores[fine])
     assert result.errored[np.arange(8) % 2 == 0].all()
     assert all("illegal in deal 3, play" in (result.errors[g] or "") for g in (0, 2, 3))
+
+
+def test_an_alias_keeps_the_batch_implementation() -> None:
+    """``fast=fastheuristic`` names a seat; the seat still plays the vectorised strategy, so a
+    lineup of aliased batch strategies still runs on the batch engine."""
+    from raspis.strategies.batch import BatchStrategy, ScalarAdapter, load_batch_strategy
+    from raspis.tournament.batch_shard import can_run_batch
+
+    assert can_run_batch(["fast=fastheuristic", "low=lowest", "random", "fastrandom"])
+    assert can_run_batch(["fast=fastheuristic"] * 2, exact=True)
+    strategy = load_batch_strategy("fast=fastheuristic")
+    assert isinstance(strategy, BatchStrategy) and not isinstance(strategy, ScalarAdapter)
+    assert not can_run_batch(["mine=heuristic", "lowest"])

@@ -52,6 +52,7 @@ def test_cards_ruled_out_are_those_that_would_have_made_the_play_illegal(
         assert bool(ruled_out >> other & 1) == (not legal >> card & 1)
 
 
+@settings(deadline=None)
 @given(st.integers(min_value=0, max_value=(1 << 62) - 1))
 def test_popcount_and_bit_index(mask: int) -> None:
     assert rules.popcount(mask) == bin(mask).count("1")
