@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Action
+from .core.rules import MEMORY_CODES, trick_visible
 
 if TYPE_CHECKING:
     from .game import Game, Phase, Trick, TrickCard
@@ -75,17 +76,13 @@ _NO_HANDS: dict[int, tuple[None, ...]] = {}
 
 def visible_tricks(memory: str, finished: Sequence[Trick], seat: int) -> tuple[Trick, ...]:
     """The finished tricks of the deal that ``seat`` may look back at under the memory rule
-    (``play.memory``, RULES §8): all; its own and the last (003); the last; none (000 «строго в
-    закрытую»)."""
+    (``play.memory``; the rule is ``engine.core.rules.trick_visible``)."""
     if memory == "full":
         return tuple(finished)
-    if memory == "own_and_last":
-        last = len(finished) - 1
-        return tuple(trick for index, trick in enumerate(finished)
-                     if trick.winner == seat or index == last)
-    if memory == "last":
-        return tuple(finished[-1:])
-    return ()
+    code = MEMORY_CODES[memory]
+    last = len(finished) - 1
+    return tuple(trick for index, trick in enumerate(finished)
+                 if trick_visible(code, trick.winner == seat, index == last))
 
 
 def cards_seen(visible: Sequence[Trick], current: Sequence[TrickCard]) -> int:

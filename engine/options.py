@@ -320,10 +320,11 @@ class PlayOptions(Section):
         description="after each trick every player draws a card from the stock, the winner first, "
         "while it lasts (002 Joker-52 read literally; off in the preset)",
     )
-    memory: Literal["full", "own_and_last", "last", "none"] = Field(
+    memory: Literal["full", "own_and_last", "last", "none", "own"] = Field(
         "full",
         description="which finished tricks a seat's observation shows: all, its own and the last "
-        "one (003), only the last, or none (000 'строго в закрытую')",
+        "one (003), only the last, none (000 'строго в закрытую'), or its own only (000 first "
+        "article 'подглядывать в свои взятки', 002)",
     )
 
 

@@ -266,7 +266,7 @@ def option_variants(draw: st.DrawFn) -> tuple[Variant, int]:
             "must_trump": draw(st.booleans()),
             "first_lead": draw(st.sampled_from(["left_of_dealer", "dealer"])),
             "draw_after_trick": draw(st.booleans()),
-            "memory": draw(st.sampled_from(["full", "own_and_last", "last", "none"])),
+            "memory": draw(st.sampled_from(["full", "own_and_last", "last", "none", "own"])),
         },
         "kinds": {
             "named": {"trump": "named"},

@@ -689,3 +689,21 @@ def test_a_second_joker_played_high_beats_the_trump_that_beat_the_first() -> Non
     game = deal(variant, ["JK 9s 6c", "8c Kc Qc", "9d 10h Jh", "JK2 7d 8d"], HEARTS, dealer=3)
     play(game, "JK highest s", "8c", "10h", "JK2 low")
     assert last_winner(game) == 2  # the second Joker low: the trump still beats the demand
+
+
+def test_memory_own_tricks_only() -> None:
+    # 000 (first article): «В большинстве случаев игроки имеют возможность подглядывать в свои
+    # взятки»; 002: «Заглядывать в свои взятки обычно разрешается»: a seat looks back at the
+    # tricks it took, not at the others' (``play.memory = "own"``).
+    variant = variant_from_dict({"extends": "classic", "play": {"memory": "own"}})
+    game = deal(variant, ["As Ac 6d", "Ks Kc 7d", "Qs Qc 8d", "Js Jc 9d"], HEARTS, dealer=3)
+    play(game, "As", "Ks", "Qs", "Js")  # seat 0 takes the first trick
+    play(game, "Ac", "Kc", "Qc", "Jc")  # and the second
+    play(game, "6d", "7d", "8d")        # seat 3 is yet to play to the third
+    mine, theirs = game.observation(0), game.observation(1)
+    assert [trick.winner for trick in mine.tricks] == [0, 0]
+    assert theirs.tricks == ()
+    spades_and_clubs = parse_cards("As Ks Qs Js Ac Kc Qc Jc")
+    in_trick = parse_cards("6d 7d 8d")
+    assert mine.played == spades_and_clubs | in_trick
+    assert theirs.played == in_trick  # only the trick under way

@@ -80,6 +80,13 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
         "joker": {"two_jokers": "opposite"},
         "play": {"first_lead": "dealer", "memory": "last"},
     },
+    "options-e": {
+        # 000 first article, 002: a seat may look back at its own tricks only.
+        "extends": "classic",
+        "players": {"min": 3, "max": 4},
+        "schedule": {"deals": ["1..4", "max", "3..1"]},
+        "play": {"memory": "own"},
+    },
     "options-d": {
         "extends": "joker",
         "players": {"min": 3, "max": 4},
@@ -486,6 +493,8 @@ class Referee:
                            if trick.winner == seat or index == len(finished) - 1]
             elif memory == "last":
                 visible = finished[-1:]
+            elif memory == "own":  # 000 «подглядывать в свои взятки», 002
+                visible = [trick for trick in finished if trick.winner == seat]
             else:
                 visible = []
             assert list(seen.tricks) == visible

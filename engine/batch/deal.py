@@ -148,5 +148,5 @@ def start_play(rules: BatchRules, state: DealState) -> None:
     first_leader_many(state.hands.view(np.int64), state.position_of_seat(state.dealer),
                       rules.dealer_leads, state.plan.kind.joker_holder_leads, leader)
     state.leader = leader
-    if rules.memory == "own_and_last":
+    if rules.memory in ("own_and_last", "own"):  # each seat's own tricks, for the memory rule
         state.won = np.zeros((state.count, state.participants), dtype=np.uint64)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from raspis.engine.core.rules import MEMORY_CODES, trick_visible
 from raspis.engine.options import KindOptions
 from raspis.engine.variant import Variant
 
@@ -280,12 +281,14 @@ class BatchObservation:
         memory = self._game.rules.memory
         if memory == "full":
             return state.played
-        if memory == "own_and_last":
+        code = MEMORY_CODES[memory]
+        played = state.trick_mask.copy()
+        if trick_visible(code, True, False):  # the seat's own tricks
             assert state.won is not None
-            return self._at_position(state.won) | state.last_trick | state.trick_mask
-        if memory == "last":
-            return state.last_trick | state.trick_mask
-        return state.trick_mask
+            played |= self._at_position(state.won)
+        if trick_visible(code, False, True):  # the last trick, whoever took it
+            played |= state.last_trick
+        return played
 
     def _make_decision_index(self) -> np.ndarray:
         game = self._game

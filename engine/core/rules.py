@@ -303,3 +303,27 @@ def premium(mode: int, made_every_bid: bool, best_deal: int, fixed_points: int) 
     if mode == PREMIUM_FIXED:
         return fixed_points
     return best_deal
+
+
+MEMORY_FULL, MEMORY_OWN_AND_LAST, MEMORY_LAST, MEMORY_NONE, MEMORY_OWN = range(5)
+MEMORY_CODES = {"full": MEMORY_FULL, "own_and_last": MEMORY_OWN_AND_LAST, "last": MEMORY_LAST,
+                "none": MEMORY_NONE, "own": MEMORY_OWN}
+
+
+@njit(cache=True)
+def trick_visible(memory: int, own: bool, last: bool) -> bool:
+    """Whether a seat may look back at a finished trick of the deal (``play.memory``, RULES §8):
+    every trick; its own and the last one (003: «за исключением последней взятки ... Свои взятки
+    можно смотреть»); only the last; none (000: «строго "в закрытую", нельзя даже смотреть на
+    свои предыдущие взятки»); or its own only (000: «подглядывать в свои взятки», 002:
+    «Заглядывать в свои взятки обычно разрешается»). ``own``: the seat took it; ``last``: the
+    last trick finished."""
+    if memory == MEMORY_FULL:
+        return True
+    if memory == MEMORY_OWN_AND_LAST:
+        return own or last
+    if memory == MEMORY_LAST:
+        return last
+    if memory == MEMORY_OWN:
+        return own
+    return False
