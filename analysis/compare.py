@@ -913,7 +913,6 @@ def write_comparison(
     import datetime as dt
 
     from jinja2 import Environment, FileSystemLoader, select_autoescape
-
     from raspis import __version__
 
     from . import figures

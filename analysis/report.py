@@ -28,7 +28,6 @@ from pathlib import Path
 
 import polars as pl
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-
 from raspis import __version__
 
 from . import balance, figures, luck, outcomes

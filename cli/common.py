@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
-
 from raspis.engine.errors import RaspisError
 
 F = TypeVar("F", bound=Callable[..., Any])

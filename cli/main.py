@@ -10,7 +10,6 @@ import importlib
 from typing import Any
 
 import click
-
 from raspis import __version__
 
 #: command name -> (module, attribute), in the order ``--help`` lists them

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-
 from raspis.engine import load_variant
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies.match import play_match

@@ -18,5 +18,6 @@ def list_strategies() -> None:
         origin = "built-in" if name in BUILTINS else f"plug-in ({cls.__module__})"
         click.echo(f"{name:<10} {origin:<9} {cls.description}")
         for key, parameter in cls.parameters.items():
-            click.echo(f"{'':<10}   {key}={parameter.default!r} ({parameter.type.__name__}): {parameter.help}")
+            kind = parameter.type.__name__
+            click.echo(f"{'':<10}   {key}={parameter.default!r} ({kind}): {parameter.help}")
     click.echo("\nAlso: module.path:ClassName[:k=v,...] or ./file.py:ClassName[:k=v,...]")

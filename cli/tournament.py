@@ -8,7 +8,6 @@ import signal
 import sys
 
 import click
-
 from raspis.tournament import TournamentConfig, run_tournament, strategy_summary
 from raspis.tournament.schema import DEAL_ROWS_DEFAULT_LIMIT
 

@@ -7,9 +7,9 @@ Joker calls, on the lead (RULES §5):
 
 - ``high``: the Joker beats everything; the next ordinary card sets the led suit (002 Joker-52);
 - ``high`` with a ``suit``: the Joker is the highest card of the named suit, which is led (003);
-- ``low`` / ``low`` with a ``suit``: the Joker is the lowest card ("за младшую"); the highest card of
-  the led suit or a trump takes the trick, and if nobody follows or trumps the Joker still takes it
-  (003);
+- ``low`` / ``low`` with a ``suit``: the Joker is the lowest card ("за младшую"); the highest
+  card of the led suit or a trump takes the trick, and if nobody follows or trumps the Joker still
+  takes it (003);
 - ``highest`` with a ``suit``: "по старшим пикам": everyone must play their highest card of that
   suit, failing that a trump (where trumping is obligatory), failing that anything (000, 003);
 - ``lowest`` with a ``suit``: everyone must play their lowest card of that suit (002), and the Joker

@@ -2,8 +2,8 @@
 
 A card is an ``int``: ``suit * 13 + (rank - 2)`` for the 52 ordinary cards (ranks 2..14, the ace is
 14) and ``52`` / ``53`` for the first and second Joker. A set of cards (a hand, a deck, the cards
-played so far) is an ``int`` bitmask with bit ``card`` set for each card in it, so legal moves are mask
-arithmetic and ``popcount`` counts cards.
+played so far) is an ``int`` bitmask with bit ``card`` set for each card in it, so legal moves
+are mask arithmetic and ``popcount`` counts cards.
 
 Suits are numbered in the order of the circular-trump cycle of the seed texts (000, 002):
 spades -> clubs -> diamonds -> hearts -> spades, so ``(suit + 1) % 4`` is the next suit.

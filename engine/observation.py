@@ -2,10 +2,10 @@
 
 An observation holds exactly what the seat may see under the variant: its own hand (hidden while
 bidding a dark deal; while naming trump only the first cards dealt), the other hands only in a
-"lobovaya" deal while bidding, the trump and the turned card, the bids, the tricks taken, the current
-trick, and the finished tricks that the variant's memory rule lets it look back at (``play.memory``:
-all, its own and the last, the last, or none). Legal actions come with it when the seat is to move,
-like an action mask.
+"lobovaya" deal while bidding, the trump and the turned card, the bids, the tricks taken, the
+current trick, and the finished tricks that the variant's memory rule lets it look back at
+(``play.memory``: all, its own and the last, the last, none, or its own). Legal actions come with
+it when the seat is to move, like an action mask.
 """
 
 from __future__ import annotations

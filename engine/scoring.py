@@ -42,7 +42,7 @@ def table_points(bid: int, taken: int, hand_size: int, table: ScoringOptions) ->
 def deal_points(
     bid: int | None, taken: int, hand_size: int, kind: KindOptions, table: ScoringOptions
 ) -> int:
-    """Points of one player for one deal of ``kind`` (``bid`` is None when the kind has no bidding)."""
+    """Points of one player for one deal of ``kind`` (``bid``: None when it has no bidding)."""
     if kind.scoring == "per_trick":
         points = kind.per_trick * taken
     else:

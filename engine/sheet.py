@@ -34,7 +34,8 @@ def render_sheet(game: Game, names: Sequence[str] | None = None) -> str:
     sub = f"{'':>3} {'':>5} {'':<9} {'':<6}|" + "|".join(
         f"{'bid tk':<7}{'pts':>5}{'total':>6}" for _ in names
     )
-    lines = [f"{game.variant.name} ({game.variant.content_hash}), {players} players, seed {game.seed}",
+    variant = game.variant
+    lines = [f"{variant.name} ({variant.content_hash}), {players} players, seed {game.seed}",
              header, sub, "-" * len(header)]
     for result in game.results:
         cells = []
@@ -45,7 +46,8 @@ def render_sheet(game: Game, names: Sequence[str] | None = None) -> str:
             made = "." if bid is not None and bid == taken else " "
             bid_text = "-" if bid is None else str(bid)
             points = result.points[seat] + result.premiums[seat]
-            cells.append(f"{dealer}{bid_text:>2}{made}{taken:>2} {points:>+5}{result.totals[seat]:>6}")
+            total = result.totals[seat]
+            cells.append(f"{dealer}{bid_text:>2}{made}{taken:>2} {points:>+5}{total:>6}")
         kind = _KIND_MARKS.get(result.kind, result.kind)
         lines.append(
             f"{result.number + 1:>3} {result.hand_size:>5} {kind:<9} "

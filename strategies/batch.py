@@ -37,7 +37,6 @@ import importlib
 from typing import Any, ClassVar
 
 import numpy as np
-
 from raspis.engine import Variant
 from raspis.engine.batch.bits import SUIT_MASK, lowest_card, popcount
 from raspis.engine.batch.observation import BatchObservation

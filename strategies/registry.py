@@ -52,14 +52,16 @@ def _import_class(module_name: str, class_name: str, spec: str) -> type[Strategy
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise StrategySpecError(f"strategy {spec!r}: cannot import module {module_name!r}: {error}") from None
+        raise StrategySpecError(
+            f"strategy {spec!r}: cannot import module {module_name!r}: {error}") from None
     return _class_from(module, class_name, spec)
 
 
 def _class_from(module: Any, class_name: str, spec: str) -> type[Strategy]:
     found = getattr(module, class_name, None)
     if found is None:
-        names = [n for n, v in vars(module).items() if isinstance(v, type) and issubclass(v, Strategy)]
+        names = [n for n, v in vars(module).items()
+                 if isinstance(v, type) and issubclass(v, Strategy)]
         raise StrategySpecError(
             f"strategy {spec!r}: {module.__name__} has no {class_name!r}; strategies there: "
             f"{', '.join(names) or 'none'}"
@@ -121,7 +123,8 @@ def _convert(cls: type[Strategy], key: str, text: str, spec: str) -> Any:
     parameter = cls.parameters.get(key)
     if parameter is None:
         known = ", ".join(sorted(cls.parameters)) or "none"
-        raise StrategySpecError(f"strategy {spec!r}: unknown parameter {key!r}; parameters: {known}")
+        raise StrategySpecError(
+            f"strategy {spec!r}: unknown parameter {key!r}; parameters: {known}")
     try:
         if parameter.type is bool:
             if text.lower() not in ("true", "false", "1", "0", "yes", "no"):

@@ -25,12 +25,11 @@ import random
 from math import comb
 
 from raspis.engine.actions import Play
-from raspis.engine.cards import JOKER_MASK, SUIT_MASKS
+from raspis.engine.cards import ABOVE, BELOW, JOKER_MASK, SUIT_MASKS
 from raspis.engine.core import rules as core
 from raspis.engine.core.codes import CALL_CODES, CALL_HIGH
 from raspis.engine.core.plan import TWO_JOKERS_CODES
 from raspis.engine.core.rules import TWO_JOKERS_FIRST_WINS
-from raspis.engine.cards import ABOVE, BELOW
 from raspis.engine.scoring import deal_points
 from raspis.engine.variant import Variant
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from raspis.cli.main import cli
 from raspis.engine import load_variant, preset_names
 

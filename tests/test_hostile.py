@@ -17,7 +17,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from raspis.engine import load_variant
 from raspis.engine.actions import Bid, Play
 from raspis.strategies import Strategy, play_game

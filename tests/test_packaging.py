@@ -36,9 +36,9 @@ def test_installed_wheel_runs_outside_the_checkout(wheel: Path, tmp_path: Path) 
     target = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(target)
     code = ("import raspis, raspis.engine as e; "
-            "assert raspis.__file__.startswith(%r), raspis.__file__; "
+            f"assert raspis.__file__.startswith({str(target)!r}), raspis.__file__; "
             "print(len(e.preset_names())); "
-            "g = e.Game(e.load_variant('joker'), 4, 1); print(g.deal.hand_size)") % str(target)
+            "g = e.Game(e.load_variant('joker'), 4, 1); print(g.deal.hand_size)")
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                             text=True, env={"PYTHONPATH": str(target)}, check=False)
     assert result.returncode == 0, result.stderr

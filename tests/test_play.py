@@ -667,7 +667,8 @@ def test_a_joker_in_a_deal_past_the_demands_can_still_be_led_to_win() -> None:
     for seed in range(40):
         game = Game(variant, 4, seed, log=False)
         while not game.is_over() and game.deal.number < 4:
-            if game.phase == Phase.PLAY and not game.trick and game.hands[game.to_move] >> JOKER & 1:
+            leads = game.phase == Phase.PLAY and not game.trick
+            if leads and game.hands[game.to_move] >> JOKER & 1:
                 calls = joker_calls(game)
                 if game.deal.number == 0:
                     assert any(call == "highest" for call, _ in calls)

@@ -14,7 +14,6 @@ from pathlib import Path
 import polars as pl
 import pytest
 from click.testing import CliRunner
-
 from raspis.cli.main import cli
 from raspis.tournament import DatasetError, TournamentConfig, run_tournament, scan_table
 from raspis.tournament.runner import TournamentError

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
-
 from raspis.engine import rng as chance
 from raspis.engine.batch.game import play_batch
 from raspis.engine.batch.rng import splitmix64

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
-
 from raspis.engine.batch.result import BatchResult
 from raspis.engine.variant import Variant
 from raspis.tournament.schema import DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA

@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-
 from raspis import __version__
 from raspis.engine import load_variant
 from raspis.engine.errors import RaspisError

@@ -14,7 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
-
 from raspis.engine.errors import RaspisError
 
 #: Runs with at most this many games write per-deal rows unless told otherwise.

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
-
 from raspis.engine import Variant
 from raspis.engine import rng as chance
 from raspis.strategies import load_strategy, play_game

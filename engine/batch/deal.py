@@ -11,7 +11,6 @@ that must name a trump with ``namer`` >= 0.
 from __future__ import annotations
 
 import numpy as np
-
 from raspis.engine.core.deal import HOW_NAMED, HOW_NONE, HOW_TEXT
 
 from .kernels import deal_many, first_leader_many, shuffle_many, trump_many

@@ -16,14 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
 from raspis.engine.variant import Variant
 
 from .bits import JOKER_BITS, NOT_JOKERS, lowest_card
 from .deal import DealState, order_from, start_deal, start_play
+from .kernels import first_dealer_many, premiums_many, shuffle_many
 from .observation import BatchObservation
 from .result import BatchLog, BatchResult, lead_changes_of, places_of
-from .kernels import first_dealer_many, premiums_many, shuffle_many
 from .rng import as_seeds, lot_keys
 from .rules import OPTION_CALL, OPTION_SUIT, BatchRules, DealPlan
 from .steps import bid_step, name_trump

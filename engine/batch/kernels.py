@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
 from raspis.engine.core import deal, rules
 
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
 from raspis.engine.options import MAX_EXTRA_GAMES
 from raspis.engine.variant import Variant
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
 from raspis.engine.core.rules import MEMORY_CODES, trick_visible
 from raspis.engine.options import KindOptions
 from raspis.engine.variant import Variant

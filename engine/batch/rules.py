@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-
 from raspis.engine.core.codes import (
     CALL_CODES,
     CALL_HIGH,

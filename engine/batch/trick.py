@@ -19,10 +19,10 @@ from .deal import DealState
 from .kernels import (
     as_int64,
     beats_many,
-    take_trick_lead,
     follow_calls_many,
     lead_fines_many,
     legal_cards_many,
+    take_trick_lead,
 )
 from .observation import BatchObservation
 from .rules import OPTION_INDEX

@@ -5,8 +5,8 @@
 after that rule changed. Here the cache directory is named after a hash of every source file that
 holds compiled code (and the numba version): a change to any of them compiles afresh, and each
 process after the first loads the cache instead of compiling. The directory is
-``$RASPIS_CACHE_DIR`` (else ``$XDG_CACHE_HOME/raspis``, else ``~/.cache/raspis``) + ``numba-<hash>``;
-caches of older sources are removed when a new one is made.
+``$RASPIS_CACHE_DIR`` (else ``$XDG_CACHE_HOME/raspis``, else ``~/.cache/raspis``) plus
+``numba-<hash>``; caches of older sources are removed when a new one is made.
 """
 
 from __future__ import annotations
