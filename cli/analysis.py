@@ -23,7 +23,7 @@ from raspis.analysis.tables import (
     to_markdown,
 )
 
-from .common import alpha_option, friendly_errors, level_option, rating_games_option
+from .common import SEED, alpha_option, friendly_errors, level_option, rating_games_option
 
 FORMATS = ["table", "csv", "json", "markdown"]
 
@@ -284,7 +284,8 @@ def balance_command(
     show_default=True,
     help="also deal this many shuffled decks and show the simulated numbers",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="seed of the simulation")
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="seed of the simulation, 0 .. 2**64-1")
 @click.option(
     "--jokers",
     type=click.IntRange(0, 4),

@@ -178,6 +178,13 @@ def test_p_values_and_degenerate_intervals_print_sensibly() -> None:
     assert rows == [["1.50 (no spread)"], ["2.00 [1.00, 3.00]"]]
 
 
+@pytest.mark.parametrize("seed", ["-1", str(2**64)])
+def test_banker_refuses_a_seed_outside_64_bits(seed: str) -> None:
+    result = _invoke("banker", "--simulate", "100", "--seed", seed)
+    assert result.exit_code == 2
+    assert "--seed" in result.output and "18446744073709551615" in result.output
+
+
 def test_banker_csv_picks_one_table() -> None:
     both = CliRunner().invoke(cli, ["banker", "--by-call", "--format", "csv"])
     assert both.exit_code == 2 and "--table" in both.output
