@@ -566,3 +566,19 @@ def test_an_alias_keeps_the_batch_implementation() -> None:
     strategy = load_batch_strategy("fast=fastheuristic")
     assert isinstance(strategy, BatchStrategy) and not isinstance(strategy, ScalarAdapter)
     assert not can_run_batch(["mine=heuristic", "lowest"])
+
+
+def test_a_batch_strategy_whose_start_raises_errors_its_games_only() -> None:
+    from raspis.strategies.batch import load_batch_strategy
+
+    class BrokenStart(type(load_batch_strategy("lowest"))):  # type: ignore[misc]
+        def start(self, variant, players, seeds):  # noqa: ANN001, ANN202
+            raise RuntimeError("cannot start")
+
+    seeds = np.arange(6, dtype=np.uint64)
+    seatings = np.array([[0, 1, 1, 1] if game % 2 else [1, 1, 1, 1] for game in range(6)])
+    result = play_batch(load_variant("classic"), 4, seeds,
+                        [BrokenStart(), load_batch_strategy("lowest")], seatings)
+    assert result.errored.tolist() == [False, True, False, True, False, True]
+    assert all("cannot start" in result.errors[game] for game in (1, 3, 5))
+    assert not result.deal_played[1].any() and result.deal_played[0].all()

@@ -120,10 +120,19 @@ class BatchGame:
         """Play every game to the end and return the result."""
         started = time.perf_counter()
         rules = self.rules
-        for strategy in self.instances:
+        for index, strategy in enumerate(self.instances):
             start = getattr(strategy, "start", None)
-            if start is not None:
+            if start is None:
+                continue
+            try:
                 start(rules.variant, self.players, self.seeds)
+            except Exception as error:  # its bug errors the games it sits in, not the batch
+                seated = np.flatnonzero((self.seat_instance == index).any(axis=1))
+                for game in seated:
+                    if self.fault_deal[game] < 0:
+                        self.fault_deal[game] = 0
+                        self.errors[game] = (f"{_spec(strategy)} raised before the first deal, "
+                                             f"start: {type(error).__name__}: {error}")
         every = np.arange(self.count)
         seats = np.arange(self.players)
         for plan in rules.plans:
