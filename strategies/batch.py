@@ -166,7 +166,7 @@ class ScalarAdapter(BatchStrategy):
     def _instance(self, game: int, seat: int) -> tuple[Any, tuple[str, str] | None]:
         """The scalar instance of (game, seat), created and started on first use inside the fault
         handling: ``(instance, None)`` or ``(None, (kind, message))``."""
-        from .play import guarded, strategy_rng
+        from .play import _within_budget, guarded, strategy_rng
 
         key = (game, seat)
         instance = self.instances.get(key)
@@ -176,8 +176,8 @@ class ScalarAdapter(BatchStrategy):
                 return None, (problem[0], f"__init__: {problem[1]}")
             assert self.variant is not None
             seed = int(self.seeds[game])
-            _, problem = guarded(instance.start_game, self.variant, seat, self.players,
-                                 strategy_rng(seed, seat))
+            _, problem = guarded(_within_budget, seat, self.decision_seconds, instance.start_game,
+                                 self.variant, seat, self.players, strategy_rng(seed, seat))
             if problem is not None:
                 return None, (problem[0], f"start_game: {problem[1]}")
             self.instances[key] = instance

@@ -192,33 +192,40 @@ def guarded(call: Callable[..., Any], *args: Any) -> tuple[Any, tuple[str, str] 
         return None, ("raised", describe_error(error))
 
 
-def _decide(strategy: Strategy, observation: Any, budget: float | None) -> Any:
-    """``strategy.act(observation)`` under the time budget (raises ``DecisionTimeout``)."""
+def _within_budget(seat: int, budget: float | None, call: Callable[..., Any],
+                   *args: Any) -> Any:
+    """``call(*args)`` (a call into strategy code for ``seat``) under the time budget (raises
+    ``DecisionTimeout``), published to the watchdog while it runs."""
     beat = _HEARTBEAT
     if beat is not None:
-        _BEAT.pack_into(beat, 0, time.monotonic(), observation.seat)
+        _BEAT.pack_into(beat, 0, time.monotonic(), seat)
     try:
         if budget is None:
-            return strategy.act(observation)
+            return call(*args)
         started = time.perf_counter()
         use_signal = (hasattr(signal, "setitimer")
                       and threading.current_thread() is threading.main_thread())
         if not use_signal:
-            action = strategy.act(observation)
+            result = call(*args)
         else:
             previous = signal.signal(signal.SIGALRM, _alarm)
             signal.setitimer(signal.ITIMER_REAL, budget)
             try:
-                action = strategy.act(observation)
+                result = call(*args)
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, previous)
         if time.perf_counter() - started > budget:  # the timer was disarmed or swallowed
             raise DecisionTimeout()
-        return action
+        return result
     finally:
         if beat is not None:
             _BEAT.pack_into(beat, 0, 0.0, -1)
+
+
+def _decide(strategy: Strategy, observation: Any, budget: float | None) -> Any:
+    """``strategy.act(observation)`` under the time budget (raises ``DecisionTimeout``)."""
+    return _within_budget(observation.seat, budget, strategy.act, observation)
 
 
 # -- actions, by exact type and value ------------------------------------------------------------
@@ -292,8 +299,9 @@ def play_game(
 
     with _UserInterrupts():
         for seat, strategy in enumerate(strategies):
-            _, problem = guarded(strategy.start_game, game.variant, seat, players,
-                                 strategy_rng(seed, seat))
+            # start_game gets the same budget as a decision, and the same watchdog
+            _, problem = guarded(_within_budget, seat, budget, strategy.start_game,
+                                 game.variant, seat, players, strategy_rng(seed, seat))
             if problem is not None:
                 return GameRecord(game, _fault(game, seat, name(seat), problem[0],
                                                f"start_game: {problem[1]}"))

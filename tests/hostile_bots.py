@@ -228,3 +228,10 @@ class MutateOnceBot(_Hostile):
         if not MutateOnceBot.done:
             MutateOnceBot.done = True
             object.__setattr__(observation.variant.scoring, "exact_per_trick", 1000)
+
+
+class SlowStartBot(_Hostile):
+    """Sleeps in ``start_game`` far past any decision budget."""
+
+    def start_game(self, variant, seat, players, rng) -> None:  # noqa: ANN001, D102
+        time.sleep(30)

@@ -66,6 +66,7 @@ CAUGHT = [
     ("BadReprBot", "an object of type _BadRepr"),
     ("MutateVariantBot", "the variant was changed during this"),
     ("SleepBot", "no decision within 0.3 s"),
+    ("SlowStartBot", ") timeout in deal 1"),  # start_game held to the decision budget
 ]
 
 
