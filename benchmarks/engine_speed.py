@@ -14,7 +14,10 @@ time of the process (another job on the machine slows it less than wall time):
 - ``openspiel``: OpenSpiel's ``oh_hell`` driven from Python (``pyspiel``: 4 players, 4 suits of 9
   cards, the number of tricks drawn by chance as the game does), uniformly random legal actions
   (``pip install open_spiel``; skipped when it is not installed). Chance nodes are sampled and not
-  counted as decisions.
+  counted as decisions;
+- ``isolated`` (only when asked: ``--only isolated reference``): the reference engine with every
+  seat's ``lowest`` in a process of its own (``isolated+lowest``), in wall time, since the work
+  is in the children: the cost of isolation per decision.
 
 The script uses only the public API, so it also measures an older checkout: put a directory whose
 ``raspis`` package points at that checkout first on ``PYTHONPATH`` (see ``docs/benchmarks.md``).
@@ -69,6 +72,28 @@ def batch(games: int) -> tuple[float, int]:
     return time.process_time() - started, result.decisions
 
 
+def isolated(games: int) -> tuple[float, int]:
+    """(wall seconds, decisions) of classic games of ``lowest`` at every seat, each seat in a
+    process of its own (``isolated+lowest``): the cost of isolation, the round trip included."""
+    from raspis.engine import load_variant
+    from raspis.strategies import load_strategy
+    from raspis.strategies.play import play_game
+
+    variant = load_variant("classic")
+    players = [load_strategy("isolated+lowest") for _ in range(4)]
+    play_game(variant, 4, 10**9, players)  # starts the children
+    decisions = 0
+    started = time.perf_counter()
+    for seed in range(games):
+        record = play_game(variant, 4, seed, players)
+        decisions += sum(len(result.bids) for result in record.game.results)
+        decisions += sum(result.hand_size * len(result.bids) for result in record.game.results)
+    seconds = time.perf_counter() - started
+    for player in players:
+        player.close()
+    return seconds, decisions
+
+
 def openspiel(games: int) -> tuple[float, int] | None:
     """(CPU seconds, decisions) of ``games`` random games of OpenSpiel's ``oh_hell``."""
     try:
@@ -99,12 +124,14 @@ def main() -> None:
     parser.add_argument("--reference-games", type=int, default=200)
     parser.add_argument("--batch-games", type=int, default=16384)
     parser.add_argument("--openspiel-games", type=int, default=2000)
+    parser.add_argument("--isolated-games", type=int, default=20)
     parser.add_argument("--only", nargs="+", default=["reference", "batch", "openspiel"],
-                        choices=["reference", "batch", "openspiel"])
+                        choices=["reference", "batch", "openspiel", "isolated"])
     arguments = parser.parse_args()
     jobs = {"reference": (reference, arguments.reference_games),
             "batch": (batch, arguments.batch_games),
-            "openspiel": (openspiel, arguments.openspiel_games)}
+            "openspiel": (openspiel, arguments.openspiel_games),
+            "isolated": (isolated, arguments.isolated_games)}
     rates: dict[str, list[float]] = {name: [] for name in arguments.only}
     for _ in range(arguments.repeat):  # interleaved, so a busy spell slows every engine alike
         for name in arguments.only:

@@ -99,9 +99,12 @@ def with_pid_gone(pid: int) -> None:
 @click.option("--trace/--no-trace", default=False, help="print every deal, bid and card too")
 @click.option("--match", "as_match", is_flag=True,
               help="play a match under the variant's [match] rules (002: best of three)")
+@click.option("--isolate", is_flag=True,
+              help="run every seat's strategy in a process of its own that sees only its "
+              "observations (same as isolated+SPEC per seat)")
 @friendly_errors
 def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str, trace: bool,
-                 as_match: bool) -> None:
+                 as_match: bool, isolate: bool) -> None:
     """Play one game (or a match) and print its score sheet ("расписка").
 
     Exits 1 when a strategy failed (raised, returned an illegal action, or ended its process).
@@ -111,6 +114,10 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
     specs = split_specs(strategy_specs)
     if len(specs) == 1:
         specs = specs * players
+    if isolate:
+        from raspis.strategies.isolate import isolate_specs
+
+        specs = isolate_specs(specs)
     if len(specs) != players:
         raise click.BadParameter(
             f"{players} players need {players} strategies (or one for all), got {len(specs)}",

@@ -117,13 +117,16 @@ def _stop_on_signals() -> dict[int, object]:
               help="batch plays games in lockstep with numpy; auto picks it when every seat's "
                    "strategy has a vectorised version (random, fastrandom, lowest, fastheuristic)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@click.option("--isolate", is_flag=True,
+              help="run every seat's strategy in a process of its own that sees only its "
+              "observations (strategies you do not trust; same as isolated+SPEC per seat)")
 @friendly_errors
 def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: str, games: int,
                        seed: int, out_dir: str, duplicate: str, seating: str, workers: int | None,
                        executor: str, scheduler: str | None, resume: bool, deal_rows: bool | None,
                        shard_size: int | None, decision_seconds: float | None,
                        shard_seconds: float | None, allow_errors: bool, engine: str,
-                       quiet: bool) -> None:
+                       quiet: bool, isolate: bool) -> None:
     """Play many games between strategies and write them to a Parquet dataset.
 
     Exits 3 when any game errored (a strategy raised, cheated, ran out of time or killed its
@@ -137,6 +140,10 @@ def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: 
     specs = split_specs(strategy_specs)
     if len(specs) == 1:
         specs = specs * players
+    if isolate:
+        from raspis.strategies.isolate import isolate_specs
+
+        specs = isolate_specs(specs)
     config = TournamentConfig(
         variants=tuple(variants), players=players, strategies=tuple(specs), games=games, seed=seed,
         duplicate=duplicate, seating=seating, shard_size=shard_size, deal_rows=deal_rows,

@@ -153,7 +153,7 @@ _ALIAS = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*=\s*(\S.*)$")
 def looks_like_spec(text: str) -> bool:
     """Whether ``text`` names a strategy (a built-in or plug-in name, a file, or module:Class),
     as opposed to a parameter value such as ``0.7``."""
-    text = text.strip()
+    text = text.strip().removeprefix("isolated+")
     head = text.partition(":")[0]
     return ":" in text or "/" in text or text.endswith(".py") or head in BUILTINS or (
         head in plugin_strategies()
@@ -170,9 +170,12 @@ def split_alias(spec: str) -> tuple[str | None, str]:
 
 def display_name(spec: str) -> str:
     """The name a seat's strategy goes by in tables and figures (see the module docstring)."""
+    from .isolate import split_isolation
+
     alias, bare = split_alias(spec)
     if alias:
         return alias
+    bare = split_isolation(bare)[1]
     head = bare.partition(":")[0]
     if head in BUILTINS or head in plugin_strategies():
         return bare
@@ -202,8 +205,11 @@ def display_names(specs: list[str] | tuple[str, ...]) -> list[str]:
 
 
 def resolve_class(spec: str) -> tuple[type[Strategy], str]:
-    """(class, parameter text) for a spec string (an alias in front is ignored)."""
-    spec = split_alias(spec)[1]
+    """(class, parameter text) for a spec string (an alias and an ``isolated+`` in front are
+    ignored: the class is the one that plays)."""
+    from .isolate import split_isolation
+
+    spec = split_isolation(split_alias(spec)[1])[1]
     if ".py:" in spec:
         path_text, rest = spec.split(".py:", 1)
         class_name, _, parameters = rest.partition(":")
@@ -234,7 +240,14 @@ def resolve_class(spec: str) -> tuple[type[Strategy], str]:
 
 
 def load_strategy(spec: str) -> Strategy:
-    """A new strategy instance for a spec string (see the module docstring)."""
+    """A new strategy instance for a spec string (see the module docstring); ``isolated+SPEC``
+    runs it in a process of its own (``strategies.isolate``)."""
+    from .isolate import IsolatedStrategy, split_isolation
+
+    isolated, inner = split_isolation(split_alias(spec)[1])
+    if isolated:
+        resolve_class(inner)  # a spec that names nothing fails here, not in the child
+        return IsolatedStrategy(inner)
     cls, parameters = resolve_class(spec)
     options = _parse_parameters(cls, parameters, spec)
     try:

@@ -235,3 +235,17 @@ class SlowStartBot(_Hostile):
 
     def start_game(self, variant, seat, players, rng) -> None:  # noqa: ANN001, D102
         time.sleep(30)
+
+
+class PeekBot(_Hostile):
+    """Looks for the game itself among the live objects of its process (to read hidden hands)."""
+
+    name = "peekbot"
+
+    def misbehave(self, observation) -> None:  # noqa: ANN001, D102
+        import gc
+
+        from raspis.engine.game import Game
+
+        if any(isinstance(thing, Game) for thing in gc.get_objects()):
+            raise RuntimeError("found the game: every hand is readable")

@@ -154,6 +154,9 @@ def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
         raise TournamentError(f"--duplicate must be one of {', '.join(DUPLICATE_MODES)}")
     if config.engine not in ENGINES:
         raise TournamentError(f"--engine must be one of {', '.join(ENGINES)}")
+    if config.engine == "batch" and any("isolated+" in spec for spec in config.strategies):
+        raise TournamentError("isolated strategies play on the scalar engine: use --engine auto "
+                              "or scalar with --isolate / isolated+SPEC")
     if config.seating not in SEATING_MODES:
         raise TournamentError(f"--seating must be one of {', '.join(SEATING_MODES)}")
     if config.duplicate == "permutations" and config.players > 6:
