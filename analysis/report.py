@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -195,8 +195,12 @@ def build_report(
     alpha: float = balance.ALPHA,
     rating_games: int | None = None,
     title: str = "raspis report",
+    progress: Callable[[str], None] | None = None,
 ) -> Report:
-    """Analyse the runs and write the report into ``out_dir`` (see the module doc)."""
+    """Analyse the runs and write the report into ``out_dir`` (see the module doc);
+    ``progress`` is told each stage as it starts."""
+    say = progress or (lambda stage: None)
+    say("reading the runs")
     runs = [s for s in sources if isinstance(s, Run)]
     paths = [s for s in sources if not isinstance(s, Run)]
     runs += open_runs(list(paths))
@@ -206,9 +210,12 @@ def build_report(
     figure_folder = folder / "figures"
     table_folder = folder / "tables"
     table_folder.mkdir(parents=True, exist_ok=True)
-    tables = {**stats_tables(runs, level, rating_games), **balance_tables(runs, level, alpha)}
+    say("rankings and ratings")
+    tables = dict(stats_tables(runs, level, rating_games))
+    say("balance statistics")
+    tables.update(balance_tables(runs, level, alpha))
     extra = _figure_tables(runs, level)
-
+    say("figures")
     drawn = {
         "ratings": (
             figures.strategy_ratings(tables["ranking"], tables["ratings"], level),
@@ -250,6 +257,7 @@ def build_report(
             "Distribution of final scores per variant, one line per strategy.",
         ),
     }
+    say("writing the report")
     rendered: dict[str, _Figure] = {}
     written: list[Path] = []
     for name, (figure, figure_title, caption) in drawn.items():

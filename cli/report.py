@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import click
 from raspis.analysis.report import build_report
 
@@ -37,9 +39,13 @@ def report_command(
     \b
     raspis report results/classic results/joker -o reports/classic-vs-joker
     """
-    report = build_report(
-        list(run_dirs), out_dir, level=level, alpha=alpha, rating_games=rating_games, title=title
-    )
+    started = time.monotonic()
+
+    def progress(stage: str) -> None:  # on stderr, so stdout keeps only the result
+        click.echo(f"report: {stage}... (elapsed {time.monotonic() - started:.0f} s)", err=True)
+
+    report = build_report(list(run_dirs), out_dir, level=level, alpha=alpha,
+                          rating_games=rating_games, title=title, progress=progress)
     click.echo(f"wrote {report.html}")
     click.echo(f"      {report.markdown}")
     click.echo(f"      {len(report.figures)} figures in {report.folder / 'figures'} (PNG and SVG)")

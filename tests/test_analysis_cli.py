@@ -94,6 +94,12 @@ def test_report_command(runs: tuple[Path, Path], tmp_path: Path) -> None:
         tmp_path / "out" / "report.md"
     ).is_file()
     assert len(list((tmp_path / "out" / "figures").glob("*.svg"))) == 7
+    # progress goes to stderr, stage by stage, with the time elapsed; stdout keeps the result
+    stages = [line for line in result.stderr.splitlines() if line.startswith("report: ")]
+    assert [line.split("...")[0] for line in stages] == [
+        "report: reading the runs", "report: rankings and ratings", "report: balance statistics",
+        "report: figures", "report: writing the report"]
+    assert all("elapsed" in line for line in stages) and "report:" not in result.stdout
 
 
 def test_banker_command() -> None:
