@@ -413,10 +413,11 @@ class ScoringOptions(Section):
         1, ge=-_P, le=_P,
         description="took more than bid: points per trick taken (1; 10); |value| <= 10^9",
     )
-    under_mode: Literal["linear", "bid_value"] = Field(
+    under_mode: Literal["linear", "bid_value", "flat"] = Field(
         "linear",
         description="linear: under_per_taken * t + under_per_missing * (k - t); bid_value: minus "
-        "what the bid would have scored (003)",
+        "what the bid would have scored (003); flat: under_per_missing once, however many "
+        "tricks are missing (000 third article: «снимается по 5 или 10 очков ... разово»)",
     )
     under_per_taken: int = Field(
         0, ge=-_P, le=_P,
@@ -429,6 +430,12 @@ class ScoringOptions(Section):
         None, ge=-_P, le=_P,
         description="replaces the under score when no trick was taken: -10 (003), -200 (002); "
         "|value| <= 10^9",
+    )
+    under_nothing_per_bid: int | None = Field(
+        None, ge=-_P, le=_P,
+        description="replaces the under score when no trick was taken: this a bid trick (000 "
+        "third article: «если игрок не взял ни одной взятки – снимается по 10 очков за каждую "
+        "заказанную взятку»: -10); |value| <= 10^9",
     )
     pass_broken_per_trick: int | None = Field(
         None, ge=-_P, le=_P,
@@ -465,6 +472,15 @@ class ScoringOptions(Section):
         "game", description="the premium needs every bid of the game made (002 as written: 'во "
         "всех раздачах') or every bid of one block (pulka)"
     )
+
+    @model_validator(mode="after")
+    def _nothing_taken_once(self) -> ScoringOptions:
+        if self.under_nothing_taken is not None and self.under_nothing_per_bid is not None:
+            raise ValueError(
+                "scoring.under_nothing_taken and scoring.under_nothing_per_bid both say what a "
+                "bid with no trick taken scores: give one of them"
+            )
+        return self
 
 
 class EndOptions(Section):

@@ -32,10 +32,14 @@ def table_points(bid: int, taken: int, hand_size: int, table: ScoringOptions) ->
         return exact_points(bid, table)
     if taken > bid:
         return table.over_per_trick * taken
+    if taken == 0 and table.under_nothing_per_bid is not None:
+        return table.under_nothing_per_bid * bid
     if taken == 0 and table.under_nothing_taken is not None:
         return table.under_nothing_taken
     if table.under_mode == "bid_value":
         return -exact_points(bid, table)
+    if table.under_mode == "flat":
+        return table.under_per_missing
     return table.under_per_taken * taken + table.under_per_missing * (bid - taken)
 
 

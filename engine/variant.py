@@ -74,6 +74,8 @@ def _deal_points_bound(kind: KindOptions, table: ScoringOptions, hand: int) -> t
         (abs(table.all_tricks_per_trick or 0) * hand, f"scoring.all_tricks_per_trick x {hand}"),
         (abs(table.over_per_trick) * hand, f"scoring.over_per_trick x {hand}"),
         (abs(table.under_nothing_taken or 0), "scoring.under_nothing_taken"),
+        (abs(table.under_nothing_per_bid or 0) * hand,
+         f"scoring.under_nothing_per_bid x {hand}"),
         (exact if table.under_mode == "bid_value" else under,
          "a bid short" if table.under_mode == "linear" else "a bid short (bid_value)"),
     ]
@@ -83,6 +85,12 @@ def _deal_points_bound(kind: KindOptions, table: ScoringOptions, hand: int) -> t
         terms += [(abs(kind.short_points), "short_points"),
                   (abs(kind.per_trick) * hand, f"per_trick x {hand}")]
     return max(terms)
+
+
+#: (section, option) -> default, for options added after the first release: see ``content_hash``.
+HASH_NEUTRAL_DEFAULTS: dict[tuple[str, str], object] = {
+    ("scoring", "under_nothing_per_bid"): None,
+}
 
 
 class Variant(BaseModel):
@@ -300,8 +308,15 @@ class Variant(BaseModel):
 
     @cached_property
     def content_hash(self) -> str:
-        """A stable hash of every option value (name and description excluded), 16 hex digits."""
+        """A stable hash of every option value (name and description excluded), 16 hex digits.
+
+        Options added after the first release count only when set off their default
+        (``HASH_NEUTRAL_DEFAULTS``), so a new option leaves every older variant's hash, and the
+        datasets recorded under it, as they were."""
         data = self.model_dump(mode="json", exclude={"name", "description", "sources"})
+        for (section, key), default in HASH_NEUTRAL_DEFAULTS.items():
+            if data.get(section, {}).get(key, default) == default:
+                data.get(section, {}).pop(key, None)
         text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

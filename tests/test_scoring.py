@@ -415,3 +415,41 @@ def test_a_tie_for_first_is_broken_by_a_golden_deal_between_the_tied_players() -
         assert result.points[1] + result.points[2] == 20 * 18
     if len(extra) < variant.end.tie_deals:
         assert sorted(game.places()) == [1, 2, 3]
+
+
+# -- 000, third article: the undertrick table ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("mode", "short_by_two"), [("flat", -5), ("linear", -10)])
+def test_000_a3_undertricks_once_or_a_trick_and_nothing_taken_per_bid(
+        mode: str, short_by_two: int) -> None:
+    """000-A3 l.153-154: «при «недоборе», но не с «пустой рукой» — снимается по 5 или 10 очков
+    (может быть разово, а может – и за каждую взятку); если игрок не взял ни одной взятки –
+    снимается по 10 очков за каждую заказанную взятку в любом случае». Here 5 a time."""
+    table = ScoringOptions(under_mode=mode, under_per_missing=-5, under_nothing_per_bid=-10)
+    assert table_points(3, 1, 6, table) == short_by_two  # two short: once, or 5 each
+    assert table_points(3, 2, 6, table) == -5            # one short: the same either way
+    assert table_points(3, 0, 6, table) == -30           # nothing taken: 10 per bid trick
+    assert table_points(1, 0, 6, table) == -10
+    assert table_points(0, 0, 6, table) == 5             # a made pass is no undertrick
+    assert table_points(2, 2, 6, table) == 20
+
+
+def test_000_a3_options_in_a_variant_file_and_the_hash_of_older_variants() -> None:
+    variant = variant_from_dict({"extends": "classic", "scoring": {
+        "under_mode": "flat", "under_per_missing": -10, "under_nothing_per_bid": -10}})
+    kind = variant.kinds["normal"]
+    assert deal_points(4, 1, 9, kind, variant.scoring) == -10
+    assert deal_points(4, 0, 9, kind, variant.scoring) == -40
+    # a new option at its default leaves the hash (and every recorded dataset's) as it was
+    classic = load_variant("classic")
+    assert classic.content_hash == variant_from_dict({"extends": "classic"}).content_hash
+    assert variant.content_hash != classic.content_hash
+
+
+def test_nothing_taken_is_scored_one_way_only() -> None:
+    from raspis.engine import VariantError
+
+    with pytest.raises(VariantError, match="under_nothing_per_bid"):
+        variant_from_dict({"extends": "classic", "scoring": {"under_nothing_taken": -200,
+                                                             "under_nothing_per_bid": -10}})
