@@ -81,11 +81,18 @@ def show_variant(variant_spec: str, players: int | None, descriptions: bool) -> 
     lines: list[tuple[str, str, str]] = []
     data = resolved.model_dump(exclude={"name", "description", "sources", "for_players"})
     _flatten("", data, resolved, lines)
-    width = max(len(name) + len(value) for name, value, _ in lines) + 3
+    # The comments line up after the usual option; a long value (a schedule, a list of calls)
+    # puts its comment on the next line instead of pushing every comment to the right.
+    widths = sorted(len(name) + len(value) + 3 for name, value, _ in lines)
+    width = widths[int(0.9 * (len(widths) - 1))]
     for name, value, description in lines:
         text = f"{name} = {value}"
-        explained = descriptions and description
-        click.echo(f"  {text:<{width}}  # {description}" if explained else f"  {text}")
+        if not (descriptions and description):
+            click.echo(f"  {text}")
+        elif len(text) <= width:
+            click.echo(f"  {text:<{width}}  # {description}")
+        else:
+            click.echo(f"  {text}\n  {'':<{width}}  # {description}")
     if variant.for_players:
         click.echo(f"overrides by player count: {variant.for_players}")
     for count, deals in schedules.items():
