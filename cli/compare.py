@@ -72,5 +72,10 @@ def compare_command(
     wanted = table_names or ("compare",)
     emit_tables({name: tables[name] for name in wanted}, output_format, TITLES)
     if out_dir:
-        written = write_comparison(comparison, out_dir, level=level)
+        try:
+            written = write_comparison(comparison, out_dir, level=level)
+        except OSError as error:  # an output folder that cannot be made or written
+            raise click.UsageError(f"cannot write the comparison into {out_dir!r}: "
+                                   f"{error.filename or out_dir}: {error.strerror or error}"
+                                   ) from None
         click.echo(f"wrote {written}", err=True)

@@ -44,8 +44,13 @@ def report_command(
     def progress(stage: str) -> None:  # on stderr, so stdout keeps only the result
         click.echo(f"report: {stage}... (elapsed {time.monotonic() - started:.0f} s)", err=True)
 
-    report = build_report(list(run_dirs), out_dir, level=level, alpha=alpha,
-                          rating_games=rating_games, title=title, progress=progress)
+    try:
+        report = build_report(list(run_dirs), out_dir, level=level, alpha=alpha,
+                              rating_games=rating_games, title=title, progress=progress)
+    except OSError as error:  # an output folder that cannot be made or written
+        where = error.filename or out_dir
+        raise click.UsageError(f"cannot write the report into {out_dir!r}: {where}: "
+                               f"{error.strerror or error}", ctx=None) from None
     click.echo(f"wrote {report.html}")
     click.echo(f"      {report.markdown}")
     click.echo(f"      {len(report.figures)} figures in {report.folder / 'figures'} (PNG and SVG)")

@@ -197,3 +197,14 @@ def test_banker_csv_picks_one_table() -> None:
     one = _invoke("banker", "--table", "by_call", "--format", "csv")
     assert one.exit_code == 0 and one.output.splitlines()[0].startswith("call,called,")
     assert len(one.output.splitlines()) == 16  # a header and 15 calls
+
+
+@pytest.mark.parametrize("command", ["report", "compare"])
+def test_an_output_folder_that_cannot_be_made_is_a_usage_error(
+        runs: tuple[Path, Path], command: str, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    arguments = [command, str(runs[0]), str(runs[1]), "-o", str(blocker / "inside")]
+    result = CliRunner().invoke(cli, arguments)
+    assert result.exit_code == 2, result.output
+    assert "cannot write" in result.output and "Traceback" not in result.output
