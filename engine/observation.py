@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Action
+from .core.plan import bidding_view
 from .core.rules import MEMORY_CODES, trick_visible
 
 if TYPE_CHECKING:
@@ -110,10 +111,10 @@ def observe(game: Game, seat: int) -> Observation:
     if others is None:
         others = _NO_HANDS[players] = (None,) * players
     if phase == Phase.BID:
-        if kind.bidding == "dark":
-            hand, hidden, trump_hidden = 0, True, True
-        elif kind.view == "forehead":
-            hand, hidden = 0, True
+        hidden, trump_hidden, shown = bidding_view(kind)
+        if hidden:
+            hand = 0
+        if shown:
             others = tuple(game.hands[other] if other != seat else None
                            for other in range(players))
     elif phase == Phase.TRUMP and game.trump_how == "named" and game.trump_card is None:

@@ -332,8 +332,11 @@ class KindOptions(Section):
     """A kind of deal: normal, or a special deal of RULES §3 (dark, golden, misère, ...)."""
 
     special: bool = Field(False, description="counts as a special deal (for hook = specials_only)")
-    bidding: Literal["open", "dark", "none"] = Field(
-        "open", description="bid after seeing the cards, before the deal (dark), or not at all"
+    bidding: Literal["open", "dark", "blind", "none"] = Field(
+        "open",
+        description="bid after seeing the cards; before the deal (dark: neither hand nor trump "
+        "seen); after the deal without looking (blind: the trump seen, the hand not; 000 second "
+        "article, 002 «либо после, но не глядя»); or not at all",
     )
     trump: Literal["default", "none", "named"] = Field(
         "default",

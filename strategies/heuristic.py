@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from raspis.engine import Action, Bid, NameTrump, Observation, Play
 from raspis.engine.cards import JOKER_MASK
+from raspis.engine.core.plan import bidding_view
 from raspis.engine.determinize import play_options, shown_card_is_dealt
 from raspis.engine.game import Game, Phase
 
@@ -233,10 +234,10 @@ def policy_bid(game: Game, rules: Rules, seat: int) -> int:
     kind = game.kind
     hand: int | None = game.hands[seat]
     others: list[int | None] = [None] * game.players
-    if kind.bidding == "dark":
+    hidden, _, shown = bidding_view(kind)
+    if hidden:
         hand = None
-    elif kind.view == "forehead":
-        hand = None
+    if shown:
         others = [cards if other != seat else None for other, cards in enumerate(game.hands)]
     distribution = bid_distribution(rules, seat, hand, others, game.trump, game.deal.hand_size,
                                     game.order, game.dealer,

@@ -582,3 +582,16 @@ def test_a_batch_strategy_whose_start_raises_errors_its_games_only() -> None:
     assert result.errored.tolist() == [False, True, False, True, False, True]
     assert all("cannot start" in result.errors[game] for game in (1, 3, 5))
     assert not result.deal_played[1].any() and result.deal_played[0].all()
+
+
+@pytest.mark.parametrize("twin", sorted(TWINS))
+def test_blind_bidding_after_the_deal_matches_the_reference_engine(twin: str) -> None:
+    """000 (second article), 002: «либо после, но не глядя в свои карты»: bids after the deal,
+    the trump seen, the hand not (``kinds.X.bidding = "blind"``)."""
+    variant = variant_from_dict({
+        "extends": "classic", "name": "blind-check",
+        "schedule": {"deals": ["1..3", "max*players blind", "3..1"]},
+        "kinds": {"blind": {"special": True, "bidding": "blind"}},
+    })
+    scalar, batch = TWINS[twin]
+    assert_same_games(variant, 4, [3, 77, 2**40 + 1], scalar, batch())

@@ -708,3 +708,21 @@ def test_memory_own_tricks_only() -> None:
     in_trick = parse_cards("6d 7d 8d")
     assert mine.played == spades_and_clubs | in_trick
     assert theirs.played == in_trick  # only the trick under way
+
+
+def test_blind_bidding_sees_the_trump_but_not_the_hand() -> None:
+    # 002: «игроки заказывают взятки либо до сдачи, либо после, но не глядя в свои карты»; 000
+    # (second article): «Заказываются взятки до раздачи либо не глядя в карты». Before the deal
+    # (dark) neither the hand nor the trump is known; after it, without looking (blind), the
+    # trump is.
+    for bidding, trump_seen in (("dark", False), ("blind", True)):
+        variant = variant_from_dict({
+            "extends": "classic", "schedule": {"deals": ["3*4 special"]},
+            "kinds": {"special": {"special": True, "bidding": bidding}}})
+        game = Game(variant, 4, seed=5)
+        seen = game.observation(game.to_move)
+        assert seen.hand == 0 and seen.hand_hidden
+        assert (seen.trump == game.trump and not seen.trump_hidden) == trump_seen
+        while game.phase == Phase.BID:
+            game.apply(game.legal_actions()[0])
+        assert game.observation(game.to_move).hand == game.hands[game.to_move]  # play: seen

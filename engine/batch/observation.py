@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from raspis.engine.core.plan import bidding_view
 from raspis.engine.core.rules import MEMORY_CODES, trick_visible
 from raspis.engine.options import KindOptions
 from raspis.engine.variant import Variant
@@ -123,11 +124,12 @@ class BatchObservation:
         self.trick_index = trick_index
         self.trick_position = trick_position
         self.hook_rule = HOOK_NAMES[hook] if phase == "bid" else "none"
-        self.hand_hidden = phase == "bid" and (plan.bidding == "dark"
-                                               or plan.kind.view == "forehead")
+        hidden, trump_hidden, shown = bidding_view(plan.kind) if phase == "bid" else (
+            False, False, False)
+        self.hand_hidden = hidden
         #: bidding a dark deal: the trump is not known yet (trump -1, trump_card -1)
-        self.trump_hidden = phase == "bid" and plan.bidding == "dark"
-        self.sees_others = phase == "bid" and plan.kind.view == "forehead"
+        self.trump_hidden = trump_hidden
+        self.sees_others = shown
         self.legal_trumps = legal_trumps
         #: some game's current trick was led by a Joker (its led suit may still be unset)
         self.joker_led = phase == "play" and state.joker_leads is not None

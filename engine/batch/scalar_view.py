@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from raspis.engine.actions import Action, Bid, NameTrump, Play
+from raspis.engine.core.plan import bidding_view
 from raspis.engine.game import Phase, Trick, TrickCard
 from raspis.engine.observation import Observation, cards_seen, visible_tricks
 
@@ -84,11 +85,13 @@ def scalar_observations(game: BatchGame, state: DealState, observation: BatchObs
         if phase == "trump" and int(state.trump_card[row]) < 0:
             assert state.first_cards is not None
             hand = int(state.first_cards[row, position]) if position >= 0 else 0
-        elif phase == "bid" and plan.bidding == "dark":
-            hand, hidden = 0, True
-        elif phase == "bid" and plan.kind.view == "forehead":
-            hand, hidden = 0, True
-            others = [hands_by_seat[other] if other != seat else None for other in range(players)]
+        elif phase == "bid":
+            hidden, _, shown = bidding_view(plan.kind)
+            if hidden:
+                hand = 0
+            if shown:
+                others = [hands_by_seat[other] if other != seat else None
+                          for other in range(players)]
         bids: list[int | None] = [None] * players
         taken = [0] * players
         for k, s in enumerate(order):
@@ -117,7 +120,7 @@ def scalar_observations(game: BatchGame, state: DealState, observation: BatchObs
             how_text = f"named by seat {int(state.namer[row])}"
         trump_card = int(state.trump_card[row])
         trump = int(state.trump[row])
-        trump_hidden = phase == "bid" and plan.bidding == "dark"
+        trump_hidden = phase == "bid" and bidding_view(plan.kind)[1]
         if trump_hidden:
             trump, trump_card, how_text = -1, -1, "unknown"
         scores = tuple(int(v) for v in game.scores[int(state.games[row])])

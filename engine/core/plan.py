@@ -50,6 +50,21 @@ TWO_JOKERS_CODES = {"second_wins": TWO_JOKERS_SECOND_WINS, "first_wins": TWO_JOK
 PREMIUM_CODES = {"none": PREMIUM_NONE, "fixed": PREMIUM_FIXED, "best_deal": PREMIUM_BEST_DEAL}
 
 
+def bidding_view(kind: KindOptions) -> tuple[bool, bool, bool]:
+    """(own hand hidden, trump hidden, other hands shown) while bidding a deal of ``kind``: dark
+    bids come before the deal (000, 003 «в тёмную»): neither the hand nor the trump is seen;
+    blind bids come after it without looking (000, 002 «либо после, но не глядя в свои карты»):
+    the trump is seen, the hand is not; a forehead deal (lobovaya) shows every hand but one's own.
+    """
+    if kind.bidding == "dark":
+        return True, True, False
+    if kind.bidding == "blind":
+        return True, False, False
+    if kind.view == "forehead":
+        return True, False, True
+    return False, False, False
+
+
 class RulePlan:
     """A resolved variant at a player count, as the rules core reads it."""
 
