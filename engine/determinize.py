@@ -52,11 +52,8 @@ NO_TRUMP = -1
 
 
 def deck_mask(variant: Variant) -> int:
-    """The deck of ``variant`` as a mask."""
-    mask = 0
-    for card in variant.deck_cards:
-        mask |= 1 << card
-    return mask
+    """The deck of ``variant`` as a mask (``Variant.deck_mask``)."""
+    return variant.deck_mask
 
 
 def shown_card_is_dealt(variant: Variant, hand_size: int, players_in_deal: int) -> bool:

@@ -14,7 +14,6 @@ Seats are numbered 0..n-1 clockwise; "left of the dealer" is the next seat. All 
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -55,22 +54,12 @@ from .events import (
 )
 from .observation import Observation, observe
 from .options import KindOptions
+from .phase import Phase
 from .schedule import DealSpec
 from .scoring import deal_points
 from .variant import Variant, load_variant
 
 NO_SUIT = -1
-
-
-class Phase(enum.IntEnum):
-    """The phases of the game, in the order a deal goes through them."""
-
-    DEAL = 0
-    TRUMP = 1
-    BID = 2
-    PLAY = 3
-    SCORE = 4
-    GAME_OVER = 5
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, NamedTuple
 from .actions import Action
 from .core.plan import bidding_view
 from .core.rules import MEMORY_CODES, trick_visible
+from .phase import Phase
 
 if TYPE_CHECKING:
-    from .game import Game, Phase, Trick, TrickCard
+    from .game import Game, Trick, TrickCard
     from .variant import Variant
 
 
@@ -99,8 +100,6 @@ def cards_seen(visible: Sequence[Trick], current: Sequence[TrickCard]) -> int:
 
 def observe(game: Game, seat: int) -> Observation:
     """Build ``seat``'s observation of ``game``."""
-    from .game import Phase
-
     phase = game.phase
     kind = game._kind
     deal = game._deal

@@ -218,6 +218,14 @@ class Variant(BaseModel):
         joker_count = len(designated) + self.deck.jokers
         return tuple(cards) + JOKERS[:joker_count]
 
+    @cached_property
+    def deck_mask(self) -> int:
+        """The deck as played, as a card mask."""
+        mask = 0
+        for card in self.deck_cards:
+            mask |= 1 << card
+        return mask
+
     @property
     def deck_size(self) -> int:
         """Number of cards in the deck."""

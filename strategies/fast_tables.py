@@ -52,11 +52,8 @@ def preference_table(preference: tuple[int, ...]) -> np.ndarray:
 
 
 def deck_mask(variant: Variant) -> int:
-    """The deck as a card mask."""
-    mask = 0
-    for card in variant.deck_cards:
-        mask |= 1 << card
-    return mask
+    """The deck as a card mask (``Variant.deck_mask``)."""
+    return variant.deck_mask
 
 
 def _tail(count: int, chance: float) -> list[list[float]]:

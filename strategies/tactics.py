@@ -51,10 +51,7 @@ class Rules:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        deck = 0
-        for card in variant.deck_cards:
-            deck |= 1 << card
-        self.deck = deck
+        self.deck = variant.deck_mask
         self.must_trump = variant.play.must_trump
         self.two_jokers = TWO_JOKERS_CODES[variant.joker.two_jokers]
         self.trump_wins = variant.joker.demand_trumped == "trump_wins"

@@ -30,7 +30,6 @@ from .codes import (
     TRUMP_NAMED,
     TRUMP_NONE,
     TRUMP_TURNED,
-    TRUMPS_OPTION,
     WINNING_LEADS,
 )
 from .deal import FIRST_DEALER_CODES
@@ -75,12 +74,11 @@ class RulePlan:
         self.players = players
         self.deck_cards = np.array(variant.deck_cards, dtype=np.int64)
         self.deck_size = len(variant.deck_cards)
-        self.deck_mask = sum(1 << card for card in variant.deck_cards)
+        self.deck_mask = variant.deck_mask
         self.jokers_in_deck = tuple(card for card in variant.deck_cards if card >= JOKER)
         self.first_dealer = FIRST_DEALER_CODES[variant.table.first_dealer]
         self.has_jokers = bool(self.jokers_in_deck)
         trump = variant.trump
-        self.trump_mode = trump.mode
         self.fixed_suit = variant.fixed_suit_index() if trump.mode == "fixed" else -1
         self.dealer_names_on_joker = trump.joker_turned == "dealer_names"
         self.named_after_cards = trump.named_after_cards
@@ -259,4 +257,4 @@ def rule_plan(variant: Variant, players: int) -> RulePlan:
     return plan
 
 
-__all__ = ["TRUMPS_OPTION", "RulePlan", "rule_plan"]
+__all__ = ["PREMIUM_CODES", "TWO_JOKERS_CODES", "RulePlan", "bidding_view", "rule_plan"]
