@@ -37,7 +37,6 @@ from raspis.engine.variant import Variant
 SUIT: tuple[int, ...] = tuple(card // 13 if card < 52 else -1 for card in range(54))
 #: One ``Play`` record per card, built once.
 PLAYS: tuple[Play, ...] = tuple(Play(card) for card in range(54))
-HIGH_CALLS = frozenset(("high", "highest", "trumps"))
 LOW_CALLS = frozenset(("low", "lowest"))
 
 JokerPlay = tuple[int, str, int]

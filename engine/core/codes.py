@@ -18,9 +18,6 @@ CALL_CODES: dict[str | None, int] = {None: CALL_NONE, "high": CALL_HIGH, "low": 
                                      "highest": CALL_HIGHEST, "lowest": CALL_LOWEST,
                                      "trumps": CALL_TRUMPS}
 CALL_NAMES: tuple[str | None, ...] = (None, "high", "low", "highest", "lowest", "trumps")
-#: Calls that make a Joker take the trick.
-HIGH_CALLS = (CALL_HIGH, CALL_HIGHEST, CALL_TRUMPS)
-IS_HIGH_CALL = np.array([call in HIGH_CALLS for call in range(6)])
 
 #: The (call, suit) pairs a Joker may be played with; bit ``i`` of a legal-calls mask is OPTIONS[i].
 OPTIONS: tuple[tuple[int, int], ...] = (
