@@ -18,6 +18,7 @@ from ..options import KindOptions
 from ..schedule import DealSpec
 from ..scoring import deal_points
 from ..variant import Variant
+from . import machine
 from .codes import (
     DEMAND_CALLS,
     HOOK_NO_EQUAL,
@@ -113,6 +114,8 @@ class RulePlan:
         self._lead_masks: dict[tuple[bool, bool], int] = {}
         #: a memo for the engines' faces (e.g. legal-action records by mask), per plan
         self.memo: dict[object, object] = {}
+        self._machines: dict[object, MachineTables] = {}
+        self.kind_names = tuple(variant.kinds)
 
     @cached_property
     def schedule(self) -> list[DealSpec]:
@@ -228,6 +231,24 @@ class RulePlan:
         cap = self.variant.schedule.max_hand
         return min(hand, cap) if cap else hand
 
+    def deal_tricks(self, hand_size: int, participants: int, rule: int) -> int:
+        """Tricks a deal of ``hand_size`` cards between ``participants`` plays: the hand, and
+        with the draw after each trick (002) one trick more for each round the stock gives."""
+        if not self.draw_after_trick:
+            return hand_size
+        stock = self.deck_size - hand_size * participants - (rule == TRUMP_TURNED)
+        return hand_size + max(stock, 0) // participants
+
+    def machine(self, schedule: tuple[DealSpec, ...] | None = None,
+                tie_deals: int | None = None) -> MachineTables:
+        """The plan as the compiled state machine reads it (``engine.core.machine``), for the
+        variant's schedule or another one (a deal set up by hand), cached."""
+        key = (schedule, tie_deals)
+        cached = self._machines.get(key)
+        if cached is None:
+            cached = self._machines[key] = MachineTables(self, schedule, tie_deals)
+        return cached
+
     def points_table(self, hand_size: int, kind: KindOptions, tricks: int) -> np.ndarray:
         """``table[bid + 1, taken]``: a seat's deal points before fines (row 0: no bid), from the
         one score table of ``engine.scoring``."""
@@ -240,6 +261,92 @@ class RulePlan:
                     table[bid + 1, taken] = deal_points(bid, taken, hand_size, kind,
                                                         self.variant.scoring)
         return table
+
+
+class MachineTables:
+    """A ``RulePlan`` compiled for ``engine.core.machine``: ``plan`` (the options as codes and the
+    state's layout), ``deals`` (one row per deal the game may play: the schedule's, then the
+    tie-break deals by extra deal and number of tied players), ``points`` (every row's score
+    table, flat), and ``length`` (entries of a game's state)."""
+
+    def __init__(self, rules: RulePlan, schedule: tuple[DealSpec, ...] | None,
+                 tie_deals: int | None) -> None:
+        deals = list(rules.schedule if schedule is None else schedule)
+        self.schedule = tuple(deals)
+        players = rules.players
+        ties = rules.tie_deals if tie_deals is None else tie_deals
+        kinds = rules.variant.kinds
+        specs: list[tuple[DealSpec, int]] = [(spec, players) for spec in deals]
+        for extra in range(ties):
+            for tied in range(2, players + 1):
+                number = len(deals) + extra
+                specs.append((DealSpec(number, rules.tie_hand_size(tied), "golden", -1), tied))
+        table = np.zeros((len(specs), machine.D_WIDTH), dtype=np.int64)
+        points: list[np.ndarray] = []
+        at = 0
+        most_tricks = 1
+        for row, (spec, participants) in enumerate(specs):
+            kind = kinds[spec.kind]
+            rule = rules.trump_rule(spec.hand_size, kind, participants)
+            tricks = rules.deal_tricks(spec.hand_size, participants, rule)
+            most_tricks = max(most_tricks, tricks)
+            opens, closes = rules.premium_window(spec.number, spec.block, deals) if (
+                spec.number < len(deals)) else (False, False)
+            first = rules.demands_allowed(spec.number, 0)
+            later = rules.demands_allowed(spec.number, 1)
+            scores = rules.points_table(spec.hand_size, kind, tricks)
+            table[row] = 0
+            values = {
+                machine.D_NUMBER: spec.number, machine.D_HAND: spec.hand_size,
+                machine.D_KIND: rules.kind_names.index(spec.kind), machine.D_BLOCK: spec.block,
+                machine.D_HOOK: rules.hook_rule(spec.number, kind), machine.D_TRUMP_RULE: rule,
+                machine.D_DEMANDS_FIRST: first, machine.D_DEMANDS_LATER: later,
+                machine.D_CALLS_NN: rules.lead_calls_mask(False, False),
+                machine.D_CALLS_NT: rules.lead_calls_mask(False, True),
+                machine.D_CALLS_DN: rules.lead_calls_mask(True, False),
+                machine.D_CALLS_DT: rules.lead_calls_mask(True, True),
+                machine.D_OPENS: opens, machine.D_CLOSES: closes, machine.D_MIN_BID: kind.min_bid,
+                machine.D_BIDDING: kind.bidding != "none",
+                machine.D_HOLDER_LEADS: kind.joker_holder_leads, machine.D_TRICKS: tricks,
+                machine.D_POINTS_AT: at, machine.D_POINTS_WIDTH: scores.shape[1],
+                machine.D_PARTICIPANTS: participants,
+            }
+            for column, value in values.items():
+                table[row, column] = int(value)
+            points.append(scores.ravel())
+            at += scores.size
+        self.deals = table
+        self.points = np.concatenate(points) if points else np.zeros(1, dtype=np.int64)
+        results = len(deals) + ties
+        offsets = machine.layout(players, rules.deck_size, most_tricks, results)
+        plan = np.zeros(machine.P_LENGTH + rules.deck_size, dtype=np.int64)
+        options = {
+            machine.P_PLAYERS: players, machine.P_DECK: rules.deck_size,
+            machine.P_MUST_TRUMP: rules.must_trump, machine.P_LOCK: rules.lock_card,
+            machine.P_TWO_JOKERS: rules.two_jokers, machine.P_TRUMP_WINS: rules.trump_wins,
+            machine.P_LEAD_FINE: rules.lead_fine, machine.P_DRAW: rules.draw_after_trick,
+            machine.P_PASS_LIMIT: rules.pass_limit, machine.P_PREMIUM_MODE: rules.premium_mode,
+            machine.P_PREMIUM_POINTS: rules.premium_points, machine.P_TIE_DEALS: ties,
+            machine.P_SCHEDULE: len(deals), machine.P_FIXED_SUIT: rules.fixed_suit,
+            machine.P_DEALER_NAMES: rules.dealer_names_on_joker,
+            machine.P_NAMED_AFTER: rules.named_after_cards or 0,
+            machine.P_DEALER_LEADS: rules.dealer_leads, machine.P_FIRST_DEALER: rules.first_dealer,
+            machine.P_NO_TRUMP_NAMING: rules.naming_allows_no_trump,
+            machine.P_ROWS: len(specs), machine.P_MAX_TRICKS: most_tricks,
+            machine.P_MAX_RESULTS: results, machine.P_SIZE: offsets["length"],
+            machine.O_DECK: machine.P_LENGTH,
+        }
+        for name, value in offsets.items():
+            if name != "length":
+                options[getattr(machine, name)] = value
+        for column, value in options.items():
+            plan[column] = int(value)
+        plan[machine.P_LENGTH:] = rules.deck_cards
+        self.plan = plan
+        self.length = offsets["length"]
+        self.players = players
+        self.max_tricks = most_tricks
+        self.max_results = results
 
 
 _PLANS: dict[tuple[int, int], tuple[Variant, RulePlan]] = {}
@@ -257,4 +364,5 @@ def rule_plan(variant: Variant, players: int) -> RulePlan:
     return plan
 
 
-__all__ = ["PREMIUM_CODES", "TWO_JOKERS_CODES", "RulePlan", "bidding_view", "rule_plan"]
+__all__ = ["PREMIUM_CODES", "TWO_JOKERS_CODES", "MachineTables", "RulePlan", "bidding_view",
+           "rule_plan"]

@@ -1,0 +1,590 @@
+"""The whole game as one compiled state machine: a state vector and one step function.
+
+A game's state is one ``int64`` vector (``new_state``): the phase, the seat to move, the dealer,
+the trump, every hand, the bids, the tricks taken, the trick under way, the finished tricks of the
+deal, the stock, the running totals and one row of results per deal played. ``step(state, plan,
+deals, points, action)`` applies one player's action and runs every chance and bookkeeping event
+that follows it (the trick's winner, the draw after a trick, the deal's score and premiums, the
+next deal's shuffle, deal and trump, the tie-break deals, the end), and leaves the legal actions
+of the next decision in the state. Every rule it applies is a function of ``engine.core.rules``
+and ``engine.core.deal``: this module holds the order of events, not the rules.
+
+``engine.Game`` drives it for one game (one call a decision); the batch engine's compiled loops
+drive it for many (one row of a state matrix a game). The variant is compiled once into three
+arrays (``engine.core.plan.MachinePlan``): ``plan`` (the options as codes and the state's layout),
+``deals`` (one row per deal the game may play, the tie-break deals included) and ``points`` (each
+deal's score table).
+
+Actions are small integers (``action_code``): a bid is its number of tricks; naming trump is the
+suit plus one (0 for none); a play is ``card | call << 6 | (suit + 1) << 9`` with the call codes of
+``engine.core.codes``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+from . import deal as chance
+from . import rules
+from .codes import HOOK_NO_EQUAL, TRUMP_TURNED
+
+# -- phases (``engine.phase.Phase``) ---------------------------------------------------------------
+PH_DEAL, PH_TRUMP, PH_BID, PH_PLAY, PH_SCORE, PH_OVER = range(6)
+
+# -- how the trump was chosen: ``deal.HOW_*`` and these -------------------------------------------
+HOW_GIVEN = 7  #: set up by hand (``Game.single_deal``)
+HOW_NAMED_BY = 8  #: named by a player (``S_NAMED_BY`` holds the seat)
+
+# -- what a step did (the flags ``step`` returns) -------------------------------------------------
+EV_TRICK, EV_DEAL_SCORED, EV_DEAL_STARTED, EV_TRUMP_CHOSEN, EV_GAME_OVER = (1, 2, 4, 8, 16)
+
+# -- the plan vector: options ---------------------------------------------------------------------
+(P_PLAYERS, P_DECK, P_MUST_TRUMP, P_LOCK, P_TWO_JOKERS, P_TRUMP_WINS, P_LEAD_FINE, P_DRAW,
+ P_PASS_LIMIT, P_PREMIUM_MODE, P_PREMIUM_POINTS, P_TIE_DEALS, P_SCHEDULE, P_FIXED_SUIT,
+ P_DEALER_NAMES, P_NAMED_AFTER, P_DEALER_LEADS, P_FIRST_DEALER, P_NO_TRUMP_NAMING, P_ROWS,
+ P_MAX_TRICKS, P_MAX_RESULTS, P_SIZE,
+ # the state's layout: where each array starts
+ O_HANDS, O_FIRST, O_BIDS, O_TAKEN, O_FINES, O_SCORES, O_PASSES, O_ORDER, O_TSEAT, O_TCARD,
+ O_TCALL, O_TSUIT, O_STOCK, O_MADE, O_BEST, O_HIST, O_RES, O_DECK,
+ P_LENGTH) = range(42)
+
+# -- the state vector: scalars ---------------------------------------------------------------------
+(S_PHASE, S_DEAL_INDEX, S_ROW, S_DEALER, S_FIRST_DEALER, S_TO_MOVE, S_NAMER, S_TRUMP,
+ S_TRUMP_CARD, S_HOW, S_NAMED_BY, S_LED, S_TRICK_TRUMP, S_PLAYED, S_HOOK_FORCED, S_TRICK_LEN,
+ S_TRICKS_DONE, S_STOCK_LEN, S_STOCK_POS, S_CIRCULAR, S_ORDER_LEN, S_SEED, S_RESULTS,
+ S_LEGAL_A, S_LEGAL_B, S_JOKER_52, S_JOKER_53, S_SCHEDULE, S_DECISIONS,
+ S_SCALARS) = range(30)
+
+# -- one row of the deal table ---------------------------------------------------------------------
+(D_NUMBER, D_HAND, D_KIND, D_BLOCK, D_HOOK, D_TRUMP_RULE, D_DEMANDS_FIRST, D_DEMANDS_LATER,
+ D_CALLS_NN, D_CALLS_NT, D_CALLS_DN, D_CALLS_DT, D_OPENS, D_CLOSES, D_MIN_BID, D_BIDDING,
+ D_HOLDER_LEADS, D_TRICKS, D_POINTS_AT, D_POINTS_WIDTH, D_PARTICIPANTS,
+ D_WIDTH) = range(22)
+
+# -- one finished trick of the deal: count, trump, winner, then seats, cards, calls, suits --------
+H_COUNT, H_TRUMP, H_WINNER, H_CARDS = range(4)
+
+# -- one result row (one deal played) --------------------------------------------------------------
+(R_NUMBER, R_ROW, R_DEALER, R_TRUMP, R_TRUMP_CARD, R_HOOK_FORCED, R_JOKER_52, R_JOKER_53,
+ R_PARTICIPANTS, R_SEATS) = range(10)
+#: per-seat blocks of a result row, in this order after ``R_SEATS``
+R_BIDS, R_TAKEN, R_POINTS, R_FINES, R_PREMIUMS, R_TOTALS = range(6)
+
+CALL_SHIFT, SUIT_SHIFT = 6, 9
+
+
+def action_code(card_or_value: int, call: int = 0, suit: int = -1) -> int:
+    """The code of a play (``card`` with a Joker's ``call`` and ``suit``); a bid's code is the bid
+    and naming trump's is the suit plus one."""
+    return card_or_value | call << CALL_SHIFT | (suit + 1) << SUIT_SHIFT
+
+
+def layout(players: int, deck_size: int, max_tricks: int, max_results: int) -> dict[str, int]:
+    """Where each array of the state starts, and the state's length."""
+    sizes = (("O_HANDS", players), ("O_FIRST", players), ("O_BIDS", players),
+             ("O_TAKEN", players), ("O_FINES", players), ("O_SCORES", players),
+             ("O_PASSES", players), ("O_ORDER", players), ("O_TSEAT", players),
+             ("O_TCARD", players), ("O_TCALL", players), ("O_TSUIT", players),
+             ("O_STOCK", deck_size), ("O_MADE", players), ("O_BEST", players),
+             ("O_HIST", max_tricks * hist_width(players)),
+             ("O_RES", max_results * result_width(players)))
+    offsets = {}
+    at = S_SCALARS
+    for name, size in sizes:
+        offsets[name] = at
+        at += size
+    offsets["length"] = at
+    return offsets
+
+
+def hist_width(players: int) -> int:
+    """Entries of one finished trick in the state."""
+    return H_CARDS + 4 * players
+
+
+def result_width(players: int) -> int:
+    """Entries of one result row in the state."""
+    return R_SEATS + 6 * players
+
+
+# -- chance ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _mix3(seed: int, tag: int, number: int) -> np.uint64:
+    """``engine.rng.mix(seed, tag, number)``."""
+    key = chance.splitmix64(uint64(0) ^ uint64(seed))
+    key = chance.splitmix64(key ^ uint64(tag))
+    return chance.splitmix64(key ^ uint64(number))
+
+
+@njit(cache=True, inline="always")
+def _mix2(seed: int, tag: int) -> np.uint64:
+    key = chance.splitmix64(uint64(0) ^ uint64(seed))
+    return chance.splitmix64(key ^ uint64(tag))
+
+
+LOT_TAG, DEAL_TAG = 1, 2  # engine.rng.LOT, engine.rng.DEAL
+
+
+@njit(cache=True)
+def draw_first_dealer(plan: np.ndarray, seed: int) -> int:
+    """The first dealer of the game with ``seed``: the lot of ``deal.first_dealer``."""
+    size = plan[P_DECK]
+    deck = np.empty(size, dtype=np.int64)
+    chance.shuffle(plan[plan[O_DECK]:plan[O_DECK] + size], _mix2(seed, LOT_TAG), deck)
+    return chance.first_dealer(deck, plan[P_PLAYERS], plan[P_FIRST_DEALER])
+
+
+# -- the flow of a game ----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def new_game(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np.ndarray,
+             seed: int) -> None:
+    """A fresh game with ``seed`` (an ``int64`` view of the 64-bit seed) in ``state``: the lot
+    for the first dealer, then the first deal."""
+    state[:] = 0
+    state[S_SEED] = seed
+    state[S_SCHEDULE] = plan[P_SCHEDULE]
+    dealer = draw_first_dealer(plan, seed)
+    state[S_FIRST_DEALER] = dealer
+    state[S_DEALER] = dealer
+    state[S_DEAL_INDEX] = 0
+    start_deal(state, plan, deals, points, 0)
+
+
+@njit(cache=True)
+def order_from(state: np.ndarray, plan: np.ndarray, participants: int) -> None:
+    """The deal's order: the seats of ``participants`` (a mask) from the dealer's left round."""
+    players = plan[P_PLAYERS]
+    count = 0
+    for step in range(players):
+        seat = (state[S_DEALER] + 1 + step) % players
+        if participants >> seat & 1:
+            state[plan[O_ORDER] + count] = seat
+            count += 1
+    state[S_ORDER_LEN] = count
+
+
+@njit(cache=True)
+def start_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np.ndarray,
+               row: int) -> None:
+    """Shuffle, deal and show the trump of deal ``row`` of the deal table (its participants: all
+    seats in the schedule, the tied leaders in a tie-break deal: 003)."""
+    players = plan[P_PLAYERS]
+    participants = (1 << players) - 1
+    if deals[row, D_NUMBER] >= state[S_SCHEDULE]:
+        top = state[plan[O_SCORES]]
+        for seat in range(players):
+            top = max(top, state[plan[O_SCORES] + seat])
+        participants = 0
+        for seat in range(players):
+            if state[plan[O_SCORES] + seat] == top:
+                participants |= 1 << seat
+    order_from(state, plan, participants)
+    count = state[S_ORDER_LEN]
+    size = plan[P_DECK]
+    deck = np.empty(size, dtype=np.int64)
+    chance.shuffle(plan[plan[O_DECK]:plan[O_DECK] + size],
+                   _mix3(state[S_SEED], DEAL_TAG, deals[row, D_NUMBER]), deck)
+    hand_size = deals[row, D_HAND]
+    dealt = np.empty(count, dtype=np.int64)
+    first = np.empty(count, dtype=np.int64)
+    chance.deal_hands(deck, hand_size, count, plan[P_NAMED_AFTER], dealt, first)
+    for seat in range(players):
+        state[plan[O_HANDS] + seat] = 0
+        state[plan[O_FIRST] + seat] = 0
+    for position in range(count):
+        seat = state[plan[O_ORDER] + position]
+        state[plan[O_HANDS] + seat] = dealt[position]
+        state[plan[O_FIRST] + seat] = first[position]
+    used = hand_size * count
+    stock_start = used
+    rule = deals[row, D_TRUMP_RULE]
+    turned = deck[used] if used < size else -1
+    trump, card, how, namer = chance.trump_of_deal(rule, deck[used - 1], turned,
+                                                   plan[P_FIXED_SUIT], plan[P_DEALER_NAMES] != 0)
+    if rule == TRUMP_TURNED:  # the card turned from the stock lies face up, out of play
+        stock_start += 1
+    stock = 0
+    for index in range(stock_start, size):
+        state[plan[O_STOCK] + stock] = deck[index]
+        stock += 1
+    state[S_STOCK_LEN] = stock
+    state[S_STOCK_POS] = 0
+    namer_seat = -1
+    if namer == 1:
+        namer_seat = state[plan[O_ORDER]]
+    elif namer == 2:
+        namer_seat = state[S_DEALER]
+    begin_deal(state, plan, deals, row, trump, card, how, namer_seat)
+
+
+@njit(cache=True)
+def begin_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, row: int, trump: int,
+               card: int, how: int, namer: int) -> None:
+    """The deal's bookkeeping once the hands are in ``state``: trump, bids, tricks, the Jokers'
+    holders; then naming trump, bidding or play."""
+    players = plan[P_PLAYERS]
+    state[S_ROW] = row
+    state[S_TRUMP] = trump
+    state[S_TRUMP_CARD] = card
+    state[S_HOW] = how
+    state[S_CIRCULAR] = how == chance.HOW_CIRCULAR
+    state[S_NAMER] = namer
+    for seat in range(players):
+        state[plan[O_BIDS] + seat] = -1
+        state[plan[O_TAKEN] + seat] = 0
+        state[plan[O_FINES] + seat] = 0
+    state[S_TRICK_LEN] = 0
+    state[S_TRICKS_DONE] = 0
+    state[S_LED] = -1
+    state[S_TRICK_TRUMP] = trump
+    state[S_PLAYED] = 0
+    state[S_HOOK_FORCED] = 0
+    state[S_JOKER_52] = -1
+    state[S_JOKER_53] = -1
+    for seat in range(players):
+        hand = state[plan[O_HANDS] + seat]
+        if hand >> 52 & 1:
+            state[S_JOKER_52] = seat
+        if hand >> 53 & 1:
+            state[S_JOKER_53] = seat
+    if namer >= 0:
+        state[S_PHASE] = PH_TRUMP
+        state[S_TO_MOVE] = namer
+        state[S_LEGAL_A] = plan[P_NO_TRUMP_NAMING]
+        state[S_LEGAL_B] = 0
+        return
+    trump_decided(state, plan, deals)
+
+
+@njit(cache=True)
+def trump_decided(state: np.ndarray, plan: np.ndarray, deals: np.ndarray) -> None:
+    """The trump is known: bidding starts left of the dealer, or play where nobody bids."""
+    state[S_TRICK_TRUMP] = state[S_TRUMP]
+    if deals[state[S_ROW], D_BIDDING] == 0:
+        start_play(state, plan, deals)
+        return
+    state[S_PHASE] = PH_BID
+    state[S_TO_MOVE] = state[plan[O_ORDER]]
+    set_legal(state, plan, deals)
+
+
+@njit(cache=True)
+def start_play(state: np.ndarray, plan: np.ndarray, deals: np.ndarray) -> None:
+    """The first trick's leader (``deal.first_leader``)."""
+    state[S_PHASE] = PH_PLAY
+    count = state[S_ORDER_LEN]
+    hands = np.empty(count, dtype=np.int64)
+    dealer_position = -1
+    for position in range(count):
+        seat = state[plan[O_ORDER] + position]
+        hands[position] = state[plan[O_HANDS] + seat]
+        if seat == state[S_DEALER]:
+            dealer_position = position
+    leader = chance.first_leader(hands, count, dealer_position, plan[P_DEALER_LEADS] != 0,
+                                 deals[state[S_ROW], D_HOLDER_LEADS] != 0)
+    state[S_TO_MOVE] = state[plan[O_ORDER] + leader]
+    set_legal(state, plan, deals)
+
+
+@njit(cache=True)
+def bid_others(state: np.ndarray, plan: np.ndarray) -> int:
+    """The sum of the bids made so far in the deal."""
+    total = 0
+    for seat in range(plan[P_PLAYERS]):
+        bid = state[plan[O_BIDS] + seat]
+        if bid > 0:
+            total += bid
+    return total
+
+
+@njit(cache=True)
+def is_last_bidder(state: np.ndarray, plan: np.ndarray, seat: int) -> bool:
+    """Whether ``seat`` bids last (the dealer, or the last of the tied players)."""
+    return seat == state[plan[O_ORDER] + state[S_ORDER_LEN] - 1]
+
+
+@njit(cache=True)
+def next_seat(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
+    """The seat after ``seat`` in the deal's order."""
+    count = state[S_ORDER_LEN]
+    for position in range(count):
+        if state[plan[O_ORDER] + position] == seat:
+            return state[plan[O_ORDER] + (position + 1) % count]
+    return -1
+
+
+@njit(cache=True)
+def lead_calls(state: np.ndarray, deals: np.ndarray) -> int:
+    """The calls a Joker led now may make (the plan's ``lead_calls_mask`` for this deal and
+    trick)."""
+    row = state[S_ROW]
+    demands = deals[row, D_DEMANDS_FIRST] if state[S_TRICKS_DONE] == 0 else deals[
+        row, D_DEMANDS_LATER]
+    has_trump = state[S_TRUMP] >= 0
+    return deals[row, D_CALLS_NN + 2 * demands + has_trump]
+
+
+@njit(cache=True)
+def set_legal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray) -> None:
+    """The legal actions of the seat to move, as masks: in ``BID`` the bids (``rules.legal_bids``);
+    in ``PLAY`` the cards (``rules.legal_cards``) and a Joker's calls (over ``codes.OPTIONS``)."""
+    phase = state[S_PHASE]
+    seat = state[S_TO_MOVE]
+    row = state[S_ROW]
+    if phase == PH_BID:
+        state[S_LEGAL_A] = rules.legal_bids(deals[row, D_HAND], deals[row, D_MIN_BID],
+                                            deals[row, D_HOOK], is_last_bidder(state, plan, seat),
+                                            bid_others(state, plan),
+                                            state[plan[O_PASSES] + seat], plan[P_PASS_LIMIT])
+        state[S_LEGAL_B] = 0
+        return
+    if phase != PH_PLAY:
+        return
+    hand = state[plan[O_HANDS] + seat]
+    length = state[S_TRICK_LEN]
+    if length:
+        lead_card = state[plan[O_TCARD]]
+        lead_call = state[plan[O_TCALL]]
+        lead_suit = state[plan[O_TSUIT]]
+    else:
+        lead_card, lead_call, lead_suit = -1, 0, -1
+    cards = rules.legal_cards(hand, length, lead_card, lead_call, lead_suit, state[S_LED],
+                              state[S_TRICK_TRUMP], plan[P_MUST_TRUMP] != 0, plan[P_LOCK],
+                              state[S_PLAYED])
+    calls = 0
+    if cards & rules.JOKER_BITS:
+        if length == 0:
+            calls = lead_calls(state, deals)
+        else:
+            first = -1
+            for index in range(length):
+                if state[plan[O_TCARD] + index] >= 52:
+                    first = state[plan[O_TCALL] + index]
+                    break
+            calls = rules.follow_calls(plan[P_TWO_JOKERS], first)
+    state[S_LEGAL_A] = cards
+    state[S_LEGAL_B] = calls
+
+
+@njit(cache=True)
+def apply_trump(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, suit: int) -> None:
+    """The seat to move names ``suit`` (-1: no trump)."""
+    state[S_TRUMP] = suit
+    state[S_HOW] = HOW_NAMED_BY
+    state[S_NAMED_BY] = state[S_TO_MOVE]
+    trump_decided(state, plan, deals)
+
+
+@njit(cache=True)
+def apply_bid(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, bid: int) -> None:
+    """The seat to move bids ``bid``; the dealer's hook is noted where it binds."""
+    seat = state[S_TO_MOVE]
+    row = state[S_ROW]
+    last = is_last_bidder(state, plan, seat)
+    if last and deals[row, D_HOOK] == HOOK_NO_EQUAL:
+        state[S_HOOK_FORCED] = rules.hook_binds(deals[row, D_HAND], deals[row, D_MIN_BID],
+                                                bid_others(state, plan))
+    state[plan[O_BIDS] + seat] = bid
+    passes = plan[O_PASSES] + seat
+    state[passes] = state[passes] + 1 if bid == 0 else 0
+    if last:
+        start_play(state, plan, deals)
+    else:
+        state[S_TO_MOVE] = next_seat(state, plan, seat)
+        set_legal(state, plan, deals)
+
+
+@njit(cache=True)
+def trick_winner(state: np.ndarray, plan: np.ndarray) -> int:
+    """The position in the trick of the card that takes it: the greatest ``rules.card_key``, the
+    earliest among equals."""
+    beats = rules.trumps_beat_demand(state[plan[O_TCARD]], state[plan[O_TCALL]],
+                                     state[plan[O_TSUIT]], state[S_TRICK_TRUMP],
+                                     plan[P_TRUMP_WINS] != 0)
+    best, best_key = 0, -2
+    for index in range(state[S_TRICK_LEN]):
+        key = rules.card_key(state[plan[O_TCARD] + index], state[plan[O_TCALL] + index], index,
+                             state[S_LED], state[S_TRICK_TRUMP], beats, plan[P_TWO_JOKERS])
+        if key > best_key:
+            best, best_key = index, key
+    return best
+
+
+@njit(cache=True)
+def apply_play(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np.ndarray,
+               card: int, call: int, suit: int) -> int:
+    """The seat to move plays ``card`` (a Joker with ``call`` and ``suit``); a full trick is
+    taken, the stock drawn from (002) and a finished deal scored. Returns the events."""
+    seat = state[S_TO_MOVE]
+    hands = plan[O_HANDS]
+    hand = state[hands + seat]
+    length = state[S_TRICK_LEN]
+    if length == 0 and plan[P_LEAD_FINE] != 0:
+        state[plan[O_FINES] + seat] += chance.lead_fine(card, rules.popcount(hand),
+                                                        plan[P_LEAD_FINE])
+    state[hands + seat] = hand & ~(1 << card)
+    state[S_PLAYED] |= 1 << card
+    state[plan[O_TSEAT] + length] = seat
+    state[plan[O_TCARD] + length] = card
+    state[plan[O_TCALL] + length] = call
+    state[plan[O_TSUIT] + length] = suit
+    length += 1
+    state[S_TRICK_LEN] = length
+    if state[S_LED] < 0:
+        if card < 52:
+            state[S_LED] = card // 13
+        elif length == 1 and suit >= 0:
+            state[S_LED] = suit
+        if state[S_LED] >= 0 and state[S_CIRCULAR]:
+            state[S_TRICK_TRUMP] = (state[S_LED] + 1) % 4
+    if length < state[S_ORDER_LEN]:
+        state[S_TO_MOVE] = next_seat(state, plan, seat)
+        set_legal(state, plan, deals)
+        return 0
+    winner = state[plan[O_TSEAT] + trick_winner(state, plan)]
+    state[plan[O_TAKEN] + winner] += 1
+    players = plan[P_PLAYERS]
+    done = state[S_TRICKS_DONE]
+    at = plan[O_HIST] + done * (H_CARDS + 4 * players)
+    state[at + H_COUNT] = length
+    state[at + H_TRUMP] = state[S_TRICK_TRUMP]
+    state[at + H_WINNER] = winner
+    for index in range(length):
+        state[at + H_CARDS + index] = state[plan[O_TSEAT] + index]
+        state[at + H_CARDS + players + index] = state[plan[O_TCARD] + index]
+        state[at + H_CARDS + 2 * players + index] = state[plan[O_TCALL] + index]
+        state[at + H_CARDS + 3 * players + index] = state[plan[O_TSUIT] + index]
+    state[S_TRICKS_DONE] = done + 1
+    state[S_TRICK_LEN] = 0
+    state[S_LED] = -1
+    state[S_TRICK_TRUMP] = state[S_TRUMP]
+    state[S_TO_MOVE] = winner
+    count = state[S_ORDER_LEN]
+    if plan[P_DRAW] != 0 and state[S_STOCK_LEN] - state[S_STOCK_POS] >= count:
+        drawer = winner
+        for _ in range(count):  # 002: each draws one card from the stock, the winner first
+            drawn = state[plan[O_STOCK] + state[S_STOCK_POS]]
+            state[S_STOCK_POS] += 1
+            state[hands + drawer] |= 1 << drawn
+            drawer = next_seat(state, plan, drawer)
+    if state[hands + winner]:
+        set_legal(state, plan, deals)
+        return EV_TRICK
+    return EV_TRICK | score_deal(state, plan, deals, points)
+
+
+@njit(cache=True)
+def score_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray,
+               points: np.ndarray) -> int:
+    """Score the deal (its score table, the fines, the premium of a span that closes: 002) into a
+    result row, and go on to the next deal or the end. Returns the events."""
+    players = plan[P_PLAYERS]
+    row = state[S_ROW]
+    result = state[S_RESULTS]
+    at = plan[O_RES] + result * (R_SEATS + 6 * players)
+    seats = at + R_SEATS
+    table_at, width = deals[row, D_POINTS_AT], deals[row, D_POINTS_WIDTH]
+    premium_on = plan[P_PREMIUM_MODE] != rules.PREMIUM_NONE and deals[row, D_BLOCK] >= 0
+    opens, closes = deals[row, D_OPENS] != 0, deals[row, D_CLOSES] != 0
+    participants = 0
+    for seat in range(players):
+        state[seats + R_BIDS * players + seat] = -1
+        state[seats + R_TAKEN * players + seat] = state[plan[O_TAKEN] + seat]
+        state[seats + R_POINTS * players + seat] = 0
+        state[seats + R_FINES * players + seat] = state[plan[O_FINES] + seat]
+        state[seats + R_PREMIUMS * players + seat] = 0
+    for position in range(state[S_ORDER_LEN]):
+        seat = state[plan[O_ORDER] + position]
+        participants |= 1 << seat
+        bid = state[plan[O_BIDS] + seat]
+        taken = state[plan[O_TAKEN] + seat]
+        score = points[table_at + (bid + 1) * width + taken] + state[plan[O_FINES] + seat]
+        state[seats + R_BIDS * players + seat] = bid
+        state[seats + R_POINTS * players + seat] = score
+        if premium_on:
+            made = rules.bid_made(bid, taken)
+            best = score
+            if not opens:
+                made = made and state[plan[O_MADE] + seat] != 0
+                best = max(best, state[plan[O_BEST] + seat])
+            state[plan[O_MADE] + seat] = made
+            state[plan[O_BEST] + seat] = best
+            if closes:
+                state[seats + R_PREMIUMS * players + seat] = rules.premium(
+                    plan[P_PREMIUM_MODE], made, best, plan[P_PREMIUM_POINTS])
+    for seat in range(players):
+        total = plan[O_SCORES] + seat
+        state[total] += (state[seats + R_POINTS * players + seat]
+                         + state[seats + R_PREMIUMS * players + seat])
+        state[seats + R_TOTALS * players + seat] = state[total]
+    state[at + R_NUMBER] = deals[row, D_NUMBER]
+    state[at + R_ROW] = row
+    state[at + R_DEALER] = state[S_DEALER]
+    state[at + R_TRUMP] = state[S_TRUMP]
+    state[at + R_TRUMP_CARD] = state[S_TRUMP_CARD]
+    state[at + R_HOOK_FORCED] = state[S_HOOK_FORCED]
+    state[at + R_JOKER_52] = state[S_JOKER_52]
+    state[at + R_JOKER_53] = state[S_JOKER_53]
+    state[at + R_PARTICIPANTS] = participants
+    state[S_RESULTS] = result + 1
+    return EV_DEAL_SCORED | next_deal(state, plan, deals, points)
+
+
+@njit(cache=True)
+def next_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np.ndarray) -> int:
+    """The next deal of the schedule, a tie-break deal between the tied leaders (003), or the
+    end. Returns the events."""
+    players = plan[P_PLAYERS]
+    index = state[S_DEAL_INDEX] + 1
+    state[S_DEAL_INDEX] = index
+    state[S_DEALER] = (state[S_DEALER] + 1) % players
+    schedule = state[S_SCHEDULE]
+    if index < schedule:
+        start_deal(state, plan, deals, points, index)
+        return EV_DEAL_STARTED
+    top = state[plan[O_SCORES]]
+    for seat in range(players):
+        top = max(top, state[plan[O_SCORES] + seat])
+    tied = 0
+    for seat in range(players):
+        tied += state[plan[O_SCORES] + seat] == top
+    extra = index - schedule
+    if tied > 1 and extra < plan[P_TIE_DEALS]:
+        start_deal(state, plan, deals, points, schedule + extra * (players - 1) + tied - 2)
+        return EV_DEAL_STARTED
+    state[S_PHASE] = PH_OVER
+    state[S_TO_MOVE] = -1
+    state[S_LEGAL_A] = 0
+    state[S_LEGAL_B] = 0
+    return EV_GAME_OVER
+
+
+@njit(cache=True)
+def step(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np.ndarray,
+         action: int) -> tuple[int, int, int, int, int]:
+    """Apply ``action`` (``action_code``; known to be legal) of the seat to move and everything
+    that follows it. Returns (phase, seat to move, legal mask A, legal mask B, events): in ``BID``
+    A is the legal bids; in ``PLAY`` A the legal cards and B a Joker's legal calls; in ``TRUMP``
+    A is 1 where naming no trump is allowed."""
+    phase = state[S_PHASE]
+    events = 0
+    state[S_DECISIONS] += 1
+    if phase == PH_PLAY:
+        events = apply_play(state, plan, deals, points, action & 63, action >> CALL_SHIFT & 7,
+                            (action >> SUIT_SHIFT) - 1)
+    elif phase == PH_BID:
+        apply_bid(state, plan, deals, action)
+    elif phase == PH_TRUMP:
+        apply_trump(state, plan, deals, action - 1)
+        events = EV_TRUMP_CHOSEN
+    if events & EV_DEAL_STARTED and state[S_PHASE] != PH_TRUMP:
+        events |= EV_TRUMP_CHOSEN
+    return (state[S_PHASE], state[S_TO_MOVE], state[S_LEGAL_A], state[S_LEGAL_B], events)
+
+
+__all__ = ["action_code", "layout", "new_game", "step"]
