@@ -1,0 +1,508 @@
+"""The open-hand solver: the rest of a deal solved exactly with every hand shown, compiled.
+
+Given every seat's cards, the trick under way, the trump and the rule plan, ``solve_moves`` gives
+the exact value of each of a list of moves of the seat to move: the points of one seat (the
+*deciding* seat) for the deal under the variant's own score table with the bids fixed, when that
+seat plays to maximise them and every other seat plays to minimise them (the *paranoid* reduction
+of a many-player game to two sides, Sturtevant and Korf 2000, which keeps alpha-beta's pruning).
+The points are a row of ``RulePlan.points_table`` (``row[taken]``: the deciding seat's points
+when it ends the deal with ``taken`` tricks) plus the Joker lead fines it still incurs.
+
+The search is alpha-beta over single cards, with a transposition table at the start of every trick
+(keyed by a Zobrist hash of every hand, the leader and the deciding seat's tricks; a table can be
+kept across the searches of one decision: a ``salt`` folds the objective into the key), move
+ordering (the table's best move first, then high cards first when the deciding seat wants more
+tricks, low cards first when it wants fewer), equivalent cards merged (cards of one suit with no
+card still in play between them; the card that unlocks the Joker is never merged), and a cut-off
+when no trick count still reachable changes the value. A node budget bounds the work: past it the
+search stops and says so (``stats[1]``), and the caller falls back on something cheaper.
+
+Every rule comes from the rules core (``engine.core.rules``): the legal cards (``legal_cards``),
+the Joker's calls after the lead (``follow_calls``; on the lead the plan's ``lead_calls_mask``, for
+the first trick and for the later ones, passed in), who takes the trick (``card_key``,
+``trumps_beat_demand``) and the Joker lead fine (``engine.core.deal.lead_fine``). Two small rules
+that ``engine.Game._apply_play`` applies itself are written here as named functions until they
+move into the core: ``led_suit_after`` (which card sets the led suit, a Joker led with a suit
+included) and ``circular_trick_trump`` (under circular trumps the suit after the led one).
+
+Not modelled (the caller plays those deals out with its heuristic instead): drawing from the stock
+after each trick (``play.draw_after_trick``), since the stock's order is hidden. Premiums, which
+depend on the deals before, are the caller's (it adds them to ``row``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .codes import CALL_NONE, OPTION_CALL, OPTION_SUIT
+from .deal import lead_fine
+from .rules import card_key, follow_calls, is_high_call, legal_cards, popcount, trumps_beat_demand
+
+#: Bounds of a search window (no deal is worth more than 10^9 points to one seat).
+INFINITY = 1 << 40
+#: Fields of the ``params`` array of ``solve_moves``.
+(P_PLAYERS, P_DECIDER, P_MUST_TRUMP, P_LOCK_CARD, P_TWO_JOKERS, P_TRUMP_WINS, P_TRUMP,
+ P_CIRCULAR, P_LEAD_CALLS_FIRST, P_LEAD_CALLS_LATER, P_LEAD_FINE, P_HAND_SIZE, P_BUDGET,
+ P_SALT) = range(14)
+PARAMS = 14
+#: ``stats``: nodes searched, 1 once the node budget stopped the search.
+S_NODES, S_ABORTED = range(2)
+#: Moves a node may have at most: a hand of 54 cards, or 27 and the 19 Joker calls.
+MAX_MOVES = 80
+
+
+_OPTION_CALL = OPTION_CALL.copy()
+_OPTION_SUIT = OPTION_SUIT.copy()
+JOKER_BITS = (1 << 52) | (1 << 53)
+
+
+@njit(cache=True, inline="always")
+def led_suit_after(led_suit: int, card: int, position: int, call_suit: int) -> int:
+    """The led suit once ``card`` is played ``position``-th in a trick (``engine.Game``): the
+    first ordinary card sets it, unless a Joker led with a suit (``call_suit``) set it first."""
+    if led_suit >= 0:
+        return led_suit
+    if card < 52:
+        return card // 13
+    if position == 0 and call_suit >= 0:
+        return call_suit
+    return -1
+
+
+@njit(cache=True, inline="always")
+def circular_trick_trump(led_suit: int) -> int:
+    """Under circular trumps (000, 002) the trick's trump: the suit after the led suit."""
+    return (led_suit + 1) % 4
+
+
+@njit(cache=True, inline="always")
+def _call_of(option: int) -> int:
+    return CALL_NONE if option < 0 else _OPTION_CALL[option]
+
+
+@njit(cache=True, inline="always")
+def _suit_of_call(option: int) -> int:
+    return -1 if option < 0 else _OPTION_SUIT[option]
+
+
+@njit(cache=True, inline="always")
+def trick_winner(cards: np.ndarray, options: np.ndarray, count: int, led_suit: int,
+                 trick_trump: int, trump_wins: bool, two_jokers: int) -> int:
+    """The position in the trick of the card that takes it: the greatest ``core.card_key``, the
+    earliest among equals (as ``engine.Game._trick_winner``)."""
+    lead_option = options[0]
+    beats = trumps_beat_demand(cards[0], _call_of(lead_option), _suit_of_call(lead_option),
+                               trick_trump, trump_wins)
+    best = 0
+    best_key = -2
+    for index in range(count):
+        key = card_key(cards[index], _call_of(options[index]), index, led_suit, trick_trump,
+                       beats, two_jokers)
+        if key > best_key:
+            best = index
+            best_key = key
+    return best
+
+
+@njit(cache=True)
+def _reachable(row: np.ndarray, taken: int, left: int) -> tuple[int, int, int]:
+    """(lowest, highest, best count) of ``row`` over the trick counts still reachable."""
+    lowest = row[taken]
+    highest = row[taken]
+    best = taken
+    for count in range(taken + 1, taken + left + 1):
+        value = row[count]
+        if value < lowest:
+            lowest = value
+        if value > highest:
+            highest = value
+            best = count
+    return lowest, highest, best
+
+
+@njit(cache=True)
+def _joker_moves(params: np.ndarray, hand: int, jokers: int, trick_cards: np.ndarray,
+                 trick_options: np.ndarray, trick_length: int, move_cards: np.ndarray,
+                 move_options: np.ndarray, ply: int, count: int, high_first: bool) -> int:
+    """Append a Joker's moves, one per legal call (the rules core's ``follow_calls`` after the
+    lead, the plan's lead calls on it); the two Jokers are alike, so one stands for both."""
+    joker = 52 if jokers & (1 << 52) else 53
+    if trick_length == 0:
+        done = params[P_HAND_SIZE] - popcount(hand)
+        calls = params[P_LEAD_CALLS_FIRST] if done == 0 else params[P_LEAD_CALLS_LATER]
+    else:
+        first = -1
+        for index in range(trick_length):
+            if trick_cards[index] >= 52:
+                first = _call_of(trick_options[index])
+                break
+        calls = follow_calls(params[P_TWO_JOKERS], first)
+    for wanted in range(2):  # winning calls first when tricks are wanted, else last
+        for option in range(19):
+            if calls >> option & 1 and is_high_call(_OPTION_CALL[option]) == (
+                    (wanted == 0) == high_first):
+                move_cards[ply, count] = joker
+                move_options[ply, count] = option
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np.ndarray,
+              trick_options: np.ndarray, trick_length: int, led_suit: int, trick_trump: int,
+              played: int, move_cards: np.ndarray, move_options: np.ndarray, ply: int,
+              high_first: bool) -> int:
+    """Write the moves of ``mover`` into row ``ply`` of the move buffers; returns their count."""
+    players = params[P_PLAYERS]
+    hand = hands[mover]
+    if trick_length:
+        lead_card = trick_cards[0]
+        lead_option = trick_options[0]
+        cards = legal_cards(hand, trick_length, lead_card, _call_of(lead_option),
+                            _suit_of_call(lead_option), led_suit, trick_trump,
+                            params[P_MUST_TRUMP] != 0, params[P_LOCK_CARD], played)
+    else:
+        cards = legal_cards(hand, 0, -1, CALL_NONE, -1, -1, trick_trump,
+                            params[P_MUST_TRUMP] != 0, params[P_LOCK_CARD], played)
+    # cards still in play in other hands or on the table separate two cards of a suit
+    blockers = 0
+    for other in range(players):
+        if other != mover:
+            blockers |= hands[other]
+    for index in range(trick_length):
+        if trick_cards[index] < 52:
+            blockers |= 1 << trick_cards[index]
+    lock = params[P_LOCK_CARD]
+    count = 0
+    jokers = cards & JOKER_BITS
+    if jokers and high_first:  # the Jokers first when tricks are wanted, winning calls first
+        count = _joker_moves(params, hand, jokers, trick_cards, trick_options, trick_length,
+                             move_cards, move_options, ply, count, True)
+    start = count
+    ordinary = cards & ~JOKER_BITS
+    for suit in range(4):
+        suited = (ordinary >> (13 * suit)) & 0x1FFF
+        previous = -1
+        while suited:
+            low = suited & -suited
+            card = 13 * suit + popcount(low - 1)
+            keep = previous < 0 or card == lock or previous == lock
+            if not keep:  # the lowest card of a group with nothing in play between stands for it
+                between = ((1 << card) - 1) & ~((2 << previous) - 1)
+                keep = (blockers & between) != 0
+            if keep:
+                move_cards[ply, count] = card
+                move_options[ply, count] = -1
+                count += 1
+            previous = card
+            suited ^= low
+    if high_first:  # high cards first (ids ascend by rank within a suit)
+        for offset in range((count - start) // 2):
+            left_index = start + offset
+            right_index = count - 1 - offset
+            swap = move_cards[ply, left_index]
+            move_cards[ply, left_index] = move_cards[ply, right_index]
+            move_cards[ply, right_index] = swap
+    elif jokers:
+        count = _joker_moves(params, hand, jokers, trick_cards, trick_options, trick_length,
+                             move_cards, move_options, ply, count, False)
+    return count
+
+
+# Fields of a node on the search stack (``nodes[ply, field]``).
+(N_LENGTH, N_LEADER, N_LED, N_TRUMP, N_PLAYED, N_TAKEN, N_KEY, N_ALPHA, N_BETA, N_BEST,
+ N_BEST_MOVE, N_COUNT, N_INDEX, N_SLOT, N_ENTRY, N_WINDOW_ALPHA, N_WINDOW_BETA, N_HAND, N_FINE,
+ N_MOVER, N_ENTERED) = range(21)
+NODE_FIELDS = 21
+
+
+@njit(cache=True)
+def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
+           nodes: np.ndarray, ply: int, forced: bool, table_keys: np.ndarray,
+           table_low: np.ndarray, table_high: np.ndarray) -> tuple[bool, int]:
+    """Open the node at ``ply``: (True, its value) when it is decided without searching (the
+    deal is over, no trick count still reachable changes the value, or the transposition table
+    knows it); otherwise (False, 0) with its window narrowed by the table."""
+    players = params[P_PLAYERS]
+    decider = params[P_DECIDER]
+    leader = nodes[ply, N_LEADER]
+    taken = nodes[ply, N_TAKEN]
+    nodes[ply, N_SLOT] = -1
+    nodes[ply, N_WINDOW_ALPHA] = nodes[ply, N_ALPHA]
+    nodes[ply, N_WINDOW_BETA] = nodes[ply, N_BETA]
+    if nodes[ply, N_LENGTH] != 0 or forced:
+        return False, 0
+    left = popcount(hands[leader])
+    if left == 0:
+        return True, row[taken]
+    alpha = nodes[ply, N_ALPHA]
+    beta = nodes[ply, N_BETA]
+    lowest, highest, _ = _reachable(row, taken, left)
+    fines = 0
+    if params[P_LEAD_FINE] != 0:
+        fines = params[P_LEAD_FINE] * popcount(hands[decider] & JOKER_BITS)
+    if highest <= alpha:
+        return True, highest
+    if lowest + fines >= beta:
+        return True, lowest + fines
+    if lowest == highest and fines == 0:
+        return True, lowest
+    entry_key = (nodes[ply, N_KEY] ^ zobrist[54 * players + leader]
+                 ^ zobrist[54 * players + players + taken] ^ params[P_SALT])
+    lock = params[P_LOCK_CARD]
+    if lock >= 0 and nodes[ply, N_PLAYED] >> lock & 1:  # the same hands, the Joker unlocked
+        entry_key ^= zobrist[54 * players + players + 63]
+    slot = entry_key & (len(table_keys) - 1)
+    nodes[ply, N_SLOT] = slot
+    nodes[ply, N_ENTRY] = entry_key
+    if table_keys[slot] == entry_key:
+        low = table_low[slot]
+        high = table_high[slot]
+        if low >= beta:
+            return True, low
+        if high <= alpha:
+            return True, high
+        if low == high:
+            return True, low
+        if low > alpha:
+            nodes[ply, N_ALPHA] = low
+        if high < beta:
+            nodes[ply, N_BETA] = high
+        nodes[ply, N_WINDOW_ALPHA] = nodes[ply, N_ALPHA]
+        nodes[ply, N_WINDOW_BETA] = nodes[ply, N_BETA]
+    return False, 0
+
+
+@njit(cache=True)
+def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
+            root: int, forced_card: int, forced_option: int, nodes: np.ndarray,
+            played_cards: np.ndarray, played_options: np.ndarray, move_cards: np.ndarray,
+            move_options: np.ndarray, table_keys: np.ndarray, table_low: np.ndarray,
+            table_high: np.ndarray, table_move: np.ndarray, stats: np.ndarray) -> int:
+    """The value for the deciding seat of the node set up at ``nodes[root]`` after the forced
+    move (alpha-beta, fail-soft, on an explicit stack: numba's cache cannot hold a recursive
+    function). The cards of a trick are the moves of the plies before: ``played_cards[ply - k]``
+    is the ``k``-th last card played (the trick under way at the root is written below it)."""
+    players = params[P_PLAYERS]
+    decider = params[P_DECIDER]
+    ply = root
+    returning = False
+    result = 0
+    while True:
+        if returning:  # the child of the node at ``ply`` has its value in ``result``
+            mover = nodes[ply, N_MOVER]
+            hands[mover] = nodes[ply, N_HAND]
+            if stats[S_ABORTED]:
+                return 0
+            value = nodes[ply, N_FINE] + result
+            move = move_cards[ply, nodes[ply, N_INDEX]] * 32 + move_options[
+                ply, nodes[ply, N_INDEX]] + 1
+            if mover == decider:
+                if value > nodes[ply, N_BEST]:
+                    nodes[ply, N_BEST] = value
+                    nodes[ply, N_BEST_MOVE] = move
+                if value > nodes[ply, N_ALPHA]:
+                    nodes[ply, N_ALPHA] = value
+            else:
+                if value < nodes[ply, N_BEST]:
+                    nodes[ply, N_BEST] = value
+                    nodes[ply, N_BEST_MOVE] = move
+                if value < nodes[ply, N_BETA]:
+                    nodes[ply, N_BETA] = value
+            nodes[ply, N_INDEX] += 1
+            if nodes[ply, N_ALPHA] >= nodes[ply, N_BETA]:
+                nodes[ply, N_INDEX] = nodes[ply, N_COUNT]
+            returning = False
+        elif nodes[ply, N_ENTERED] == 0:
+            nodes[ply, N_ENTERED] = 1
+            stats[S_NODES] += 1
+            if stats[S_NODES] > params[P_BUDGET]:
+                stats[S_ABORTED] = 1
+                return 0
+            forced = ply == root
+            done, value = _enter(params, row, zobrist, hands, nodes, ply, forced, table_keys,
+                                 table_low, table_high)
+            if done:
+                if ply == root:
+                    return value
+                result = value
+                ply -= 1
+                returning = True
+                continue
+            length = nodes[ply, N_LENGTH]
+            leader = nodes[ply, N_LEADER]
+            mover = (leader + length) % players
+            nodes[ply, N_MOVER] = mover
+            taken = nodes[ply, N_TAKEN]
+            _, _, best_count = _reachable(row, taken, popcount(hands[mover]))
+            if forced:
+                move_cards[ply, 0] = forced_card
+                move_options[ply, 0] = forced_option
+                count = 1
+            else:
+                count = _generate(params, hands, mover, played_cards[ply - length:ply],
+                                  played_options[ply - length:ply], length, nodes[ply, N_LED],
+                                  nodes[ply, N_TRUMP], nodes[ply, N_PLAYED], move_cards,
+                                  move_options, ply, best_count > taken)
+                slot = nodes[ply, N_SLOT]
+                if slot >= 0 and table_keys[slot] == nodes[ply, N_ENTRY] and table_move[slot] > 0:
+                    stored = table_move[slot]
+                    for index in range(1, count):
+                        if move_cards[ply, index] * 32 + move_options[ply, index] + 1 == stored:
+                            card = move_cards[ply, index]
+                            option = move_options[ply, index]
+                            for shift in range(index, 0, -1):
+                                move_cards[ply, shift] = move_cards[ply, shift - 1]
+                                move_options[ply, shift] = move_options[ply, shift - 1]
+                            move_cards[ply, 0] = card
+                            move_options[ply, 0] = option
+                            break
+            nodes[ply, N_COUNT] = count
+            nodes[ply, N_INDEX] = 0
+            nodes[ply, N_BEST] = -INFINITY if mover == decider else INFINITY
+            nodes[ply, N_BEST_MOVE] = 0
+        if nodes[ply, N_INDEX] < nodes[ply, N_COUNT]:  # play the next move: open the child
+            index = nodes[ply, N_INDEX]
+            card = move_cards[ply, index]
+            option = move_options[ply, index]
+            mover = nodes[ply, N_MOVER]
+            length = nodes[ply, N_LENGTH]
+            leader = nodes[ply, N_LEADER]
+            hand = hands[mover]
+            nodes[ply, N_HAND] = hand
+            bit = 1 << card
+            fine = 0
+            if length == 0 and mover == decider and params[P_LEAD_FINE] != 0:
+                fine = lead_fine(card, popcount(hand), params[P_LEAD_FINE])
+            nodes[ply, N_FINE] = fine
+            hands[mover] = hand & ~bit
+            played_cards[ply] = card
+            played_options[ply] = option
+            led = nodes[ply, N_LED]
+            new_led = led_suit_after(led, card, length, _suit_of_call(option))
+            new_trump = nodes[ply, N_TRUMP]
+            if params[P_CIRCULAR] and led < 0 and new_led >= 0:
+                new_trump = circular_trick_trump(new_led)
+            child = ply + 1
+            nodes[child, N_PLAYED] = nodes[ply, N_PLAYED] | bit
+            nodes[child, N_KEY] = nodes[ply, N_KEY] ^ zobrist[54 * mover + card]
+            nodes[child, N_ALPHA] = nodes[ply, N_ALPHA] - fine
+            nodes[child, N_BETA] = nodes[ply, N_BETA] - fine
+            nodes[child, N_ENTERED] = 0
+            if length + 1 < players:
+                nodes[child, N_LENGTH] = length + 1
+                nodes[child, N_LEADER] = leader
+                nodes[child, N_LED] = new_led
+                nodes[child, N_TRUMP] = new_trump
+                nodes[child, N_TAKEN] = nodes[ply, N_TAKEN]
+            else:
+                position = trick_winner(played_cards[child - players:child],
+                                        played_options[child - players:child], players,
+                                        new_led, new_trump, params[P_TRUMP_WINS] != 0,
+                                        params[P_TWO_JOKERS])
+                winner = (leader + position) % players
+                nodes[child, N_LENGTH] = 0
+                nodes[child, N_LEADER] = winner
+                nodes[child, N_LED] = -1
+                nodes[child, N_TRUMP] = params[P_TRUMP]
+                nodes[child, N_TAKEN] = nodes[ply, N_TAKEN] + (winner == decider)
+            ply = child
+            continue
+        # every move searched (or cut off): store the bounds, return the value
+        best = nodes[ply, N_BEST]
+        slot = nodes[ply, N_SLOT]
+        if slot >= 0:
+            entry_key = nodes[ply, N_ENTRY]
+            if table_keys[slot] != entry_key:
+                table_keys[slot] = entry_key
+                table_low[slot] = -INFINITY
+                table_high[slot] = INFINITY
+            if best <= nodes[ply, N_WINDOW_ALPHA]:
+                table_high[slot] = best
+            elif best >= nodes[ply, N_WINDOW_BETA]:
+                table_low[slot] = best
+            else:
+                table_low[slot] = best
+                table_high[slot] = best
+            table_move[slot] = nodes[ply, N_BEST_MOVE]
+        if ply == root:
+            return best
+        result = best
+        ply -= 1
+        returning = True
+
+
+@njit(cache=True)
+def solve_moves(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
+                trick_cards: np.ndarray, trick_options: np.ndarray, trick_length: int,
+                leader: int, led_suit: int, trick_trump: int, played: int, taken: int,
+                cards: np.ndarray, options: np.ndarray, values: np.ndarray,
+                table_keys: np.ndarray, table_low: np.ndarray, table_high: np.ndarray,
+                table_move: np.ndarray, stats: np.ndarray) -> None:
+    """The exact value of each move (``cards[i]``, Joker call option ``options[i]`` over
+    ``codes.OPTIONS`` or -1) of the seat to move, into ``values``; see the module's docstring.
+
+    Seats are *positions* in the order of play of the deal (``hands[p]``; the seat after ``p`` is
+    ``p + 1`` modulo the players). The trick under way is ``trick_cards[:trick_length]`` led by
+    position ``leader``, with its led suit and trick trump; ``played``: every card played so far
+    this deal (the Joker's lock); ``taken``: the deciding seat's tricks so far. ``hands`` is used
+    as scratch space and restored. ``stats[1]`` is 1 when the node budget stopped the search
+    (the values are then meaningless).
+    """
+    players = params[P_PLAYERS]
+    key = 0
+    for position in range(players):
+        hand = hands[position]
+        while hand:
+            low = hand & -hand
+            key ^= zobrist[54 * position + popcount(low - 1)]
+            hand ^= low
+    plies = trick_length + 2
+    for position in range(players):
+        plies += popcount(hands[position])
+    move_cards = np.empty((plies, MAX_MOVES), dtype=np.int64)
+    move_options = np.empty((plies, MAX_MOVES), dtype=np.int64)
+    nodes = np.zeros((plies, NODE_FIELDS), dtype=np.int64)
+    played_cards = np.zeros(plies, dtype=np.int64)
+    played_options = np.zeros(plies, dtype=np.int64)
+    for index in range(trick_length):
+        played_cards[index] = trick_cards[index]
+        played_options[index] = trick_options[index]
+    root = trick_length
+    for index in range(len(cards)):
+        nodes[root, N_LENGTH] = trick_length
+        nodes[root, N_LEADER] = leader
+        nodes[root, N_LED] = led_suit
+        nodes[root, N_TRUMP] = trick_trump
+        nodes[root, N_PLAYED] = played
+        nodes[root, N_TAKEN] = taken
+        nodes[root, N_KEY] = key
+        nodes[root, N_ALPHA] = -INFINITY
+        nodes[root, N_BETA] = INFINITY
+        nodes[root, N_ENTERED] = 0
+        values[index] = _search(params, row, zobrist, hands, root, cards[index],
+                                options[index], nodes, played_cards, played_options,
+                                move_cards, move_options, table_keys, table_low, table_high,
+                                table_move, stats)
+
+
+def new_table(bits: int = 18) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """An empty transposition table of ``2**bits`` entries: (keys, lower bounds, upper bounds,
+    best moves)."""
+    size = 1 << bits
+    return (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
+            np.zeros(size, dtype=np.int64), np.full(size, -1, dtype=np.int64))
+
+
+def zobrist_keys(players: int, seed: int = 0x5A17) -> np.ndarray:
+    """Random 64-bit keys: one per (position, card), then one per leader and per trick count."""
+    generator = np.random.default_rng(seed)
+    count = 54 * players + players + 64
+    return generator.integers(-(1 << 63), (1 << 63) - 1, size=count, dtype=np.int64)
+
+
+__all__ = [
+    "INFINITY", "PARAMS", "circular_trick_trump", "led_suit_after", "new_table", "solve_moves",
+    "trick_winner", "zobrist_keys",
+]
