@@ -10,10 +10,19 @@ run size). Their intervals:
   a deal, the deals of a game and the seatings that replay a deal set are not independent, so the
   sums are taken per deal set and the cluster-robust variance (``intervals.cluster_ratio``, and
   its linearisation for a difference of two means) treats the deal set as the unit;
-- without them each seat-deal is one observation, with the counts divided by the seatings of a
-  deal set (``design_effects``; see ``intervals``). That ignores the dependence inside a deal and
-  a game and is too narrow when deal sets differ in luck; the tables say which they used
-  (``intervals`` column: ``deal sets`` or ``seat-deals``).
+- without them they are clustered over *blocks of deal sets*: ``deal_stats`` keeps its sums per
+  ``deal_block`` (min(D, 64) blocks of consecutive deal sets, ``tournament.schema``), every
+  seat-deal of a deal set (all its seats, deals and seatings) falls in one block, and blocks are
+  independent because deal sets are; the same estimators then run with the block as the cluster.
+  With 64 blocks the t quantile has 63 degrees of freedom, so these intervals are a little wider
+  than the per-deal-set ones and cover as often; they include the deals of errored games, which
+  the per-deal rows leave out;
+- a run written before ``deal_block`` existed has neither: each seat-deal is one observation, with
+  the counts divided by the seatings of a deal set (``design_effects``; see ``intervals``). That
+  ignores the dependence inside a deal and a game and is too narrow when deal sets differ in luck.
+
+The tables say which they used (``intervals`` column: ``deal sets``, ``blocks of deal sets`` or
+``seat-deals``; ``deal_clustering``).
 
 Seat effects (``seat_effects``, ``seat_equality_test``) use the ``position`` relative to the first
 dealer (0 = first dealer, 1 = on the dealer's left, who bids and leads first). The *advantage* of a
@@ -63,18 +72,62 @@ SUM_COLUMNS = [
 ]
 
 
+#: What the deal-level intervals of a table are clustered over (its ``intervals`` column).
+DEAL_SETS = "deal sets"
+BLOCKS = "blocks of deal sets"
+SEAT_DEALS = "seat-deals"
+
+
+def has_deal_blocks(run: Run) -> bool:
+    """Whether every ``deal_stats`` row of the run names its block of deal sets (runs written
+    before ``deal_block`` existed read back with it null)."""
+    return run.cached(
+        "has_deal_blocks",
+        lambda: not bool(
+            run.collect(run.deal_stats.select(pl.col("deal_block").is_null().any())).item()
+        ),
+    )
+
+
+def deal_clustering(run: Run) -> str:
+    """What the run's deal-level intervals are clustered over: ``DEAL_SETS`` (per-deal rows),
+    ``BLOCKS`` (``deal_stats`` kept per block of deal sets) or ``SEAT_DEALS`` (neither: a run
+    written before blocks, seat-deals treated as independent)."""
+    if run.deals is not None:
+        return DEAL_SETS
+    return BLOCKS if has_deal_blocks(run) else SEAT_DEALS
+
+
 def _deal_cells(
     run: Run, by: Sequence[str], aggregations: list[pl.Expr], where: pl.Expr | None = None
-) -> pl.DataFrame | None:
-    """Per variant, ``by`` and deal set: the ``aggregations`` over the run's per-deal rows of its
-    finished games (None when the run has no per-deal rows)."""
-    if run.deals is None:
-        return None
-    finished = run.finished_games().select("variant_hash", "game_id").unique()
-    frame = run.deals.join(finished, on=["variant_hash", "game_id"])
+) -> tuple[pl.DataFrame | None, str]:
+    """Per variant, ``by`` and cluster: the ``aggregations`` and the clustering (see
+    ``deal_clustering``). The aggregations and ``where`` are written over ``deal_stats`` columns
+    (``count``, ``points_sum``, ``bids``, ``made``, ``hook_forced``, the keys). With per-deal rows
+    the cluster is the deal set and the rows of the run's finished games stand in for
+    ``deal_stats`` rows (``count`` 1, ``points_sum`` the points, ``bids`` and ``made`` 0 or 1);
+    without them it is the ``deal_block`` of the ``deal_stats`` sums (which hold the deals of
+    errored games too). Cells are None when the run has neither."""
+    clustering = deal_clustering(run)
+    if clustering == DEAL_SETS:
+        assert run.deals is not None
+        finished = run.finished_games().select("variant_hash", "game_id").unique()
+        frame = run.deals.join(finished, on=["variant_hash", "game_id"]).with_columns(
+            pl.lit(1, dtype=pl.Int64).alias("count"),
+            pl.col("points").alias("points_sum"),
+            pl.col("bid").is_not_null().cast(pl.Int64).alias("bids"),
+            (pl.col("bid") == pl.col("tricks")).fill_null(False).cast(pl.Int64).alias("made"),
+            pl.col("hook_forced").cast(pl.Int64),
+            pl.col("deal_set").alias("cluster"),
+        )
+    elif clustering == BLOCKS:
+        frame = run.deal_stats.with_columns(pl.col("deal_block").alias("cluster"))
+    else:
+        return None, clustering
     if where is not None:
         frame = frame.filter(where)
-    return run.collect(frame.group_by("variant_hash", *by, "deal_set").agg(aggregations))
+    cells = run.collect(frame.group_by("variant_hash", *by, "cluster").agg(aggregations))
+    return cells, clustering
 
 
 def _clustered_ratio(
@@ -317,7 +370,8 @@ def _deal_sums(run: Run, by: Sequence[str], where: pl.Expr | None = None) -> pl.
 def dealer_offset_effects(run: Run, level: float = LEVEL, alpha: float = ALPHA) -> pl.DataFrame:
     """Per variant and ``dealer_offset`` (0 = dealer, 1 = bids first, ...): seat-deals, mean deal
     points with a t interval, made share of bids with a Wilson interval, and per variant a one-way
-    ANOVA across offsets (``anova_p``; seat-deals treated as independent, see the module doc)."""
+    ANOVA across offsets (``anova_p``: Hotelling's T² over the clusters, or over seat-deals for a
+    run without clusters; see the module doc)."""
     sums = _deal_sums(run, ["dealer_offset"])
     deff = sums["design_effect"]
     moments = mean_interval_from_moments(
@@ -359,14 +413,14 @@ def dealer_offset_effects(run: Run, level: float = LEVEL, alpha: float = ALPHA) 
         ),
         on="variant_hash",
     )
-    cells = _deal_cells(
+    cells, clustering = _deal_cells(
         run,
         ["dealer_offset"],
         [
-            pl.len().alias("n"),
-            pl.col("points").sum().alias("points"),
-            pl.col("bid").is_not_null().sum().alias("bids"),
-            (pl.col("bid") == pl.col("tricks")).sum().alias("made"),
+            pl.col("count").sum().alias("n"),
+            pl.col("points_sum").sum().alias("points"),
+            pl.col("bids").sum().alias("bids"),
+            pl.col("made").sum().alias("made"),
         ],
     )
     if cells is not None:
@@ -385,7 +439,7 @@ def dealer_offset_effects(run: Run, level: float = LEVEL, alpha: float = ALPHA) 
         table = table.drop("anova_f", "anova_p").join(tests, on="variant_hash", how="left")
     table = table.with_columns(
         (pl.col("anova_p") < alpha).alias("unequal"),
-        pl.lit("deal sets" if cells is not None else "seat-deals").alias("intervals"),
+        pl.lit(clustering).alias("intervals"),
     )
     return (
         table.join(run.variant_names(), on="variant_hash", how="left")
@@ -395,15 +449,15 @@ def dealer_offset_effects(run: Run, level: float = LEVEL, alpha: float = ALPHA) 
 
 
 def _offset_tests(cells: pl.DataFrame) -> pl.DataFrame:
-    """Per variant, Hotelling's T² over deal sets that every dealer offset has the same mean deal
-    points (the per-deal-set offset means minus their mean, one dropped), as ``anova_f`` (the F
-    statistic) and ``anova_p``."""
+    """Per variant, Hotelling's T² over clusters (deal sets, or blocks of them) that every dealer
+    offset has the same mean deal points (the per-cluster offset means minus their mean, one
+    dropped), as ``anova_f`` (the F statistic) and ``anova_p``."""
     rows = []
     for variant_hash in cells["variant_hash"].unique().sort().to_list():
         part = cells.filter(pl.col("variant_hash") == variant_hash)
         offsets = sorted(part["dealer_offset"].unique().to_list())
         wide = (
-            part.group_by("deal_set")
+            part.group_by("cluster")
             .agg(
                 [
                     (pl.col("points").filter(pl.col("dealer_offset") == k).sum()
@@ -487,17 +541,17 @@ def hook_cost(
         pl.Series("forced_share_high", forced_high),
     )
     dealer_row = pl.col("dealer_offset") == 0
-    cells = _deal_cells(
+    cells, clustering = _deal_cells(
         run,
         list(by),
         [
-            dealer_row.sum().alias("dealer_n"),
-            pl.col("points").filter(dealer_row).sum().alias("dealer_s"),
-            (~dealer_row).sum().alias("other_n"),
-            pl.col("points").filter(~dealer_row).sum().alias("other_s"),
+            pl.col("count").filter(dealer_row).sum().alias("dealer_n"),
+            pl.col("points_sum").filter(dealer_row).sum().alias("dealer_s"),
+            pl.col("count").filter(~dealer_row).sum().alias("other_n"),
+            pl.col("points_sum").filter(~dealer_row).sum().alias("other_s"),
             pl.col("hook_forced").filter(dealer_row).sum().alias("forced"),
         ],
-        pl.col("bid").is_not_null(),
+        pl.col("bids") > 0,
     )
     if cells is not None:
         table = _replace_intervals(
@@ -515,9 +569,7 @@ def hook_cost(
             keys,
             "forced_share",
         )
-    table = table.with_columns(
-        pl.lit("deal sets" if cells is not None else "seat-deals").alias("intervals")
-    )
+    table = table.with_columns(pl.lit(clustering).alias("intervals"))
     return (
         table.join(run.variant_names(), on="variant_hash", how="left")
         .select("variant", *table.columns)
@@ -588,10 +640,10 @@ def joker_value(
     aggregations = []
     for name, condition in states.items():
         aggregations += [
-            condition.sum().alias(f"{name}_n"),
-            pl.col("points").filter(condition).sum().alias(f"{name}_s"),
+            pl.col("count").filter(condition).sum().alias(f"{name}_n"),
+            pl.col("points_sum").filter(condition).sum().alias(f"{name}_s"),
         ]
-    cells = _deal_cells(run, list(by), aggregations)
+    cells, clustering = _deal_cells(run, list(by), aggregations)
     if cells is not None:
         clustered = pl.concat(
             [
@@ -602,9 +654,7 @@ def joker_value(
             ]
         )
         table = _replace_intervals(table, clustered, [*keys, "joker"], "value")
-    table = table.with_columns(
-        pl.lit("deal sets" if cells is not None else "seat-deals").alias("intervals")
-    )
+    table = table.with_columns(pl.lit(clustering).alias("intervals"))
     return (
         table.join(run.variant_names(), on="variant_hash", how="left")
         .select("variant", *table.columns)
@@ -659,11 +709,11 @@ def bidding_outcomes(
         "overbid",
         "hook_forced_share",
     )
-    cells = _deal_cells(
+    cells, clustering = _deal_cells(
         run,
         list(by),
-        [pl.len().alias("bids"), (pl.col("bid") == pl.col("tricks")).sum().alias("made")],
-        pl.col("bid").is_not_null(),
+        [pl.col("bids").sum().alias("bids"), pl.col("made").sum().alias("made")],
+        pl.col("bids") > 0,
     )
     if cells is not None:
         keys = ["variant_hash", *by]
@@ -673,9 +723,7 @@ def bidding_outcomes(
             keys,
             "made_share",
         )
-    table = table.with_columns(
-        pl.lit("deal sets" if cells is not None else "seat-deals").alias("intervals")
-    )
+    table = table.with_columns(pl.lit(clustering).alias("intervals"))
     return (
         table.join(run.variant_names(), on="variant_hash", how="left")
         .select("variant", *table.columns)

@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import polars as pl
-from raspis.tournament.schema import TABLES, DatasetError, check_frame, scan_table
+from raspis.tournament.schema import (
+    TABLES,
+    DatasetError,
+    check_frame,
+    complete_frame,
+    scan_table,
+)
 
 MANIFEST = "manifest.json"
 
@@ -205,7 +211,7 @@ def run_from_frames(
         if frame is None:
             continue
         check_frame(frame, table, f"{label}: {table}")
-        frames[table] = frame.lazy()
+        frames[table] = complete_frame(frame.lazy(), table)
     return Run(
         label=label,
         path=None,

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from raspis.tournament.schema import DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA
+from raspis.tournament.schema import DEAL_BLOCKS, DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA
 
 HASH = "5e7e7e7e7e7e7e7e"
 
@@ -206,10 +206,20 @@ def synthetic_deal_stats(
     return deal_stats_from_deals(deals), deals
 
 
-def deal_stats_from_deals(deals: pl.DataFrame) -> pl.DataFrame:
-    """Sum ``deals`` rows into ``deal_stats`` rows exactly as a tournament shard does."""
+def deal_stats_from_deals(
+    deals: pl.DataFrame, total_deal_sets: int | None = None, *, blocks: bool = True
+) -> pl.DataFrame:
+    """Sum ``deals`` rows into ``deal_stats`` rows exactly as a tournament shard does: per block
+    of deal sets (``deal_block`` of a run of ``total_deal_sets`` deal sets, by default one more
+    than the largest ``deal_set``), or with ``blocks=False`` as a run written before blocks (the
+    ``deal_block`` column left out)."""
+    if total_deal_sets is None:
+        total_deal_sets = int(deals["deal_set"].max() or 0) + 1
+    block = pl.col("deal_set") * DEAL_BLOCKS // max(1, total_deal_sets)
+    deals = deals.with_columns((block if blocks else pl.lit(0)).alias("deal_block"))
     keys = [
         "variant_hash",
+        "deal_block",
         "strategy",
         "dealer_offset",
         "deal_index",
@@ -235,7 +245,8 @@ def deal_stats_from_deals(deals: pl.DataFrame) -> pl.DataFrame:
         (has_bid & (bid == 0) & (pl.col("tricks") == 0)).sum().alias("passes_made"),
         pl.col("hook_forced").sum().alias("hook_forced"),
     )
-    return stats.cast(DEAL_STATS_SCHEMA).select(list(DEAL_STATS_SCHEMA))  # type: ignore[arg-type]
+    stats = stats.cast(DEAL_STATS_SCHEMA).select(list(DEAL_STATS_SCHEMA))  # type: ignore[arg-type]
+    return stats if blocks else stats.drop("deal_block")
 
 
 def write_run(

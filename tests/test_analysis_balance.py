@@ -69,7 +69,8 @@ def test_planted_dealer_cost_and_hook_rate_are_recovered() -> None:
         joker_values=(0.0, 0.0),
         seed=3,
     )
-    table = hook_cost(_run(stats), by=("hand_size",))
+    # eight 99% intervals (a 95% one misses 5% of the time; coverage is tested below)
+    table = hook_cost(_run(stats), by=("hand_size",), level=0.99)
     assert table.height == len(HANDS)
     for row in table.iter_rows(named=True):
         assert row["dealer_minus_others_low"] <= -8.0 <= row["dealer_minus_others_high"]
@@ -109,8 +110,12 @@ def test_bid_outcomes_are_the_counted_shares(tmp_path: Path) -> None:
     assert one["made_share_low"][0] <= 0.5 <= one["made_share_high"][0]
 
 
-def test_duplicate_runs_widen_deal_level_intervals_by_the_replays() -> None:
-    stats, _ = synthetic_deal_stats(2000, hand_sizes=(5,), seed=5)
+def test_duplicate_runs_without_blocks_widen_deal_level_intervals_by_the_replays() -> None:
+    """A run written before deal blocks (no ``deal_block``): seat-deals with the design effect."""
+    from raspis.analysis.synthetic import deal_stats_from_deals
+
+    stats = deal_stats_from_deals(synthetic_deal_stats(2000, hand_sizes=(5,), seed=5)[1],
+                                  blocks=False)
     plain = joker_value(_run(stats, games=synthetic_games(40, seed=1)), by=("hand_size",))
     replayed = joker_value(
         _run(stats, games=synthetic_games(10, duplicate=True, seed=1)), by=("hand_size",)
@@ -119,6 +124,7 @@ def test_duplicate_runs_widen_deal_level_intervals_by_the_replays() -> None:
     width = (plain["value_high"] - plain["value_low"]).to_numpy()
     wider = (replayed["value_high"] - replayed["value_low"]).to_numpy()
     assert wider == pytest.approx(2 * width, rel=0.01)  # 4 seatings: sqrt(4) wider
+    assert set(plain["intervals"]) == {"seat-deals"}
 
 
 def test_outcome_shape_counts_negative_totals_ties_and_lead_changes() -> None:
@@ -178,11 +184,13 @@ def test_deal_stats_only_run_still_gives_every_deal_level_table(
 
 
 def _lucky_run(deal_sets: int, seed: int, luck_sd: float, dealer_luck_sd: float, *,
-               deal_rows: bool = True):  # noqa: ANN202
+               source: str = "rows"):  # noqa: ANN202
     """A duplicate run (four seatings a deal set) whose deal sets run hot or cold: every seat-deal
     of deal set s gets u_s ~ N(0, luck_sd), the dealer's seat-deals also v_s ~ N(0,
     dealer_luck_sd) (a deal set's cards favour or punish the dealer). Truth: mean deal points
-    -10 away from the dealer, -18 for the dealer (dealer_effect -8)."""
+    -10 away from the dealer, -18 for the dealer (dealer_effect -8). ``source``: ``rows`` (with
+    per-deal rows), ``blocks`` (deal_stats per block of deal sets only) or ``none`` (deal_stats
+    of a run written before blocks)."""
     from raspis.analysis.synthetic import deal_stats_from_deals
 
     _, deals = synthetic_deal_stats(deal_sets * 4, hand_sizes=tuple(range(1, 9)),
@@ -197,7 +205,8 @@ def _lucky_run(deal_sets: int, seed: int, luck_sd: float, dealer_luck_sd: float,
     luck = np.round(u[index] + dealer * v[index]).astype(np.int64)
     deals = deals.with_columns(pl.col("points") + pl.Series(luck))
     games = synthetic_games(deal_sets, duplicate=True, seed=seed)
-    return run_from_frames(games, deal_stats_from_deals(deals), deals if deal_rows else None)
+    stats = deal_stats_from_deals(deals, deal_sets, blocks=source != "none")
+    return run_from_frames(games, stats, deals if source == "rows" else None)
 
 
 def test_deal_level_intervals_cluster_by_deal_set_and_cover() -> None:
@@ -208,12 +217,12 @@ def test_deal_level_intervals_cluster_by_deal_set_and_cover() -> None:
     covered = {"mean": 0, "cost": 0}
     naive = {"mean": 0, "cost": 0}
     for seed in range(repeats):
-        for rows, tally in ((True, covered), (False, naive)):
-            run = _lucky_run(30, 700 + seed, luck_sd=20.0, dealer_luck_sd=0.0, deal_rows=rows)
+        for source, tally in (("rows", covered), ("none", naive)):
+            run = _lucky_run(30, 700 + seed, luck_sd=20.0, dealer_luck_sd=0.0, source=source)
             offsets = dealer_offset_effects(run).filter(dealer_offset=2).row(0, named=True)
-            assert offsets["intervals"] == ("deal sets" if rows else "seat-deals")
+            assert offsets["intervals"] == ("deal sets" if source == "rows" else "seat-deals")
             tally["mean"] += offsets["mean_points_low"] <= -10.0 <= offsets["mean_points_high"]
-            run = _lucky_run(30, 700 + seed, luck_sd=0.0, dealer_luck_sd=20.0, deal_rows=rows)
+            run = _lucky_run(30, 700 + seed, luck_sd=0.0, dealer_luck_sd=20.0, source=source)
             cost = hook_cost(run, by=()).row(0, named=True)
             tally["cost"] += (
                 cost["dealer_minus_others_low"] <= -8.0 <= cost["dealer_minus_others_high"]
@@ -221,6 +230,82 @@ def test_deal_level_intervals_cluster_by_deal_set_and_cover() -> None:
     for name in covered:
         assert 0.90 <= covered[name] / repeats <= 0.99, (name, covered, naive)
         assert naive[name] / repeats < 0.8, (name, naive)
+
+
+def test_without_deal_rows_intervals_cluster_by_blocks_of_deal_sets_and_cover() -> None:
+    """The same hot and cold deal sets, 150 of them in a run without per-deal rows: deal_stats
+    kept per block of deal sets (64 blocks of 2 or 3 deal sets) give intervals that cover the
+    planted dealer-offset mean and dealer's cost at about 95%; the same sums without blocks
+    (seat-deals, design effect) do not."""
+    repeats = 200
+    covered = {"mean": 0, "cost": 0}
+    naive = {"mean": 0, "cost": 0}
+    for seed in range(repeats):
+        for source, tally in (("blocks", covered), ("none", naive)):
+            run = _lucky_run(150, 900 + seed, luck_sd=20.0, dealer_luck_sd=0.0, source=source)
+            assert run.collect(run.deal_stats.select(pl.col("deal_block").n_unique())).item() == (
+                64 if source == "blocks" else 1
+            )
+            offsets = dealer_offset_effects(run).filter(dealer_offset=2).row(0, named=True)
+            assert offsets["intervals"] == (
+                "blocks of deal sets" if source == "blocks" else "seat-deals"
+            )
+            tally["mean"] += offsets["mean_points_low"] <= -10.0 <= offsets["mean_points_high"]
+            run = _lucky_run(150, 900 + seed, luck_sd=0.0, dealer_luck_sd=20.0, source=source)
+            cost = hook_cost(run, by=()).row(0, named=True)
+            tally["cost"] += (
+                cost["dealer_minus_others_low"] <= -8.0 <= cost["dealer_minus_others_high"]
+            )
+    for name in covered:
+        assert 0.90 <= covered[name] / repeats <= 0.99, (name, covered, naive)
+        assert naive[name] / repeats < 0.8, (name, naive)
+
+
+def test_block_clustering_matches_deal_set_clustering_on_a_run_without_deal_rows(
+    tmp_path: Path,
+) -> None:
+    """A real batch run of 1,000 deal sets under four rotations (4,000 games) with per-deal rows,
+    and the same run without them (its games and deal_stats only): the intervals clustered over
+    64 blocks of deal sets are about as wide as those clustered over the 1,000 deal sets, around
+    the same estimates (both come from the deal_stats sums)."""
+    config = TournamentConfig(
+        variants=("classic",), players=4,
+        strategies=("fastheuristic", "lowest", "random", "random"), games=1000, seed=11,
+        duplicate="rotations", deal_rows=True, engine="batch",
+    )
+    run_tournament(config, tmp_path / "run", workers=1)
+    full = open_run(tmp_path / "run")
+    games = scan_table(tmp_path / "run", "games").collect()
+    stats = scan_table(tmp_path / "run", "deal_stats").collect()
+    assert stats["deal_block"].n_unique() == 64
+    lean = open_run(write_run(tmp_path / "lean", games, stats))
+    assert full.has_deals and not lean.has_deals
+
+    def widths(table: pl.DataFrame, prefix: str) -> np.ndarray:
+        return (table[f"{prefix}_high"] - table[f"{prefix}_low"]).to_numpy()
+
+    pairs = [
+        (lambda run: dealer_offset_effects(run), "mean_points"),
+        (lambda run: dealer_offset_effects(run), "made_share"),
+        (lambda run: hook_cost(run, by=()), "dealer_minus_others"),
+        (lambda run: hook_cost(run, by=("kind",)), "dealer_minus_others"),
+        (lambda run: joker_value(run, by=()), "value"),
+        (lambda run: bidding_outcomes(run, by=("kind",)), "made_share"),
+    ]
+    ratios = []
+    for statistic, prefix in pairs:
+        by_deal_set, by_block = statistic(full), statistic(lean)
+        assert set(by_deal_set["intervals"]) == {"deal sets"}
+        assert set(by_block["intervals"]) == {"blocks of deal sets"}
+        assert by_block.height == by_deal_set.height > 0
+        ratio = widths(by_block, prefix) / widths(by_deal_set, prefix)
+        ratios += ratio.tolist()
+        assert by_block[prefix].to_list() == pytest.approx(by_deal_set[prefix].to_list())
+    ratios = np.array(ratios)
+    # 64 clusters estimate a variance to about ±18% (sd of a chi-square over 63 df), so a width
+    # to about ±9%; the t quantile with 63 degrees of freedom is 2% wider than with 999
+    assert 0.75 <= float(np.median(ratios)) <= 1.3, ratios
+    assert ratios.min() > 0.55 and ratios.max() < 1.6, ratios
 
 
 def test_clustered_joker_value_and_made_share_recover_the_truth() -> None:

@@ -28,7 +28,8 @@ SMALL = TournamentConfig(
 
 def _tables(run_dir: Path) -> dict[str, pl.DataFrame]:
     keys = {"games": ["game_id", "seat"], "deals": ["game_id", "deal_index", "seat"],
-            "deal_stats": ["strategy", "dealer_offset", "deal_index", "held_joker1", "held_joker2"]}
+            "deal_stats": ["deal_block", "strategy", "dealer_offset", "deal_index", "held_joker1",
+                           "held_joker2"]}
     frames = {}
     for table, key in keys.items():
         frame = scan_table(run_dir, table).collect()
@@ -162,6 +163,53 @@ def test_deal_rows_match_the_games(tmp_path: Path) -> None:
     stats = scan_table(tmp_path / "run", "deal_stats").collect()
     assert stats["count"].sum() == deals.height
     assert stats["points_sum"].sum() == deals["points"].sum()
+
+
+def test_deal_stats_are_kept_per_block_of_deal_sets(tmp_path: Path) -> None:
+    """deal_stats sums its deals per deal_block = deal_set * 64 // deal sets: summing the per-deal
+    rows by that rule gives the same counts and points, block by block."""
+    config = TournamentConfig(
+        variants=("odessa-short",), players=3, strategies=("random", "random", "random"),
+        games=100, seed=6, shard_size=30,
+    )
+    run_tournament(config, tmp_path / "run", workers=1)
+    deals = scan_table(tmp_path / "run", "deals").collect()
+    stats = scan_table(tmp_path / "run", "deal_stats").collect()
+    assert stats.schema["deal_block"] == pl.Int32
+    expected = (deals.group_by((pl.col("deal_set") * 64 // 100).cast(pl.Int32).alias("deal_block"))
+                .agg(pl.len().alias("count"), pl.col("points").sum().alias("points_sum"))
+                .sort("deal_block"))
+    assert expected.height == 64  # blocks of one or two deal sets
+    actual = (stats.group_by("deal_block")
+              .agg(pl.col("count").sum(), pl.col("points_sum").sum()).sort("deal_block"))
+    assert actual.cast(expected.schema).equals(expected)
+
+
+def test_deal_stats_of_an_older_run_without_blocks_still_read(tmp_path: Path) -> None:
+    """Files written before deal_block read back with it null, alone or mixed with newer files
+    (a run resumed after an upgrade); any other missing column is still an error."""
+    run_tournament(SMALL, tmp_path / "run", workers=1)
+    files = sorted((tmp_path / "run" / "deal_stats").glob("*.parquet"))
+    assert len(files) > 1
+    before = scan_table(tmp_path / "run", "deal_stats").collect()
+    pl.read_parquet(files[0]).drop("deal_block").write_parquet(files[0])
+    mixed = scan_table(tmp_path / "run", "deal_stats").collect()
+    assert mixed.columns == before.columns and mixed.schema == before.schema
+    assert 0 < mixed["deal_block"].null_count() < mixed.height
+    assert mixed["count"].sum() == before["count"].sum()
+    for path in files:
+        pl.read_parquet(path).drop("deal_block", strict=False).write_parquet(path)
+    old = scan_table(tmp_path / "run", "deal_stats").collect()
+    assert old["deal_block"].is_null().all() and old.schema == before.schema
+    import shutil
+
+    from raspis.analysis import dealer_offset_effects, open_run
+
+    shutil.rmtree(tmp_path / "run" / "deals")
+    assert set(dealer_offset_effects(open_run(tmp_path / "run"))["intervals"]) == {"seat-deals"}
+    pl.read_parquet(files[0]).drop("count").write_parquet(files[0])
+    with pytest.raises(DatasetError, match="missing columns \\['count'\\]"):
+        scan_table(tmp_path / "run", "deal_stats")
 
 
 def test_errored_games_are_recorded_and_the_run_goes_on(tmp_path: Path) -> None:

@@ -87,7 +87,7 @@ def run_shard_batch(task: ShardTask, *, chunk: int = DEFAULT_CHUNK) -> ShardResu
         games, deals, stats = result_frames(
             result, variant=variant, strategies=task.strategies, seatings=seatings,
             deal_sets=deal_sets, seating_index=seating_index, game_ids=game_ids,
-            deal_rows=task.deal_rows)
+            deal_rows=task.deal_rows, total_deal_sets=task.total_deal_sets)
         games_frames.append(games)
         if deals is not None:
             deals_frames.append(deals)

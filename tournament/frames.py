@@ -2,8 +2,8 @@
 
 ``result_frames`` returns the ``games``, ``deals`` (optional) and ``deal_stats`` polars frames of
 ``tournament.schema`` for a batch, row for row what ``run_shard`` produces for the same games
-(``deal_stats`` sums the same groups; its rows are sorted by the group key instead of coming in
-order of first appearance).
+(``deal_stats`` sums the same groups, its rows sorted by the group key as ``run_shard`` sorts
+them).
 """
 
 from __future__ import annotations
@@ -14,10 +14,14 @@ import numpy as np
 import polars as pl
 from raspis.engine.batch.result import BatchResult
 from raspis.engine.variant import Variant
-from raspis.tournament.schema import DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA
+from raspis.tournament.schema import (
+    DEAL_BLOCKS,
+    DEAL_STATS_KEYS,
+    DEAL_STATS_SCHEMA,
+    DEALS_SCHEMA,
+    GAMES_SCHEMA,
+)
 
-_STAT_KEYS = ["strategy", "dealer_offset", "deal_index", "kind", "special", "hand_size",
-              "held_joker1", "held_joker2"]
 _STAT_VALUES = ["count", "points_sum", "points_sq_sum", "bids", "bid_sum", "tricks_sum", "made",
                 "over", "under", "passes", "passes_made", "hook_forced"]
 
@@ -37,12 +41,14 @@ def result_frames(
     seating_index: np.ndarray,
     game_ids: np.ndarray,
     deal_rows: bool,
+    total_deal_sets: int,
 ) -> tuple[pl.DataFrame, pl.DataFrame | None, pl.DataFrame]:
     """The (games, deals or None, deal_stats) frames of a batch.
 
     ``variant`` is the variant as the shard names it (its ``name`` and ``content_hash`` go into
     the rows); ``strategies`` the lineup's specs; ``seatings[g, seat]`` the lineup slot at each
-    seat; ``deal_sets``, ``seating_index`` and ``game_ids`` one value per game.
+    seat; ``deal_sets``, ``seating_index`` and ``game_ids`` one value per game;
+    ``total_deal_sets`` the run's (for the ``deal_block`` of each deal set).
     """
     count, players = result.count, result.players
     seatings = np.broadcast_to(np.asarray(seatings, dtype=np.int64), (count, players))
@@ -74,20 +80,22 @@ def result_frames(
     }).with_columns(pl.lit(variant.name, dtype=pl.String()).alias("variant"),
                     pl.lit(variant_hash, dtype=pl.String()).alias("variant_hash"))
     games = games.select([pl.col(name).cast(dtype) for name, dtype in GAMES_SCHEMA.items()])
+    blocks = np.asarray(deal_sets, dtype=np.int64) * DEAL_BLOCKS // max(1, total_deal_sets)
     deals_frame, stats = _deal_tables(result, variant_hash, strategies, seatings, deal_sets,
-                                      seating_index, game_ids, deal_rows)
+                                      seating_index, game_ids, deal_rows, blocks)
     return games, deals_frame, stats
 
 
 def _deal_tables(result: BatchResult, variant_hash: str, strategies: Sequence[str],
                  seatings: np.ndarray, deal_sets: np.ndarray, seating_index: np.ndarray,
-                 game_ids: np.ndarray, deal_rows: bool) -> tuple[pl.DataFrame | None, pl.DataFrame]:
+                 game_ids: np.ndarray, deal_rows: bool,
+                 blocks: np.ndarray) -> tuple[pl.DataFrame | None, pl.DataFrame]:
     kinds = result.variant.kinds
     no_bidding = np.array([kinds[name].bidding == "none" for name in result.kind_names])
     # run_shard skips a seat that sat out a deal with bidding (a tie-break deal it is not in)
     rows = result.deal_played[:, :, None] & (result.participated
                                              | no_bidding[result.deal_kind][:, :, None])
-    stats = _deal_stats(result, variant_hash, strategies, seatings, rows)
+    stats = _deal_stats(result, variant_hash, strategies, seatings, rows, blocks)
     if not deal_rows:
         return None, stats
     players = result.players
@@ -128,11 +136,12 @@ def _deal_tables(result: BatchResult, variant_hash: str, strategies: Sequence[st
 
 
 def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str],
-                seatings: np.ndarray, rows: np.ndarray) -> pl.DataFrame:
+                seatings: np.ndarray, rows: np.ndarray, blocks: np.ndarray) -> pl.DataFrame:
     """The ``deal_stats`` groups summed with ``np.bincount`` over the (game, deal, seat) arrays.
 
-    A group is (strategy, dealer offset, deal, hand size, Joker 1 held, Joker 2 held): the deal
-    and the hand size fix the kind and whether it is special (tie-break deals are golden)."""
+    A group is (block of deal sets, strategy, dealer offset, deal, hand size, Joker 1 held,
+    Joker 2 held): the deal and the hand size fix the kind and whether it is special (tie-break
+    deals are golden). ``blocks`` holds each game's ``deal_block``."""
     count, deals = result.deal_played.shape
     players = result.players
     names, inverse = np.unique(np.asarray(strategies), return_inverse=True)
@@ -144,7 +153,10 @@ def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str
     held2 = holders[:, :, 1, None] == seats
     hands = int(result.hand_size.max(initial=0)) + 1
     deal_index = np.arange(deals, dtype=np.int32)[None, :, None]
-    key = spec_id.astype(np.int32)[:, None, :] * players + offset
+    block_values, block_of_game = np.unique(np.asarray(blocks, dtype=np.int64),
+                                            return_inverse=True)
+    key = block_of_game.reshape(-1, 1, 1) * len(names) + spec_id[:, None, :]
+    key = key * players + offset
     key *= deals
     key += deal_index
     key *= hands
@@ -157,7 +169,9 @@ def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str
         array = np.broadcast_to(array, rows.shape)
         return array.ravel() if whole else array[rows]
 
-    key = pick(key)
+    # the groups that occur, numbered densely (blocks x groups would be too many bins)
+    groups, key = np.unique(pick(key), return_inverse=True)
+    key = key.ravel()
     bid = pick(result.bid).astype(np.int32)
     tricks = pick(result.tricks).astype(np.int32)
     points = pick(result.points).astype(np.float64)
@@ -166,7 +180,7 @@ def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str
     # One count per group and outcome code: (no bid, under, made, over) x pass x hook forced.
     outcome = has_bid * (2 + np.sign(tricks - bid))
     code = (outcome * 2 + (bid == 0)) * 2 + forced
-    bins = len(names) * players * deals * hands * 4
+    bins = len(groups)
     by_code = np.bincount(key * 16 + code, minlength=bins * 16).reshape(bins, 4, 2, 2)
     sums = {
         "count": by_code.sum(axis=(1, 2, 3)),
@@ -183,17 +197,19 @@ def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str
         "hook_forced": by_code[:, :, :, 1].sum(axis=(1, 2)),
     }
     used = np.flatnonzero(sums["count"])
-    rest, held2_used = np.divmod(used, 2)
+    rest, held2_used = np.divmod(groups[used], 2)
     rest, held1_used = np.divmod(rest, 2)
     rest, hand_used = np.divmod(rest, hands)
     rest, deal_used = np.divmod(rest, deals)
-    spec_used, offset_used = np.divmod(rest, players)
+    rest, offset_used = np.divmod(rest, players)
+    block_used, spec_used = np.divmod(rest, len(names))
     # the kind of each deal, read off a game that played it (tie-break deals are all golden)
     first = np.argmax(result.deal_played, axis=0)
     kind_of_deal = result.deal_kind[first, np.arange(deals)].astype(np.int64)
     kinds = result.kind_names
     special = np.array([result.variant.kinds[name].special for name in kinds])
     columns: dict[str, object] = {
+        "deal_block": block_values[block_used].astype(np.int32),
         "strategy": names[spec_used].tolist(),
         "dealer_offset": offset_used.astype(np.int32),
         "deal_index": deal_used.astype(np.int32),
@@ -213,7 +229,7 @@ def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str
 def merge_deal_stats(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
     """Several ``deal_stats`` frames summed group by group (the table is additive)."""
     frame = pl.concat(frames)
-    keys = ["variant_hash", *_STAT_KEYS]
+    keys = DEAL_STATS_KEYS
     values = [name for name in DEAL_STATS_SCHEMA if name not in keys]
     merged = frame.group_by(keys).agg([pl.col(name).sum() for name in values]).sort(keys)
     return merged.select([pl.col(name).cast(dtype) for name, dtype in DEAL_STATS_SCHEMA.items()])

@@ -7,6 +7,14 @@ A run directory holds ``manifest.json`` and three Parquet tables, one file per s
                  ``DEAL_ROWS_DEFAULT_LIMIT`` games, on request beyond);
 ``deal_stats/``  per-shard sums over deals, grouped by strategy, position and deal, mergeable by
                  adding them up (always written), so balance statistics exist for any run size.
+
+The sums of ``deal_stats`` are kept per *block of deal sets* (``deal_block``): deal set d of a run
+of D deal sets is in block ``d * DEAL_BLOCKS // D`` (``deal_block``), so a run has min(D, 64)
+blocks of consecutive deal sets, of sizes differing by at most one, the same under every variant
+and seating of the run. Deal sets are independent (each has its own seed), so blocks are too: the
+deal-level intervals of a run without per-deal rows are clustered over blocks
+(``raspis.analysis.balance``). Runs written before this column read back with ``deal_block``
+null (``OPTIONAL_COLUMNS``), and their intervals treat seat-deals as independent, as they did.
 """
 
 from __future__ import annotations
@@ -65,8 +73,12 @@ DEALS_SCHEMA: dict[str, pl.DataType] = {
     "hook_forced": pl.Boolean(),     # dealer rows: the hook removed a bid that was open
 }
 
+#: Blocks of deal sets a run's ``deal_stats`` sums are kept in (see the module doc).
+DEAL_BLOCKS = 64
+
 DEAL_STATS_SCHEMA: dict[str, pl.DataType] = {
     "variant_hash": pl.String(),
+    "deal_block": pl.Int32(),        # deal_set * DEAL_BLOCKS // deal sets of the run
     "strategy": pl.String(),
     "dealer_offset": pl.Int32(),
     "deal_index": pl.Int32(),
@@ -89,11 +101,26 @@ DEAL_STATS_SCHEMA: dict[str, pl.DataType] = {
     "hook_forced": pl.Int64(),
 }
 
+#: The group key of ``deal_stats`` (every column before the sums); shards sort their rows by it.
+DEAL_STATS_KEYS: list[str] = list(DEAL_STATS_SCHEMA)[:list(DEAL_STATS_SCHEMA).index("count")]
+
 TABLES: dict[str, dict[str, pl.DataType]] = {
     "games": GAMES_SCHEMA,
     "deals": DEALS_SCHEMA,
     "deal_stats": DEAL_STATS_SCHEMA,
 }
+
+#: Columns a table's files may lack (written by an older raspis): they read back as nulls.
+OPTIONAL_COLUMNS: dict[str, frozenset[str]] = {
+    "games": frozenset(),
+    "deals": frozenset(),
+    "deal_stats": frozenset({"deal_block"}),
+}
+
+
+def deal_block(deal_set: int, total_deal_sets: int) -> int:
+    """The block of ``deal_set`` in a run of ``total_deal_sets`` deal sets (0 .. DEAL_BLOCKS-1)."""
+    return deal_set * DEAL_BLOCKS // max(1, total_deal_sets)
 
 
 class DatasetError(RaspisError):
@@ -106,10 +133,12 @@ def empty_frame(table: str) -> pl.DataFrame:
 
 
 def check_frame(frame: pl.DataFrame | pl.LazyFrame, table: str, source: str) -> None:
-    """Raise ``DatasetError`` unless ``frame`` has exactly the table's columns and types."""
+    """Raise ``DatasetError`` unless ``frame`` has exactly the table's columns and types (an
+    ``OPTIONAL_COLUMNS`` column may be missing)."""
     expected = TABLES[table]
     actual = dict(frame.collect_schema()) if isinstance(frame, pl.LazyFrame) else dict(frame.schema)
-    missing = [name for name in expected if name not in actual]
+    missing = [name for name in expected
+               if name not in actual and name not in OPTIONAL_COLUMNS[table]]
     extra = [name for name in actual if name not in expected]
     wrong = [f"{name} is {actual[name]}, expected {expected[name]}"
              for name in expected if name in actual and actual[name] != expected[name]]
@@ -122,6 +151,15 @@ def check_frame(frame: pl.DataFrame | pl.LazyFrame, table: str, source: str) -> 
         if wrong:
             parts.append("; ".join(wrong))
         raise DatasetError(f"{source}: does not match the {table} schema: {'; '.join(parts)}")
+
+
+def complete_frame(frame: pl.LazyFrame, table: str) -> pl.LazyFrame:
+    """``frame`` (checked) with the optional columns it lacks added as nulls, in schema order."""
+    present = frame.collect_schema().names()
+    expected = TABLES[table]
+    missing = [pl.lit(None, dtype=expected[name]).alias(name)
+               for name in expected if name not in present]
+    return (frame.with_columns(missing) if missing else frame).select(list(expected))
 
 
 def repair_hint(run_dir: str | Path) -> str:
@@ -164,14 +202,19 @@ def scan_table(run_dir: str | Path, table: str) -> pl.LazyFrame:
     files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
     if not files:
         return empty_frame(table).lazy()
+    complete = True
     for path in files:  # reads each file's footer only
         try:
             scan = pl.scan_parquet(path)
-            scan.collect_schema()
+            names = scan.collect_schema().names()
         except Exception as error:  # polars: truncated, empty, garbage
             raise damaged(path, error) from None
         check_frame(scan, table, str(path))
-    return pl.scan_parquet(files)
+        complete = complete and len(names) == len(TABLES[table])
+    if complete:
+        return pl.scan_parquet(files)
+    # files of an older raspis (a run resumed after an upgrade may mix both): one scan each
+    return pl.concat([complete_frame(pl.scan_parquet(path), table) for path in files])
 
 
 def find_damaged(run_dir: str | Path) -> list[str]:

@@ -25,7 +25,7 @@ from raspis.engine import rng as chance
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies.play import HEARTBEAT, HEARTBEAT_SIZE
 
-from .schema import DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA
+from .schema import DEAL_STATS_KEYS, DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA, deal_block
 
 __all__ = ["HEARTBEAT", "HEARTBEAT_SIZE", "ShardResult", "ShardTask", "errored_shard", "game_id",
            "game_seed", "run_shard", "run_shard_on_engine", "worker_main"]
@@ -228,6 +228,7 @@ def _collect(task: ShardTask, variant_name: str, variant_hash: str, resolved: Va
     places = game.places()
     double = game.double_losses()
     changes = _lead_changes([result.totals for result in game.results])
+    block_of_deal_sets = deal_block(deal_set, task.total_deal_sets)
     for seat in range(players):
         slot = seating[seat]
         values = (
@@ -262,8 +263,8 @@ def _collect(task: ShardTask, variant_name: str, variant_hash: str, resolved: Va
                 )
                 for name, value in zip(DEALS_SCHEMA, values, strict=True):
                     deals_columns[name].append(value)
-            key = (strategy, offset, result.number, result.kind, kind.special,
-                   result.hand_size, held1, held2)
+            key = (block_of_deal_sets, strategy, offset, result.number, result.kind,
+                   kind.special, result.hand_size, held1, held2)
             row = stats[key]
             row[0] += 1
             row[1] += points
@@ -286,16 +287,16 @@ def _result(task: ShardTask, games_columns: dict[str, list[Any]],
     variant_hash = Variant.model_validate(task.variant_options).content_hash
     stats_columns: dict[str, list[Any]] = {name: [] for name in DEAL_STATS_SCHEMA}
     for key, row in stats.items():
-        strategy, offset, number, kind_name, special, hand_size, held1, held2 = key
-        values = (variant_hash, strategy, offset, number, kind_name, special, hand_size, held1,
-                  held2, *row)
+        block, strategy, offset, number, kind_name, special, hand_size, held1, held2 = key
+        values = (variant_hash, block, strategy, offset, number, kind_name, special, hand_size,
+                  held1, held2, *row)
         for name, value in zip(DEAL_STATS_SCHEMA, values, strict=True):
             stats_columns[name].append(value)
     return ShardResult(
         shard_id=task.shard_id,
         games=pl.DataFrame(games_columns, schema=GAMES_SCHEMA),
         deals=pl.DataFrame(deals_columns, schema=DEALS_SCHEMA) if task.deal_rows else None,
-        deal_stats=pl.DataFrame(stats_columns, schema=DEAL_STATS_SCHEMA),
+        deal_stats=pl.DataFrame(stats_columns, schema=DEAL_STATS_SCHEMA).sort(DEAL_STATS_KEYS),
         game_count=len(task.games),
         errored=errored,
         faults=faults,
