@@ -1,36 +1,52 @@
-"""The open-hand solver's Python face: a ``Game`` position in, the exact value of each move out.
+"""The open-hand solver's Python face: a position with every hand known in, exact values out.
 
-``OpenHandSolver.values(game, seat, actions)`` turns a search game of the current deal (every hand
-known: a determinization from ``Observation.resample`` or ``engine.determinize``) into the arrays of
-``engine.core.solve.solve_moves`` and returns, for each of the given legal actions of the seat to
-move, the points ``seat`` scores for the deal (its bid fixed, the variant's own score table, its
-Joker lead fines included) when it plays on to maximise them and every other seat plays to
-minimise them, with all cards open. ``None`` when the position is one the solver does not model
-(``play.draw_after_trick``) or when the node budget ran out; the caller then plays out with the
-heuristic instead.
+``OpenHandSolver`` turns a position of the current deal, with every hand known (a guess of the
+hidden hands from ``engine.determinize``, or a ``Game``), into the arrays of
+``engine.core.solve.solve_moves`` and returns the points the deciding seat scores for the deal
+(its bid fixed, the variant's own score table, its Joker lead fines included) when it plays on to
+maximise them and every other seat plays to minimise them, with all cards open:
 
-Premiums (002: making every bid of a game or a pulka) depend on earlier deals; ``values`` takes an
-optional ``bonus`` added to the points of making the bid exactly, which a strategy that tracks its
-record sets to the premium it still stands to win.
+- ``values(game, seat, actions)``: after each of the legal actions of the seat to move in a
+  ``Game`` (fines already incurred included);
+- ``values_for(observation, hands, actions)``: the same from a seat's observation and a guess of
+  every hand, without building a ``Game`` (what ``pimc`` does for each guess);
+- ``opening_value(observation, hands, bid, trump)``: the value of the deal before its first card,
+  for a bid being weighed (bidding).
+
+``None`` when the deal is one the solver does not model (``play.draw_after_trick``: the stock's
+order is hidden) or when the node budget ran out; the caller then plays out with the heuristic.
+
+Premiums (002: making every bid of a game or a pulka) depend on earlier deals; a ``bonus`` is
+added to the points of making the bid exactly, for a strategy that knows what premium it still
+stands to win. The transposition table is kept between calls: its keys fold in the objective
+(variant, deal, kind, seat, bid, bonus, trump), so an entry is only ever reused for the same
+question about the same cards.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from raspis.engine.actions import Action, Play
 from raspis.engine.core import solve
 from raspis.engine.core.codes import CALL_CODES, OPTION_INDEX, TRUMP_CIRCULAR
+from raspis.engine.core.deal import first_leader
+from raspis.engine.core.plan import RulePlan, rule_plan
 from raspis.engine.game import Game, Phase
+from raspis.engine.observation import Observation
 
-__all__ = ["OpenHandSolver", "solvable"]
+__all__ = ["OpenHandSolver", "option_of", "solvable"]
 
-#: Node budget of one ``values`` call by default (about 0.1-0.3 s of search at the most).
+#: Node budget of one solve by default (about 0.1-0.2 s of search at the most).
 DEFAULT_BUDGET = 400_000
 
 
-def solvable(game: Game) -> bool:
-    """Whether the solver models the rest of this deal (everything but drawing from the stock)."""
-    return not game.variant.play.draw_after_trick
+def solvable(variant: Any) -> bool:
+    """Whether the solver models the play of ``variant`` (everything but drawing from the
+    stock after each trick)."""
+    return not variant.play.draw_after_trick
 
 
 def option_of(action: Play) -> int:
@@ -41,15 +57,17 @@ def option_of(action: Play) -> int:
 
 
 class OpenHandSolver:
-    """Solves determinized positions; keeps one transposition table and the Zobrist keys."""
+    """Solves positions with every hand known; keeps one transposition table and the keys."""
 
     def __init__(self, table_bits: int = 18, budget: int = DEFAULT_BUDGET) -> None:
         self.table = solve.new_table(table_bits)
         self.budget = budget
         self._zobrist: dict[int, np.ndarray] = {}
-        self._rows: dict[tuple[int, int, str, int, int], np.ndarray] = {}
+        self._rows: dict[tuple[Any, ...], np.ndarray] = {}
         self.stats = np.zeros(2, dtype=np.int64)
+        #: nodes searched and solves stopped by the budget, over the solver's life
         self.nodes = 0
+        self.aborted = 0
 
     def zobrist(self, players: int) -> np.ndarray:
         """The Zobrist keys for ``players`` positions."""
@@ -58,50 +76,91 @@ class OpenHandSolver:
             keys = self._zobrist[players] = solve.zobrist_keys(players)
         return keys
 
-    def row(self, game: Game, seat: int, bid: int | None, bonus: int = 0) -> np.ndarray:
-        """``row[taken]``: ``seat``'s points for the deal with ``bid`` (None: no bidding) when it
+    def row(self, plan: RulePlan, hand_size: int, kind: str, bid: int | None,
+            bonus: int = 0) -> np.ndarray:
+        """``row[taken]``: a seat's points for the deal with ``bid`` (None: no bidding) when it
         ends with ``taken`` tricks (``RulePlan.points_table``), ``bonus`` added to a made bid."""
-        spec = game.deal
-        key = (id(game.plan), spec.hand_size, spec.kind, -1 if bid is None else bid, bonus)
+        key = (id(plan), hand_size, kind, -1 if bid is None else bid, bonus)
         found = self._rows.get(key)
         if found is None:
-            table = game.plan.points_table(spec.hand_size, game.kind, spec.hand_size)
+            table = plan.points_table(hand_size, plan.variant.kinds[kind], hand_size)
             found = table[0 if bid is None else bid + 1].copy()
             if bonus and bid is not None:
                 found[bid] += bonus
-            elif bonus:
-                found += bonus
             self._rows[key] = found
         return found
 
-    def values(self, game: Game, seat: int, actions: list[Action], *, salt: int = 0,
-               bid: int | None = None, bonus: int = 0,
-               budget: int | None = None) -> list[int] | None:
-        """The exact points of ``seat`` after each of ``actions`` (legal plays of the seat to move
-        in ``game``, which must be in ``PLAY``), fines already incurred this deal included; None
-        when not solvable. ``bid`` replaces the seat's bid (for bidding: the bid being weighed);
-        ``salt`` must differ between decisions (it keys the transposition table)."""
-        if game.phase != Phase.PLAY or not solvable(game):
+    # -- the three faces --------------------------------------------------------------------
+
+    def values(self, game: Game, seat: int, actions: Sequence[Action], *, bid: int | None = None,
+               bonus: int = 0, budget: int | None = None) -> list[int] | None:
+        """The exact points of ``seat`` after each of ``actions`` (legal plays of the seat to
+        move in ``game``, in ``PLAY``), fines already incurred this deal included."""
+        if game.phase != Phase.PLAY or not solvable(game.variant):
             return None
-        plan = game.plan
-        order = game.order
+        spec = game.deal
+        found = self._solve(game.plan, spec.kind, spec.number, spec.hand_size, game.order,
+                            game.hands, game.trick, game.to_move, game.led_suit,
+                            game.trick_trump, game.trump, game.played, game.taken[seat], seat,
+                            game.bids[seat] if bid is None else bid, bonus, actions, budget)
+        if found is None:
+            return None
+        fines = game.fines[seat]
+        return [value + fines for value in found]
+
+    def values_for(self, observation: Observation, hands: Sequence[int],
+                   actions: Sequence[Action], *, bonus: int = 0,
+                   budget: int | None = None) -> list[int] | None:
+        """The exact points (from now on: fines already incurred left out) of the observing seat
+        after each of its legal ``actions``, with ``hands`` as every seat's cards."""
+        if observation.phase != Phase.PLAY or not solvable(observation.variant):
+            return None
+        plan = rule_plan(observation.variant, observation.players)
+        seat = observation.seat
+        return self._solve(plan, observation.kind, observation.deal_number,
+                           observation.hand_size, observation.order, hands, observation.trick,
+                           observation.to_move, observation.led_suit, observation.trick_trump,
+                           observation.trump, observation.played, observation.taken[seat], seat,
+                           observation.bids[seat], bonus, actions, budget)
+
+    def opening_value(self, observation: Observation, hands: Sequence[int], bid: int | None,
+                      trump: int, *, bonus: int = 0, budget: int | None = None) -> int | None:
+        """The exact points of the observing seat for the deal, bidding ``bid``, before the first
+        card is led (every seat's hand as ``hands``, the trump ``trump``)."""
+        if not solvable(observation.variant):
+            return None
+        plan = rule_plan(observation.variant, observation.players)
+        order = observation.order
+        positions = np.array([hands[member] for member in order], dtype=np.int64)
+        dealer = order.index(observation.dealer) if observation.dealer in order else -1
+        kind = plan.variant.kinds[observation.kind]
+        leader = order[first_leader(positions, len(order), dealer, plan.dealer_leads,
+                                    kind.joker_holder_leads)]
+        found = self._solve(plan, observation.kind, observation.deal_number,
+                            observation.hand_size, order, hands, (), leader, -1, trump, trump, 0,
+                            0, observation.seat, bid, bonus, None, budget)
+        return None if found is None else found[0]
+
+    # -- the arrays ---------------------------------------------------------------------------
+
+    def _solve(self, plan: RulePlan, kind: str, number: int, hand_size: int,
+               order: Sequence[int], hands: Sequence[int], trick: Sequence[Any], to_move: int,
+               led_suit: int, trick_trump: int, trump: int, played: int, taken: int, seat: int,
+               bid: int | None, bonus: int, actions: Sequence[Action] | None,
+               budget: int | None) -> list[int] | None:
         players = len(order)
         position_of = {member: index for index, member in enumerate(order)}
-        hands = np.array([game.hands[member] for member in order], dtype=np.int64)
+        positions = np.array([hands[member] for member in order], dtype=np.int64)
         trick_cards = np.full(players, -1, dtype=np.int64)
         trick_options = np.full(players, -1, dtype=np.int64)
-        for index, entry in enumerate(game.trick):
+        for index, entry in enumerate(trick):
             trick_cards[index] = entry.card
             trick_options[index] = (-1 if entry.card < 52
                                     else OPTION_INDEX[CALL_CODES[entry.call], entry.suit + 1])
-        leader = position_of[game.trick[0].seat if game.trick else game.to_move]
-        spec = game.deal
-        number = spec.number
-        has_trump = game.trump >= 0
-        circular = plan.trump_rule(spec.hand_size, game.kind, players) == TRUMP_CIRCULAR
-        if bid is None:
-            bid = game.bids[seat]
-        row = self.row(game, seat, bid, bonus)
+        leader = position_of[trick[0].seat if trick else to_move]
+        options = plan.variant.kinds[kind]
+        has_trump = trump >= 0
+        circular = plan.trump_rule(hand_size, options, players) == TRUMP_CIRCULAR
         params = np.empty(solve.PARAMS, dtype=np.int64)
         params[solve.P_PLAYERS] = players
         params[solve.P_DECIDER] = position_of[seat]
@@ -109,29 +168,36 @@ class OpenHandSolver:
         params[solve.P_LOCK_CARD] = plan.lock_card
         params[solve.P_TWO_JOKERS] = plan.two_jokers
         params[solve.P_TRUMP_WINS] = plan.trump_wins
-        params[solve.P_TRUMP] = game.trump
+        params[solve.P_TRUMP] = trump
         params[solve.P_CIRCULAR] = circular
         params[solve.P_LEAD_CALLS_FIRST] = plan.lead_calls_mask(plan.demands_allowed(number, 0),
                                                                 has_trump)
         params[solve.P_LEAD_CALLS_LATER] = plan.lead_calls_mask(plan.demands_allowed(number, 1),
                                                                 has_trump)
         params[solve.P_LEAD_FINE] = plan.lead_fine
-        params[solve.P_HAND_SIZE] = spec.hand_size
+        params[solve.P_HAND_SIZE] = hand_size
         params[solve.P_BUDGET] = self.budget if budget is None else budget
-        # the objective (seat, bid, bonus, trump) is part of every key of the table
-        params[solve.P_SALT] = hash((salt, seat, bid, bonus, game.trump, players)) & ((1 << 63) - 1)
-        cards = np.array([action.card for action in actions], dtype=np.int64)  # type: ignore[union-attr]
-        options = np.array([option_of(action) for action in actions],  # type: ignore[arg-type]
-                           dtype=np.int64)
-        values = np.zeros(len(actions), dtype=np.int64)
+        # the objective is part of every key of the table
+        params[solve.P_SALT] = hash((plan.variant.content_hash, players, number, kind,
+                                     hand_size, seat, bid, bonus, trump)) & ((1 << 63) - 1)
+        if actions is None:  # the position's own value
+            cards = np.full(1, -1, dtype=np.int64)
+            calls = np.full(1, -1, dtype=np.int64)
+        else:
+            cards = np.array([action.card for action in actions],  # type: ignore[union-attr]
+                             dtype=np.int64)
+            calls = np.array([option_of(action) for action in actions],  # type: ignore[arg-type]
+                             dtype=np.int64)
+        values = np.zeros(len(cards), dtype=np.int64)
         stats = self.stats
         stats[:] = 0
         keys, low, high, moves = self.table
-        solve.solve_moves(params, row, self.zobrist(players), hands, trick_cards, trick_options,
-                          len(game.trick), leader, game.led_suit, game.trick_trump, game.played,
-                          game.taken[seat], cards, options, values, keys, low, high, moves, stats)
+        solve.solve_moves(params, self.row(plan, hand_size, kind, bid, bonus),
+                          self.zobrist(players), positions, trick_cards, trick_options,
+                          len(trick), leader, led_suit, trick_trump, played, taken, cards, calls,
+                          values, keys, low, high, moves, stats)
         self.nodes += int(stats[solve.S_NODES])
         if stats[solve.S_ABORTED]:
+            self.aborted += 1
             return None
-        fines = game.fines[seat]
-        return [int(value) + fines for value in values]
+        return [int(value) for value in values]

@@ -280,10 +280,11 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
             played_cards: np.ndarray, played_options: np.ndarray, move_cards: np.ndarray,
             move_options: np.ndarray, table_keys: np.ndarray, table_low: np.ndarray,
             table_high: np.ndarray, table_move: np.ndarray, stats: np.ndarray) -> int:
-    """The value for the deciding seat of the node set up at ``nodes[root]`` after the forced
-    move (alpha-beta, fail-soft, on an explicit stack: numba's cache cannot hold a recursive
-    function). The cards of a trick are the moves of the plies before: ``played_cards[ply - k]``
-    is the ``k``-th last card played (the trick under way at the root is written below it)."""
+    """The value for the deciding seat of the node set up at ``nodes[root]``, after the forced
+    move when ``forced_card`` >= 0 (alpha-beta, fail-soft, on an explicit stack: numba's cache
+    cannot hold a recursive function). The cards of a trick are the moves of the plies before:
+    ``played_cards[ply - k]`` is the ``k``-th last card played (the trick under way at the root
+    is written below it)."""
     players = params[P_PLAYERS]
     decider = params[P_DECIDER]
     ply = root
@@ -320,7 +321,7 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
             if stats[S_NODES] > params[P_BUDGET]:
                 stats[S_ABORTED] = 1
                 return 0
-            forced = ply == root
+            forced = ply == root and forced_card >= 0
             done, value = _enter(params, row, zobrist, hands, nodes, ply, forced, table_keys,
                                  table_low, table_high)
             if done:
@@ -442,6 +443,7 @@ def solve_moves(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands:
                 table_move: np.ndarray, stats: np.ndarray) -> None:
     """The exact value of each move (``cards[i]``, Joker call option ``options[i]`` over
     ``codes.OPTIONS`` or -1) of the seat to move, into ``values``; see the module's docstring.
+    With ``cards[0]`` -1 (one entry), the value of the position itself (every move searched).
 
     Seats are *positions* in the order of play of the deal (``hands[p]``; the seat after ``p`` is
     ``p + 1`` modulo the players). The trick under way is ``trick_cards[:trick_length]`` led by

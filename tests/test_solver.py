@@ -1,0 +1,195 @@
+"""The open-hand solver (``engine.core.solve``) against brute force, and pimc over every preset.
+
+The reference is a plain minimax over ``engine.Game`` itself: every legal action of the seat to
+move (``legal_action_tuple``, Jokers and their calls included) applied to a clone, down to the
+end of the deal, the deciding seat taking the maximum of its points (``results[0].points``:
+the variant's table, fines included), every other seat the minimum. The solver shares no code with
+it but the rules core, so a rule restated wrongly in the solver, a transposition-table entry
+reused where it should not be or two cards merged that differ shows up as a different value.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from raspis.engine import load_variant
+from raspis.engine.actions import Play
+from raspis.engine.cards import parse_card, parse_cards
+from raspis.engine.game import Game, Phase
+from raspis.strategies.solver import OpenHandSolver
+
+JOKER_PRESETS = ("classic", "joker", "joker-52", "odessa", "circular-trumps", "georgian")
+PRESETS = (*JOKER_PRESETS, "oh-hell", "odessa-short")
+
+
+def brute_force(game: Game, seat: int) -> int:
+    """``seat``'s points for the deal under paranoid minimax, by enumerating every play."""
+    if game.results:
+        return game.results[0].points[seat]
+    values = []
+    for action in game.legal_action_tuple():
+        child = game.clone()
+        child.apply(action)
+        values.append(brute_force(child, seat))
+    return max(values) if game.to_move == seat else min(values)
+
+
+def random_position(variant_name: str, players: int, hand_size: int, rng: random.Random,
+                    plays: int) -> Game:
+    """A one-deal game of a random kind of the preset, hands dealt at random, random legal bids
+    (or trump named), then ``plays`` random legal plays."""
+    variant = load_variant(variant_name).for_player_count(players)
+    deck = list(variant.deck_cards)
+    rng.shuffle(deck)
+    hands = [0] * players
+    for seat in range(players):
+        for card in deck[seat * hand_size:(seat + 1) * hand_size]:
+            hands[seat] |= 1 << card
+    kind = rng.choice(sorted(variant.kinds))
+    trump = -1 if variant.trump.mode == "circular" else rng.choice([-1, 0, 1, 2, 3])
+    game = Game.single_deal(variant, hands, trump, dealer=rng.randrange(players), kind=kind,
+                            log=False)
+    while game.phase != Phase.PLAY:
+        game.apply(rng.choice(game.legal_actions()))
+    for _ in range(plays):
+        if game.results:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def check_against_brute_force(game: Game, solver: OpenHandSolver) -> int:
+    """Assert the solver's value of every legal action equals brute force; returns the count."""
+    if game.results or game.phase != Phase.PLAY:
+        return 0
+    seat = game.to_move
+    actions = list(game.legal_action_tuple())
+    values = solver.values(game, seat, actions)
+    assert values is not None
+    for action, value in zip(actions, values, strict=True):
+        child = game.clone()
+        child.apply(action)
+        assert value == brute_force(child, seat), (action, game.hands, game.trick, game.bids)
+    return len(actions)
+
+
+SOLVER = OpenHandSolver(table_bits=12)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), variant_name=st.sampled_from(PRESETS),
+       players=st.sampled_from([3, 4]), hand_size=st.sampled_from([2, 3]),
+       plays=st.integers(0, 7))
+def test_solver_matches_brute_force(seed: int, variant_name: str, players: int, hand_size: int,
+                                    plays: int) -> None:
+    if variant_name == "georgian":
+        players = 4  # Georgian poker: 4 or 6 players
+    game = random_position(variant_name, players, hand_size, random.Random(seed), plays)
+    check_against_brute_force(game, SOLVER)
+
+
+def test_solver_with_jokers_in_hand_matches_brute_force() -> None:
+    """Positions where a Joker is in some hand, on every Joker preset (calls led and followed)."""
+    rng = random.Random(13)
+    checked = {name: 0 for name in JOKER_PRESETS}
+    for name in JOKER_PRESETS:
+        attempts = 0
+        while checked[name] < 6 and attempts < 400:
+            attempts += 1
+            players = 4 if name == "georgian" else rng.choice([3, 4])
+            game = random_position(name, players, rng.choice([2, 3]), rng, rng.randrange(4))
+            if game.results or not any(hand >> 52 for hand in game.hands):
+                continue
+            if check_against_brute_force(game, SOLVER):
+                checked[name] += 1
+    assert all(count == 6 for count in checked.values()), checked
+
+
+def test_misere_leader_who_cannot_lose_the_lead_takes_nothing() -> None:
+    """Georgian misère (−10 a trick): Q♠ is beaten by A♠, whose holder then has only hearts
+    (trumps) left; the leader takes nothing."""
+    variant = load_variant("georgian").for_player_count(4)
+    hands = [parse_cards(text) for text in ("6s Qc 8d", "Jd 10d 6d", "As Ah 10h", "Qs Jc 8c")]
+    game = Game.single_deal(variant, hands, 3, dealer=2, kind="misere", log=False)
+    assert game.to_move == 3
+    solver = OpenHandSolver(table_bits=8)
+    assert solver.values(game, 3, [Play(parse_card("Qs"))]) == [0]
+    actions = list(game.legal_action_tuple())
+    assert solver.values(game, 3, actions) == [brute_force(_after(game, a), 3) for a in actions]
+
+
+def test_lead_fine_is_counted() -> None:
+    """Joker-52 fines a Joker led while other cards are held (−10): the solver's value of that
+    lead includes it, as the game's score does."""
+    variant = load_variant("joker-52").for_player_count(3)
+    hands = [parse_cards(text) for text in ("Ad 3c", "Kd 4c", "JK 2c")]  # the dealer leads
+    game = Game.single_deal(variant, hands, 0, dealer=2, kind="normal", log=False, bids=[1, 0, 0])
+    seat = game.to_move
+    actions = [a for a in game.legal_action_tuple() if isinstance(a, Play) and a.card >= 52]
+    assert actions
+    values = OpenHandSolver(table_bits=8).values(game, seat, actions)
+    assert values == [brute_force(_after(game, action), seat) for action in actions]
+    unfined = variant.model_copy(update={"joker": variant.joker.model_copy(
+        update={"lead_fine": 0})})
+    plain = Game.single_deal(unfined, hands, 0, dealer=2, kind="normal", log=False, bids=[1, 0, 0])
+    plain_values = OpenHandSolver(table_bits=8).values(plain, seat, actions)
+    assert plain_values is not None
+    assert [value - plain for value, plain in zip(values, plain_values, strict=True)] == (
+        [variant.joker.lead_fine] * len(actions))
+
+
+def test_budget_stops_the_search() -> None:
+    rng = random.Random(3)
+    game = random_position("oh-hell", 4, 6, rng, 0)
+    actions = list(game.legal_action_tuple())
+    assert OpenHandSolver(table_bits=8, budget=50).values(game, game.to_move, actions) is None
+    assert OpenHandSolver(table_bits=8).values(game, game.to_move, actions) is not None
+
+
+def _after(game: Game, action: Play) -> Game:
+    child = game.clone()
+    child.apply(action)
+    return child
+
+
+@pytest.mark.parametrize("table_bits", [1, 16])
+def test_a_tiny_table_gives_the_same_values(table_bits: int) -> None:
+    """Collisions in a table of two entries only cost time, never a wrong value."""
+    rng = random.Random(table_bits)
+    solver = OpenHandSolver(table_bits=table_bits)
+    for _ in range(15):
+        game = random_position(rng.choice(PRESETS[:5]), 3, 3, rng, rng.randrange(3))
+        check_against_brute_force(game, solver)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), variant_name=st.sampled_from(PRESETS),
+       plays=st.integers(0, 5))
+def test_observation_face_matches_the_game_face(seed: int, variant_name: str, plays: int) -> None:
+    """``values_for`` (an observation and guessed hands, as pimc calls it) gives what
+    ``values`` gives for the game, less the fines already incurred."""
+    game = random_position(variant_name, 4, 3, random.Random(seed), plays)
+    if game.results:
+        return
+    seat = game.to_move
+    actions = list(game.legal_action_tuple())
+    from_game = SOLVER.values(game, seat, actions)
+    from_view = SOLVER.values_for(game.observation(seat), game.hands, actions)
+    assert from_game is not None and from_view is not None
+    assert [value + game.fines[seat] for value in from_view] == from_game
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), variant_name=st.sampled_from(PRESETS),
+       offset=st.integers(0, 3))
+def test_opening_value_matches_brute_force(seed: int, variant_name: str, offset: int) -> None:
+    """The value of a deal before its first card, for any seat (the leader may be an opponent),
+    as the bidding search asks it."""
+    game = random_position(variant_name, 4, 2, random.Random(seed), 0)
+    seat = game.order[offset]
+    observation = game.observation(seat)
+    value = SOLVER.opening_value(observation, game.hands, game.bids[seat], game.trump)
+    assert value == brute_force(game, seat)
