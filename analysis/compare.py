@@ -19,15 +19,22 @@ Design, stated once:
   deal sets from ψ^B_s - ψ^A_s, so the card luck the variants share cancels; t interval on C-1.
 - *Welch* (``design = "welch"``): otherwise the two estimates are independent: se² = se_A² +
   se_B², Welch-Satterthwaite degrees of freedom.
-- *Seat-deals* (``design = "welch, seat-deals"``): deal-level statistics of a run without per-deal
-  rows come from the ``deal_stats`` sums, where deal sets cannot be told apart; each seat-deal is
-  then one observation, the variance multiplied by the games per deal set (the design effect of
-  duplicate replays; see ``intervals``). Write per-deal rows (``--deal-rows``) for paired,
-  deal-set-clustered deal-level differences.
+- *Blocks of deal sets* (``design = "paired, blocks of deal sets"`` or ``"welch, blocks of deal
+  sets"``): deal-level statistics of a run without per-deal rows come from the ``deal_stats``
+  sums, kept per block of deal sets (``deal_block``: min(D, 64) blocks of consecutive deal sets,
+  ``tournament.schema``). A block holds every seat-deal of its deal sets and blocks are
+  independent, so the block is the cluster: the same delta method over blocks (t on blocks - 1).
+  Two variants of one run, or of runs with the same deal sets, have the same blocks of the same
+  deals and are paired block by block.
+- *Seat-deals* (``design = "welch, seat-deals"``): a run written before ``deal_block`` existed has
+  only sums over all its deal sets; each seat-deal is then one observation, the variance
+  multiplied by the games per deal set (the design effect of duplicate replays; see
+  ``intervals``), which is too narrow when deal sets differ in luck.
 - *Verdict.* A difference whose interval excludes 0 is stated with its estimate and interval; one
   whose interval includes 0 is "not measurable at this size", with the deal sets that a test at
   level 5% with power 80% would need for a difference of the observed size,
-  C·((z₀.₉₇₅ + z₀.₈)·se/|d|)², and the games they make (times the seatings of a deal set).
+  D·((z₀.₉₇₅ + z₀.₈)·se/|d|)² for the D deal sets behind the estimate, and the games they make
+  (times the seatings of a deal set).
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from .balance import BLOCKS, DEAL_SETS, SEAT_DEALS, has_deal_blocks
 from .dataset import Run, open_runs
 from .intervals import LEVEL, t_quantile
 
@@ -221,14 +229,19 @@ def _game_totals(unit: Unit, strategies: Sequence[str], pair: tuple[str, str] | 
         ]
     per_game_set = per_game.group_by("deal_set").agg(game_sums)
     frame = unit.run.collect(per_set.join(per_game_set, on="deal_set"))
-    return frame.sort("deal_set").with_columns(pl.exclude("deal_set").cast(pl.Float64))
+    frame = frame.sort("deal_set").rename({"deal_set": "cluster"})
+    return frame.with_columns(pl.exclude("cluster").cast(pl.Float64))
 
 
-def _deal_totals(unit: Unit) -> pl.DataFrame | None:
-    """One row per deal set of the unit's per-deal rows (None without them): the dealer's and the
-    others' deal points in deals with bidding, the hook, the bids' outcomes, the Joker."""
+def _deal_totals(unit: Unit) -> tuple[pl.DataFrame | None, str]:
+    """One row per cluster (``cluster``) with the deal-level totals: the dealer's and the others'
+    deal points in deals with bidding, the hook, the bids' outcomes, the Joker; and what the
+    clusters are. Per deal set from the per-deal rows (``DEAL_SETS``), else per block of deal sets
+    from ``deal_stats`` (``BLOCKS``), else None (``SEAT_DEALS``: a run without blocks)."""
     if unit.run.deals is None:
-        return None
+        if not has_deal_blocks(unit.run):
+            return None, SEAT_DEALS
+        return _block_totals(unit), BLOCKS
     finished = (
         unit.run.finished_games()
         .filter(pl.col("variant_hash") == unit.variant_hash)
@@ -265,8 +278,63 @@ def _deal_totals(unit: Unit) -> pl.DataFrame | None:
         )
     )
     if frame.height == 0:
+        return None, DEAL_SETS
+    frame = frame.sort("deal_set").rename({"deal_set": "cluster"})
+    return frame.with_columns(pl.exclude("cluster").cast(pl.Float64)), DEAL_SETS
+
+
+def _block_totals(unit: Unit) -> pl.DataFrame | None:
+    """``_deal_totals`` per block of deal sets, from the ``deal_stats`` sums (which also hold the
+    deals of errored games; the per-deal rows leave them out)."""
+    frame = unit.run.deal_stats.filter(pl.col("variant_hash") == unit.variant_hash)
+    has_bid = pl.col("bids") > 0
+    dealer = pl.col("dealer_offset") == 0
+    held1, held2 = pl.col("held_joker1"), pl.col("held_joker2")
+    none = ~held1 & ~held2
+    alone = held1 & ~held2
+    count, points = pl.col("count"), pl.col("points_sum").cast(pl.Float64)
+    totals = unit.run.collect(
+        frame.group_by("deal_block").agg(
+            count.sum().alias("seat_deals"),
+            points.sum().alias("points"),
+            count.filter(has_bid & dealer).sum().alias("dealer_n"),
+            points.filter(has_bid & dealer).sum().alias("dealer_points"),
+            count.filter(has_bid & ~dealer).sum().alias("other_n"),
+            points.filter(has_bid & ~dealer).sum().alias("other_points"),
+            pl.col("hook_forced").filter(has_bid & dealer).sum().alias("forced"),
+            pl.col("bids").sum().alias("bids"),
+            pl.col("made").sum().alias("made"),
+            pl.col("over").sum().alias("over"),
+            pl.col("under").sum().alias("under"),
+            count.filter(none).sum().alias("none_n"),
+            points.filter(none).sum().alias("none_points"),
+            count.filter(alone).sum().alias("joker_n"),
+            points.filter(alone).sum().alias("joker_points"),
+        )
+    )
+    if totals.height == 0:
         return None
-    return frame.sort("deal_set").with_columns(pl.exclude("deal_set").cast(pl.Float64))
+    totals = totals.sort("deal_block").rename({"deal_block": "cluster"})
+    return totals.with_columns(pl.exclude("cluster").cast(pl.Float64))
+
+
+def _deal_set_count(unit: Unit) -> int:
+    """The deal sets a unit played (from its games)."""
+    return _deal_seeds(unit).height
+
+
+def _blocks_align(a: Unit, b: Unit) -> bool:
+    """Whether two units' blocks of deal sets hold the same deal sets: the same deal sets, out of
+    the same number of deal sets of their runs (the block rule divides by it)."""
+    def total(unit: Unit) -> int:
+        config = unit.run.manifest.get("config") or {}
+        if isinstance(config.get("games"), int):
+            return int(config["games"])
+        return int(_deal_seeds(unit)["deal_set"].max() or 0) + 1
+
+    sets_a = _deal_seeds(a)["deal_set"].sort()
+    sets_b = _deal_seeds(b)["deal_set"].sort()
+    return total(a) == total(b) and sets_a.equals(sets_b)
 
 
 def _deal_stats_moments(unit: Unit) -> dict[str, Any]:
@@ -525,37 +593,44 @@ class Estimate:
     value: float
     se: float
     clusters: int
-    design: str  # "deal sets" or "seat-deals"
-    influence: pl.DataFrame | None = None  # deal_set, psi
+    design: str  # DEAL_SETS, BLOCKS or SEAT_DEALS: what the clusters are
+    influence: pl.DataFrame | None = None  # cluster, psi
+    deal_sets: int = 0  # the deal sets behind the estimate (clusters when 0)
+
+    @property
+    def deal_set_count(self) -> int:
+        """The deal sets behind the estimate."""
+        return self.deal_sets or self.clusters
 
 
-def _cluster_estimate(frame: pl.DataFrame, statistic: Statistic) -> Estimate:
+def _cluster_estimate(frame: pl.DataFrame, statistic: Statistic, design: str = DEAL_SETS,
+                      deal_sets: int = 0) -> Estimate:
     matrix = frame.select(statistic.columns).to_numpy().astype(float)
     clusters = matrix.shape[0]
     if clusters == 0:
-        return Estimate(math.nan, math.nan, 0, "deal sets")
+        return Estimate(math.nan, math.nan, 0, design, deal_sets=deal_sets)
     mean = matrix.mean(axis=0)
     with np.errstate(all="ignore"):
         value = float(statistic.function(mean))
     if not math.isfinite(value):
-        return Estimate(math.nan, math.nan, clusters, "deal sets")
+        return Estimate(math.nan, math.nan, clusters, design, deal_sets=deal_sets)
     gradient = np.nan_to_num(_gradient(statistic.function, mean))
     psi = (matrix - mean) @ gradient
     se = float(np.sqrt((psi**2).sum() / (clusters * (clusters - 1)))) if clusters > 1 else math.nan
-    influence = pl.DataFrame({"deal_set": frame["deal_set"], "psi": psi})
-    return Estimate(value, se, clusters, "deal sets", influence)
+    influence = pl.DataFrame({"cluster": frame["cluster"], "psi": psi})
+    return Estimate(value, se, clusters, design, influence, deal_sets)
 
 
-def _moment_estimate(moments: dict[str, Any], statistic: Statistic) -> Estimate:
+def _moment_estimate(moments: dict[str, Any], statistic: Statistic, deal_sets: int) -> Estimate:
     n, deff = moments["n"], moments["deff"]
     if n < 2:
-        return Estimate(math.nan, math.nan, int(n), "seat-deals")
+        return Estimate(math.nan, math.nan, int(n), SEAT_DEALS, deal_sets=deal_sets)
     sums = np.array([moments["sum"][c] for c in statistic.columns])
     mean = sums / n
     with np.errstate(all="ignore"):
         value = float(statistic.function(mean))
     if not math.isfinite(value):
-        return Estimate(math.nan, math.nan, int(n), "seat-deals")
+        return Estimate(math.nan, math.nan, int(n), SEAT_DEALS, deal_sets=deal_sets)
     size = len(statistic.columns)
     second = np.array(
         [
@@ -566,7 +641,8 @@ def _moment_estimate(moments: dict[str, Any], statistic: Statistic) -> Estimate:
     covariance = (second - np.outer(mean, mean)) * n / (n - 1)
     gradient = np.nan_to_num(_gradient(statistic.function, mean))
     variance = float(gradient @ covariance @ gradient) / n * deff if size else math.nan
-    return Estimate(value, math.sqrt(max(variance, 0.0)), int(n / deff), "seat-deals")
+    return Estimate(value, math.sqrt(max(variance, 0.0)), int(n / deff), SEAT_DEALS,
+                    deal_sets=deal_sets)
 
 
 def _interval(difference: float, se: float, df: float, level: float) -> tuple[float, float, float]:
@@ -698,16 +774,37 @@ def compare(
     estimates: dict[tuple[int, str], Estimate] = {}
     for unit in units:
         moments = None
+        deal_sets = _deal_set_count(unit)
+        deal_frame, clustering = deal_frames[id(unit)]
         for statistic in chosen_stats:
             if statistic.source == "games":
                 estimate = _cluster_estimate(game_frames[id(unit)], statistic)
-            elif deal_frames[id(unit)] is not None:
-                estimate = _cluster_estimate(deal_frames[id(unit)], statistic)  # type: ignore[arg-type]
+            elif deal_frame is not None:
+                estimate = _cluster_estimate(deal_frame, statistic, clustering, deal_sets)
             else:
                 moments = moments or _deal_stats_moments(unit)
-                estimate = _moment_estimate(moments, statistic)
+                estimate = _moment_estimate(moments, statistic, deal_sets)
             estimates[(id(unit), statistic.name)] = estimate
     notes = []
+    clustering_notes = []
+    by_clustering: dict[tuple[str, int], list[str]] = {}
+    for unit in units:
+        frame, clustering = deal_frames[id(unit)]
+        if clustering != DEAL_SETS:
+            key = (clustering, frame.height if frame is not None else 0)
+            by_clustering.setdefault(key, []).append(unit.label)
+    for (clustering, blocks), labels in by_clustering.items():
+        if clustering == BLOCKS:
+            clustering_notes.append(
+                f"{', '.join(labels)}: no per-deal rows; deal-level intervals clustered over "
+                f"{blocks} blocks of deal sets (--deal-rows clusters them over deal sets)"
+            )
+        else:
+            clustering_notes.append(
+                f"{', '.join(labels)}: a run written before blocks of deal sets, without "
+                "per-deal rows; deal-level intervals treat seat-deals as independent, too narrow "
+                "when deal sets differ in luck (play it again, or with --deal-rows)"
+            )
     rows, value_rows = [], []
     for statistic in chosen_stats:
         for unit in units:
@@ -731,37 +828,48 @@ def compare(
             f"{other.label} against {first.label}: "
             + (f"paired over {reason}" if paired else f"unpaired (Welch): {reason}")
         )
+        blocks_paired = paired and _blocks_align(first, other)
         for statistic in chosen_stats:
             a = estimates[(id(first), statistic.name)]
             b = estimates[(id(other), statistic.name)]
             difference = b.value - a.value
-            if paired and a.influence is not None and b.influence is not None:
-                design = "paired"
-                joined = a.influence.join(b.influence, on="deal_set", suffix="_b")
+            deal_sets = min(a.deal_set_count, b.deal_set_count)
+            if (paired and a.influence is not None and b.influence is not None
+                    and a.design == b.design and (a.design != BLOCKS or blocks_paired)):
+                design = "paired" if a.design == DEAL_SETS else f"paired, {a.design}"
+                joined = a.influence.join(b.influence, on="cluster", suffix="_b")
                 if joined.height == a.clusters == b.clusters:
                     z = (joined["psi_b"] - joined["psi"]).to_numpy()
                 else:  # common deal sets only: recompute both on them
-                    frames = game_frames if statistic.source == "games" else deal_frames
-                    keep = joined.select("deal_set")
-                    a = _cluster_estimate(frames[id(first)].join(keep, on="deal_set"), statistic)
-                    b = _cluster_estimate(frames[id(other)].join(keep, on="deal_set"), statistic)
+                    if statistic.source == "games":
+                        frame_a, frame_b = game_frames[id(first)], game_frames[id(other)]
+                    else:
+                        frame_a, frame_b = deal_frames[id(first)][0], deal_frames[id(other)][0]
+                    keep = joined.select("cluster")
+                    a = _cluster_estimate(frame_a.join(keep, on="cluster"), statistic, a.design)  # type: ignore[union-attr]
+                    b = _cluster_estimate(frame_b.join(keep, on="cluster"), statistic, b.design)  # type: ignore[union-attr]
                     difference = b.value - a.value
-                    joined = a.influence.join(b.influence, on="deal_set", suffix="_b")  # type: ignore[union-attr]
+                    joined = a.influence.join(b.influence, on="cluster", suffix="_b")  # type: ignore[union-attr]
                     z = (joined["psi_b"] - joined["psi"]).to_numpy()
+                    deal_sets = len(z) if a.design == DEAL_SETS else deal_sets
                 clusters = len(z)
                 se = float(np.sqrt((z**2).sum() / (clusters * (clusters - 1)))) if clusters > 1 \
                     else math.nan
                 df = clusters - 1.0
             else:
-                design = "welch" if a.design == b.design == "deal sets" else "welch, seat-deals"
+                if SEAT_DEALS in (a.design, b.design):
+                    design = f"welch, {SEAT_DEALS}"
+                elif BLOCKS in (a.design, b.design):
+                    design = f"welch, {BLOCKS}"
+                else:
+                    design = "welch"
                 va, vb = a.se**2, b.se**2
                 se = math.sqrt(va + vb)
                 with np.errstate(all="ignore"):
                     denominator = va**2 / max(a.clusters - 1, 1) + vb**2 / max(b.clusters - 1, 1)
                     df = (va + vb) ** 2 / denominator if denominator > 0 else math.inf
-                clusters = min(a.clusters, b.clusters)
             low, high, p_value = _interval(difference, se, df, level)
-            needed = needed_deal_sets(clusters, se, difference, level)
+            needed = needed_deal_sets(deal_sets, se, difference, level)
             row = {
                 "statistic": statistic.name,
                 "label": statistic.label,
@@ -775,7 +883,7 @@ def compare(
                 "difference_high": high,
                 "p_value": p_value,
                 "design": design,
-                "deal_sets": clusters,
+                "deal_sets": deal_sets,
                 "needed_deal_sets": needed if not (low > 0 or high < 0) else None,
                 "games_per_deal_set": _games_per_deal_set(first),
             }
@@ -812,7 +920,7 @@ def compare(
             "unit_of": pl.String(),
         },
     )
-    return Comparison(units, table, values, notes)
+    return Comparison(units, table, values, notes + clustering_notes)
 
 
 def _games_per_deal_set(unit: Unit) -> float:

@@ -342,8 +342,14 @@ def _provenance(frames: Sequence[pl.DataFrame], runs: Sequence[Run]) -> str:
     if intervals:
         unit = " and ".join(sorted(intervals))
         text += f". Deal-level intervals over {unit}"
+        if "blocks of deal sets" in intervals:
+            text += (" (a run without per-deal rows: its deal_stats sums are kept per block of "
+                     "consecutive deal sets, 64 blocks or one a deal set in a smaller run; "
+                     "--deal-rows clusters over deal sets)")
         if "seat-deals" in intervals:
-            text += " (a run without per-deal rows: --deal-rows clusters them over deal sets)"
+            text += (" (a run written before blocks of deal sets, without per-deal rows: "
+                     "seat-deals are treated as independent, too narrow when deal sets differ "
+                     "in luck; play it again, or with --deal-rows)")
     return text + "." if text else ""
 
 
@@ -553,7 +559,7 @@ def _deal_findings(run: Run, variant: str, where: str, level: float) -> list[str
         r = cost.row(0, named=True)
         estimate, low, high = (r["dealer_minus_others"], r["dealer_minus_others_low"],
                                r["dealer_minus_others_high"])
-        unit = "deal sets" if r["intervals"] == "deal sets" else "seat-deals"
+        unit = r["intervals"]
         hook = (f"; the hook restricted {100 * r['forced_share']:.0f}% of the dealer's bids"
                 if r["forced_share"] else "; the hook never restricted a bid")
         if _measured(low, high):

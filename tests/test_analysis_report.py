@@ -127,6 +127,9 @@ def test_report_tables_fit_and_say_what_is_missing(lean_report) -> None:  # noqa
     # no broken or empty interval cells, and the per-deal statistics are named, not blank
     assert "[, ]" not in html and "<td class=\"num\"></td>" not in html
     assert "need per-deal rows" in html and "--deal-rows" in html
+    # a run without per-deal rows: deal-level intervals over its blocks of deal sets, said once
+    assert "Deal-level intervals over blocks of deal sets" in html
+    assert "Deal-level intervals over seat-deals" not in html
     assert "| variance_share" not in report.markdown.read_text(encoding="utf-8")
     # text left, numbers right
     assert '<td class="text">fastheuristic</td>' in html and '<td class="num">' in html

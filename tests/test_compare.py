@@ -123,19 +123,55 @@ def test_deal_level_difference_is_clustered_by_deal_set_and_covers() -> None:
 def test_points_per_deal_interval_sees_the_shared_deal_set_luck() -> None:
     """Mean deal points of two variants on different deals, every seat-deal of a deal set sharing
     its luck (sd 25): the clustered (per-deal rows) interval covers the truth 0 as often as it
-    claims, where seat-deals from deal_stats sums, even with the design effect, are too narrow."""
+    claims, where seat-deals from deal_stats sums without blocks of deal sets, even with the design
+    effect, are too narrow."""
     repeats, covered, naive = 100, 0, 0
     for seed in range(repeats):
         run = _two_variants(40, seed=900 + seed, same_deals=False, deal_rows=True, set_sd=25.0)
         row = _row(compare([run]), "points_per_deal")
         assert row["design"] == "welch"
         covered += row["difference_low"] <= 0.0 <= row["difference_high"]
-        seat_deals = _row(compare([run.__class__(**{**run.__dict__, "deals": None})]),
+        # a run written before blocks of deal sets: only the sums over all deal sets
+        seat_deals = _row(compare([run_from_frames(run.games, run.deal_stats.drop("deal_block"))]),
                           "points_per_deal")
         assert seat_deals["design"] == "welch, seat-deals"
         naive += seat_deals["difference_low"] <= 0.0 <= seat_deals["difference_high"]
     assert 0.90 <= covered / repeats <= 0.99
     assert naive / repeats < 0.8
+
+
+def test_without_deal_rows_deal_level_differences_cluster_over_blocks_and_cover() -> None:
+    """150 deal sets whose seat-deals share their deal set's luck (sd 25), in runs without
+    per-deal rows: the deal_stats blocks of deal sets (64) carry the clustering. Unpaired, the
+    points-per-deal difference (truth 0) covers at about 95% over blocks and not over seat-deals
+    (a run written before blocks); paired over the blocks of the same deal sets, the dealer's cost
+    (truth +6) covers too."""
+    # 200 repeats: at a true 95%, fewer than 180 covered has a chance of about 0.2%
+    repeats = 200
+    covered = {"welch": 0, "paired": 0}
+    naive = 0
+    for seed in range(repeats):
+        run = _two_variants(150, seed=1300 + seed, same_deals=False, deal_rows=True, set_sd=25.0)
+        lean = run_from_frames(run.games, run.deal_stats)
+        row = _row(compare([lean]), "points_per_deal")
+        assert row["design"] == "welch, blocks of deal sets" and row["deal_sets"] == 150
+        covered["welch"] += row["difference_low"] <= 0.0 <= row["difference_high"]
+        if seed % 2 == 0:  # the seat-deals of a run without blocks, on every other run
+            old = run_from_frames(run.games, run.deal_stats.drop("deal_block"))
+            row = _row(compare([old]), "points_per_deal")
+            assert row["design"] == "welch, seat-deals"
+            naive += row["difference_low"] <= 0.0 <= row["difference_high"]
+        run = _two_variants(150, seed=1300 + seed, deal_rows=True, set_sd=25.0, dealer_effect=6.0)
+        comparison = compare([run_from_frames(run.games, run.deal_stats)])
+        row = _row(comparison, "dealer_cost")
+        assert row["design"] == "paired, blocks of deal sets"
+        covered["paired"] += row["difference_low"] <= 6.0 <= row["difference_high"]
+    assert any("64 blocks of deal sets" in note for note in comparison.notes)
+    values = comparison.values.filter(pl.col("statistic") == "dealer_cost")
+    assert set(values["unit_of"]) == {"blocks of deal sets"} and set(values["units"]) == {64}
+    for name, count in covered.items():
+        assert 0.90 <= count / repeats <= 0.99, (name, covered, naive)
+    assert naive / (repeats // 2) < 0.8, naive
 
 
 def test_needed_deal_sets_follows_the_power_formula() -> None:
@@ -196,7 +232,7 @@ def test_variants_with_different_player_counts_compare_unpaired() -> None:
         synthetic_deal_stats(4, players=3, seed=1, variant_hash=OTHER)[0], label="three",
     )
     comparison = compare([four, three])
-    assert set(comparison.table["design"]) <= {"welch", "welch, seat-deals"}
+    assert set(comparison.table["design"]) == {"welch", "welch, blocks of deal sets"}
     assert "player counts differ" in comparison.notes[0]
     positions = [s for s in comparison.table["statistic"] if s.startswith("seat_advantage")]
     assert positions == ["seat_advantage[0]", "seat_advantage[1]", "seat_advantage[2]"]
