@@ -16,11 +16,13 @@ Designs, stated once:
 - *Wilson interval* (``wilson_interval``) for a proportion; with clustered data
   (``clustered_wilson``) the count is replaced by the effective sample size n_eff = p(1-p)/var,
   var the cluster-robust variance above (Kish's design effect; n_eff = n when var is 0).
-- *Design effect* (deal-level tables): ``deal_stats`` holds sums, not deal sets, so the seat-deals
-  of the seatings of one deal set cannot be told apart. In a duplicate run with S seatings a deal is
-  replayed S times on the same cards; the deal-level intervals divide every count by S (the design
-  effect of perfectly correlated replays: exact when the replays are identical, as with identical
-  strategies, conservative otherwise).
+- *Design effect* (deal-level tables of a run written before ``deal_stats`` kept its sums per
+  block of deal sets; newer runs are clustered over the blocks, see ``balance``): ``deal_stats``
+  then holds sums over all deal sets, so the seat-deals of the seatings of one deal set cannot be
+  told apart. In a duplicate run with S seatings a deal is replayed S times on the same cards;
+  the deal-level intervals divide every count by S (the design effect of perfectly correlated
+  replays: exact when the replays are identical, as with identical strategies, conservative
+  otherwise; too narrow when deal sets differ in luck).
 - *Welch difference* (``welch_difference``): difference of two independent means,
   Welch-Satterthwaite degrees of freedom.
 - *Hotelling T²* (``hotelling_test``): are k means of a k-vector measured on each of n clusters
