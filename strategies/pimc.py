@@ -1,18 +1,30 @@
-"""Perfect-information Monte Carlo card play (determinized sampling), bidding as ``ev``.
+"""Perfect-information Monte Carlo card play with exact solving of each guess; bidding too.
 
 For each card decision it guesses the hidden hands ``samples`` times, consistently with what the
 seat knows (``engine.determinize``: the cards seen played, the voids players have shown by not
 following suit or not trumping, the high or low cards a Joker's demand has shown, the trump card),
-and in every guess plays each distinct legal action (equivalent cards merged) followed by the rest
-of the deal with the heuristic for all seats. It plays the action with the best mean of its own
-points for the deal (the variant's table, fines included); ties go to the heuristic's choice. The
-same guesses serve every action (common random numbers), so their differences are measured on the
-same deals.
+and in every guess solves the rest of the deal with all cards open (``strategies.solver``, the
+compiled alpha-beta of ``engine.core.solve``): the points the seat scores for the deal under the
+variant's own table, its bid fixed, when it plays on to maximise them and the other seats to
+minimise them. Every distinct legal action (equivalent cards merged, the Joker with each of its
+calls) is valued in every guess, and it plays the action with the best mean; ties go to the
+heuristic's choice. The same guesses serve every action (common random numbers).
 
-Cost: a decision with k distinct actions and ``samples`` guesses runs k x samples playouts of the
-rest of the deal (about 0.1-0.6 ms each); with the defaults that is about 20 ms a decision on
-average at four players, 50-90 ms at the 95th percentile and under 0.2 s at most (measured in
-``docs/strength.md``); the ``time`` budget caps it when set.
+With ``solve = "playout"`` it values each action by one playout of the rest of the deal with the
+heuristic for every seat instead (the strategy of raspis before issue 13); a guess whose solve runs
+past the node budget (``budget``), and every deal the solver does not model (drawing from the stock
+after each trick), falls back to those playouts.
+
+Bidding: ``bidding = "solve"`` weighs each candidate bid (the heuristic's, ``window`` either side,
+and the pass) by the solved value of the deal before its first card in ``bid_samples`` guessed
+deals (the later bidders bidding as the heuristic would on their guessed hands), and bids the best
+mean; ``bidding = "playout"`` bids as ``ev`` (heuristic playouts of each
+candidate, the best expected score under the table). Trump is named as ``ev`` names it.
+
+Premiums (002: the best deal once more for making every bid of the game) are not in the values:
+like the playouts before, the solver scores the current deal alone.
+
+Decision time is bounded by ``samples`` and, when set, ``time`` (seconds, checked between guesses).
 """
 
 from __future__ import annotations
@@ -23,7 +35,8 @@ from raspis.engine.game import Phase
 
 from .base import Parameter
 from .ev import ExpectedValueStrategy
-from .heuristic import play_from_observation
+from .heuristic import bid_distribution, observation_out, play_from_observation, policy_action
+from .registry import StrategySpecError
 from .search import (
     BidEvidence,
     Deadline,
@@ -33,22 +46,37 @@ from .search import (
     playout,
     representative,
 )
-from .tactics import rules_for
+from .solver import DEFAULT_BUDGET, MODELS, OpenHandSolver, solvable
+from .tactics import best_bid, points_table, rules_for
+
+SOLVE_MODES = ("exact", "playout")
+BIDDING_MODES = ("solve", "playout")
 
 
 class PimcStrategy(ExpectedValueStrategy):
-    """Determinized Monte Carlo card play over sampled hidden hands; bids as ``ev``.
+    """Determinized card play over sampled hidden hands, each guess solved exactly.
 
-    Parameters: ``samples`` (guesses of the hidden hands per card decision), ``bid_samples`` and
-    ``window`` (the ``ev`` bidding), ``time`` (seconds per decision at most, checked between
-    guesses; 0: no limit). Deterministic given its seed when ``time`` is 0.
+    Parameters: ``samples`` (guesses of the hidden hands per card decision), ``solve`` (``exact``
+    or ``playout``), ``budget`` (nodes per solve), ``bidding`` (``solve`` or ``playout``),
+    ``bid_samples`` and ``window`` (the bidding), ``time`` (seconds per decision at most, checked
+    between guesses; 0: no limit). Deterministic given its seed when ``time`` is 0.
     """
 
     name = "pimc"
-    description = "determinized Monte Carlo play: each card scored by playouts of sampled deals"
+    description = ("determinized play: each card valued by solving sampled deals open-handed "
+                   "under the variant's table")
     parameters = {
         "samples": Parameter(int, 24, "guesses of the hidden hands per card decision"),
-        "bid_samples": Parameter(int, 12, "guesses per bid, as ev's samples"),
+        "solve": Parameter(str, "exact", "how a guess values each action: exact (open-hand "
+                           "alpha-beta) or playout (the heuristic plays the deal out)"),
+        "model": Parameter(str, "maxn", "how the other seats play in a solved guess: maxn "
+                           "(each for its own points, the bids fixed) or paranoid (all against "
+                           "this seat)"),
+        "budget": Parameter(int, DEFAULT_BUDGET, "search nodes per solved guess; past it the "
+                            "decision plays out with the heuristic"),
+        "bidding": Parameter(str, "playout", "how bids are weighed: solve (the solved value of "
+                             "sampled deals) or playout (as ev)"),
+        "bid_samples": Parameter(int, 12, "guesses per bid"),
         "window": Parameter(int, 2, "bids tried on each side of the heuristic's, as ev"),
         "time": Parameter(float, 0.0, "seconds per decision at most, checked between guesses "
                           "(0: no limit; a limit makes the play depend on the machine's speed)"),
@@ -56,8 +84,28 @@ class PimcStrategy(ExpectedValueStrategy):
                                "the hidden hands (0: none; experimental, see search.BidEvidence)"),
     }
 
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        if self.solve not in SOLVE_MODES:
+            raise StrategySpecError(f"pimc: solve = {self.solve!r}; choose one of "
+                             f"{', '.join(SOLVE_MODES)}")
+        if self.bidding not in BIDDING_MODES:
+            raise StrategySpecError(f"pimc: bidding = {self.bidding!r}; choose one of "
+                             f"{', '.join(BIDDING_MODES)}")
+        if self.model not in MODELS:
+            raise StrategySpecError(f"pimc: model = {self.model!r}; choose one of "
+                                    f"{', '.join(MODELS)}")
+        self._solver: OpenHandSolver | None = None
+
+    @property
+    def solver(self) -> OpenHandSolver:
+        """The open-hand solver (its transposition table made on first use)."""
+        if self._solver is None:
+            self._solver = OpenHandSolver(budget=self.budget, model=self.model)
+        return self._solver
+
     def act(self, observation: Observation) -> Action:
-        """Search the card to play; bid and name trump as ``ev``."""
+        """Search the card to play or the bid; name trump as ``ev``."""
         actions = observation.legal_actions
         if len(actions) == 1:
             return actions[0]
@@ -68,12 +116,57 @@ class PimcStrategy(ExpectedValueStrategy):
             return self.search_trump(observation, self.bid_samples, self.time)
         return self.search_play(observation)
 
+    # -- bidding ------------------------------------------------------------------------------
+
     def search_bid_action(self, observation: Observation) -> Action:
-        """The ``ev`` bid."""
+        """The bid with the best mean solved value (``bidding = solve``), else ``ev``'s bid."""
+        if self.bidding == "solve" and solvable(observation.variant):
+            bid = self.solved_bid(observation)
+            if bid is not None:
+                return Bid(bid)
         return Bid(self.search_bid(observation, self.bid_samples, self.window, self.time))
 
+    def solved_bid(self, observation: Observation) -> int | None:
+        """The candidate bid whose solved value, averaged over guessed deals, is highest; None
+        when a solve ran past the budget (the caller then bids as ``ev``)."""
+        rules = rules_for(observation.variant)
+        legal = [action.tricks for action in observation.legal_actions]  # type: ignore[union-attr]
+        hand = None if observation.hand_hidden else observation.hand
+        prior = bid_distribution(
+            rules, observation.seat, hand, observation.other_hands, observation.trump,
+            observation.hand_size, observation.order, observation.dealer,
+            observation_out(observation),
+        )
+        table = points_table(rules, observation.kind, observation.hand_size)
+        start, _ = best_bid(prior, legal, table)
+        candidates = [bid for bid in legal if abs(bid - start) <= self.window or bid == 0]
+        if len(candidates) == 1 or self.bid_samples <= 0:
+            return start
+        determinizer = Determinizer(observation)
+        stream = guesses(determinizer, BidEvidence(observation, rules, self.inference), self.rng)
+        deadline = Deadline(self.time)
+        totals = {bid: 0.0 for bid in candidates}
+        solver = self.solver
+        seat = observation.seat
+        for _ in range(self.bid_samples):
+            hands, trump = next(stream)
+            for bid in candidates:
+                game = determinizer.game(hands, trump)
+                game.apply_unchecked(Bid(bid))
+                while game.phase == Phase.BID:  # the later bidders bid as the heuristic
+                    game.apply_unchecked(policy_action(game, rules))
+                value = solver.position_value(game, seat)
+                if value is None:
+                    return None
+                totals[bid] += value
+            if deadline.passed():
+                break
+        return max(candidates, key=lambda bid: (totals[bid], bid == start, -bid))
+
+    # -- card play ----------------------------------------------------------------------------
+
     def search_play(self, observation: Observation) -> Action:
-        """The legal action with the best mean own points over the sampled playouts."""
+        """The legal action with the best mean value over the guesses."""
         rules = rules_for(observation.variant)
         candidates = distinct_plays(observation)
         preferred = representative(candidates, play_from_observation(rules, observation))
@@ -83,14 +176,25 @@ class PimcStrategy(ExpectedValueStrategy):
         stream = guesses(determinizer, BidEvidence(observation, rules, self.inference), self.rng)
         deadline = Deadline(self.time)
         seat = observation.seat
+        exact = self.solve == "exact" and solvable(observation.variant)
+        solver = self.solver if exact else None
         totals = {action: 0.0 for action in candidates}
         for _ in range(max(1, self.samples)):
             hands, trump = next(stream)
-            for action in candidates:
-                game = determinizer.game(hands, trump)
-                game.apply_unchecked(action)
-                playout(game, rules)
-                totals[action] += game.results[0].points[seat]
+            values = None
+            if solver is not None:
+                values = solver.values_for(observation, hands, candidates)
+                if values is None:  # past the budget: play out from now on in this decision
+                    solver = None
+            if values is None:
+                values = []
+                for action in candidates:
+                    game = determinizer.game(hands, trump)
+                    game.apply_unchecked(action)
+                    playout(game, rules)
+                    values.append(game.results[0].points[seat])
+            for action, value in zip(candidates, values, strict=True):
+                totals[action] += value
             if deadline.passed():
                 break
         return argmax(totals, preferred, candidates)

@@ -37,7 +37,12 @@ from raspis.engine.core.plan import RulePlan, rule_plan
 from raspis.engine.game import Game, Phase
 from raspis.engine.observation import Observation
 
-__all__ = ["OpenHandSolver", "option_of", "solvable"]
+__all__ = ["MODELS", "OpenHandSolver", "option_of", "solvable"]
+
+#: How the other seats are taken to play: against the deciding seat (paranoid: the value is
+#: exact alpha-beta over two sides) or each for its own points with the bids fixed (max^n, ties
+#: against the deciding seat).
+MODELS = ("paranoid", "maxn")
 
 #: Node budget of one solve by default (about 0.1-0.2 s of search at the most).
 DEFAULT_BUDGET = 400_000
@@ -59,9 +64,14 @@ def option_of(action: Play) -> int:
 class OpenHandSolver:
     """Solves positions with every hand known; keeps one transposition table and the keys."""
 
-    def __init__(self, table_bits: int = 18, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(self, table_bits: int = 18, budget: int = DEFAULT_BUDGET,
+                 model: str = "paranoid", cut_offs: bool = True) -> None:
+        if model not in MODELS:
+            raise ValueError(f"solver model {model!r}: choose one of {', '.join(MODELS)}")
         self.table = solve.new_table(table_bits)
         self.budget = budget
+        self.model = model
+        self.cut_offs = cut_offs
         self._zobrist: dict[int, np.ndarray] = {}
         self._rows: dict[tuple[Any, ...], np.ndarray] = {}
         self.stats = np.zeros(2, dtype=np.int64)
@@ -92,21 +102,32 @@ class OpenHandSolver:
 
     # -- the three faces --------------------------------------------------------------------
 
-    def values(self, game: Game, seat: int, actions: Sequence[Action], *, bid: int | None = None,
+    def values(self, game: Game, seat: int, actions: Sequence[Action] | None, *,
+               bid: int | None = None,
                bonus: int = 0, budget: int | None = None) -> list[int] | None:
         """The exact points of ``seat`` after each of ``actions`` (legal plays of the seat to
         move in ``game``, in ``PLAY``), fines already incurred this deal included."""
         if game.phase != Phase.PLAY or not solvable(game.variant):
             return None
         spec = game.deal
+        bids = list(game.bids)
+        if bid is not None:
+            bids[seat] = bid
         found = self._solve(game.plan, spec.kind, spec.number, spec.hand_size, game.order,
                             game.hands, game.trick, game.to_move, game.led_suit,
-                            game.trick_trump, game.trump, game.played, game.taken[seat], seat,
-                            game.bids[seat] if bid is None else bid, bonus, actions, budget)
+                            game.trick_trump, game.trump, game.played, game.taken, seat,
+                            bids, bonus, actions, budget)
         if found is None:
             return None
         fines = game.fines[seat]
         return [value + fines for value in found]
+
+    def position_value(self, game: Game, seat: int, *, bonus: int = 0,
+                       budget: int | None = None) -> int | None:
+        """The exact points of ``seat`` for the deal from the position of ``game`` (in ``PLAY``,
+        whoever is to move), fines already incurred this deal included."""
+        found = self.values(game, seat, None, bonus=bonus, budget=budget)
+        return None if found is None else found[0]
 
     def values_for(self, observation: Observation, hands: Sequence[int],
                    actions: Sequence[Action], *, bonus: int = 0,
@@ -120,13 +141,15 @@ class OpenHandSolver:
         return self._solve(plan, observation.kind, observation.deal_number,
                            observation.hand_size, observation.order, hands, observation.trick,
                            observation.to_move, observation.led_suit, observation.trick_trump,
-                           observation.trump, observation.played, observation.taken[seat], seat,
-                           observation.bids[seat], bonus, actions, budget)
+                           observation.trump, observation.played, observation.taken, seat,
+                           observation.bids, bonus, actions, budget)
 
-    def opening_value(self, observation: Observation, hands: Sequence[int], bid: int | None,
-                      trump: int, *, bonus: int = 0, budget: int | None = None) -> int | None:
-        """The exact points of the observing seat for the deal, bidding ``bid``, before the first
-        card is led (every seat's hand as ``hands``, the trump ``trump``)."""
+    def opening_value(self, observation: Observation, hands: Sequence[int],
+                      bids: Sequence[int | None], trump: int, *, bonus: int = 0,
+                      budget: int | None = None) -> int | None:
+        """The exact points of the observing seat for the deal before the first card is led,
+        every seat's hand as ``hands``, the bids as ``bids`` (the seat's own the one weighed; the
+        others matter to max^n only), the trump ``trump``."""
         if not solvable(observation.variant):
             return None
         plan = rule_plan(observation.variant, observation.players)
@@ -138,17 +161,19 @@ class OpenHandSolver:
                                     kind.joker_holder_leads)]
         found = self._solve(plan, observation.kind, observation.deal_number,
                             observation.hand_size, order, hands, (), leader, -1, trump, trump, 0,
-                            0, observation.seat, bid, bonus, None, budget)
+                            [0] * observation.players, observation.seat, bids, bonus, None,
+                            budget)
         return None if found is None else found[0]
 
     # -- the arrays ---------------------------------------------------------------------------
 
     def _solve(self, plan: RulePlan, kind: str, number: int, hand_size: int,
                order: Sequence[int], hands: Sequence[int], trick: Sequence[Any], to_move: int,
-               led_suit: int, trick_trump: int, trump: int, played: int, taken: int, seat: int,
-               bid: int | None, bonus: int, actions: Sequence[Action] | None,
-               budget: int | None) -> list[int] | None:
+               led_suit: int, trick_trump: int, trump: int, played: int,
+               taken: Sequence[int], seat: int, bids: Sequence[int | None], bonus: int,
+               actions: Sequence[Action] | None, budget: int | None) -> list[int] | None:
         players = len(order)
+        maxn = self.model == "maxn" and players <= solve.MAXN_PLAYERS
         position_of = {member: index for index, member in enumerate(order)}
         positions = np.array([hands[member] for member in order], dtype=np.int64)
         trick_cards = np.full(players, -1, dtype=np.int64)
@@ -178,8 +203,12 @@ class OpenHandSolver:
         params[solve.P_HAND_SIZE] = hand_size
         params[solve.P_BUDGET] = self.budget if budget is None else budget
         # the objective is part of every key of the table
+        params[solve.P_CUT_OFFS] = self.cut_offs
+        bid = bids[seat]
+        objective = (tuple(bids), self.cut_offs) if maxn else bid
         params[solve.P_SALT] = hash((plan.variant.content_hash, players, number, kind,
-                                     hand_size, seat, bid, bonus, trump)) & ((1 << 63) - 1)
+                                     hand_size, seat, objective, bonus, trump, maxn)) & (
+                                         (1 << 63) - 1)
         if actions is None:  # the position's own value
             cards = np.full(1, -1, dtype=np.int64)
             calls = np.full(1, -1, dtype=np.int64)
@@ -192,10 +221,22 @@ class OpenHandSolver:
         stats = self.stats
         stats[:] = 0
         keys, low, high, moves = self.table
-        solve.solve_moves(params, self.row(plan, hand_size, kind, bid, bonus),
-                          self.zobrist(players), positions, trick_cards, trick_options,
-                          len(trick), leader, led_suit, trick_trump, played, taken, cards, calls,
-                          values, keys, low, high, moves, stats)
+        if maxn:
+            rows = np.stack([self.row(plan, hand_size, kind, bids[member],
+                                      bonus if member == seat else 0) for member in order])
+            packed = sum(taken[member] << (solve.SEAT_BITS * index)
+                         for index, member in enumerate(order))
+            solve.solve_moves_maxn(params, rows, self.zobrist(players), positions, trick_cards,
+                                   trick_options, len(trick), leader, led_suit, trick_trump,
+                                   played, packed, cards, calls, values, keys, low, moves, stats)
+            decider = position_of[seat]
+            values = [solve.outcome_score(rows, int(outcome), decider, plan.lead_fine)
+                      for outcome in values]
+        else:
+            solve.solve_moves(params, self.row(plan, hand_size, kind, bid, bonus),
+                              self.zobrist(players), positions, trick_cards, trick_options,
+                              len(trick), leader, led_suit, trick_trump, played, taken[seat],
+                              cards, calls, values, keys, low, high, moves, stats)
         self.nodes += int(stats[solve.S_NODES])
         if stats[solve.S_ABORTED]:
             self.aborted += 1

@@ -191,5 +191,84 @@ def test_opening_value_matches_brute_force(seed: int, variant_name: str, offset:
     game = random_position(variant_name, 4, 2, random.Random(seed), 0)
     seat = game.order[offset]
     observation = game.observation(seat)
-    value = SOLVER.opening_value(observation, game.hands, game.bids[seat], game.trump)
+    value = SOLVER.opening_value(observation, game.hands, game.bids, game.trump)
     assert value == brute_force(game, seat)
+
+
+def brute_force_maxn(game: Game, decider: int, root_fines: list[int]) -> tuple[int, ...]:
+    """Every seat's points under max^n: the seat to move takes the outcome best for itself, then
+    worst for ``decider``, then the least packed outcome (tricks, then Jokers led with a fine,
+    ``SEAT_BITS`` a position in the order of play), as the solver orders them."""
+    if game.results:
+        return tuple(game.results[0].points)
+    fine = game.plan.lead_fine
+    mover = game.to_move
+    best: tuple[tuple[int, int, int], tuple[int, ...]] | None = None
+    for action in game.legal_action_tuple():
+        child = game.clone()
+        child.apply(action)
+        points = brute_force_maxn(child, decider, root_fines)
+        leaf = child
+        while not leaf.results:  # the outcome's packed key, from the leaf max^n reaches
+            leaf = _maxn_leaf(leaf, decider, root_fines)
+        packed = 0
+        result = leaf.results[0]
+        for position, seat in enumerate(game.order):
+            fined = (result.fines[seat] - root_fines[seat]) // fine if fine else 0
+            packed += (result.taken[seat] + (fined << 6)) << (8 * position)
+        key = (-points[mover], points[decider], packed)
+        if best is None or key < best[0]:
+            best = (key, points)
+    assert best is not None
+    return best[1]
+
+
+def _maxn_leaf(game: Game, decider: int, root_fines: list[int]) -> Game:
+    """The position max^n moves to from ``game`` (for the packed key of its outcome)."""
+    fine = game.plan.lead_fine
+    mover = game.to_move
+    best: tuple[tuple[int, int, int], Game] | None = None
+    for action in game.legal_action_tuple():
+        child = game.clone()
+        child.apply(action)
+        leaf = child
+        while not leaf.results:
+            leaf = _maxn_leaf(leaf, decider, root_fines)
+        result = leaf.results[0]
+        packed = 0
+        for position, seat in enumerate(game.order):
+            fined = (result.fines[seat] - root_fines[seat]) // fine if fine else 0
+            packed += (result.taken[seat] + (fined << 6)) << (8 * position)
+        key = (-result.points[mover], result.points[decider], packed)
+        if best is None or key < best[0]:
+            best = (key, child)
+    assert best is not None
+    return best[1]
+
+
+MAXN = OpenHandSolver(table_bits=12, model="maxn", cut_offs=False)
+MAXN_CUT = OpenHandSolver(table_bits=12, model="maxn")
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), variant_name=st.sampled_from(PRESETS),
+       players=st.sampled_from([3, 4]), plays=st.integers(0, 5))
+def test_maxn_matches_brute_force(seed: int, variant_name: str, players: int,
+                                  plays: int) -> None:
+    """max^n (every seat for its own points, the bids fixed), exact without cut-offs; with them
+    the deciding seat's value of the position itself is the same (only which of two outcomes
+    equal for the mover and the deciding seat is taken may differ, deeper down)."""
+    if variant_name == "georgian":
+        players = 4
+    game = random_position(variant_name, players, 2, random.Random(seed), plays)
+    if game.results:
+        return
+    seat = game.to_move
+    actions = list(game.legal_action_tuple())
+    values = MAXN.values(game, seat, actions)
+    assert values is not None
+    for action, value in zip(actions, values, strict=True):
+        child = _after(game, action)
+        assert value == brute_force_maxn(child, seat, list(game.fines))[seat], action
+    value = MAXN_CUT.position_value(game, seat)
+    assert value == MAXN.position_value(game, seat) == max(values)

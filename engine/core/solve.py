@@ -44,8 +44,8 @@ INFINITY = 1 << 40
 #: Fields of the ``params`` array of ``solve_moves``.
 (P_PLAYERS, P_DECIDER, P_MUST_TRUMP, P_LOCK_CARD, P_TWO_JOKERS, P_TRUMP_WINS, P_TRUMP,
  P_CIRCULAR, P_LEAD_CALLS_FIRST, P_LEAD_CALLS_LATER, P_LEAD_FINE, P_HAND_SIZE, P_BUDGET,
- P_SALT) = range(14)
-PARAMS = 14
+ P_SALT, P_CUT_OFFS) = range(15)
+PARAMS = 15
 #: ``stats``: nodes searched, 1 once the node budget stopped the search.
 S_NODES, S_ABORTED = range(2)
 #: Moves a node may have at most: a hand of 54 cards, or 27 and the 19 Joker calls.
@@ -489,6 +489,233 @@ def solve_moves(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands:
                                 table_move, stats)
 
 
+# -- max^n: every seat plays for its own points ----------------------------------------------
+
+#: Bits of one position in a packed outcome of ``solve_moves_maxn``: its tricks (6 bits), then
+#: the Jokers it led with other cards in hand (2 bits, the lead fines).
+SEAT_BITS = 8
+TAKEN_MASK = 63
+MAXN_PLAYERS = 7
+
+
+@njit(cache=True, inline="always")
+def outcome_score(rows: np.ndarray, packed: int, position: int, fine: int) -> int:
+    """The points of ``position`` in a packed outcome: its row at its tricks, plus its fines."""
+    own = packed >> (SEAT_BITS * position)
+    return rows[position, own & TAKEN_MASK] + fine * ((own >> 6) & 3)
+
+
+@njit(cache=True, inline="always")
+def _mix(value: int) -> int:
+    """A 64-bit mix of a packed trick count vector, for the table's key."""
+    value = (value ^ (value >> 29)) * -4658895280553007687
+    return value ^ (value >> 32)
+
+
+@njit(cache=True)
+def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
+                 root: int, forced_card: int, forced_option: int, nodes: np.ndarray,
+                 played_cards: np.ndarray, played_options: np.ndarray, move_cards: np.ndarray,
+                 move_options: np.ndarray, table_keys: np.ndarray, table_value: np.ndarray,
+                 table_move: np.ndarray, stats: np.ndarray) -> int:
+    """The packed outcome (every position's final tricks and fines) of the node at
+    ``nodes[root]`` when every seat plays for its own points (max^n, Luckhardt and Irani 1986):
+    the seat to move takes the move whose outcome gives it the most, and among those the one that
+    gives the deciding seat the least, and among those the least packed outcome (a total order,
+    so the outcome is one and the same whatever the order of the moves). With
+    ``params[P_CUT_OFFS]`` a node stops once its mover has the most it can get and the deciding
+    seat the least: the deciding seat's points are then settled, though not always which of the
+    outcomes equal for both is taken, which a seat further up may weigh differently (faster, and
+    a value that may differ from the exact one in those ties). On an explicit stack like
+    ``_search``; ``nodes[ply, N_TAKEN]`` holds the packed outcome so far, ``N_ALPHA`` and
+    ``N_BETA`` the best child's points for the mover and for the deciding seat,
+    ``N_WINDOW_ALPHA`` and ``N_WINDOW_BETA`` the most the mover and the least the deciding seat
+    can still get (a cut-off once both are reached)."""
+    players = params[P_PLAYERS]
+    decider = params[P_DECIDER]
+    fine = params[P_LEAD_FINE]
+    ply = root
+    returning = False
+    result = 0
+    while True:
+        if returning:
+            mover = nodes[ply, N_MOVER]
+            hands[mover] = nodes[ply, N_HAND]
+            if stats[S_ABORTED]:
+                return 0
+            own = outcome_score(rows, result, mover, fine)
+            theirs = outcome_score(rows, result, decider, fine)
+            index = nodes[ply, N_INDEX]
+            if index == 0 or own > nodes[ply, N_ALPHA] or (own == nodes[ply, N_ALPHA] and (
+                    theirs < nodes[ply, N_BETA]
+                    or (theirs == nodes[ply, N_BETA] and result < nodes[ply, N_BEST]))):
+                nodes[ply, N_BEST] = result
+                nodes[ply, N_ALPHA] = own
+                nodes[ply, N_BETA] = theirs
+                nodes[ply, N_BEST_MOVE] = move_cards[ply, index] * 32 + move_options[
+                    ply, index] + 1
+            nodes[ply, N_INDEX] = index + 1
+            if params[P_CUT_OFFS] and nodes[ply, N_ALPHA] >= nodes[ply, N_WINDOW_ALPHA] and (
+                    mover == decider or nodes[ply, N_BETA] <= nodes[ply, N_WINDOW_BETA]):
+                nodes[ply, N_INDEX] = nodes[ply, N_COUNT]
+            returning = False
+        elif nodes[ply, N_ENTERED] == 0:
+            nodes[ply, N_ENTERED] = 1
+            stats[S_NODES] += 1
+            if stats[S_NODES] > params[P_BUDGET]:
+                stats[S_ABORTED] = 1
+                return 0
+            forced = ply == root and forced_card >= 0
+            length = nodes[ply, N_LENGTH]
+            leader = nodes[ply, N_LEADER]
+            packed = nodes[ply, N_TAKEN]
+            nodes[ply, N_SLOT] = -1
+            done = False
+            if length == 0 and not forced:
+                if popcount(hands[leader]) == 0:
+                    done = True
+                    result = packed
+                else:
+                    entry_key = (nodes[ply, N_KEY] ^ zobrist[54 * players + leader]
+                                 ^ _mix(packed) ^ params[P_SALT])
+                    lock = params[P_LOCK_CARD]
+                    if lock >= 0 and nodes[ply, N_PLAYED] >> lock & 1:
+                        entry_key ^= zobrist[54 * players + players + 63]
+                    slot = entry_key & (len(table_keys) - 1)
+                    nodes[ply, N_SLOT] = slot
+                    nodes[ply, N_ENTRY] = entry_key
+                    if table_keys[slot] == entry_key:
+                        done = True
+                        result = table_value[slot]
+            if done:
+                if ply == root:
+                    return result
+                ply -= 1
+                returning = True
+                continue
+            mover = (leader + length) % players
+            nodes[ply, N_MOVER] = mover
+            left = popcount(hands[mover])
+            mover_taken = (packed >> (SEAT_BITS * mover)) & TAKEN_MASK
+            _, highest, best_count = _reachable(rows[mover], mover_taken, left)
+            nodes[ply, N_WINDOW_ALPHA] = highest
+            decider_taken = (packed >> (SEAT_BITS * decider)) & TAKEN_MASK
+            lowest, _, _ = _reachable(rows[decider], decider_taken, left)
+            nodes[ply, N_WINDOW_BETA] = lowest + fine * popcount(hands[decider] & JOKER_BITS)
+            if forced:
+                move_cards[ply, 0] = forced_card
+                move_options[ply, 0] = forced_option
+                count = 1
+            else:
+                count = _generate(params, hands, mover, played_cards[ply - length:ply],
+                                  played_options[ply - length:ply], length, nodes[ply, N_LED],
+                                  nodes[ply, N_TRUMP], nodes[ply, N_PLAYED], move_cards,
+                                  move_options, ply, best_count > mover_taken)
+            nodes[ply, N_COUNT] = count
+            nodes[ply, N_INDEX] = 0
+        if nodes[ply, N_INDEX] < nodes[ply, N_COUNT]:
+            index = nodes[ply, N_INDEX]
+            card = move_cards[ply, index]
+            option = move_options[ply, index]
+            mover = nodes[ply, N_MOVER]
+            length = nodes[ply, N_LENGTH]
+            leader = nodes[ply, N_LEADER]
+            hand = hands[mover]
+            nodes[ply, N_HAND] = hand
+            bit = 1 << card
+            packed = nodes[ply, N_TAKEN]
+            if length == 0 and fine != 0 and lead_fine(card, popcount(hand), fine) != 0:
+                packed += 1 << (SEAT_BITS * mover + 6)
+            hands[mover] = hand & ~bit
+            played_cards[ply] = card
+            played_options[ply] = option
+            led = nodes[ply, N_LED]
+            new_led = led_suit_after(led, card, length, _suit_of_call(option))
+            new_trump = nodes[ply, N_TRUMP]
+            if params[P_CIRCULAR] and led < 0 and new_led >= 0:
+                new_trump = circular_trick_trump(new_led)
+            child = ply + 1
+            nodes[child, N_PLAYED] = nodes[ply, N_PLAYED] | bit
+            nodes[child, N_KEY] = nodes[ply, N_KEY] ^ zobrist[54 * mover + card]
+            nodes[child, N_ENTERED] = 0
+            if length + 1 < players:
+                nodes[child, N_LENGTH] = length + 1
+                nodes[child, N_LEADER] = leader
+                nodes[child, N_LED] = new_led
+                nodes[child, N_TRUMP] = new_trump
+                nodes[child, N_TAKEN] = packed
+            else:
+                position = trick_winner(played_cards[child - players:child],
+                                        played_options[child - players:child], players,
+                                        new_led, new_trump, params[P_TRUMP_WINS] != 0,
+                                        params[P_TWO_JOKERS])
+                winner = (leader + position) % players
+                nodes[child, N_LENGTH] = 0
+                nodes[child, N_LEADER] = winner
+                nodes[child, N_LED] = -1
+                nodes[child, N_TRUMP] = params[P_TRUMP]
+                nodes[child, N_TAKEN] = packed + (1 << (SEAT_BITS * winner))
+            ply = child
+            continue
+        best = nodes[ply, N_BEST]
+        slot = nodes[ply, N_SLOT]
+        if slot >= 0:
+            table_keys[slot] = nodes[ply, N_ENTRY]
+            table_value[slot] = best
+            table_move[slot] = nodes[ply, N_BEST_MOVE]
+        if ply == root:
+            return best
+        result = best
+        ply -= 1
+        returning = True
+
+
+@njit(cache=True)
+def solve_moves_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray,
+                     hands: np.ndarray, trick_cards: np.ndarray, trick_options: np.ndarray,
+                     trick_length: int, leader: int, led_suit: int, trick_trump: int,
+                     played: int, packed: int, cards: np.ndarray, options: np.ndarray,
+                     outcomes: np.ndarray, table_keys: np.ndarray, table_value: np.ndarray,
+                     table_move: np.ndarray, stats: np.ndarray) -> None:
+    """The packed max^n outcome (``SEAT_BITS`` a position: final tricks, Jokers led with a
+    fine) after each move, as ``solve_moves`` gives values; ``rows[p]`` is position ``p``'s row
+    of the score table for its bid and ``packed`` the tricks (and fined leads) so far. With
+    ``cards[0]`` -1, the outcome of the position itself."""
+    players = params[P_PLAYERS]
+    key = 0
+    for position in range(players):
+        hand = hands[position]
+        while hand:
+            low = hand & -hand
+            key ^= zobrist[54 * position + popcount(low - 1)]
+            hand ^= low
+    plies = trick_length + 2
+    for position in range(players):
+        plies += popcount(hands[position])
+    move_cards = np.empty((plies, MAX_MOVES), dtype=np.int64)
+    move_options = np.empty((plies, MAX_MOVES), dtype=np.int64)
+    nodes = np.zeros((plies, NODE_FIELDS), dtype=np.int64)
+    played_cards = np.zeros(plies, dtype=np.int64)
+    played_options = np.zeros(plies, dtype=np.int64)
+    for index in range(trick_length):
+        played_cards[index] = trick_cards[index]
+        played_options[index] = trick_options[index]
+    root = trick_length
+    for index in range(len(cards)):
+        nodes[root, N_LENGTH] = trick_length
+        nodes[root, N_LEADER] = leader
+        nodes[root, N_LED] = led_suit
+        nodes[root, N_TRUMP] = trick_trump
+        nodes[root, N_PLAYED] = played
+        nodes[root, N_TAKEN] = packed
+        nodes[root, N_KEY] = key
+        nodes[root, N_ENTERED] = 0
+        outcomes[index] = _search_maxn(params, rows, zobrist, hands, root, cards[index],
+                                       options[index], nodes, played_cards, played_options,
+                                       move_cards, move_options, table_keys, table_value,
+                                       table_move, stats)
+
+
 def new_table(bits: int = 18) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """An empty transposition table of ``2**bits`` entries: (keys, lower bounds, upper bounds,
     best moves)."""
@@ -505,6 +732,7 @@ def zobrist_keys(players: int, seed: int = 0x5A17) -> np.ndarray:
 
 
 __all__ = [
-    "INFINITY", "PARAMS", "circular_trick_trump", "led_suit_after", "new_table", "solve_moves",
-    "trick_winner", "zobrist_keys",
+    "INFINITY", "MAXN_PLAYERS", "PARAMS", "SEAT_BITS", "circular_trick_trump", "led_suit_after",
+    "new_table", "outcome_score", "solve_moves", "solve_moves_maxn", "trick_winner",
+    "zobrist_keys",
 ]
