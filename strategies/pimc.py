@@ -80,6 +80,7 @@ class PimcStrategy(ExpectedValueStrategy):
         "window": Parameter(int, 2, "bids tried on each side of the heuristic's, as ev"),
         "time": Parameter(float, 0.0, "seconds per decision at most, checked between guesses "
                           "(0: no limit; a limit makes the play depend on the machine's speed)"),
+        "bid_time": Parameter(float, -1.0, "seconds per bid at most (below 0: as time)"),
         "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
                                "the hidden hands (0: none; experimental, see search.BidEvidence)"),
     }
@@ -124,7 +125,12 @@ class PimcStrategy(ExpectedValueStrategy):
             bid = self.solved_bid(observation)
             if bid is not None:
                 return Bid(bid)
-        return Bid(self.search_bid(observation, self.bid_samples, self.window, self.time))
+        return Bid(self.search_bid(observation, self.bid_samples, self.window, self.bid_seconds))
+
+    @property
+    def bid_seconds(self) -> float:
+        """The time budget of a bid."""
+        return self.time if self.bid_time < 0 else self.bid_time
 
     def solved_bid(self, observation: Observation) -> int | None:
         """The candidate bid whose solved value, averaged over guessed deals, is highest; None
@@ -144,7 +150,7 @@ class PimcStrategy(ExpectedValueStrategy):
             return start
         determinizer = Determinizer(observation)
         stream = guesses(determinizer, BidEvidence(observation, rules, self.inference), self.rng)
-        deadline = Deadline(self.time)
+        deadline = Deadline(self.bid_seconds)
         totals = {bid: 0.0 for bid in candidates}
         solver = self.solver
         seat = observation.seat

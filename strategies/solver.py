@@ -44,8 +44,8 @@ __all__ = ["MODELS", "OpenHandSolver", "option_of", "solvable"]
 #: against the deciding seat).
 MODELS = ("paranoid", "maxn")
 
-#: Node budget of one solve by default (about 0.1-0.2 s of search at the most).
-DEFAULT_BUDGET = 400_000
+#: Node budget of one solve by default (about 30-50 ms of search at the most).
+DEFAULT_BUDGET = 100_000
 
 
 def solvable(variant: Any) -> bool:

@@ -272,3 +272,62 @@ def test_maxn_matches_brute_force(seed: int, variant_name: str, players: int,
         assert value == brute_force_maxn(child, seat, list(game.fines))[seat], action
     value = MAXN_CUT.position_value(game, seat)
     assert value == MAXN.position_value(game, seat) == max(values)
+
+
+# -- pimc over every preset ------------------------------------------------------------------
+
+ALL_PRESETS = ("circular-trumps", "classic", "georgian", "joker", "joker-52", "odessa",
+               "odessa-short", "oh-hell")
+
+
+def test_the_preset_list_is_every_built_in_variant() -> None:
+    from raspis.engine.variant import preset_names
+
+    assert sorted(preset_names()) == sorted(ALL_PRESETS)
+
+
+@pytest.mark.parametrize("variant_name", ALL_PRESETS)
+@pytest.mark.parametrize("spec", ["pimc:samples=4,bid_samples=3",
+                                  "pimc:samples=3,bid_samples=2,bidding=solve,model=paranoid"])
+def test_pimc_plays_legally_on_every_preset(variant_name: str, spec: str) -> None:
+    """pimc's choice is legal wherever it is asked: bids, named trumps, every kind of deal, and
+    plays with a Joker in hand (its calls), at decision points of random games."""
+    from raspis.strategies import load_strategy
+
+    variant = load_variant(variant_name)
+    players = 4
+    rng = random.Random(variant_name)
+    strategy = load_strategy(spec)
+    asked = {"bid": 0, "play": 0, "joker": 0}
+    for seed in range(3):
+        game = Game(variant, players, seed=seed, log=False)
+        strategy.start_game(game.variant, 0, players, random.Random(seed))
+        steps = jokers = 0
+        while not game.is_over() and steps < 300:
+            steps += 1
+            legal = game.legal_action_tuple()
+            seat = game.to_move
+            joker = game.phase == Phase.PLAY and game.hands[seat] >> 52 != 0 and jokers < 4
+            jokers += joker
+            ask = len(legal) > 1 and (joker or rng.random() < 0.04)
+            if ask:
+                action = strategy.act(game.observation(seat))
+                assert action in legal, (variant_name, action, legal)
+                asked["joker" if joker else "bid" if game.phase == Phase.BID else "play"] += 1
+            else:
+                action = legal[rng.randrange(len(legal))]
+            game.apply(action)
+    assert asked["bid"] and asked["play"], asked
+    if variant_name in JOKER_PRESETS:
+        assert asked["joker"], asked
+
+
+def test_pimc_finishes_a_whole_game_without_a_fault() -> None:
+    from raspis.strategies import load_strategy, play_game
+
+    variant = load_variant("joker-52")
+    lineup = [load_strategy("pimc:samples=3,bid_samples=2")] + [
+        load_strategy("heuristic") for _ in range(2)]
+    record = play_game(variant, 3, 5, lineup)
+    assert record.fault is None
+    assert record.game.is_over()
