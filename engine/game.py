@@ -1,12 +1,15 @@
-"""The game: a state machine with explicit phases, one legal-actions and one apply function each.
+"""The game: a thin Python face over the compiled state machine of the rules core.
 
 Phases (``Phase``): ``DEAL`` (chance: shuffle, deal, turn the trump card), ``TRUMP`` (a player names
 trump), ``BID``, ``PLAY``, ``SCORE`` (chance-free bookkeeping at the end of a deal) and
 ``GAME_OVER``. The chance phases run by themselves, so a caller only ever sees a player to move in
-``TRUMP``, ``BID`` or ``PLAY``, or the end. Each player phase has one ``_legal_*`` and one
-``_apply_*`` function, dispatched in ``legal_actions`` and ``apply``; the rule for "must trump"
-is asked of the rules core (``engine.core``): the legal cards in ``legal_play_options``, the
-hook in ``legal_bid_mask``, the trick's winner in ``_trick_winner``; this class keeps the state.
+``TRUMP``, ``BID`` or ``PLAY``, or the end.
+
+The whole state lives in one ``int64`` vector of ``engine.core.machine``, and ``apply`` is one call
+of its compiled ``step``: the rules (``engine.core.rules``), the deal (``engine.core.deal``) and the
+order of events (``engine.core.machine``) are written there once, for this class and the batch
+engine alike. ``Game`` turns actions into codes and back, keeps the event log, and reads the
+state as records (hands, bids, tricks, results) when asked.
 
 Seats are numbered 0..n-1 clockwise; "left of the dealer" is the next seat. All chance comes from
 ``engine.rng`` keyed by the game seed: the same seed and the same choices give the same game.
@@ -16,31 +19,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from sys import getrefcount
 
 import numpy as np
 
-from . import rng
 from .actions import Action, Bid, NameTrump, Play
-from .cards import (
-    JOKER_MASK,
-    card_list,
-    is_joker,
-    popcount,
-    suit_of,
-)
+from .cards import JOKER_MASK, card_list, is_joker, popcount
 from .core import deal as chance
-from .core import rules as core
+from .core import machine as m
 from .core.codes import (
     CALL_CODES,
     CALL_NAMES,
     HOOK_NAMES,
-    HOOK_NO_EQUAL,
     OPTION_CALL,
     OPTION_SUIT,
     TRUMP_CIRCULAR,
-    TRUMP_TURNED,
 )
-from .core.plan import rule_plan
+from .core.plan import MachineTables, rule_plan
 from .errors import IllegalActionError, RaspisError
 from .events import (
     BidMade,
@@ -52,33 +47,23 @@ from .events import (
     TrickWon,
     TrumpChosen,
 )
-from .observation import Observation, observe
+from .observation import Observation, freeze, observe
 from .options import KindOptions
 from .phase import Phase
 from .schedule import DealSpec
-from .scoring import deal_points
+from .tricks import NO_SUIT, Trick, TrickCard, current_trick, finished_trick
 from .variant import Variant, load_variant
 
-NO_SUIT = -1
+__all__ = ["NO_SUIT", "DealResult", "Game", "Phase", "Trick", "TrickCard"]
+
+_PHASES = tuple(Phase)
+_MASK64 = (1 << 64) - 1
 
 
-@dataclass(frozen=True, slots=True)
-class TrickCard:
-    """One card in a trick: who played it and how (a Joker's call and suit)."""
-
-    seat: int
-    card: int
-    call: str | None = None
-    suit: int = NO_SUIT
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A finished trick: its cards in order of play, its trump and its winner."""
-
-    cards: tuple[TrickCard, ...]
-    trump: int
-    winner: int
+def _int64(seed: int) -> int:
+    """A 64-bit seed as the signed integer the compiled state holds (same bits)."""
+    seed &= _MASK64
+    return seed - (1 << 64) if seed >> 63 else seed
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +102,16 @@ def _one_deal_variant(variant: Variant) -> Variant:
     return single
 
 
+def action_code(action: Action) -> int:
+    """The compiled state machine's code of ``action`` (``engine.core.machine``)."""
+    kind = type(action)
+    if kind is Play:
+        return action.card | CALL_CODES[action.call] << 6 | (action.suit + 1) << 9  # type: ignore[union-attr]
+    if kind is Bid:
+        return action.tricks  # type: ignore[union-attr]
+    return action.suit + 1  # type: ignore[union-attr]
+
+
 class Game:
     """One game of a variant between ``players`` seats.
 
@@ -126,11 +121,8 @@ class Game:
     """
 
     __slots__ = (
-        "variant", "players", "seed", "deals", "deal_index", "dealer", "first_dealer", "phase",
-        "hands", "first_cards", "stock", "trump", "trump_card", "trump_how", "namer", "bids",
-        "taken", "to_move", "order", "trick", "led_suit", "trick_trump", "tricks", "played",
-        "scores", "results", "passes_in_row", "fines", "log", "logging", "hook_forced",
-        "jokers_held", "schedule_length", "plan", "_kind", "_deal", "_circular",
+        "variant", "players", "seed", "plan", "tables", "state", "logging", "log", "_phase",
+        "_to_move", "_legal", "_actions", "_results", "_prefix", "_how_text", "_view",
     )
 
     def __init__(self, variant: Variant | str, players: int, seed: int = 0, *, log: bool = True):
@@ -140,17 +132,31 @@ class Game:
         self.plan = rule_plan(self.variant, players)
         self.players = players
         self.seed = seed
-        self.deals: list[DealSpec] = self.variant.deal_schedule(players)
+        self._setup(self.plan.machine(), log)
+        tables = self.tables
+        m.new_game(self.state, tables.plan, _int64(seed))
+        self._sync()
+        if log:
+            self._log_deal_start()
+
+    def _setup(self, tables: MachineTables, log: bool) -> None:
+        self.tables = tables
+        self.state = np.zeros(tables.length, dtype=np.int64)
         self.logging = log
         self.log: list[Event] = []
-        self.scores = [0] * players
-        self.results: list[DealResult] = []
-        self.passes_in_row = [0] * players
-        self.first_dealer = self._draw_first_dealer()
-        self.dealer = self.first_dealer
-        self.deal_index = 0
-        self.schedule_length = len(self.deals)
-        self._start_deal()
+        self._results: list[DealResult] = []
+        self._prefix: tuple[Trick, ...] = ()
+        self._how_text: tuple[int, str] | None = None
+        self._actions: tuple[Action, ...] | None = None
+        self._view: Observation | None = None
+
+    def _sync(self) -> None:
+        """Read the phase, the seat to move and the legal masks after the state was changed."""
+        state = self.state
+        self._phase = int(state[m.S_PHASE])
+        self._to_move = int(state[m.S_TO_MOVE])
+        self._legal = (int(state[m.S_LEGAL_A]), int(state[m.S_LEGAL_B]))
+        self._actions = None
 
     # -- construction helpers -------------------------------------------------------------------
 
@@ -181,28 +187,47 @@ class Game:
             raise RaspisError(f"every hand must have the same number of cards, got {sorted(sizes)}")
         if variant.kinds.get(kind) is None:
             raise RaspisError(f"unknown deal kind {kind!r}: known {', '.join(variant.kinds)}")
+        circular = variant.trump.mode == "circular" and variant.kinds[kind].trump == "default"
+        game = cls._one_deal(variant, players, DealSpec(0, sizes.pop(), kind, 0), None, dealer,
+                             hands, log)
+        how = chance.HOW_CIRCULAR if circular else m.HOW_GIVEN
+        game._begin(trump, -1 if trump_card is None else trump_card, how)
+        if bids is not None:
+            for bid in bids:
+                game.apply(Bid(bid))
+        return game
+
+    @classmethod
+    def _one_deal(cls, variant: Variant, players: int, spec: DealSpec, ties: int | None,
+                  dealer: int, hands: Sequence[int], log: bool,
+                  order: Sequence[int] | None = None) -> Game:
+        """A game whose schedule is ``spec`` alone, the hands in place, before its trump."""
         game = cls.__new__(cls)
         game.variant = variant
         game.plan = rule_plan(variant, players)
         game.players = players
         game.seed = 0
-        game.deals = [DealSpec(0, sizes.pop(), kind, 0)]
-        game.logging = log
-        game.log = []
-        game.scores = [0] * players
-        game.results = []
-        game.passes_in_row = [0] * players
-        game.first_dealer = game.dealer = dealer
-        game.deal_index = 0
-        game.schedule_length = 1
-        game.order = game._order_from(dealer, list(range(players)))
-        circular = variant.trump.mode == "circular" and variant.kinds[kind].trump == "default"
-        game._begin_deal(game.deals[0], list(hands), trump, trump_card, list(hands), [],
-                         how="circular" if circular else "given")
-        if bids is not None:
-            for bid in bids:
-                game.apply(Bid(bid))
+        game._setup(game.plan.machine((spec,), ties), log)
+        state, plan = game.state, game.tables.plan
+        state[m.S_SCHEDULE] = 1
+        state[m.S_DEALER] = state[m.S_FIRST_DEALER] = dealer
+        if order is None:
+            m.order_from(state, plan, (1 << players) - 1)
+        else:
+            state[plan[m.O_ORDER]:plan[m.O_ORDER] + len(order)] = order
+            state[m.S_ORDER_LEN] = len(order)
+        at = plan[m.O_HANDS]
+        state[at:at + players] = hands
+        at = plan[m.O_FIRST]
+        state[at:at + players] = hands
         return game
+
+    def _begin(self, trump: int, card: int, how: int) -> None:
+        tables = self.tables
+        m.begin_deal(self.state, tables.plan, 0, trump, card, how, -1)
+        self._sync()
+        if self.logging:
+            self._log_deal_start()
 
     @classmethod
     def from_observation(cls, observation: Observation, hands: Sequence[int],
@@ -221,38 +246,52 @@ class Game:
         players = observation.players
         suit, card, how = ((observation.trump, observation.trump_card, observation.trump_how)
                            if trump is None else trump)
-        game = cls.single_deal(variant, [0] * players, suit, dealer=observation.dealer,
-                               kind=observation.kind, trump_card=card, log=False)
         spec = DealSpec(observation.deal_number, observation.hand_size, observation.kind, -1)
-        game.deals = [spec]
-        game._deal = spec
-        game.order = list(observation.order)
-        game.trump_how = how
-        game._circular = game.plan.trump_rule(spec.hand_size, game._kind,
-                                              len(game.order)) == TRUMP_CIRCULAR
-        game.bids = list(observation.bids)
-        game.taken = list(observation.taken)
-        game.trick = list(observation.trick)
-        game.passes_in_row = list(observation.passes_in_row)
+        game = cls._one_deal(variant, players, spec, 0, observation.dealer, hands, False,
+                             observation.order)
+        state, plan = game.state, game.tables.plan
+        kind = variant.kinds[observation.kind]
+        circular = game.plan.trump_rule(spec.hand_size, kind, len(observation.order))
+        state[m.S_ROW] = 0
+        state[m.S_TRUMP] = suit
+        state[m.S_TRUMP_CARD] = -1 if card is None else card
+        state[m.S_CIRCULAR] = circular == TRUMP_CIRCULAR
+        state[m.S_JOKER_52] = state[m.S_JOKER_53] = -1
+        game._how_text = (0, how)
+        state[plan[m.O_BIDS]:plan[m.O_BIDS] + players] = [
+            -1 if bid is None else bid for bid in observation.bids]
+        state[plan[m.O_TAKEN]:plan[m.O_TAKEN] + players] = observation.taken
+        state[plan[m.O_PASSES]:plan[m.O_PASSES] + players] = observation.passes_in_row
+        trick = observation.trick
+        for index, entry in enumerate(trick):
+            state[plan[m.O_TSEAT] + index] = entry.seat
+            state[plan[m.O_TCARD] + index] = entry.card
+            state[plan[m.O_TCALL] + index] = CALL_CODES[entry.call]
+            state[plan[m.O_TSUIT] + index] = entry.suit
+        state[m.S_TRICK_LEN] = len(trick)
         completed = sum(observation.taken)
-        tricks = list(observation.tricks)
+        tricks = tuple(observation.tricks)
         if len(tricks) < completed:  # tricks the seat may not look back at: placeholders
-            tricks = [Trick((), observation.trump, -1)] * (completed - len(tricks)) + tricks
-        game.tricks = tricks
+            tricks = (Trick((), observation.trump, -1),) * (completed - len(tricks)) + tricks
+        game._prefix = tricks
+        state[m.S_TRICKS_DONE] = completed
         fine = game.plan.lead_fine
         if fine:  # fines already incurred this deal, where the tricks are there to see
-            for index, shown in enumerate([*tricks, Trick(tuple(observation.trick), -1, -1)]):
+            for index, shown in enumerate([*tricks, Trick(tuple(trick), -1, -1)]):
                 if (shown.cards and is_joker(shown.cards[0].card)
                         and index < observation.hand_size - 1):
-                    game.fines[shown.cards[0].seat] += fine
-        game.led_suit = observation.led_suit
-        game.trick_trump = observation.trick_trump if trump is None else suit
-        game.phase = observation.phase
-        game.to_move = observation.to_move
-        game.namer = observation.to_move if observation.phase == Phase.TRUMP else -1
-        game.played = observation.played
-        game.hands = list(hands)
-        game.first_cards = list(hands)
+                    state[plan[m.O_FINES] + shown.cards[0].seat] += fine
+        state[m.S_LED] = observation.led_suit
+        state[m.S_TRICK_TRUMP] = observation.trick_trump if trump is None else suit
+        phase = observation.phase
+        state[m.S_PHASE] = int(phase)
+        state[m.S_TO_MOVE] = observation.to_move
+        state[m.S_NAMER] = observation.to_move if phase == Phase.TRUMP else -1
+        state[m.S_PLAYED] = observation.played
+        if phase == Phase.TRUMP:
+            state[m.S_LEGAL_A] = plan[m.P_NO_TRUMP_NAMING]
+        m.set_legal(state, plan)
+        game._sync()
         return game
 
     def with_hands(self, hands: Sequence[int],
@@ -260,52 +299,270 @@ class Game:
         """A copy of this game with other hands (and, given, another trump: suit, card, how), for
         search: the same position dealt differently."""
         game = self.clone()
-        game.hands = list(hands)
-        game.first_cards = list(hands)
+        state, plan = game.state, game.tables.plan
+        players = self.players
+        state[plan[m.O_HANDS]:plan[m.O_HANDS] + players] = hands
+        state[plan[m.O_FIRST]:plan[m.O_FIRST] + players] = hands
         if trump is not None:
-            game.trump, game.trump_card, game.trump_how = trump
-            game.trick_trump = trump[0]
+            suit, card, how = trump
+            state[m.S_TRUMP] = suit
+            state[m.S_TRUMP_CARD] = -1 if card is None else card
+            state[m.S_TRICK_TRUMP] = suit
+            game._how_text = (int(state[m.S_DEAL_INDEX]), how)
+        m.set_legal(state, plan)
+        game._sync()
         return game
 
     def clone(self, log: bool = False) -> Game:
         """A copy that can be played on independently (the log is dropped unless ``log``)."""
         other = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = self.hands.copy()
-        other.bids = self.bids.copy()
-        other.taken = self.taken.copy()
-        other.trick = self.trick.copy()
-        other.tricks = self.tricks.copy()
-        other.scores = self.scores.copy()
-        other.results = self.results.copy()
-        other.passes_in_row = self.passes_in_row.copy()
-        other.fines = self.fines.copy()
-        other.stock = self.stock.copy()
-        other.deals = self.deals.copy()
+        other.variant = self.variant
+        other.players = self.players
+        other.seed = self.seed
+        other.plan = self.plan
+        other.tables = self.tables
+        other.state = self.state.copy()
         other.logging = log
         other.log = self.log.copy() if log else []
+        other._phase = self._phase
+        other._to_move = self._to_move
+        other._legal = self._legal
+        other._actions = self._actions
+        other._results = self._results.copy()
+        other._prefix = self._prefix
+        other._how_text = self._how_text
+        other._view = None
         return other
+
+    # -- the state, read as records -------------------------------------------------------------
+
+    def _seats(self, offset: int) -> list[int]:
+        at = int(self.tables.plan[offset])
+        return self.state[at:at + self.players].tolist()
+
+    @property
+    def phase(self) -> Phase:
+        """The phase the game is in."""
+        return _PHASES[self._phase]
+
+    @property
+    def to_move(self) -> int:
+        """The seat to move (-1 once the game is over)."""
+        return self._to_move
+
+    @property
+    def row(self) -> int:
+        """The current deal's row in the machine's deal table."""
+        return int(self.state[m.S_ROW])
+
+    @property
+    def deal_index(self) -> int:
+        """How many deals were finished before the current one."""
+        return int(self.state[m.S_DEAL_INDEX])
+
+    @property
+    def schedule_length(self) -> int:
+        """Deals in the schedule (tie-break deals not counted)."""
+        return len(self.tables.schedule)
+
+    @property
+    def deals(self) -> list[DealSpec]:
+        """The deals of the game: the schedule, then the tie-break deals begun so far."""
+        deals = list(self.tables.schedule)
+        for result in self.results[len(deals):]:
+            deals.append(DealSpec(result.number, result.hand_size, result.kind, -1))
+        if self.deal_index >= len(deals) and self._phase != Phase.GAME_OVER:
+            deals.append(self.deal)
+        return deals
+
+    @property
+    def deal(self) -> DealSpec:
+        """The current deal of the schedule."""
+        row = self.row
+        schedule = self.tables.schedule
+        if row < len(schedule):
+            return schedule[row]
+        values = self.tables.deals[row]
+        return DealSpec(int(values[m.D_NUMBER]), int(values[m.D_HAND]),
+                        self.plan.kind_names[values[m.D_KIND]], -1)
+
+    @property
+    def kind(self) -> KindOptions:
+        """Options of the current deal's kind."""
+        return self.variant.kinds[self.plan.kind_names[self.tables.deals[self.row, m.D_KIND]]]
+
+    _deal = deal
+    _kind = kind
+
+    @property
+    def dealer(self) -> int:
+        """The current deal's dealer."""
+        return int(self.state[m.S_DEALER])
+
+    @property
+    def first_dealer(self) -> int:
+        """The dealer of the first deal (drawn by lot)."""
+        return int(self.state[m.S_FIRST_DEALER])
+
+    @property
+    def order(self) -> list[int]:
+        """The seats of the current deal in order from the dealer's left (the bidding order)."""
+        at = int(self.tables.plan[m.O_ORDER])
+        return self.state[at:at + int(self.state[m.S_ORDER_LEN])].tolist()
+
+    @property
+    def hands(self) -> list[int]:
+        """Every seat's cards (masks)."""
+        return self._seats(m.O_HANDS)
+
+    @property
+    def first_cards(self) -> list[int]:
+        """Each seat's cards of the first rounds of the deal (002: trump named after them)."""
+        return self._seats(m.O_FIRST)
+
+    @property
+    def stock(self) -> list[int]:
+        """The undealt cards left, in order (the next card drawn first)."""
+        state = self.state
+        at = int(self.tables.plan[m.O_STOCK])
+        return state[at + int(state[m.S_STOCK_POS]):at + int(state[m.S_STOCK_LEN])].tolist()
+
+    @property
+    def trump(self) -> int:
+        """The deal's trump suit (-1: none)."""
+        return int(self.state[m.S_TRUMP])
+
+    @property
+    def trump_card(self) -> int | None:
+        """The card that showed the trump (None: none shown)."""
+        card = int(self.state[m.S_TRUMP_CARD])
+        return None if card < 0 else card
+
+    @property
+    def trump_how(self) -> str:
+        """How the trump was chosen, as text."""
+        override = self._how_text
+        if override is not None and override[0] == self.state[m.S_DEAL_INDEX]:
+            return override[1]
+        how = int(self.state[m.S_HOW])
+        if how == m.HOW_GIVEN:
+            return "given"
+        if how == m.HOW_NAMED_BY:
+            return f"named by seat {int(self.state[m.S_NAMED_BY])}"
+        return chance.HOW_TEXT[how]
+
+    @property
+    def namer(self) -> int:
+        """The seat that names trump in this deal (-1: nobody)."""
+        return int(self.state[m.S_NAMER])
+
+    @property
+    def bids(self) -> list[int | None]:
+        """Each seat's bid in this deal (None: not yet, or none)."""
+        return [None if bid < 0 else bid for bid in self._seats(m.O_BIDS)]
+
+    @property
+    def taken(self) -> list[int]:
+        """Tricks each seat has taken in this deal."""
+        return self._seats(m.O_TAKEN)
+
+    @property
+    def fines(self) -> list[int]:
+        """Each seat's fines in this deal (002: a Joker led too early)."""
+        return self._seats(m.O_FINES)
+
+    @property
+    def scores(self) -> list[int]:
+        """The running totals."""
+        return self._seats(m.O_SCORES)
+
+    @property
+    def passes_in_row(self) -> list[int]:
+        """Each seat's passes in a row (the pass limit)."""
+        return self._seats(m.O_PASSES)
+
+    @property
+    def hook_forced(self) -> bool:
+        """Whether the dealer's hook removed a bid in this deal."""
+        return bool(self.state[m.S_HOOK_FORCED])
+
+    @property
+    def jokers_held(self) -> tuple[int, ...]:
+        """Who was dealt each Joker of the deck in this deal (-1: nobody)."""
+        return tuple(int(self.state[m.S_JOKER_52 if joker == 52 else m.S_JOKER_53])
+                     for joker in self.plan.jokers_in_deck)
+
+    @property
+    def led_suit(self) -> int:
+        """The suit led in the trick under way (-1: none yet)."""
+        return int(self.state[m.S_LED])
+
+    @property
+    def trick_trump(self) -> int:
+        """The trump of the trick under way (circular trumps change it per trick)."""
+        return int(self.state[m.S_TRICK_TRUMP])
+
+    @property
+    def played(self) -> int:
+        """The cards played in this deal (a mask)."""
+        return int(self.state[m.S_PLAYED])
+
+    @property
+    def trick(self) -> list[TrickCard]:
+        """The trick under way."""
+        return list(current_trick(self.state, self.tables.plan))
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """The finished tricks of this deal."""
+        done = int(self.state[m.S_TRICKS_DONE])
+        prefix = self._prefix
+        return [*prefix[:done], *(finished_trick(self.state, self.tables.plan, index)
+                                  for index in range(len(prefix), done))]
+
+    @property
+    def results(self) -> list[DealResult]:
+        """One record per deal scored so far."""
+        cached = self._results
+        count = int(self.state[m.S_RESULTS])
+        while len(cached) < count:
+            cached.append(self._result(len(cached)))
+        return cached
+
+    def _result(self, index: int) -> DealResult:
+        players = self.players
+        width = m.result_width(players)
+        at = int(self.tables.plan[m.O_RES]) + index * width
+        row = self.state[at:at + width].tolist()
+        seats = m.R_SEATS
+
+        def block(which: int) -> tuple[int, ...]:
+            start = seats + which * players
+            return tuple(row[start:start + players])
+
+        deal = self.tables.deals[row[m.R_ROW]]
+        bids = tuple(None if bid < 0 else bid for bid in block(m.R_BIDS))
+        card = row[m.R_TRUMP_CARD]
+        return DealResult(
+            number=row[m.R_NUMBER], hand_size=int(deal[m.D_HAND]),
+            kind=self.plan.kind_names[deal[m.D_KIND]], dealer=row[m.R_DEALER],
+            trump=row[m.R_TRUMP], trump_card=None if card < 0 else card, bids=bids,
+            taken=block(m.R_TAKEN), points=block(m.R_POINTS), fines=block(m.R_FINES),
+            premiums=block(m.R_PREMIUMS), totals=block(m.R_TOTALS),
+            hook_forced=bool(row[m.R_HOOK_FORCED]),
+            jokers_held=tuple(row[m.R_JOKER_52 if joker == 52 else m.R_JOKER_53]
+                              for joker in self.plan.jokers_in_deck),
+        )
 
     # -- public queries -------------------------------------------------------------------------
 
     def is_over(self) -> bool:
         """True once the game has ended."""
-        return self.phase == Phase.GAME_OVER
-
-    @property
-    def deal(self) -> DealSpec:
-        """The current deal of the schedule."""
-        return self._deal
-
-    @property
-    def kind(self) -> KindOptions:
-        """Options of the current deal's kind."""
-        return self._kind
+        return self._phase == 5
 
     def current_player(self) -> int:
         """The seat to move, or -1 when the game is over."""
-        return -1 if self.phase == Phase.GAME_OVER else self.to_move
+        return self._to_move
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move (empty when the game is over)."""
@@ -313,49 +570,65 @@ class Game:
 
     def legal_action_tuple(self) -> tuple[Action, ...]:
         """``legal_actions`` as a tuple, shared between equal positions (records are frozen)."""
-        phase = self.phase
+        found = self._actions
+        if found is not None:
+            return found
+        phase = self._phase
         memo = self.plan.memo
         if phase == Phase.PLAY:
-            cards, calls = self.legal_play_options()
-            key = (cards, calls, not self.trick)
-            found = memo.get(key)
+            cards, calls = self._legal
+            key = (cards, calls, self.state[m.S_TRICK_LEN] == 0) if calls else cards
+            found = memo.get(key)  # type: ignore[assignment]
             if found is None:
-                found = memo[key] = tuple(self._play_actions(cards, calls, not self.trick))
-            return found  # type: ignore[return-value]
-        if phase == Phase.BID:
-            mask = self.legal_bid_mask()
-            found = memo.get(mask)
+                lead = bool(self.state[m.S_TRICK_LEN] == 0)
+                found = memo[key] = tuple(self._play_actions(cards, calls, lead))
+        elif phase == Phase.BID:
+            mask = self._legal[0]
+            key = (mask, self.deal.hand_size)
+            found = memo.get(key)  # type: ignore[assignment]
             if found is None:
-                found = memo[mask] = tuple(
-                    Bid(bid) for bid in range(self._deal.hand_size + 1) if mask >> bid & 1)
-            return found  # type: ignore[return-value]
-        if phase == Phase.TRUMP:
-            return tuple(self._legal_trump())
-        return ()
+                found = memo[key] = tuple(
+                    Bid(bid) for bid in range(self.deal.hand_size + 1) if mask >> bid & 1)
+        elif phase == Phase.TRUMP:
+            found = tuple(NameTrump(suit) for suit in (0, 1, 2, 3, NO_SUIT)[:4 + self._legal[0]])
+        else:
+            found = ()
+        self._actions = found
+        return found
 
     def apply(self, action: Action) -> None:
         """Apply the action of the seat to move; ``IllegalActionError`` if it is not legal."""
         legal = self.legal_action_tuple()
         if action not in legal:
             shown = ", ".join(map(str, legal))
-            where = f"seat {self.to_move}, deal {self.deal_index + 1}, {self.phase.name.lower()}"
-            if self.phase == Phase.GAME_OVER:
+            if self._phase == Phase.GAME_OVER:
                 raise IllegalActionError(f"the game is over: no action is legal, got {action}")
+            where = f"seat {self._to_move}, deal {self.deal_index + 1}, {self.phase.name.lower()}"
             raise IllegalActionError(f"illegal action {action} ({where}); legal: {shown}")
         self.apply_unchecked(action)
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply an action known to be legal (for search strategies): no legality check."""
-        if self.phase == Phase.TRUMP:
-            self._apply_trump(action)  # type: ignore[arg-type]
-        elif self.phase == Phase.BID:
-            self._apply_bid(action)  # type: ignore[arg-type]
-        else:
-            self._apply_play(action)  # type: ignore[arg-type]
+        tables = self.tables
+        view = self._view
+        if view is not None:  # an observation still held elsewhere keeps the state it saw
+            self._view = None
+            if getrefcount(view) > 2:
+                freeze(view)
+        if self.logging:
+            seat, done = self._to_move, int(self.state[m.S_TRICKS_DONE])
+        phase, to_move, cards, calls, events = m.step(self.state, tables.plan, action_code(action))
+        if self.logging:
+            self._log_step(seat, action, events, done)
+        self._phase = phase
+        self._to_move = to_move
+        self._legal = (cards, calls)
+        self._actions = None
 
     def places(self) -> list[int]:
         """Final places, 1 = best; equal totals share a place (after any tie-break deals)."""
-        return [1 + sum(1 for other in self.scores if other > score) for score in self.scores]
+        scores = self.scores
+        return [1 + sum(1 for other in scores if other > score) for score in scores]
 
     def double_losses(self) -> list[bool]:
         """Which seats end with a negative total that counts as a double loss (003, 004)."""
@@ -382,199 +655,31 @@ class Game:
         order = self.order
         return order[(order.index(seat) + 1) % len(order)]
 
-    # -- chance: the first dealer and the deal ----------------------------------------------------
-
-    def _draw_first_dealer(self) -> int:
-        plan = self.plan
-        deck = np.empty(plan.deck_size, dtype=np.int64)
-        chance.shuffle(plan.deck_cards, np.uint64(rng.lot_key(self.seed)), deck)
-        return chance.first_dealer(deck, self.players, plan.first_dealer)
-
-    def _start_deal(self) -> None:
-        spec = self.deals[self.deal_index]
-        kind = self.variant.kinds[spec.kind]
-        plan = self.plan
-        order = self._order_from(self.dealer, self._participants(spec))
-        deck = np.empty(plan.deck_size, dtype=np.int64)
-        chance.shuffle(plan.deck_cards, np.uint64(rng.deal_key(self.seed, spec.number)), deck)
-        dealt = np.empty(len(order), dtype=np.int64)
-        first_dealt = np.empty(len(order), dtype=np.int64)
-        chance.deal_hands(deck, spec.hand_size, len(order), plan.named_after_cards, dealt,
-                          first_dealt)
-        hands = [0] * self.players
-        first = [0] * self.players
-        for position, seat in enumerate(order):
-            hands[seat] = int(dealt[position])
-            first[seat] = int(first_dealt[position])
-        used = spec.hand_size * len(order)
-        stock = deck[used:].tolist()
-        self.order = order
-        rule = plan.trump_rule(spec.hand_size, kind, len(order))
-        trump, card, how, namer = chance.trump_of_deal(
-            rule, int(deck[used - 1]), stock[0] if stock else -1, plan.fixed_suit,
-            plan.dealer_names_on_joker)
-        if rule == TRUMP_TURNED:  # the card turned from the stock lies face up, out of play
-            stock.pop(0)
-        namer_seat = (-1, order[0], self.dealer)[namer]
-        self._begin_deal(spec, hands, trump, None if card < 0 else card, first, stock,
-                         how=chance.HOW_TEXT[how], namer=namer_seat)
-
-    def _participants(self, spec: DealSpec) -> list[int]:
-        if spec.number < self.schedule_length:
-            return list(range(self.players))
-        top = max(self.scores)
-        return [seat for seat in range(self.players) if self.scores[seat] == top]
-
-    def _order_from(self, dealer: int, participants: list[int]) -> list[int]:
-        start = (dealer + 1) % self.players
-        ordered = [(seat - start) % self.players for seat in participants]
-        return [participants[i] for i in sorted(range(len(participants)), key=ordered.__getitem__)]
-
-    def _begin_deal(
-        self,
-        spec: DealSpec,
-        hands: list[int],
-        trump: int,
-        trump_card: int | None,
-        first: list[int],
-        stock: list[int],
-        *,
-        how: str = "given",
-        namer: int = -1,
-    ) -> None:
-        self._deal = spec
-        self._kind = self.variant.kinds[spec.kind]
-        self.hands = hands
-        self.first_cards = first
-        self.stock = stock
-        self.trump = trump
-        self.trump_card = trump_card
-        self.trump_how = how
-        self._circular = how == "circular"
-        self.namer = namer
-        self.bids = [None] * self.players
-        self.taken = [0] * self.players
-        self.fines = [0] * self.players
-        self.trick = []
-        self.tricks = []
-        self.led_suit = NO_SUIT
-        self.trick_trump = trump
-        self.played = 0
-        self.hook_forced = False
-        self.jokers_held = tuple(
-            next((seat for seat in range(self.players) if hands[seat] >> joker & 1), -1)
-            for joker in (52, 53)
-            if joker in self.variant.deck_cards
-        )
-        if self.logging:
-            self.log.append(DealStarted(spec.number, spec.hand_size, spec.kind, self.dealer,
-                                        tuple(hands)))
-        if namer >= 0:
-            self.phase = Phase.TRUMP
-            self.to_move = namer
-            return
-        self._trump_decided()
-
-    def _trump_decided(self) -> None:
-        if self.logging:
-            self.log.append(TrumpChosen(self.trump, self.trump_card, self.trump_how))
-        self.trick_trump = self.trump
-        if self._kind.bidding == "none":
-            self._start_play()
-        else:
-            self.phase = Phase.BID
-            self.to_move = self.order[0]
-
-    # -- TRUMP: naming the trump suit -----------------------------------------------------------
-
-    def _legal_trump(self) -> list[Action]:
-        choices = [NameTrump(suit) for suit in range(4)]
-        if self.variant.trump.naming_allows_no_trump:
-            choices.append(NameTrump(NO_SUIT))
-        return choices
-
-    def _apply_trump(self, action: NameTrump) -> None:
-        self.trump = action.suit
-        self.trump_how = f"named by seat {self.to_move}"
-        self._trump_decided()
-
-    # -- BID -------------------------------------------------------------------------------------
+    # -- TRUMP, BID, PLAY: the legal actions as the core gives them --------------------------------
 
     def hook_rule(self) -> str:
         """The hook in the current deal: 'none', 'no_equal' (the dealer's hook) or 'overbid'."""
-        return HOOK_NAMES[self.plan.hook_rule(self._deal.number, self._kind)]
+        return HOOK_NAMES[self.tables.deals[self.row, m.D_HOOK]]
 
     def legal_bid_mask(self) -> int:
         """The legal bids of the seat to move as a mask (bit ``b``: bid ``b``), in ``BID``."""
-        seat = self.to_move
-        others = sum(bid for bid in self.bids if bid is not None)
-        return core.legal_bids(self._deal.hand_size, self._kind.min_bid,
-                               self.plan.hook_rule(self._deal.number, self._kind),
-                               seat == self.order[-1], others, self.passes_in_row[seat],
-                               self.plan.pass_limit)
+        return self._legal[0] if self._phase == Phase.BID else 0
 
     def legal_bids(self) -> list[int]:
         """The legal bids of the seat to move, lowest first, in ``BID``."""
         mask = self.legal_bid_mask()
-        return [bid for bid in range(self._deal.hand_size + 1) if mask >> bid & 1]
-
-    def _apply_bid(self, action: Bid) -> None:
-        seat = self.to_move
-        if (seat == self.order[-1]
-                and self.plan.hook_rule(self._deal.number, self._kind) == HOOK_NO_EQUAL):
-            others = sum(bid for bid in self.bids if bid is not None)
-            self.hook_forced = core.hook_binds(self._deal.hand_size, self._kind.min_bid, others)
-        self.bids[seat] = action.tricks
-        self.passes_in_row[seat] = self.passes_in_row[seat] + 1 if action.tricks == 0 else 0
-        if self.logging:
-            self.log.append(BidMade(seat, action.tricks))
-        if seat == self.order[-1]:
-            self._start_play()
-        else:
-            self.to_move = self.next_seat(seat)
-
-    # -- PLAY ------------------------------------------------------------------------------------
-
-    def _start_play(self) -> None:
-        self.phase = Phase.PLAY
-        order = self.order
-        hands = np.array([self.hands[seat] for seat in order], dtype=np.int64)
-        dealer = order.index(self.dealer) if self.dealer in order else -1
-        position = chance.first_leader(hands, len(order), dealer, self.plan.dealer_leads,
-                                       self._kind.joker_holder_leads)
-        self.to_move = order[position]
+        return [bid for bid in range(self.deal.hand_size + 1) if mask >> bid & 1]
 
     def legal_play_options(self) -> tuple[int, int]:
         """The legal plays of the seat to move, cheaply, in ``PLAY``: (mask of the cards that may
         be played, the Jokers' bits included; mask of the calls a Joker may be played with, over
         ``engine.core.codes.OPTIONS``). ``legal_actions`` lists the same plays as records."""
-        hand = self.hands[self.to_move]
-        trick = self.trick
-        if trick:
-            lead = trick[0]
-            cards = core.legal_cards(hand, len(trick), lead.card, CALL_CODES[lead.call],
-                                     lead.suit, self.led_suit, self.trick_trump,
-                                     self.plan.must_trump, self.plan.lock_card, self.played)
-        else:
-            cards = core.legal_cards(hand, 0, -1, 0, -1, -1, self.trick_trump,
-                                     self.plan.must_trump, self.plan.lock_card, self.played)
-        if not cards & JOKER_MASK:
-            return cards, 0
-        return cards, self.joker_calls()
+        return self._legal if self._phase == Phase.PLAY else (0, 0)
 
     def joker_calls(self) -> int:
         """The calls a Joker played now may make, as options over ``codes.OPTIONS``."""
-        plan = self.plan
-        if not self.trick:
-            number = self._deal.number
-            return plan.lead_calls_mask(plan.demands_allowed(number, len(self.tricks)),
-                                        self.trump >= 0)
-        first = -1
-        for entry in self.trick:
-            if entry.card >= 52:
-                first = CALL_CODES[entry.call]
-                break
-        return core.follow_calls(plan.two_jokers, first)
+        tables = self.tables
+        return int(m.joker_calls(self.state, tables.plan))
 
     def _play_actions(self, cards: int, calls: int, lead: bool) -> list[Action]:
         actions: list[Action] = [Play(card) for card in card_list(cards & ~JOKER_MASK)]
@@ -586,125 +691,32 @@ class Game:
                                 int(OPTION_SUIT[option])) for option in options)
         return actions
 
-    def _apply_play(self, action: Play) -> None:
-        seat = self.to_move
-        card = action.card
-        hand = self.hands[seat]
-        if not self.trick and self.plan.lead_fine:
-            self.fines[seat] += chance.lead_fine(card, popcount(hand), self.plan.lead_fine)
-        self.hands[seat] = hand & ~(1 << card)
-        self.played |= 1 << card
-        self.trick.append(TrickCard(seat, card, action.call, action.suit))
-        if self.led_suit < 0:
-            if not is_joker(card):
-                self.led_suit = suit_of(card)
-            elif len(self.trick) == 1 and action.suit >= 0:
-                self.led_suit = action.suit
-            if self.led_suit >= 0 and self._circular:
-                self.trick_trump = (self.led_suit + 1) % 4
-        if self.logging:
-            self.log.append(CardPlayed(seat, action))
-        if len(self.trick) < len(self.order):
-            self.to_move = self.next_seat(seat)
-            return
-        winner = self.trick[self._trick_winner()].seat
-        self.taken[winner] += 1
-        self.tricks.append(Trick(tuple(self.trick), self.trick_trump, winner))
-        if self.logging:
-            self.log.append(TrickWon(winner, len(self.tricks)))
-        self.trick = []
-        self.led_suit = NO_SUIT
-        self.trick_trump = self.trump
-        self.to_move = winner
-        if self.variant.play.draw_after_trick and len(self.stock) >= len(self.order):
-            seat_to_draw = winner
-            for _ in self.order:
-                self.hands[seat_to_draw] |= 1 << self.stock.pop(0)
-                seat_to_draw = self.next_seat(seat_to_draw)
-        if not self.hands[winner]:
-            self._score_deal()
+    # -- the event log ----------------------------------------------------------------------------
 
-    def _trick_winner(self) -> int:
-        """Index in the trick of the card that takes it: the greatest ``core.card_key``, the
-        earliest among equals."""
-        trick = self.trick
-        lead = trick[0]
-        plan = self.plan
-        led, trump = self.led_suit, self.trick_trump
-        beats = core.trumps_beat_demand(lead.card, CALL_CODES[lead.call], lead.suit, trump,
-                                        plan.trump_wins)
-        best, best_key = 0, -2
-        for index, entry in enumerate(trick):
-            key = core.card_key(entry.card, CALL_CODES[entry.call], index, led, trump, beats,
-                                plan.two_jokers)
-            if key > best_key:
-                best, best_key = index, key
-        return best
+    def _log_deal_start(self) -> None:
+        spec = self.deal
+        self.log.append(DealStarted(spec.number, spec.hand_size, spec.kind, self.dealer,
+                                    tuple(self.hands)))
+        if self._phase != Phase.TRUMP:
+            self.log.append(TrumpChosen(self.trump, self.trump_card, self.trump_how))
 
-    # -- SCORE -----------------------------------------------------------------------------------
-
-    def _score_deal(self) -> None:
-        self.phase = Phase.SCORE
-        spec = self._deal
-        points = [0] * self.players
-        for seat in self.order:
-            bid = self.bids[seat]
-            points[seat] = deal_points(bid, self.taken[seat], spec.hand_size, self._kind,
-                                       self.variant.scoring) + self.fines[seat]
-        premiums = self._premiums(points)
-        for seat in range(self.players):
-            self.scores[seat] += points[seat] + premiums[seat]
-        result = DealResult(
-            number=spec.number, hand_size=spec.hand_size, kind=spec.kind, dealer=self.dealer,
-            trump=self.trump, trump_card=self.trump_card, bids=tuple(self.bids),
-            taken=tuple(self.taken), points=tuple(points), fines=tuple(self.fines),
-            premiums=tuple(premiums), totals=tuple(self.scores), hook_forced=self.hook_forced,
-            jokers_held=self.jokers_held,
-        )
-        self.results.append(result)
-        if self.logging:
-            self.log.append(DealScored(spec.number, tuple(points), tuple(premiums),
-                                       tuple(self.scores)))
-        self._next_deal()
-
-    def _premiums(self, points: list[int]) -> list[int]:
-        """Premiums for making every bid of the game, or of the block this deal closes (002)."""
-        table = self.variant.scoring
-        premiums = [0] * self.players
-        spec = self._deal
-        _, closes = self.plan.premium_window(spec.number, spec.block,
-                                             self.deals[:self.schedule_length])
-        if not closes:
-            return premiums
-        if table.premium_scope == "game":
-            earlier = self.results
-        else:
-            earlier = [r for r in self.results if self.deals[r.number].block == spec.block]
-        for seat in self.order:
-            outcomes = [(r.bids[seat], r.taken[seat]) for r in earlier]
-            outcomes.append((self.bids[seat], self.taken[seat]))
-            made = all(core.bid_made(-1 if bid is None else bid, taken)
-                       for bid, taken in outcomes)
-            best = max([r.points[seat] for r in earlier] + [points[seat]])
-            premiums[seat] = core.premium(self.plan.premium_mode, made, best,
-                                          table.premium_points)
-        return premiums
-
-    def _next_deal(self) -> None:
-        self.deal_index += 1
-        self.dealer = (self.dealer + 1) % self.players
-        if self.deal_index < len(self.deals):
-            self._start_deal()
-            return
-        top = max(self.scores)
-        tied = [seat for seat in range(self.players) if self.scores[seat] == top]
-        extra = len(self.deals) - self.schedule_length
-        if len(tied) > 1 and extra < self.plan.tie_deals:
-            hand = self.plan.tie_hand_size(len(tied))
-            self.deals.append(DealSpec(len(self.deals), hand, "golden", -1))
-            self._start_deal()
-            return
-        self.phase = Phase.GAME_OVER
-        self.to_move = -1
-        if self.logging:
-            self.log.append(GameEnded(tuple(self.scores), tuple(self.places())))
+    def _log_step(self, seat: int, action: Action, events: int, done: int) -> None:
+        log = self.log
+        if type(action) is Play:
+            log.append(CardPlayed(seat, action))
+        elif type(action) is Bid:
+            log.append(BidMade(seat, action.tricks))
+        if events & m.EV_TRICK:
+            winner = finished_trick(self.state, self.tables.plan, done).winner
+            log.append(TrickWon(winner, done + 1))
+        if events & m.EV_DEAL_SCORED:
+            result = self.results[-1]
+            log.append(DealScored(result.number, result.points, result.premiums, result.totals))
+        if events & m.EV_DEAL_STARTED:
+            spec = self.deal
+            log.append(DealStarted(spec.number, spec.hand_size, spec.kind, self.dealer,
+                                   tuple(self.hands)))
+        if events & m.EV_TRUMP_CHOSEN:
+            log.append(TrumpChosen(self.trump, self.trump_card, self.trump_how))
+        if events & m.EV_GAME_OVER:
+            log.append(GameEnded(tuple(self.scores), tuple(self.places())))

@@ -6,29 +6,55 @@ bidding a dark deal; while naming trump only the first cards dealt), the other h
 current trick, and the finished tricks that the variant's memory rule lets it look back at
 (``play.memory``: all, its own and the last, the last, none, or its own). Legal actions come with
 it when the seat is to move, like an action mask.
+
+``Game.observation`` makes one for every decision, so it is a cheap view: a copy of the game's
+compiled state (the part a deal needs, not the results) and the legal actions, with each field
+read from the copy the first time it is asked for. It can also be built field by field
+(``Observation(variant=..., seat=..., ...)``), as the batch engine's scalar view does.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from sys import getrefcount
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action
+from .core import machine as m
+from .core.codes import HOOK_NAMES
 from .core.plan import bidding_view
 from .core.rules import MEMORY_CODES, trick_visible
 from .phase import Phase
+from .tricks import Trick, TrickCard, current_trick, finished_trick
 
 if TYPE_CHECKING:
-    from .game import Game, Trick, TrickCard
+    from .game import Game
     from .variant import Variant
 
+#: The fields of an observation, in the order of its positional arguments.
+FIELDS = (
+    "variant", "seat", "players", "phase", "deal_number", "hand_size", "kind", "dealer", "order",
+    "to_move", "hand", "hand_hidden", "other_hands", "trump", "trump_card", "trump_how", "bids",
+    "taken", "trick", "led_suit", "trick_trump", "tricks", "played", "scores", "hook_rule",
+    "legal_actions", "trump_hidden", "passes_in_row",
+)
+_DEFAULTS = {"trump_hidden": False, "passes_in_row": ()}
 
-class Observation(NamedTuple):
+
+class Observation:
     """One seat's view of the game. Masks are card bitmasks (see ``engine.cards``).
 
-    A named tuple: immutable and cheap to build, since one is made for every decision.
+    Fields: ``variant``, ``seat``, ``players``, ``phase``, ``deal_number``, ``hand_size``, ``kind``,
+    ``dealer``, ``order``, ``to_move``, ``hand``, ``hand_hidden``, ``other_hands``, ``trump``,
+    ``trump_card``, ``trump_how``, ``bids``, ``taken``, ``trick``, ``led_suit``, ``trick_trump``,
+    ``tricks``, ``played``, ``scores``, ``hook_rule``, ``legal_actions``; ``trump_hidden`` is True
+    while bidding a dark deal (bids come before the deal, so the trump is not known yet: ``trump``
+    is then -1 and ``trump_card`` None whatever they will be); ``passes_in_row`` is each seat's
+    passes in a row so far (public: every bid is seen), for the pass limit. Immutable.
     """
+
+    __slots__ = (*FIELDS, "_source")
 
     variant: Variant
     seat: int
@@ -56,11 +82,75 @@ class Observation(NamedTuple):
     scores: tuple[int, ...]
     hook_rule: str
     legal_actions: tuple[Action, ...]
-    #: True while bidding a dark deal: bids come before the deal, so the trump is not known yet
-    #: (``trump`` is then -1 and ``trump_card`` None whatever they will be).
-    trump_hidden: bool = False
-    #: Each seat's passes in a row so far (public: every bid is seen), for the pass limit.
-    passes_in_row: tuple[int, ...] = ()
+    trump_hidden: bool
+    passes_in_row: tuple[int, ...]
+
+    def __init__(self, *args: Any, **fields: Any) -> None:
+        if len(args) > len(FIELDS):
+            raise TypeError(f"Observation takes at most {len(FIELDS)} fields, got {len(args)}")
+        values = dict(zip(FIELDS, args, strict=False))
+        for name, value in fields.items():
+            if name not in FIELDS:
+                raise TypeError(f"Observation has no field {name!r}")
+            if name in values:
+                raise TypeError(f"Observation got field {name!r} twice")
+            values[name] = value
+        setter = object.__setattr__
+        for name in FIELDS:
+            if name in values:
+                setter(self, name, values[name])
+            elif name in _DEFAULTS:
+                setter(self, name, _DEFAULTS[name])
+            else:
+                raise TypeError(f"Observation needs the field {name!r}")
+        setter(self, "_source", None)
+
+    # -- a lazy view of a game ------------------------------------------------------------------
+
+    def __getattr__(self, name: str) -> Any:
+        """A field not read yet: computed from the copy of the game's state, then kept."""
+        reader = _READERS.get(name)
+        if reader is None:
+            raise AttributeError(f"'Observation' object has no attribute {name!r}")
+        source = object.__getattribute__(self, "_source")
+        if source is None:
+            raise AttributeError(name)
+        reader(self, source)
+        return object.__getattribute__(self, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("an Observation is immutable; use _replace")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("an Observation is immutable")
+
+    def _asdict(self) -> dict[str, Any]:
+        """Every field, by name."""
+        return {name: getattr(self, name) for name in FIELDS}
+
+    def _replace(self, **changes: Any) -> Observation:
+        """A copy with some fields changed (as a named tuple's ``_replace``)."""
+        values = self._asdict()
+        values.update(changes)
+        return Observation(**values)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (tuple(getattr(self, name) for name in FIELDS),))
+
+    def __iter__(self):  # noqa: ANN204 - as a named tuple unpacks
+        return iter([getattr(self, name) for name in FIELDS])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in FIELDS)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, name) for name in FIELDS[1:]))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in FIELDS[1:])
+        return f"Observation({shown})"
 
     def resample(self, rng: random.Random) -> Game:
         """A game of the current deal consistent with this observation, the hidden cards guessed
@@ -71,6 +161,10 @@ class Observation(NamedTuple):
         from .determinize import Determinizer
 
         return Determinizer(self).sample(rng)
+
+
+def _rebuild(values: tuple[Any, ...]) -> Observation:
+    return Observation(*values)
 
 
 _NO_HANDS: dict[int, tuple[None, ...]] = {}
@@ -98,42 +192,144 @@ def cards_seen(visible: Sequence[Trick], current: Sequence[TrickCard]) -> int:
     return played
 
 
+_SET = object.__setattr__
+
+
 def observe(game: Game, seat: int) -> Observation:
-    """Build ``seat``'s observation of ``game``."""
-    phase = game.phase
-    kind = game._kind
-    deal = game._deal
-    hand = game.hands[seat]
-    hidden = trump_hidden = False
+    """Build ``seat``'s observation of ``game``: the seat and its legal actions now, every other
+    field when first read, from the game's state as it was (``Game`` hands the view a copy of its
+    state before it next changes, if anyone still holds the view: ``Game.apply_unchecked``)."""
+    view = Observation.__new__(Observation)
+    to_move = game._to_move
+    _SET(view, "seat", seat)
+    _SET(view, "legal_actions", game.legal_action_tuple() if to_move == seat else ())
+    _SET(view, "_source", [game.state, game, game._phase])
+    earlier = game._view
+    if earlier is not None and getrefcount(earlier) > 3:  # still held elsewhere: keep its state
+        freeze(earlier)
+    game._view = view
+    return view
+
+
+def freeze(view: Observation) -> None:
+    """Give ``view`` its own copy of the deal's part of the game's state (before the game moves
+    on), unless it has one."""
+    source = object.__getattribute__(view, "_source")
+    game = source[1]
+    if source[0] is game.state:
+        source[0] = game.state[:game.tables.plan[m.O_RES]].copy()
+
+
+def _basic_fields(view: Observation, source: list[Any]) -> None:
+    _, game, phase = source
+    _SET(view, "variant", game.variant)
+    _SET(view, "players", game.players)
+    _SET(view, "phase", _PHASES[phase])
+    _SET(view, "to_move", int(source[0][m.S_TO_MOVE]) if phase != Phase.GAME_OVER else -1)
+
+
+_PHASES = tuple(Phase)
+
+
+def _deal_fields(view: Observation, source: list[Any]) -> None:
+    state, game, _ = source
+    row = game.tables.deals[state[m.S_ROW]]
+    _SET(view, "deal_number", int(row[m.D_NUMBER]))
+    _SET(view, "hand_size", int(row[m.D_HAND]))
+    _SET(view, "kind", game.plan.kind_names[row[m.D_KIND]])
+    _SET(view, "dealer", int(state[m.S_DEALER]))
+    plan = game.tables.plan
+    at = plan[m.O_ORDER]
+    _SET(view, "order", tuple(state[at:at + state[m.S_ORDER_LEN]].tolist()))
+    _SET(view, "hook_rule", HOOK_NAMES[row[m.D_HOOK]] if source[2] == Phase.BID else "none")
+
+
+def _seat_fields(view: Observation, source: list[Any]) -> None:
+    state, game, _ = source
+    plan = game.tables.plan
     players = game.players
+    at = plan[m.O_BIDS]
+    _SET(view, "bids", tuple(None if bid < 0 else bid for bid in state[at:at + players].tolist()))
+    at = plan[m.O_TAKEN]
+    _SET(view, "taken", tuple(state[at:at + players].tolist()))
+    at = plan[m.O_SCORES]
+    _SET(view, "scores", tuple(state[at:at + players].tolist()))
+    at = plan[m.O_PASSES]
+    _SET(view, "passes_in_row", tuple(state[at:at + players].tolist()))
+
+
+def _how_text(state: Any, game: Game) -> str:
+    override = game._how_text
+    if override is not None and override[0] == state[m.S_DEAL_INDEX]:
+        return override[1]
+    how = int(state[m.S_HOW])
+    if how == m.HOW_GIVEN:
+        return "given"
+    if how == m.HOW_NAMED_BY:
+        return f"named by seat {int(state[m.S_NAMED_BY])}"
+    from .core.deal import HOW_TEXT
+
+    return HOW_TEXT[how]
+
+
+def _hand_fields(view: Observation, source: list[Any]) -> None:
+    state, game, phase = source
+    seat = view.seat
+    plan = game.tables.plan
+    players = game.players
+    hands = plan[m.O_HANDS]
+    hand = int(state[hands + seat])
+    hidden = trump_hidden = False
     others = _NO_HANDS.get(players)
     if others is None:
         others = _NO_HANDS[players] = (None,) * players
+    how = _how_text(state, game)
+    card = int(state[m.S_TRUMP_CARD])
     if phase == Phase.BID:
+        kind = game.variant.kinds[game.plan.kind_names[game.tables.deals[state[m.S_ROW],
+                                                                          m.D_KIND]]]
         hidden, trump_hidden, shown = bidding_view(kind)
         if hidden:
             hand = 0
         if shown:
-            others = tuple(game.hands[other] if other != seat else None
+            others = tuple(int(state[hands + other]) if other != seat else None
                            for other in range(players))
-    elif phase == Phase.TRUMP and game.trump_how == "named" and game.trump_card is None:
+    elif phase == Phase.TRUMP and how == "named" and card < 0:
         # Named after the first cards (002); a dealer naming after a turned Joker saw every card.
-        hand = game.first_cards[seat]
+        hand = int(state[plan[m.O_FIRST] + seat])
+    _SET(view, "hand", hand)
+    _SET(view, "hand_hidden", hidden)
+    _SET(view, "other_hands", others)
+    _SET(view, "trump_hidden", trump_hidden)
+    _SET(view, "trump", -1 if trump_hidden else int(state[m.S_TRUMP]))
+    _SET(view, "trump_card", None if trump_hidden or card < 0 else card)
+    _SET(view, "trump_how", "unknown" if trump_hidden else how)
+    _SET(view, "trick_trump", -1 if trump_hidden else int(state[m.S_TRICK_TRUMP]))
+
+
+def _trick_fields(view: Observation, source: list[Any]) -> None:
+    state, game, _ = source
+    plan = game.tables.plan
+    trick = current_trick(state, plan)
+    done = int(state[m.S_TRICKS_DONE])
+    prefix = game._prefix
+    finished = [*prefix[:done], *(finished_trick(state, plan, index)
+                                  for index in range(len(prefix), done))]
     memory = game.plan.memory
-    visible = visible_tricks(memory, game.tricks, seat)
-    played = game.played if memory == "full" else cards_seen(visible, game.trick)
-    to_move = game.to_move if phase != Phase.GAME_OVER else -1
-    return _make((  # the named tuple's own fast constructor: one tuple, no keyword parsing
-        game.variant, seat, players, phase, deal.number, deal.hand_size, deal.kind, game.dealer,
-        tuple(game.order), to_move, hand, hidden, others,
-        -1 if trump_hidden else game.trump,
-        None if trump_hidden else game.trump_card,
-        "unknown" if trump_hidden else game.trump_how, tuple(game.bids), tuple(game.taken),
-        tuple(game.trick), game.led_suit, -1 if trump_hidden else game.trick_trump, visible,
-        played, tuple(game.scores), game.hook_rule() if phase == Phase.BID else "none",
-        game.legal_action_tuple() if to_move == seat else (), trump_hidden,
-        tuple(game.passes_in_row),
-    ))
+    visible = visible_tricks(memory, finished, view.seat)
+    _SET(view, "trick", trick)
+    _SET(view, "led_suit", int(state[m.S_LED]))
+    _SET(view, "tricks", visible)
+    _SET(view, "played", int(state[m.S_PLAYED]) if memory == "full"
+         else cards_seen(visible, trick))
 
 
-_make = Observation._make
+_READERS = {
+    **dict.fromkeys(("variant", "players", "phase", "to_move"), _basic_fields),
+    **dict.fromkeys(("deal_number", "hand_size", "kind", "dealer", "order", "hook_rule"),
+                    _deal_fields),
+    **dict.fromkeys(("bids", "taken", "scores", "passes_in_row"), _seat_fields),
+    **dict.fromkeys(("hand", "hand_hidden", "other_hands", "trump_hidden", "trump", "trump_card",
+                     "trump_how", "trick_trump"), _hand_fields),
+    **dict.fromkeys(("trick", "led_suit", "tricks", "played"), _trick_fields),
+}

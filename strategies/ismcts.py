@@ -158,8 +158,7 @@ class IsmctsStrategy(ExpectedValueStrategy):
         path: list[_Node] = []
         node = root
         rng = self.rng
-        results = game.results
-        while not results:
+        while not game.is_over():  # a search game ends when its deal is scored
             mover = game.to_move
             legal = candidates if node is root else _legal_plays(game)
             children = node.children

@@ -28,9 +28,8 @@ SUIT_TOP = tuple(((1 << 13) - 1) << (13 * suit) for suit in range(4))
 
 def playout(game: Game, rules: Rules) -> Game:
     """Play ``game`` on to the end of its deal with the heuristic for every seat; returns it."""
-    results = game.results
     apply = game.apply_unchecked
-    while not results:
+    while not game.is_over():  # a search game ends when its deal is scored
         apply(policy_action(game, rules))
     return game
 
@@ -120,8 +119,7 @@ def guesses(determinizer: Determinizer, evidence: BidEvidence, rng: random.Rando
 
 def random_playout(game: Game, rng) -> Game:  # noqa: ANN001 - random.Random
     """Play ``game`` on to the end of its deal with uniformly random legal actions."""
-    results = game.results
-    while not results:
+    while not game.is_over():  # a search game ends when its deal is scored
         actions = game.legal_actions()
         game.apply_unchecked(actions[rng.randrange(len(actions))])
     return game

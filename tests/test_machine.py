@@ -42,7 +42,7 @@ def replay_against_game(variant, players: int, seed: int) -> int:  # noqa: ANN00
     game = Game(variant, players, seed)
     tables = game.plan.machine()
     state = np.zeros(tables.length, dtype=np.int64)
-    machine.new_game(state, tables.plan, tables.deals, tables.points, seed)
+    machine.new_game(state, tables.plan, seed)
     hands = tables.plan[machine.O_HANDS]
     choose = random.Random(seed)
     decisions = 0
@@ -57,7 +57,7 @@ def replay_against_game(variant, players: int, seed: int) -> int:  # noqa: ANN00
             assert state[machine.S_LEGAL_A] == game.legal_bid_mask()
         action = choose.choice(game.legal_actions())
         game.apply(action)
-        machine.step(state, tables.plan, tables.deals, tables.points, code_of(action))
+        machine.step(state, tables.plan, code_of(action))
         decisions += 1
     assert state[machine.S_PHASE] == machine.PH_OVER
     scores = tables.plan[machine.O_SCORES]

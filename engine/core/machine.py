@@ -3,17 +3,18 @@
 A game's state is one ``int64`` vector (``new_state``): the phase, the seat to move, the dealer,
 the trump, every hand, the bids, the tricks taken, the trick under way, the finished tricks of the
 deal, the stock, the running totals and one row of results per deal played. ``step(state, plan,
-deals, points, action)`` applies one player's action and runs every chance and bookkeeping event
+action)`` applies one player's action and runs every chance and bookkeeping event
 that follows it (the trick's winner, the draw after a trick, the deal's score and premiums, the
 next deal's shuffle, deal and trump, the tie-break deals, the end), and leaves the legal actions
 of the next decision in the state. Every rule it applies is a function of ``engine.core.rules``
 and ``engine.core.deal``: this module holds the order of events, not the rules.
 
 ``engine.Game`` drives it for one game (one call a decision); the batch engine's compiled loops
-drive it for many (one row of a state matrix a game). The variant is compiled once into three
-arrays (``engine.core.plan.MachinePlan``): ``plan`` (the options as codes and the state's layout),
-``deals`` (one row per deal the game may play, the tie-break deals included) and ``points`` (each
-deal's score table).
+drive it for many (one row of a state matrix a game). The variant is compiled once into one
+``int64`` vector, ``plan`` (``engine.core.plan.MachineTables``): the options as codes, the state's
+layout, the deck, the deal table (one row per deal the game may play, the tie-break deals
+included: ``deal_value``) and every deal's score table. One state and one plan are all a compiled
+function needs, so a call from Python costs little.
 
 Actions are small integers (``action_code``): a bid is its number of tricks; naming trump is the
 suit plus one (0 for none); a play is ``card | call << 6 | (suit + 1) << 9`` with the call codes of
@@ -46,8 +47,10 @@ EV_TRICK, EV_DEAL_SCORED, EV_DEAL_STARTED, EV_TRUMP_CHOSEN, EV_GAME_OVER = (1, 2
  P_MAX_TRICKS, P_MAX_RESULTS, P_SIZE,
  # the state's layout: where each array starts
  O_HANDS, O_FIRST, O_BIDS, O_TAKEN, O_FINES, O_SCORES, O_PASSES, O_ORDER, O_TSEAT, O_TCARD,
- O_TCALL, O_TSUIT, O_STOCK, O_MADE, O_BEST, O_HIST, O_RES, O_DECK,
- P_LENGTH) = range(42)
+ O_TCALL, O_TSUIT, O_STOCK, O_MADE, O_BEST, O_HIST, O_RES,
+ # and where the tables start in the plan vector
+ O_DECK, O_DEALS, O_POINTS,
+ P_LENGTH) = range(44)
 
 # -- the state vector: scalars ---------------------------------------------------------------------
 (S_PHASE, S_DEAL_INDEX, S_ROW, S_DEALER, S_FIRST_DEALER, S_TO_MOVE, S_NAMER, S_TRUMP,
@@ -108,6 +111,12 @@ def result_width(players: int) -> int:
     return R_SEATS + 6 * players
 
 
+@njit(cache=True, inline="always")
+def deal_value(plan: np.ndarray, row: int, column: int) -> int:
+    """Column ``column`` (``D_*``) of row ``row`` of the deal table."""
+    return plan[plan[O_DEALS] + row * D_WIDTH + column]
+
+
 # -- chance ----------------------------------------------------------------------------------------
 
 
@@ -141,8 +150,7 @@ def draw_first_dealer(plan: np.ndarray, seed: int) -> int:
 
 
 @njit(cache=True)
-def new_game(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np.ndarray,
-             seed: int) -> None:
+def new_game(state: np.ndarray, plan: np.ndarray, seed: int) -> None:
     """A fresh game with ``seed`` (an ``int64`` view of the 64-bit seed) in ``state``: the lot
     for the first dealer, then the first deal."""
     state[:] = 0
@@ -152,7 +160,7 @@ def new_game(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np.
     state[S_FIRST_DEALER] = dealer
     state[S_DEALER] = dealer
     state[S_DEAL_INDEX] = 0
-    start_deal(state, plan, deals, points, 0)
+    start_deal(state, plan, 0)
 
 
 @njit(cache=True)
@@ -169,13 +177,13 @@ def order_from(state: np.ndarray, plan: np.ndarray, participants: int) -> None:
 
 
 @njit(cache=True)
-def start_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np.ndarray,
+def start_deal(state: np.ndarray, plan: np.ndarray,
                row: int) -> None:
     """Shuffle, deal and show the trump of deal ``row`` of the deal table (its participants: all
     seats in the schedule, the tied leaders in a tie-break deal: 003)."""
     players = plan[P_PLAYERS]
     participants = (1 << players) - 1
-    if deals[row, D_NUMBER] >= state[S_SCHEDULE]:
+    if deal_value(plan, row, D_NUMBER) >= state[S_SCHEDULE]:
         top = state[plan[O_SCORES]]
         for seat in range(players):
             top = max(top, state[plan[O_SCORES] + seat])
@@ -188,8 +196,8 @@ def start_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: n
     size = plan[P_DECK]
     deck = np.empty(size, dtype=np.int64)
     chance.shuffle(plan[plan[O_DECK]:plan[O_DECK] + size],
-                   _mix3(state[S_SEED], DEAL_TAG, deals[row, D_NUMBER]), deck)
-    hand_size = deals[row, D_HAND]
+                   _mix3(state[S_SEED], DEAL_TAG, deal_value(plan, row, D_NUMBER)), deck)
+    hand_size = deal_value(plan, row, D_HAND)
     dealt = np.empty(count, dtype=np.int64)
     first = np.empty(count, dtype=np.int64)
     chance.deal_hands(deck, hand_size, count, plan[P_NAMED_AFTER], dealt, first)
@@ -202,7 +210,7 @@ def start_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: n
         state[plan[O_FIRST] + seat] = first[position]
     used = hand_size * count
     stock_start = used
-    rule = deals[row, D_TRUMP_RULE]
+    rule = deal_value(plan, row, D_TRUMP_RULE)
     turned = deck[used] if used < size else -1
     trump, card, how, namer = chance.trump_of_deal(rule, deck[used - 1], turned,
                                                    plan[P_FIXED_SUIT], plan[P_DEALER_NAMES] != 0)
@@ -219,11 +227,11 @@ def start_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: n
         namer_seat = state[plan[O_ORDER]]
     elif namer == 2:
         namer_seat = state[S_DEALER]
-    begin_deal(state, plan, deals, row, trump, card, how, namer_seat)
+    begin_deal(state, plan, row, trump, card, how, namer_seat)
 
 
 @njit(cache=True)
-def begin_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, row: int, trump: int,
+def begin_deal(state: np.ndarray, plan: np.ndarray, row: int, trump: int,
                card: int, how: int, namer: int) -> None:
     """The deal's bookkeeping once the hands are in ``state``: trump, bids, tricks, the Jokers'
     holders; then naming trump, bidding or play."""
@@ -258,23 +266,23 @@ def begin_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, row: int,
         state[S_LEGAL_A] = plan[P_NO_TRUMP_NAMING]
         state[S_LEGAL_B] = 0
         return
-    trump_decided(state, plan, deals)
+    trump_decided(state, plan)
 
 
 @njit(cache=True)
-def trump_decided(state: np.ndarray, plan: np.ndarray, deals: np.ndarray) -> None:
+def trump_decided(state: np.ndarray, plan: np.ndarray) -> None:
     """The trump is known: bidding starts left of the dealer, or play where nobody bids."""
     state[S_TRICK_TRUMP] = state[S_TRUMP]
-    if deals[state[S_ROW], D_BIDDING] == 0:
-        start_play(state, plan, deals)
+    if deal_value(plan, state[S_ROW], D_BIDDING) == 0:
+        start_play(state, plan)
         return
     state[S_PHASE] = PH_BID
     state[S_TO_MOVE] = state[plan[O_ORDER]]
-    set_legal(state, plan, deals)
+    set_legal(state, plan)
 
 
 @njit(cache=True)
-def start_play(state: np.ndarray, plan: np.ndarray, deals: np.ndarray) -> None:
+def start_play(state: np.ndarray, plan: np.ndarray) -> None:
     """The first trick's leader (``deal.first_leader``)."""
     state[S_PHASE] = PH_PLAY
     count = state[S_ORDER_LEN]
@@ -286,9 +294,9 @@ def start_play(state: np.ndarray, plan: np.ndarray, deals: np.ndarray) -> None:
         if seat == state[S_DEALER]:
             dealer_position = position
     leader = chance.first_leader(hands, count, dealer_position, plan[P_DEALER_LEADS] != 0,
-                                 deals[state[S_ROW], D_HOLDER_LEADS] != 0)
+                                 deal_value(plan, state[S_ROW], D_HOLDER_LEADS) != 0)
     state[S_TO_MOVE] = state[plan[O_ORDER] + leader]
-    set_legal(state, plan, deals)
+    set_legal(state, plan)
 
 
 @njit(cache=True)
@@ -319,26 +327,28 @@ def next_seat(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
 
 
 @njit(cache=True)
-def lead_calls(state: np.ndarray, deals: np.ndarray) -> int:
+def lead_calls(state: np.ndarray, plan: np.ndarray) -> int:
     """The calls a Joker led now may make (the plan's ``lead_calls_mask`` for this deal and
     trick)."""
     row = state[S_ROW]
-    demands = deals[row, D_DEMANDS_FIRST] if state[S_TRICKS_DONE] == 0 else deals[
-        row, D_DEMANDS_LATER]
+    demands = deal_value(plan, row, D_DEMANDS_FIRST if state[S_TRICKS_DONE] == 0
+                                   else D_DEMANDS_LATER)
     has_trump = state[S_TRUMP] >= 0
-    return deals[row, D_CALLS_NN + 2 * demands + has_trump]
+    return deal_value(plan, row, D_CALLS_NN + 2 * demands + has_trump)
 
 
 @njit(cache=True)
-def set_legal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray) -> None:
+def set_legal(state: np.ndarray, plan: np.ndarray) -> None:
     """The legal actions of the seat to move, as masks: in ``BID`` the bids (``rules.legal_bids``);
     in ``PLAY`` the cards (``rules.legal_cards``) and a Joker's calls (over ``codes.OPTIONS``)."""
     phase = state[S_PHASE]
     seat = state[S_TO_MOVE]
     row = state[S_ROW]
     if phase == PH_BID:
-        state[S_LEGAL_A] = rules.legal_bids(deals[row, D_HAND], deals[row, D_MIN_BID],
-                                            deals[row, D_HOOK], is_last_bidder(state, plan, seat),
+        state[S_LEGAL_A] = rules.legal_bids(deal_value(plan, row, D_HAND),
+                                            deal_value(plan, row, D_MIN_BID),
+                                            deal_value(plan, row, D_HOOK),
+                                            is_last_bidder(state, plan, seat),
                                             bid_others(state, plan),
                                             state[plan[O_PASSES] + seat], plan[P_PASS_LIMIT])
         state[S_LEGAL_B] = 0
@@ -356,47 +366,53 @@ def set_legal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray) -> None:
     cards = rules.legal_cards(hand, length, lead_card, lead_call, lead_suit, state[S_LED],
                               state[S_TRICK_TRUMP], plan[P_MUST_TRUMP] != 0, plan[P_LOCK],
                               state[S_PLAYED])
-    calls = 0
-    if cards & rules.JOKER_BITS:
-        if length == 0:
-            calls = lead_calls(state, deals)
-        else:
-            first = -1
-            for index in range(length):
-                if state[plan[O_TCARD] + index] >= 52:
-                    first = state[plan[O_TCALL] + index]
-                    break
-            calls = rules.follow_calls(plan[P_TWO_JOKERS], first)
     state[S_LEGAL_A] = cards
-    state[S_LEGAL_B] = calls
+    state[S_LEGAL_B] = joker_calls(state, plan) if cards & rules.JOKER_BITS else 0
 
 
 @njit(cache=True)
-def apply_trump(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, suit: int) -> None:
+def joker_calls(state: np.ndarray, plan: np.ndarray) -> int:
+    """The calls a Joker played now may make, as options over ``codes.OPTIONS``: on a lead the
+    deal's lead calls (``lead_calls``), else ``rules.follow_calls`` after the trick's first
+    Joker."""
+    length = state[S_TRICK_LEN]
+    if length == 0:
+        return lead_calls(state, plan)
+    first = -1
+    for index in range(length):
+        if state[plan[O_TCARD] + index] >= 52:
+            first = state[plan[O_TCALL] + index]
+            break
+    return rules.follow_calls(plan[P_TWO_JOKERS], first)
+
+
+@njit(cache=True)
+def apply_trump(state: np.ndarray, plan: np.ndarray, suit: int) -> None:
     """The seat to move names ``suit`` (-1: no trump)."""
     state[S_TRUMP] = suit
     state[S_HOW] = HOW_NAMED_BY
     state[S_NAMED_BY] = state[S_TO_MOVE]
-    trump_decided(state, plan, deals)
+    trump_decided(state, plan)
 
 
 @njit(cache=True)
-def apply_bid(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, bid: int) -> None:
+def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> None:
     """The seat to move bids ``bid``; the dealer's hook is noted where it binds."""
     seat = state[S_TO_MOVE]
     row = state[S_ROW]
     last = is_last_bidder(state, plan, seat)
-    if last and deals[row, D_HOOK] == HOOK_NO_EQUAL:
-        state[S_HOOK_FORCED] = rules.hook_binds(deals[row, D_HAND], deals[row, D_MIN_BID],
+    if last and deal_value(plan, row, D_HOOK) == HOOK_NO_EQUAL:
+        state[S_HOOK_FORCED] = rules.hook_binds(deal_value(plan, row, D_HAND),
+                                                deal_value(plan, row, D_MIN_BID),
                                                 bid_others(state, plan))
     state[plan[O_BIDS] + seat] = bid
     passes = plan[O_PASSES] + seat
     state[passes] = state[passes] + 1 if bid == 0 else 0
     if last:
-        start_play(state, plan, deals)
+        start_play(state, plan)
     else:
         state[S_TO_MOVE] = next_seat(state, plan, seat)
-        set_legal(state, plan, deals)
+        set_legal(state, plan)
 
 
 @njit(cache=True)
@@ -416,7 +432,7 @@ def trick_winner(state: np.ndarray, plan: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def apply_play(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np.ndarray,
+def apply_play(state: np.ndarray, plan: np.ndarray,
                card: int, call: int, suit: int) -> int:
     """The seat to move plays ``card`` (a Joker with ``call`` and ``suit``); a full trick is
     taken, the stock drawn from (002) and a finished deal scored. Returns the events."""
@@ -444,7 +460,7 @@ def apply_play(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: n
             state[S_TRICK_TRUMP] = (state[S_LED] + 1) % 4
     if length < state[S_ORDER_LEN]:
         state[S_TO_MOVE] = next_seat(state, plan, seat)
-        set_legal(state, plan, deals)
+        set_legal(state, plan)
         return 0
     winner = state[plan[O_TSEAT] + trick_winner(state, plan)]
     state[plan[O_TAKEN] + winner] += 1
@@ -473,14 +489,13 @@ def apply_play(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: n
             state[hands + drawer] |= 1 << drawn
             drawer = next_seat(state, plan, drawer)
     if state[hands + winner]:
-        set_legal(state, plan, deals)
+        set_legal(state, plan)
         return EV_TRICK
-    return EV_TRICK | score_deal(state, plan, deals, points)
+    return EV_TRICK | score_deal(state, plan)
 
 
 @njit(cache=True)
-def score_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray,
-               points: np.ndarray) -> int:
+def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
     """Score the deal (its score table, the fines, the premium of a span that closes: 002) into a
     result row, and go on to the next deal or the end. Returns the events."""
     players = plan[P_PLAYERS]
@@ -488,9 +503,11 @@ def score_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray,
     result = state[S_RESULTS]
     at = plan[O_RES] + result * (R_SEATS + 6 * players)
     seats = at + R_SEATS
-    table_at, width = deals[row, D_POINTS_AT], deals[row, D_POINTS_WIDTH]
-    premium_on = plan[P_PREMIUM_MODE] != rules.PREMIUM_NONE and deals[row, D_BLOCK] >= 0
-    opens, closes = deals[row, D_OPENS] != 0, deals[row, D_CLOSES] != 0
+    table_at = plan[O_POINTS] + deal_value(plan, row, D_POINTS_AT)
+    width = deal_value(plan, row, D_POINTS_WIDTH)
+    premium_on = (plan[P_PREMIUM_MODE] != rules.PREMIUM_NONE
+                  and deal_value(plan, row, D_BLOCK) >= 0)
+    opens, closes = deal_value(plan, row, D_OPENS) != 0, deal_value(plan, row, D_CLOSES) != 0
     participants = 0
     for seat in range(players):
         state[seats + R_BIDS * players + seat] = -1
@@ -503,7 +520,7 @@ def score_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray,
         participants |= 1 << seat
         bid = state[plan[O_BIDS] + seat]
         taken = state[plan[O_TAKEN] + seat]
-        score = points[table_at + (bid + 1) * width + taken] + state[plan[O_FINES] + seat]
+        score = plan[table_at + (bid + 1) * width + taken] + state[plan[O_FINES] + seat]
         state[seats + R_BIDS * players + seat] = bid
         state[seats + R_POINTS * players + seat] = score
         if premium_on:
@@ -522,7 +539,7 @@ def score_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray,
         state[total] += (state[seats + R_POINTS * players + seat]
                          + state[seats + R_PREMIUMS * players + seat])
         state[seats + R_TOTALS * players + seat] = state[total]
-    state[at + R_NUMBER] = deals[row, D_NUMBER]
+    state[at + R_NUMBER] = deal_value(plan, row, D_NUMBER)
     state[at + R_ROW] = row
     state[at + R_DEALER] = state[S_DEALER]
     state[at + R_TRUMP] = state[S_TRUMP]
@@ -532,11 +549,11 @@ def score_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray,
     state[at + R_JOKER_53] = state[S_JOKER_53]
     state[at + R_PARTICIPANTS] = participants
     state[S_RESULTS] = result + 1
-    return EV_DEAL_SCORED | next_deal(state, plan, deals, points)
+    return EV_DEAL_SCORED | next_deal(state, plan)
 
 
 @njit(cache=True)
-def next_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np.ndarray) -> int:
+def next_deal(state: np.ndarray, plan: np.ndarray) -> int:
     """The next deal of the schedule, a tie-break deal between the tied leaders (003), or the
     end. Returns the events."""
     players = plan[P_PLAYERS]
@@ -545,7 +562,7 @@ def next_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np
     state[S_DEALER] = (state[S_DEALER] + 1) % players
     schedule = state[S_SCHEDULE]
     if index < schedule:
-        start_deal(state, plan, deals, points, index)
+        start_deal(state, plan, index)
         return EV_DEAL_STARTED
     top = state[plan[O_SCORES]]
     for seat in range(players):
@@ -555,7 +572,7 @@ def next_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np
         tied += state[plan[O_SCORES] + seat] == top
     extra = index - schedule
     if tied > 1 and extra < plan[P_TIE_DEALS]:
-        start_deal(state, plan, deals, points, schedule + extra * (players - 1) + tied - 2)
+        start_deal(state, plan, schedule + extra * (players - 1) + tied - 2)
         return EV_DEAL_STARTED
     state[S_PHASE] = PH_OVER
     state[S_TO_MOVE] = -1
@@ -565,8 +582,7 @@ def next_deal(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np
 
 
 @njit(cache=True)
-def step(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np.ndarray,
-         action: int) -> tuple[int, int, int, int, int]:
+def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, int, int, int]:
     """Apply ``action`` (``action_code``; known to be legal) of the seat to move and everything
     that follows it. Returns (phase, seat to move, legal mask A, legal mask B, events): in ``BID``
     A is the legal bids; in ``PLAY`` A the legal cards and B a Joker's legal calls; in ``TRUMP``
@@ -575,12 +591,12 @@ def step(state: np.ndarray, plan: np.ndarray, deals: np.ndarray, points: np.ndar
     events = 0
     state[S_DECISIONS] += 1
     if phase == PH_PLAY:
-        events = apply_play(state, plan, deals, points, action & 63, action >> CALL_SHIFT & 7,
+        events = apply_play(state, plan, action & 63, action >> CALL_SHIFT & 7,
                             (action >> SUIT_SHIFT) - 1)
     elif phase == PH_BID:
-        apply_bid(state, plan, deals, action)
+        apply_bid(state, plan, action)
     elif phase == PH_TRUMP:
-        apply_trump(state, plan, deals, action - 1)
+        apply_trump(state, plan, action - 1)
         events = EV_TRUMP_CHOSEN
     if events & EV_DEAL_STARTED and state[S_PHASE] != PH_TRUMP:
         events |= EV_TRUMP_CHOSEN

@@ -264,10 +264,11 @@ class RulePlan:
 
 
 class MachineTables:
-    """A ``RulePlan`` compiled for ``engine.core.machine``: ``plan`` (the options as codes and the
-    state's layout), ``deals`` (one row per deal the game may play: the schedule's, then the
-    tie-break deals by extra deal and number of tied players), ``points`` (every row's score
-    table, flat), and ``length`` (entries of a game's state)."""
+    """A ``RulePlan`` compiled for ``engine.core.machine``: ``plan``, one vector with the options as
+    codes, the state's layout, the deck, the deal table (``deals``, also kept as a matrix: one
+    row per deal the game may play, the schedule's, then the tie-break deals by extra deal and
+    number of tied players) and every row's score table; ``length``: entries of a game's
+    state."""
 
     def __init__(self, rules: RulePlan, schedule: tuple[DealSpec, ...] | None,
                  tie_deals: int | None) -> None:
@@ -316,10 +317,12 @@ class MachineTables:
             points.append(scores.ravel())
             at += scores.size
         self.deals = table
-        self.points = np.concatenate(points) if points else np.zeros(1, dtype=np.int64)
+        flat_points = np.concatenate(points) if points else np.zeros(1, dtype=np.int64)
         results = len(deals) + ties
         offsets = machine.layout(players, rules.deck_size, most_tricks, results)
-        plan = np.zeros(machine.P_LENGTH + rules.deck_size, dtype=np.int64)
+        deals_at = machine.P_LENGTH + rules.deck_size
+        points_at = deals_at + table.size
+        plan = np.zeros(points_at + flat_points.size, dtype=np.int64)
         options = {
             machine.P_PLAYERS: players, machine.P_DECK: rules.deck_size,
             machine.P_MUST_TRUMP: rules.must_trump, machine.P_LOCK: rules.lock_card,
@@ -334,14 +337,17 @@ class MachineTables:
             machine.P_NO_TRUMP_NAMING: rules.naming_allows_no_trump,
             machine.P_ROWS: len(specs), machine.P_MAX_TRICKS: most_tricks,
             machine.P_MAX_RESULTS: results, machine.P_SIZE: offsets["length"],
-            machine.O_DECK: machine.P_LENGTH,
+            machine.O_DECK: machine.P_LENGTH, machine.O_DEALS: deals_at,
+            machine.O_POINTS: points_at,
         }
         for name, value in offsets.items():
             if name != "length":
                 options[getattr(machine, name)] = value
         for column, value in options.items():
             plan[column] = int(value)
-        plan[machine.P_LENGTH:] = rules.deck_cards
+        plan[machine.P_LENGTH:deals_at] = rules.deck_cards
+        plan[deals_at:points_at] = table.ravel()
+        plan[points_at:] = flat_points
         self.plan = plan
         self.length = offsets["length"]
         self.players = players
