@@ -65,6 +65,8 @@ class DealResult:
     bot_points: float
     raspis_cpu: list[float] = field(default_factory=list)
     bot_cpu: list[float] = field(default_factory=list)
+    raspis_made: int = 0
+    bot_made: int = 0
 
 
 class CpuDeadline:
@@ -116,8 +118,8 @@ def honest_resampler(game, raspis_game, rng: random.Random):  # noqa: ANN001, AN
     return resample
 
 
-def play_game(task: tuple) -> tuple[list[float], list[float], list[float]]:
-    """One game of a deal: (returns by seat, raspis CPU times, bot CPU times)."""
+def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[bool]]:
+    """One game of a deal: (returns by seat, raspis CPU times, bot CPU times, bids made)."""
     deal, base, raspis_seats, spec, simulations, uct_c, cpu_clock = task
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
@@ -186,7 +188,9 @@ def play_game(task: tuple) -> tuple[list[float], list[float], list[float]]:
     returns = state.returns()
     points = raspis.results[0].points
     assert [round(value) for value in returns] == list(points), (returns, points)
-    return list(returns), raspis_cpu, bot_cpu
+    result = raspis.results[0]
+    made = [result.bids[seat] == result.taken[seat] for seat in range(PLAYERS)]
+    return list(returns), raspis_cpu, bot_cpu, made
 
 
 def play_deal(task: tuple) -> DealResult:
@@ -195,9 +199,12 @@ def play_deal(task: tuple) -> DealResult:
     differences, raspis_points, bot_points = [], [], []
     raspis_cpu: list[float] = []
     bot_cpu: list[float] = []
+    raspis_made = bot_made = 0
     for raspis_seats in ((0, 2), (1, 3)):
-        returns, ours, theirs = play_game((deal, base, raspis_seats, spec, simulations, uct_c,
-                                           cpu_clock))
+        returns, ours, theirs, made = play_game((deal, base, raspis_seats, spec, simulations,
+                                                 uct_c, cpu_clock))
+        raspis_made += sum(made[seat] for seat in raspis_seats)
+        bot_made += sum(made[seat] for seat in range(PLAYERS) if seat not in raspis_seats)
         mine = statistics.fmean(returns[seat] for seat in raspis_seats)
         other = statistics.fmean(returns[seat] for seat in range(PLAYERS)
                                  if seat not in raspis_seats)
@@ -207,7 +214,7 @@ def play_deal(task: tuple) -> DealResult:
         raspis_cpu += ours
         bot_cpu += theirs
     return DealResult(deal, statistics.fmean(differences), statistics.fmean(raspis_points),
-                      statistics.fmean(bot_points), raspis_cpu, bot_cpu)
+                      statistics.fmean(bot_points), raspis_cpu, bot_cpu, raspis_made, bot_made)
 
 
 def t_quantile(probability: float, degrees: int) -> float:
@@ -267,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{statistics.median(raspis_cpu) * 1e3:.1f}), bot mean "
           f"{statistics.fmean(bot_cpu) * 1e3:.1f} ms (median "
           f"{statistics.median(bot_cpu) * 1e3:.1f})")
+    seats = 4 * len(results)
+    print(f"  exact bids made: raspis {sum(r.raspis_made for r in results) / seats:.1%}, bot "
+          f"{sum(r.bot_made for r in results) / seats:.1%}")
     if arguments.json:
         with open(arguments.json, "w") as handle:
             json.dump({"arguments": vars(arguments), "mean": mean, "ci": [mean - half,

@@ -72,6 +72,8 @@ class PimcStrategy(ExpectedValueStrategy):
         "model": Parameter(str, "maxn", "how the other seats play in a solved guess: maxn "
                            "(each for its own points, the bids fixed) or paranoid (all against "
                            "this seat)"),
+        "endgame": Parameter(int, 0, "solve only when at most this many tricks are left, the "
+                             "current one counted; before that play out (0: always solve)"),
         "budget": Parameter(int, DEFAULT_BUDGET, "search nodes per solved guess; past it the "
                             "decision plays out with the heuristic"),
         "bidding": Parameter(str, "playout", "how bids are weighed: solve (the solved value of "
@@ -183,6 +185,8 @@ class PimcStrategy(ExpectedValueStrategy):
         deadline = Deadline(self.time)
         seat = observation.seat
         exact = self.solve == "exact" and solvable(observation.variant)
+        if exact and self.endgame > 0:
+            exact = observation.hand_size - sum(observation.taken) <= self.endgame
         solver = self.solver if exact else None
         totals = {action: 0.0 for action in candidates}
         for _ in range(max(1, self.samples)):
