@@ -2,10 +2,14 @@
 
 This module holds the whole score table of RULES §6 in one function, so a reader checking a rule
 ("bid 3, took 2 -> -10") finds it in one place. Premiums and fines, which depend on more than one
-deal, are applied by the game (``engine.game``).
+deal, are applied by the rules core (``engine/core/machine.py`` ``score_deal``); ``span_premiums``
+states every reading of the premium the options allow, on plain values, as the reference the
+core and the strategies are checked against.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from .options import KindOptions, ScoringOptions
 
@@ -58,3 +62,52 @@ def deal_points(
         else:
             points = table_points(bid, taken, hand_size, table)
     return points * kind.multiplier
+
+
+def span_premiums(
+    made: Sequence[Sequence[bool]], points: Sequence[Sequence[int]], table: ScoringOptions
+) -> list[int]:
+    """Each seat's premium adjustment at the end of a span (the game, or a set: ``premium_scope``).
+
+    ``made[deal][seat]``: the seat made its bid in that deal of the span (a deal without bidding
+    counts as made); ``points[deal][seat]``: its points for the deal, fines included. Returns,
+    per seat, what the span's end adds to its total: its premium, less any best deal of its that
+    another player's premium cancels. The readings (``ScoringOptions``):
+
+    - a seat that made every bid of the span earns the premium: ``premium_points`` (``fixed``) or
+      its best deal score of the span once more (``best_deal``, 002; pagat's set bonus);
+    - ``premium_last_deal = "excluded"``: the span's last deal is left out, so its bid need not be
+      made and its score is neither repeated nor cancelled;
+    - ``premium_others``: an earner cancels every other seat's best deal of the span
+      (``best_cancelled``) or only the next seat's (``next_cancelled``, the seat after it in
+      seat order); a cancelled deal counts nothing, so the seat loses its best score when that
+      is above 0 (a deal is cancelled once, however many premiums name it);
+    - ``premium_several``: with several earners, ``each`` scores its premium and no earner's deal
+      is cancelled; ``each_cancelled``: each scores it and the cancellations fall on earners too;
+      ``none``: nobody scores a premium and nothing is cancelled.
+    """
+    seats = len(points[0]) if points else 0
+    adjustment = [0] * seats
+    if table.premium == "none" or not points:
+        return adjustment
+    counted = range(len(points) - 1) if table.premium_last_deal == "excluded" else range(
+        len(points))
+    if not counted:
+        return adjustment
+    best = [max(points[deal][seat] for deal in counted) for seat in range(seats)]
+    earners = [seat for seat in range(seats) if all(made[deal][seat] for deal in counted)]
+    if table.premium_several == "none" and len(earners) > 1:
+        return adjustment
+    for seat in earners:
+        adjustment[seat] += table.premium_points if table.premium == "fixed" else best[seat]
+    cancelled: set[int] = set()
+    for seat in earners:
+        if table.premium_others == "best_cancelled":
+            cancelled.update(other for other in range(seats) if other != seat)
+        elif table.premium_others == "next_cancelled" and seats > 1:
+            cancelled.add((seat + 1) % seats)
+    if table.premium_several != "each_cancelled":
+        cancelled.difference_update(earners)
+    for seat in cancelled:
+        adjustment[seat] -= max(0, best[seat])
+    return adjustment

@@ -90,6 +90,9 @@ def _deal_points_bound(kind: KindOptions, table: ScoringOptions, hand: int) -> t
 #: (section, option) -> default, for options added after the first release: see ``content_hash``.
 HASH_NEUTRAL_DEFAULTS: dict[tuple[str, str], object] = {
     ("scoring", "under_nothing_per_bid"): None,
+    ("scoring", "premium_others"): "none",
+    ("scoring", "premium_last_deal"): "counts",
+    ("scoring", "premium_several"): "each",
 }
 
 
