@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from raspis.engine import VariantError, load_variant, preset_names, variant_from_dict
 from raspis.engine.variant import presets_dir
 
-PRESETS = ["circular-trumps", "classic", "georgian", "joker", "joker-52", "odessa",
+PRESETS = ["circular-trumps", "classic", "georgian", "joker", "joker-52", "joker-pagat", "odessa",
            "odessa-short", "oh-hell"]
 
 
@@ -207,6 +207,7 @@ PRESET_HASHES = {
     "circular-trumps": "c709d42c0be474de", "classic": "5d727e0a7e2b2762",
     "georgian": "a5e61f438d4790d8", "joker": "535bbb54ed8a10b6", "joker-52": "1a8a2d4dd40b9000",
     "odessa": "7afdfd031a3533a2", "odessa-short": "f53a3e124272b9ee", "oh-hell": "aee52dc59a813dd9",
+    "joker-pagat": "ed7ab2101d274623",  # pinned when added (issue 12)
 }
 
 
