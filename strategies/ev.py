@@ -8,7 +8,9 @@ distribution of the tricks the seat takes when it plays for that bid; it bids th
 expected points under the deal's score table (``engine.scoring.deal_points``: 10 a trick and -10 a
 missing one in classic, 50k + 50 in Georgian, x2 in a dark deal...) are highest. ``best_bid`` is
 that decision as a pure function of the distributions and the table. The same guesses choose the
-trump when the seat names it. Card play is the heuristic's.
+trump when the seat names it. Card play is the heuristic's. Where the variant has a premium for
+making every bid of a span (002), a made bid's points include the stake of the premium kept in
+reach, as for the heuristic (``strategies.heuristic.PremiumTracker``; ``premium`` = false: not).
 
 About 20 ms a bid on average with the default 12 samples (p95 about 50 ms, four players), so a
 whole game of classic or Georgian Joker costs about 0.6 s more than the heuristic
@@ -22,7 +24,13 @@ from raspis.engine.determinize import Determinizer
 from raspis.engine.game import Phase
 
 from .base import Parameter
-from .heuristic import HeuristicStrategy, bid_distribution, observation_out
+from .heuristic import (
+    PREMIUM_PARAMETERS,
+    HeuristicStrategy,
+    PremiumOutlook,
+    bid_distribution,
+    observation_out,
+)
 from .search import BidEvidence, Deadline, guesses, playout
 from .tactics import Rules, best_bid, points_table, rules_for
 
@@ -47,6 +55,7 @@ class ExpectedValueStrategy(HeuristicStrategy):
                           "limit)"),
         "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
                                "the hidden hands (0: none; experimental, see search.BidEvidence)"),
+        **PREMIUM_PARAMETERS,
     }
 
     def act(self, observation: Observation) -> Action:
@@ -54,15 +63,20 @@ class ExpectedValueStrategy(HeuristicStrategy):
         actions = observation.legal_actions
         if len(actions) > 1:
             if observation.phase == Phase.BID:
-                return Bid(self.search_bid(observation, self.samples, self.window, self.time))
+                outlook = self.premium_outlook(observation)
+                return Bid(self.search_bid(observation, self.samples, self.window, self.time,
+                                           outlook=outlook))
             if observation.phase == Phase.TRUMP:
+                self.premium_outlook(observation)
                 return self.search_trump(observation, self.samples, self.time)
         return super().act(observation)
 
     def search_bid(
-        self, observation: Observation, samples: int, window: int, seconds: float
+        self, observation: Observation, samples: int, window: int, seconds: float,
+        outlook: PremiumOutlook | None = None,
     ) -> int:
-        """The bid with the best expected points over ``samples`` sampled playouts per candidate."""
+        """The bid with the best expected points over ``samples`` sampled playouts per candidate
+        (``outlook``: the premium in reach, whose stake is added to each made bid's points)."""
         rules = rules_for(observation.variant)
         legal = [action.tricks for action in observation.legal_actions]  # type: ignore[union-attr]
         hand = None if observation.hand_hidden else observation.hand
@@ -71,7 +85,11 @@ class ExpectedValueStrategy(HeuristicStrategy):
             observation.hand_size, observation.order, observation.dealer,
             observation_out(observation),
         )
-        table = points_table(rules, observation.kind, observation.hand_size)
+        table: list[list[int]] | list[list[float]] = points_table(
+            rules, observation.kind, observation.hand_size)
+        if outlook is not None:
+            table = outlook.table(rules, observation.kind, observation.hand_size,
+                                  observation.seat)
         start, _ = best_bid(prior, legal, table)
         candidates = [bid for bid in legal if abs(bid - start) <= window or bid == 0]
         if len(candidates) == 1 or samples <= 0:

@@ -11,17 +11,28 @@ Card play (``tactics.choose_play``) aims at the number of tricks that scores bes
 own table (the bid while short of it, none once it is made, all of them in a golden deal, none in a
 misère) and follows the rules of thumb described in ``strategies.tactics``.
 
+Where the variant has a premium for making every bid of a span (002's «премия», the game or a
+pulka: ``scoring.premium``), a ``PremiumTracker`` follows, deal by deal, which seats have made every
+bid of the span so far (from the bids, the tricks taken and the totals every seat sees) and their
+best deal of it. For such a seat, making this deal's bid is worth its points plus the premium it
+keeps in reach (``tactics.premium_stake``: the best deal of the span, or the fixed points, times
+the chance of making the span's later bids), and missing it loses that: the bid is chosen under
+the table with the stake added (``premium`` = false plays as before, for comparison).
+
 ``policy_action(game)`` is the same strategy reading a ``Game`` directly, without building an
 observation: the search strategies use it for every seat in their playouts.
 """
 
 from __future__ import annotations
 
+import random
+
 from raspis.engine import Action, Bid, NameTrump, Observation, Play
 from raspis.engine.cards import JOKER_MASK
-from raspis.engine.core.plan import bidding_view
+from raspis.engine.core.plan import bidding_view, rule_plan
 from raspis.engine.determinize import play_options, shown_card_is_dealt
 from raspis.engine.game import Game, Phase
+from raspis.engine.variant import Variant
 
 from .base import Parameter, Strategy
 from .tactics import (
@@ -33,9 +44,20 @@ from .tactics import (
     estimate_tricks,
     name_trump_suit,
     nearest_bid,
+    premium_stake,
     rules_for,
+    staked_table,
     trick_distribution,
 )
+
+#: The premium parameters of the built-in strategies that play for it (heuristic, ev, ismcts).
+PREMIUM_PARAMETERS = {
+    "premium": Parameter(bool, True, "play for the premium of a span (002; scoring.premium) when "
+                         "the variant has one: a made bid is worth the premium kept in reach "
+                         "(false: the deal's points only)"),
+    "premium_odds": Parameter(float, 0.6, "chance of making each later bid of the span, for the "
+                              "premium's stake (the heuristic makes 58% of its bids in joker)"),
+}
 
 
 def _first_leader(variant_first_lead: str, dealer: int, order: tuple[int, ...] | list[int]) -> int:
@@ -83,11 +105,13 @@ def choose_bid(
     legal: list[int] | tuple[int, ...],
     distribution: list[float],
     by_table: bool = True,
+    table: list[list[float]] | None = None,
 ) -> int:
-    """The bid with the best expected points under the deal's table (``by_table``), or the legal
-    bid nearest the expected trick count."""
+    """The bid with the best expected points under the deal's table (``by_table``; ``table``: that
+    table with the premium's stake added, ``PremiumOutlook.table``), or the legal bid nearest the
+    expected trick count."""
     if by_table:
-        return best_bid(distribution, legal, rules.points(kind, hand_size))[0]
+        return best_bid(distribution, legal, table or rules.points(kind, hand_size))[0]
     expected = sum(count * chance for count, chance in enumerate(distribution))
     return nearest_bid(expected, legal)
 
@@ -111,6 +135,124 @@ def game_out(game: Game) -> int:
         game.variant, game.deal.hand_size, len(game.order)))
 
 
+class PremiumOutlook:
+    """The premium in reach in the current deal: per seat whether it has made every bid of the
+    span so far (``live``) and its best deal of the span (``best``, None before its first deal),
+    and how many bids of the span are still to come after this deal (``later_bids``)."""
+
+    __slots__ = ("live", "best", "later_bids", "odds")
+
+    def __init__(self, live: list[bool], best: list[int | None], later_bids: int,
+                 odds: float) -> None:
+        self.live = live
+        self.best = best
+        self.later_bids = later_bids
+        self.odds = odds
+
+    def stake(self, rules: Rules, kind: str, hand_size: int, seat: int, bid: int | None) -> float:
+        """What making ``bid`` adds for ``seat`` on top of the deal's points (0: nothing in
+        reach, or a deal without bids, which counts as made whatever happens)."""
+        if bid is None or not self.live[seat] or rules.kinds[kind].scoring == "per_trick":
+            return 0.0
+        made = rules.points(kind, hand_size)[bid][bid]
+        return premium_stake(rules, self.best[seat], made, self.later_bids, self.odds)
+
+    def table(self, rules: Rules, kind: str, hand_size: int, seat: int) -> list[list[float]]:
+        """The deal's table ``[bid][taken]`` for ``seat`` with the stake added to each made bid."""
+        stakes = [self.stake(rules, kind, hand_size, seat, bid) for bid in range(hand_size + 1)]
+        return staked_table(rules.points(kind, hand_size), stakes)
+
+
+class PremiumTracker:
+    """Follows the premium span (002; ``RulePlan.premium_window``) from one seat's observations.
+
+    At each new deal it settles the one before from what every seat saw: the bids, the tricks
+    taken at the seat's last decision (the seat plays to every trick, so each seat's final count
+    is that or one more) and the change of the totals, which is the deal's points (fines included)
+    until the span closes. A seat made its bid when only the made count explains the change.
+    """
+
+    def __init__(self, variant: Variant, players: int, odds: float) -> None:
+        self.rules = rules_for(variant)
+        self.plan = rule_plan(variant, players)
+        self.on = variant.scoring.premium != "none"
+        self.players = players
+        self.odds = odds
+        self.number = -1
+        self.live = [False] * players
+        self.best: list[int | None] = [None] * players
+        self.closes = True
+        self.later_bids = 0
+        self.kind = "normal"
+        self.hand_size = 0
+        self.order: tuple[int, ...] = ()
+        self.bids: tuple[int | None, ...] = ()
+        self.taken: tuple[int, ...] = ()
+        self.scores: tuple[int, ...] = ()
+
+    def observe(self, observation: Observation) -> PremiumOutlook | None:
+        """The outlook for the deal of ``observation`` (None: no premium in reach for anyone)."""
+        if not self.on:
+            return None
+        number = observation.deal_number
+        if number != self.number:
+            if number == self.number + 1 and not self.closes:
+                self._settle(observation.scores)
+            else:
+                self.live = [False] * self.players  # a game starts, or a deal went unseen
+            self._open(number)
+            self.kind, self.hand_size = observation.kind, observation.hand_size
+            self.order = observation.order
+            self.scores = observation.scores
+        self.bids, self.taken = observation.bids, observation.taken
+        if not any(self.live):
+            return None
+        return PremiumOutlook(self.live, self.best, self.later_bids, self.odds)
+
+    def _open(self, number: int) -> None:
+        self.number = number
+        schedule = self.plan.schedule
+        if number >= len(schedule):  # a tie-break deal: no premium
+            self.live = [False] * self.players
+            self.closes = True
+            return
+        opens, self.closes = self.plan.premium_window(number, schedule[number].block)
+        if opens:
+            self.live = [True] * self.players
+            self.best = [None] * self.players
+        later = 0
+        closes = self.closes
+        following = number
+        while not closes:
+            following += 1
+            closes = self.plan.premium_window(following, schedule[following].block)[1]
+            later += self.rules.kinds[schedule[following].kind].bidding != "none"
+        self.later_bids = later
+
+    def _settle(self, scores: tuple[int, ...]) -> None:
+        table = self.rules.points(self.kind, self.hand_size)
+        fine = self.rules.lead_fine
+        for seat in self.order:
+            if not self.live[seat]:
+                continue
+            points = scores[seat] - self.scores[seat]
+            bid = self.bids[seat] if seat < len(self.bids) else None
+            if bid is not None:
+                seen = self.taken[seat]
+                fits = [taken for taken in (seen, seen + 1) if taken < len(table[bid])
+                        and _explains(points - table[bid][taken], fine)]
+                self.live[seat] = fits == [bid]
+            best = self.best[seat]
+            self.best[seat] = points if best is None else max(best, points)
+
+
+def _explains(rest: int, fine: int) -> bool:
+    """Whether ``rest`` points are a whole number (0 or more) of Joker lead fines of ``fine``."""
+    if fine == 0:
+        return rest == 0
+    return rest % fine == 0 and rest // fine >= 0
+
+
 class HeuristicStrategy(Strategy):
     """Fast rules of thumb (tens of microseconds a decision); no parameters.
 
@@ -126,26 +268,50 @@ class HeuristicStrategy(Strategy):
                               "(else the legal bid nearest the expected tricks)"),
         "calibrate": Parameter(bool, True, "scale the trick estimate so that a deal's estimates "
                                "add up to its tricks on average"),
+        **PREMIUM_PARAMETERS,
     }
+
+    def start_game(self, variant: Variant, seat: int, players: int,
+                   rng: random.Random) -> None:
+        """Start a game: the premium span is followed afresh."""
+        super().start_game(variant, seat, players, rng)
+        self._tracker: PremiumTracker | None = None
+
+    def premium_outlook(self, observation: Observation) -> PremiumOutlook | None:
+        """Follow the premium span with ``observation`` (call it at every decision) and return
+        what is in reach this deal; None without a premium or with ``premium`` = false."""
+        if not getattr(self, "premium", False):
+            return None
+        tracker = getattr(self, "_tracker", None)
+        if (tracker is None or tracker.plan.variant is not observation.variant
+                or tracker.players != observation.players
+                or observation.deal_number < tracker.number):
+            tracker = self._tracker = PremiumTracker(observation.variant, observation.players,
+                                                     self.premium_odds)
+        return tracker.observe(observation)
 
     def act(self, observation: Observation) -> Action:
         """The heuristic's action for ``observation``."""
+        outlook = self.premium_outlook(observation)
         actions = observation.legal_actions
         if len(actions) == 1:
             return actions[0]
         rules = rules_for(observation.variant)
         phase = observation.phase
         if phase == Phase.PLAY:
-            return play_from_observation(rules, observation)
+            return play_from_observation(rules, observation, outlook)
         if phase == Phase.BID:
-            return Bid(bid_from_observation(rules, observation, self.by_table, self.calibrate))
+            return Bid(bid_from_observation(rules, observation, self.by_table, self.calibrate,
+                                            outlook))
         return NameTrump(name_trump_suit(observation.hand))
 
 
 def bid_from_observation(
-    rules: Rules, observation: Observation, by_table: bool = True, calibrate: bool = True
+    rules: Rules, observation: Observation, by_table: bool = True, calibrate: bool = True,
+    outlook: PremiumOutlook | None = None,
 ) -> int:
-    """The heuristic bid for an observation in the ``BID`` phase."""
+    """The heuristic bid for an observation in the ``BID`` phase (``outlook``: the premium in
+    reach, whose stake is added to each made bid's points)."""
     hand = None if observation.hand_hidden else observation.hand
     distribution = bid_distribution(
         rules, observation.seat, hand, observation.other_hands, observation.trump,
@@ -153,11 +319,16 @@ def bid_from_observation(
         observation_out(observation), calibrate,
     )
     legal = [action.tricks for action in observation.legal_actions]  # type: ignore[union-attr]
-    return choose_bid(rules, observation.kind, observation.hand_size, legal, distribution, by_table)
+    table = None if outlook is None else outlook.table(
+        rules, observation.kind, observation.hand_size, observation.seat)
+    return choose_bid(rules, observation.kind, observation.hand_size, legal, distribution, by_table,
+                      table)
 
 
-def play_from_observation(rules: Rules, observation: Observation) -> Play:
-    """The heuristic card for an observation in the ``PLAY`` phase."""
+def play_from_observation(rules: Rules, observation: Observation,
+                          outlook: PremiumOutlook | None = None) -> Play:
+    """The heuristic card for an observation in the ``PLAY`` phase (``outlook``: the premium in
+    reach; with a stake on its bid the seat aims at exactly its bid while it can still make it)."""
     legal = 0
     jokers = []
     for action in observation.legal_actions:
@@ -169,8 +340,11 @@ def play_from_observation(rules: Rules, observation: Observation) -> Play:
     seat = observation.seat
     hand = observation.hand
     remaining = hand.bit_count()
-    need = rules.need(observation.kind, observation.bids[seat], observation.taken[seat], remaining,
-                      observation.hand_size)
+    bid, taken = observation.bids[seat], observation.taken[seat]
+    need = rules.need(observation.kind, bid, taken, remaining, observation.hand_size)
+    if (outlook is not None and bid is not None and taken <= bid <= taken + remaining
+            and outlook.stake(rules, observation.kind, observation.hand_size, seat, bid) > 0):
+        need = bid - taken
     unseen = (rules.deck & ~hand & ~observation.played
               & ~observation_out(observation))
     for other, cards in enumerate(observation.other_hands):

@@ -544,7 +544,7 @@ def points_table(rules: Rules, kind: str, hand_size: int) -> list[list[int]]:
 def best_bid(
     distribution: list[float] | dict[int, list[float]],
     legal_bids: list[int] | tuple[int, ...],
-    table: list[list[int]],
+    table: list[list[int]] | list[list[float]],
 ) -> tuple[int, dict[int, float]]:
     """The legal bid with the highest expected deal points, and every legal bid's expectation.
 
@@ -559,6 +559,28 @@ def best_bid(
         expected[bid] = sum(chance * row[taken] for taken, chance in enumerate(chances) if chance)
     best = max(legal_bids, key=lambda bid: (expected[bid], -bid))
     return best, expected
+
+
+def premium_stake(rules: Rules, best: int | None, made_points: int, later_bids: int,
+                  odds: float) -> float:
+    """What making this deal's bid is worth on top of its points to a seat that has made every
+    bid of its premium span so far (002's «премия»; issue 12): the premium (``fixed``: its points;
+    ``best_deal``: the best deal of the span, this one made included), times the chance of making
+    the ``later_bids`` bids of the span still to come, ``odds`` each. Missing the bid loses it."""
+    table = rules.table
+    if table.premium == "none":
+        return 0.0
+    if table.premium == "fixed":
+        amount = table.premium_points
+    else:
+        amount = made_points if best is None else max(best, made_points)
+    return amount * odds ** later_bids
+
+
+def staked_table(table: list[list[int]], stakes: list[float]) -> list[list[float]]:
+    """``table[bid][taken]`` with ``stakes[bid]`` added where the bid is made (taken == bid)."""
+    return [[points + (stakes[bid] if taken == bid else 0.0) for taken, points in enumerate(row)]
+            for bid, row in enumerate(table)]
 
 
 def _one_card(rules, card_mask, trump, players, leads, unseen, unseen_count, jokers_out) -> float:  # noqa: ANN001
