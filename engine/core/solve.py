@@ -1,21 +1,26 @@
 """The open-hand solver: the rest of a deal solved exactly with every hand shown, compiled.
 
-Given every seat's cards, the trick under way, the trump and the rule plan, ``solve_moves`` gives
-the exact value of each of a list of moves of the seat to move: the points of one seat (the
-*deciding* seat) for the deal under the variant's own score table with the bids fixed, when that
-seat plays to maximise them and every other seat plays to minimise them (the *paranoid* reduction
-of a many-player game to two sides, Sturtevant and Korf 2000, which keeps alpha-beta's pruning).
-The points are a row of ``RulePlan.points_table`` (``row[taken]``: the deciding seat's points
-when it ends the deal with ``taken`` tricks) plus the Joker lead fines it still incurs.
+Given every seat's cards, the trick under way, the trump and the rule plan, the solver values a
+list of moves of the seat to move for one seat (the *deciding* seat): its points for the deal under
+the variant's own score table with the bids fixed (a row of ``RulePlan.points_table``: ``row[t]``
+its points when it ends with ``t`` tricks) plus the Joker lead fines it incurs. Two models of how
+the other seats play:
 
-The search is alpha-beta over single cards, with a transposition table at the start of every trick
-(keyed by a Zobrist hash of every hand, the leader and the deciding seat's tricks; a table can be
-kept across the searches of one decision: a ``salt`` folds the objective into the key), move
-ordering (the table's best move first, then high cards first when the deciding seat wants more
-tricks, low cards first when it wants fewer), equivalent cards merged (cards of one suit with no
-card still in play between them; the card that unlocks the Joker is never merged), and a cut-off
-when no trick count still reachable changes the value. A node budget bounds the work: past it the
-search stops and says so (``stats[1]``), and the caller falls back on something cheaper.
+- ``solve_moves``, *paranoid* (Sturtevant and Korf 2000): every other seat plays to minimise the
+  deciding seat's points, which makes the game two-sided and alpha-beta exact (fail-soft, with a
+  cut-off when no trick count still reachable changes the value);
+- ``solve_moves_maxn``, *max^n* (Luckhardt and Irani 1986): every seat plays for its own points
+  (``rows[p]``, its own bid), ties broken against the deciding seat; the result is every seat's
+  final tricks and fines, packed ``SEAT_BITS`` a position.
+
+Both search single cards on an explicit stack (numba's cache cannot hold a recursive function: a
+cached recursive ``@njit`` crashes when loaded), with a transposition table at the start of every
+trick (keyed by a Zobrist hash of every hand, the leader and the tricks taken; a ``salt`` folds the
+objective into the key, so one table serves a whole game), move ordering (the table's best move
+first, then high cards first when the mover wants more tricks, low cards first when it wants
+fewer), equivalent cards merged (cards of one suit with no card still in play between them; the
+card that unlocks the Joker is never merged) and a node budget: past it the search stops and says
+so (``stats[1]``), and the caller falls back on something cheaper.
 
 Every rule comes from the rules core (``engine.core.rules``): the legal cards (``legal_cards``),
 the Joker's calls after the lead (``follow_calls``; on the lead the plan's ``lead_calls_mask``, for
@@ -27,7 +32,7 @@ included) and ``circular_trick_trump`` (under circular trumps the suit after the
 
 Not modelled (the caller plays those deals out with its heuristic instead): drawing from the stock
 after each trick (``play.draw_after_trick``), since the stock's order is hidden. Premiums, which
-depend on the deals before, are the caller's (it adds them to ``row``).
+depend on the deals before, are the caller's (it may add them to ``row``).
 """
 
 from __future__ import annotations
