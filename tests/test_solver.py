@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from raspis.engine import load_variant
 from raspis.engine.actions import Play
 from raspis.engine.cards import parse_card, parse_cards
+from raspis.engine.core.plan import rule_plan
 from raspis.engine.game import Game, Phase
+from raspis.engine.variant import preset_names
 from raspis.strategies.solver import OpenHandSolver
 
 JOKER_PRESETS = ("classic", "joker", "joker-52", "odessa", "circular-trumps", "georgian")
@@ -79,7 +81,7 @@ def check_against_brute_force(game: Game, solver: OpenHandSolver) -> int:
 SOLVER = OpenHandSolver(table_bits=12)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), variant_name=st.sampled_from(PRESETS),
        players=st.sampled_from([3, 4]), hand_size=st.sampled_from([2, 3]),
        plays=st.integers(0, 7))
@@ -276,14 +278,8 @@ def test_maxn_matches_brute_force(seed: int, variant_name: str, players: int,
 
 # -- pimc over every preset ------------------------------------------------------------------
 
-ALL_PRESETS = ("circular-trumps", "classic", "georgian", "joker", "joker-52", "odessa",
-               "odessa-short", "oh-hell")
-
-
-def test_the_preset_list_is_every_built_in_variant() -> None:
-    from raspis.engine.variant import preset_names
-
-    assert sorted(preset_names()) == sorted(ALL_PRESETS)
+#: Every built-in variant, whatever presets are added later.
+ALL_PRESETS = tuple(sorted(preset_names()))
 
 
 @pytest.mark.parametrize("variant_name", ALL_PRESETS)
@@ -299,7 +295,7 @@ def test_pimc_plays_legally_on_every_preset(variant_name: str, spec: str) -> Non
     rng = random.Random(variant_name)
     strategy = load_strategy(spec)
     asked = {"bid": 0, "play": 0, "joker": 0}
-    for seed in range(3):
+    for seed in range(2):
         game = Game(variant, players, seed=seed, log=False)
         strategy.start_game(game.variant, 0, players, random.Random(seed))
         steps = jokers = 0
@@ -318,7 +314,7 @@ def test_pimc_plays_legally_on_every_preset(variant_name: str, spec: str) -> Non
                 action = legal[rng.randrange(len(legal))]
             game.apply(action)
     assert asked["bid"] and asked["play"], asked
-    if variant_name in JOKER_PRESETS:
+    if rule_plan(variant.for_player_count(players), players).has_jokers:
         assert asked["joker"], asked
 
 
