@@ -41,7 +41,8 @@ __all__ = ["MODELS", "OpenHandSolver", "option_of", "solvable"]
 
 #: How the other seats are taken to play: against the deciding seat (paranoid: the value is
 #: exact alpha-beta over two sides) or each for its own points with the bids fixed (max^n, ties
-#: against the deciding seat).
+#: against the deciding seat). max^n packs 8 bits a seat into one integer, so at more than
+#: ``solve.MAXN_PLAYERS`` (7) players the solver answers as paranoid.
 MODELS = ("paranoid", "maxn")
 
 #: Node budget of one solve by default (about 30-50 ms of search at the most).
