@@ -21,8 +21,12 @@ deals (the later bidders bidding as the heuristic would on their guessed hands),
 mean; ``bidding = "playout"`` bids as ``ev`` (heuristic playouts of each
 candidate, the best expected score under the table). Trump is named as ``ev`` names it.
 
-Premiums (002: the best deal once more for making every bid of the game) are not in the values:
-like the playouts before, the solver scores the current deal alone.
+Premiums (002: the best deal once more for making every bid of the game or a pulka): with
+``premium`` (the default) the seat follows its span as the heuristic does
+(``heuristic.PremiumTracker``), and while the premium is in reach its stake
+(``PremiumOutlook.stake``, weighted by ``premium_odds``) is added to the value of making its bid,
+in the solved guesses, the playouts and the bids alike; the other seats' premiums are not
+modelled.
 
 Decision time is bounded by ``samples`` and, when set, ``time`` (seconds, checked between guesses).
 """
@@ -35,7 +39,14 @@ from raspis.engine.game import Phase
 
 from .base import Parameter
 from .ev import ExpectedValueStrategy
-from .heuristic import bid_distribution, observation_out, play_from_observation, policy_action
+from .heuristic import (
+    PREMIUM_PARAMETERS,
+    PremiumOutlook,
+    bid_distribution,
+    observation_out,
+    play_from_observation,
+    policy_action,
+)
 from .registry import StrategySpecError
 from .search import (
     BidEvidence,
@@ -85,6 +96,7 @@ class PimcStrategy(ExpectedValueStrategy):
         "bid_time": Parameter(float, -1.0, "seconds per bid at most (below 0: as time)"),
         "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
                                "the hidden hands (0: none; experimental, see search.BidEvidence)"),
+        **PREMIUM_PARAMETERS,
     }
 
     def __init__(self, **options: object) -> None:
@@ -109,32 +121,46 @@ class PimcStrategy(ExpectedValueStrategy):
 
     def act(self, observation: Observation) -> Action:
         """Search the card to play or the bid; name trump as ``ev``."""
+        outlook = self.premium_outlook(observation)  # followed at every decision
         actions = observation.legal_actions
         if len(actions) == 1:
             return actions[0]
         phase = observation.phase
         if phase == Phase.BID:
-            return self.search_bid_action(observation)
+            return self.search_bid_action(observation, outlook)
         if phase == Phase.TRUMP:
             return self.search_trump(observation, self.bid_samples, self.time)
-        return self.search_play(observation)
+        return self.search_play(observation, outlook)
+
+    @staticmethod
+    def stake(observation: Observation, outlook: PremiumOutlook | None, bid: int | None) -> int:
+        """What making ``bid`` adds for the seat on top of the deal's points: the premium kept in
+        reach (``heuristic.PremiumOutlook``; 0 without one), in whole points for the solver."""
+        if outlook is None:
+            return 0
+        return round(outlook.stake(rules_for(observation.variant), observation.kind,
+                                   observation.hand_size, observation.seat, bid))
 
     # -- bidding ------------------------------------------------------------------------------
 
-    def search_bid_action(self, observation: Observation) -> Action:
-        """The bid with the best mean solved value (``bidding = solve``), else ``ev``'s bid."""
+    def search_bid_action(self, observation: Observation,
+                          outlook: PremiumOutlook | None = None) -> Action:
+        """The bid with the best mean solved value (``bidding = solve``), else ``ev``'s bid;
+        ``outlook``: the premium in reach, whose stake is added to a made bid."""
         if self.bidding == "solve" and solvable(observation.variant):
-            bid = self.solved_bid(observation)
+            bid = self.solved_bid(observation, outlook)
             if bid is not None:
                 return Bid(bid)
-        return Bid(self.search_bid(observation, self.bid_samples, self.window, self.bid_seconds))
+        return Bid(self.search_bid(observation, self.bid_samples, self.window, self.bid_seconds,
+                                   outlook=outlook))
 
     @property
     def bid_seconds(self) -> float:
         """The time budget of a bid."""
         return self.time if self.bid_time < 0 else self.bid_time
 
-    def solved_bid(self, observation: Observation) -> int | None:
+    def solved_bid(self, observation: Observation,
+                   outlook: PremiumOutlook | None = None) -> int | None:
         """The candidate bid whose solved value, averaged over guessed deals, is highest; None
         when a solve ran past the budget (the caller then bids as ``ev``)."""
         rules = rules_for(observation.variant)
@@ -145,7 +171,11 @@ class PimcStrategy(ExpectedValueStrategy):
             observation.hand_size, observation.order, observation.dealer,
             observation_out(observation),
         )
-        table = points_table(rules, observation.kind, observation.hand_size)
+        table: list[list[int]] | list[list[float]] = points_table(
+            rules, observation.kind, observation.hand_size)
+        if outlook is not None:
+            table = outlook.table(rules, observation.kind, observation.hand_size,
+                                  observation.seat)
         start, _ = best_bid(prior, legal, table)
         candidates = [bid for bid in legal if abs(bid - start) <= self.window or bid == 0]
         if len(candidates) == 1 or self.bid_samples <= 0:
@@ -163,7 +193,8 @@ class PimcStrategy(ExpectedValueStrategy):
                 game.apply_unchecked(Bid(bid))
                 while game.phase == Phase.BID:  # the later bidders bid as the heuristic
                     game.apply_unchecked(policy_action(game, rules))
-                value = solver.position_value(game, seat)
+                value = solver.position_value(game, seat,
+                                              bonus=self.stake(observation, outlook, bid))
                 if value is None:
                     return None
                 totals[bid] += value
@@ -173,8 +204,10 @@ class PimcStrategy(ExpectedValueStrategy):
 
     # -- card play ----------------------------------------------------------------------------
 
-    def search_play(self, observation: Observation) -> Action:
-        """The legal action with the best mean value over the guesses."""
+    def search_play(self, observation: Observation,
+                    outlook: PremiumOutlook | None = None) -> Action:
+        """The legal action with the best mean value over the guesses (``outlook``: the premium
+        in reach, whose stake is added when the seat makes its bid)."""
         rules = rules_for(observation.variant)
         candidates = distinct_plays(observation)
         preferred = representative(candidates, play_from_observation(rules, observation))
@@ -188,12 +221,14 @@ class PimcStrategy(ExpectedValueStrategy):
         if exact and self.endgame > 0:
             exact = observation.hand_size - sum(observation.taken) <= self.endgame
         solver = self.solver if exact else None
+        bid = observation.bids[seat]
+        bonus = self.stake(observation, outlook, bid)
         totals = {action: 0.0 for action in candidates}
         for _ in range(max(1, self.samples)):
             hands, trump = next(stream)
             values = None
             if solver is not None:
-                values = solver.values_for(observation, hands, candidates)
+                values = solver.values_for(observation, hands, candidates, bonus=bonus)
                 if values is None:  # past the budget: play out from now on in this decision
                     solver = None
             if values is None:
@@ -202,7 +237,9 @@ class PimcStrategy(ExpectedValueStrategy):
                     game = determinizer.game(hands, trump)
                     game.apply_unchecked(action)
                     playout(game, rules)
-                    values.append(game.results[0].points[seat])
+                    result = game.results[0]
+                    values.append(result.points[seat]
+                                  + (bonus if result.taken[seat] == bid else 0))
             for action, value in zip(candidates, values, strict=True):
                 totals[action] += value
             if deadline.passed():

@@ -327,3 +327,25 @@ def test_pimc_finishes_a_whole_game_without_a_fault() -> None:
     record = play_game(variant, 3, 5, lineup)
     assert record.fault is None
     assert record.game.is_over()
+
+
+def test_a_premium_bonus_is_added_to_the_made_bid_only() -> None:
+    """``bonus`` (pimc's premium stake) is added to the lines that make the bid: a move's value
+    rises by at most the bonus, and somewhere by some of it (both models)."""
+    rng = random.Random(21)
+    for model in ("paranoid", "maxn"):
+        solver = OpenHandSolver(table_bits=10, model=model, cut_offs=False)
+        raised = 0
+        for _ in range(12):
+            game = random_position("classic", 4, 3, rng, rng.randrange(3))
+            seat = game.to_move
+            if game.results or game.bids[seat] is None:
+                continue
+            actions = list(game.legal_action_tuple())
+            plain = solver.values(game, seat, actions)
+            staked = solver.values(game, seat, actions, bonus=1000)
+            assert plain is not None and staked is not None
+            for before, after in zip(plain, staked, strict=True):
+                assert 0 <= after - before <= 1000
+                raised += after > before
+        assert raised, model
