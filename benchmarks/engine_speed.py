@@ -10,7 +10,8 @@ time of the process (another job on the machine slows it less than wall time):
   tournament makes), classic, 4 players, a trivial Python strategy that returns its first legal
   action: what a user's own strategy costs on top of its own code;
 - ``batch``: ``engine.batch.play_batch``, classic, 4 players, ``fastheuristic`` at every seat,
-  16,384 games in lockstep;
+  16,384 games: whole games in the compiled loop of ``engine.batch.compiled``;
+- ``lockstep`` (only when asked): the same with ``compiled=False``, the numpy lockstep engine;
 - ``openspiel``: OpenSpiel's ``oh_hell`` driven from Python (``pyspiel``: 4 players, 4 suits of 9
   cards, the number of tricks drawn by chance as the game does), uniformly random legal actions
   (``pip install open_spiel``; skipped when it is not installed). Chance nodes are sampled and not
@@ -72,6 +73,23 @@ def batch(games: int) -> tuple[float, int]:
     return time.process_time() - started, result.decisions
 
 
+def lockstep(games: int) -> tuple[float, int]:
+    """``batch`` with the compiled loop turned off: the numpy lockstep engine and the numpy
+    ``fastheuristic`` (for comparison)."""
+    from raspis.engine import load_variant
+    from raspis.engine.batch import play_batch
+    from raspis.strategies.batch import load_batch_strategy
+
+    variant = load_variant("classic")
+    strategy = load_batch_strategy("fastheuristic")
+    play_batch(variant, 4, np.arange(10**9, 10**9 + 256, dtype=np.uint64), [strategy],
+               compiled=False)
+    started = time.process_time()
+    result = play_batch(variant, 4, np.arange(games, dtype=np.uint64), [strategy],
+                        compiled=False)
+    return time.process_time() - started, result.decisions
+
+
 def isolated(games: int) -> tuple[float, int]:
     """(wall seconds, decisions) of classic games of ``lowest`` at every seat, each seat in a
     process of its own (``isolated+lowest``): the cost of isolation, the round trip included."""
@@ -126,10 +144,11 @@ def main() -> None:
     parser.add_argument("--openspiel-games", type=int, default=2000)
     parser.add_argument("--isolated-games", type=int, default=20)
     parser.add_argument("--only", nargs="+", default=["reference", "batch", "openspiel"],
-                        choices=["reference", "batch", "openspiel", "isolated"])
+                        choices=["reference", "batch", "lockstep", "openspiel", "isolated"])
     arguments = parser.parse_args()
     jobs = {"reference": (reference, arguments.reference_games),
             "batch": (batch, arguments.batch_games),
+            "lockstep": (lockstep, arguments.batch_games),
             "openspiel": (openspiel, arguments.openspiel_games),
             "isolated": (isolated, arguments.isolated_games)}
     rates: dict[str, list[float]] = {name: [] for name in arguments.only}
@@ -149,7 +168,7 @@ def main() -> None:
         runs = ", ".join(f"{value:,.0f}" for value in values)
         print(f"{name:>10}: median {medians[name]:,.0f} decisions/s per core (runs: {runs})")
     if "openspiel" in medians:
-        for name in ("reference", "batch"):
+        for name in ("reference", "batch", "lockstep"):
             if name in medians:
                 print(f"{name:>10} / openspiel: {medians[name] / medians['openspiel']:.2f}x")
 

@@ -57,6 +57,9 @@ from .variant import Variant, load_variant
 __all__ = ["NO_SUIT", "DealResult", "Game", "Phase", "Trick", "TrickCard"]
 
 _PHASES = tuple(Phase)
+_TRUMP, _BID, _PLAY = int(Phase.TRUMP), int(Phase.BID), int(Phase.PLAY)
+_CALLS = CALL_CODES
+_step = m.step
 _MASK64 = (1 << 64) - 1
 
 
@@ -122,7 +125,7 @@ class Game:
 
     __slots__ = (
         "variant", "players", "seed", "plan", "tables", "state", "logging", "log", "_phase",
-        "_to_move", "_legal", "_actions", "_results", "_prefix", "_how_text", "_view",
+        "_to_move", "_legal", "_lead", "_actions", "_results", "_prefix", "_how_text", "_view",
     )
 
     def __init__(self, variant: Variant | str, players: int, seed: int = 0, *, log: bool = True):
@@ -156,6 +159,7 @@ class Game:
         self._phase = int(state[m.S_PHASE])
         self._to_move = int(state[m.S_TO_MOVE])
         self._legal = (int(state[m.S_LEGAL_A]), int(state[m.S_LEGAL_B]))
+        self._lead = int(state[m.S_TRICK_LEN]) == 0
         self._actions = None
 
     # -- construction helpers -------------------------------------------------------------------
@@ -216,6 +220,7 @@ class Game:
         else:
             state[plan[m.O_ORDER]:plan[m.O_ORDER] + len(order)] = order
             state[m.S_ORDER_LEN] = len(order)
+            m.link_order(state, plan)
         at = plan[m.O_HANDS]
         state[at:at + players] = hands
         at = plan[m.O_FIRST]
@@ -327,6 +332,7 @@ class Game:
         other._phase = self._phase
         other._to_move = self._to_move
         other._legal = self._legal
+        other._lead = self._lead
         other._actions = self._actions
         other._results = self._results.copy()
         other._prefix = self._prefix
@@ -575,21 +581,20 @@ class Game:
             return found
         phase = self._phase
         memo = self.plan.memo
-        if phase == Phase.PLAY:
+        if phase == _PLAY:
             cards, calls = self._legal
-            key = (cards, calls, self.state[m.S_TRICK_LEN] == 0) if calls else cards
+            key = (cards, calls, self._lead) if calls else cards
             found = memo.get(key)  # type: ignore[assignment]
             if found is None:
-                lead = bool(self.state[m.S_TRICK_LEN] == 0)
-                found = memo[key] = tuple(self._play_actions(cards, calls, lead))
-        elif phase == Phase.BID:
+                found = memo[key] = tuple(self._play_actions(cards, calls, self._lead))
+        elif phase == _BID:
             mask = self._legal[0]
             key = (mask, self.deal.hand_size)
             found = memo.get(key)  # type: ignore[assignment]
             if found is None:
                 found = memo[key] = tuple(
                     Bid(bid) for bid in range(self.deal.hand_size + 1) if mask >> bid & 1)
-        elif phase == Phase.TRUMP:
+        elif phase == _TRUMP:
             found = tuple(NameTrump(suit) for suit in (0, 1, 2, 3, NO_SUIT)[:4 + self._legal[0]])
         else:
             found = ()
@@ -609,20 +614,28 @@ class Game:
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply an action known to be legal (for search strategies): no legality check."""
-        tables = self.tables
         view = self._view
         if view is not None:  # an observation still held elsewhere keeps the state it saw
             self._view = None
             if getrefcount(view) > 2:
                 freeze(view)
+        kind = type(action)
+        if kind is Play:  # ``action_code``, written out: this is every decision's path
+            code = action.card | _CALLS[action.call] << 6 | (action.suit + 1) << 9  # type: ignore[union-attr]
+        elif kind is Bid:
+            code = action.tricks  # type: ignore[union-attr]
+        else:
+            code = action.suit + 1  # type: ignore[union-attr]
         if self.logging:
             seat, done = self._to_move, int(self.state[m.S_TRICKS_DONE])
-        phase, to_move, cards, calls, events = m.step(self.state, tables.plan, action_code(action))
-        if self.logging:
+            phase, to_move, cards, calls, events = _step(self.state, self.tables.plan, code)
             self._log_step(seat, action, events, done)
+        else:
+            phase, to_move, cards, calls, events = _step(self.state, self.tables.plan, code)
         self._phase = phase
         self._to_move = to_move
         self._legal = (cards, calls)
+        self._lead = events & m.EV_LEAD != 0
         self._actions = None
 
     def places(self) -> list[int]:

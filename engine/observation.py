@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 from .actions import Action
 from .core import machine as m
 from .core.codes import HOOK_NAMES
-from .core.plan import bidding_view
 from .core.rules import MEMORY_CODES, trick_visible
 from .phase import Phase
 from .tricks import Trick, TrickCard, current_trick, finished_trick
@@ -285,10 +284,11 @@ def _hand_fields(view: Observation, source: list[Any]) -> None:
         others = _NO_HANDS[players] = (None,) * players
     how = _how_text(state, game)
     card = int(state[m.S_TRUMP_CARD])
-    if phase == Phase.BID:
-        kind = game.variant.kinds[game.plan.kind_names[game.tables.deals[state[m.S_ROW],
-                                                                          m.D_KIND]]]
-        hidden, trump_hidden, shown = bidding_view(kind)
+    if phase == Phase.BID:  # what bidding hides (``engine.core.plan.bidding_view``)
+        row = game.tables.deals[state[m.S_ROW]]
+        hidden = bool(row[m.D_HAND_HIDDEN])
+        trump_hidden = bool(row[m.D_TRUMP_HIDDEN])
+        shown = row[m.D_OTHERS_SHOWN]
         if hidden:
             hand = 0
         if shown:

@@ -26,6 +26,7 @@ from raspis.engine.batch.observation import BatchObservation
 from raspis.engine.batch.rng import mix, python_random_bits64, splitmix64
 from raspis.engine.batch.rules import OPTION_CALL, OPTION_SUIT, BatchRules
 
+from . import compiled
 from .batch import BatchStrategy, first_option
 
 
@@ -49,6 +50,8 @@ class BatchRandom(BatchStrategy):
     description = "uniformly random legal actions from a counter-based hash (twin: fastrandom)"
     needs_decision_index = True
     scalar_twin = "fastrandom"
+    compiled_policy = compiled.RANDOM
+    compiled_runner = staticmethod(compiled.run_games)
 
     def start(self, variant: Variant, players: int, seeds: np.ndarray) -> None:
         """Derive every game's and seat's key."""
@@ -107,6 +110,8 @@ class BatchLowest(BatchStrategy):
     name = "lowest"
     description = "always the first legal action: lowest bid, lowest card, first Joker call"
     scalar_twin = "lowest"
+    compiled_policy = compiled.LOWEST
+    compiled_runner = staticmethod(compiled.run_games)
 
     def start(self, variant: Variant, players: int, seeds: np.ndarray) -> None:
         """Learn the variant's order of Joker calls."""

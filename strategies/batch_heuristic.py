@@ -47,6 +47,7 @@ from raspis.engine.batch.rules import OPTION_CALL, OPTION_SUIT
 from raspis.engine.core.codes import CALL_HIGH
 from raspis.engine.core.plan import rule_plan
 
+from . import compiled
 from .batch import BatchStrategy
 from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, deck_mask, preference_table, suit_tables
 
@@ -111,6 +112,8 @@ class BatchFastHeuristic(BatchStrategy):
     name = "fastheuristic"
     description = "fast rules of thumb, vectorised (batch engine); the same as scalar fastheuristic"
     scalar_twin = "fastheuristic"
+    compiled_policy = compiled.FAST_HEURISTIC
+    compiled_runner = staticmethod(compiled.run_games)
 
     def start(self, variant: Variant, players: int, seeds: np.ndarray) -> None:
         """Read the variant once."""

@@ -19,6 +19,7 @@ import numpy as np
 from raspis.engine.variant import Variant
 
 from .bits import JOKER_BITS, NOT_JOKERS, lowest_card
+from .compiled import compiled_runner, play_compiled
 from .deal import DealState, order_from, start_deal, start_play
 from .kernels import first_dealer_many, premiums_many, shuffle_many
 from .observation import BatchObservation
@@ -29,6 +30,36 @@ from .steps import bid_step, name_trump
 from .trick import end_trick, lead_call_masks, play_step, start_tricks
 
 _METHODS = {"trump": "name_trump", "bid": "bid", "play": "play"}
+
+
+def seating(strategies: Sequence[Any], seatings: np.ndarray | None, count: int,
+            players: int) -> tuple[list[Any], np.ndarray]:
+    """(the distinct strategy objects, ``seat_instance[g, s]``: the index among them of the one
+    at seat ``s`` of game ``g``) from the lineup slots and ``seatings`` (see ``play_batch``)."""
+    if seatings is None:  # slot i at seat i; one strategy alone takes every seat
+        lone = len(strategies) == 1
+        slots = np.zeros(players, dtype=np.int64) if lone else np.arange(players)
+        seatings = np.broadcast_to(slots, (count, players))
+    seatings = np.asarray(seatings, dtype=np.int64)
+    if seatings.ndim == 1:
+        seatings = np.broadcast_to(seatings, (count, players))
+    if seatings.shape != (count, players):
+        raise ValueError(f"seatings must have shape ({count}, {players}), got {seatings.shape}")
+    if seatings.max(initial=0) >= len(strategies):
+        raise ValueError(f"seatings name lineup slot {seatings.max()}, but only "
+                         f"{len(strategies)} strategies were given")
+    instances: list[Any] = []
+    slot_instance = []
+    for strategy in strategies:
+        for index, known in enumerate(instances):
+            if known is strategy:
+                slot_instance.append(index)
+                break
+        else:
+            slot_instance.append(len(instances))
+            instances.append(strategy)
+    seat_instance = np.asarray(slot_instance, dtype=np.int64)[seatings]
+    return instances, seat_instance
 
 
 class BatchGame:
@@ -42,29 +73,7 @@ class BatchGame:
         self.seeds = as_seeds(seeds)
         count = len(self.seeds)
         self.count = count
-        if seatings is None:  # slot i at seat i; one strategy alone takes every seat
-            lone = len(strategies) == 1
-            slots = np.zeros(players, dtype=np.int64) if lone else np.arange(players)
-            seatings = np.broadcast_to(slots, (count, players))
-        seatings = np.asarray(seatings, dtype=np.int64)
-        if seatings.ndim == 1:
-            seatings = np.broadcast_to(seatings, (count, players))
-        if seatings.shape != (count, players):
-            raise ValueError(f"seatings must have shape ({count}, {players}), got {seatings.shape}")
-        if seatings.max(initial=0) >= len(strategies):
-            raise ValueError(f"seatings name lineup slot {seatings.max()}, but only "
-                             f"{len(strategies)} strategies were given")
-        self.instances: list[Any] = []
-        slot_instance = []
-        for strategy in strategies:
-            for index, known in enumerate(self.instances):
-                if known is strategy:
-                    slot_instance.append(index)
-                    break
-            else:
-                slot_instance.append(len(self.instances))
-                self.instances.append(strategy)
-        self.seat_instance = np.asarray(slot_instance, dtype=np.int64)[seatings]
+        self.instances, self.seat_instance = seating(strategies, seatings, count, players)
         self.record = record
         self.history = record or any(getattr(s, "needs_history", False) for s in self.instances)
         needs_index = any(getattr(s, "needs_decision_index", False) for s in self.instances)
@@ -390,14 +399,22 @@ def _spec(strategy: Any) -> str:
 
 def play_batch(variant: Variant, players: int, seeds: Sequence[int] | np.ndarray,
                strategies: Sequence[Any], seatings: np.ndarray | None = None, *,
-               record: bool = False) -> BatchResult:
+               record: bool = False, compiled: bool = True) -> BatchResult:
     """Play ``len(seeds)`` games of ``variant`` at ``players`` seats in lockstep.
 
     ``strategies`` are batch strategies, one per lineup slot (the same object may fill several
     slots); ``seatings[g, seat]`` is the slot sitting at ``seat`` in game ``g`` (default: slot i at
     seat i, or a lone strategy at every seat), one row for all games or one per game. Same seeds,
-    same deals as ``engine.Game``.
+    same deals as ``engine.Game``. Where every strategy is also a compiled policy
+    (``engine.batch.compiled``) and ``compiled`` is left on, whole games are played in one
+    compiled loop instead, with the very same decisions and result.
     """
+    if compiled and not record:
+        runner = compiled_runner(strategies)
+        if runner is not None:
+            seeds = as_seeds(seeds)
+            instances, seat_instance = seating(strategies, seatings, len(seeds), players)
+            return play_compiled(variant, players, seeds, instances, seat_instance, runner)
     return BatchGame(variant, players, seeds, strategies, seatings, record=record).run()
 
 

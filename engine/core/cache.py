@@ -2,7 +2,8 @@
 
 ``numba``'s ``cache=True`` checks only the source file of the function it compiles, so a loop in
 ``engine/batch/kernels.py`` would keep running a cached copy of a rule from ``engine/core/rules.py``
-after that rule changed. Here the cache directory is named after a hash of every source file that
+after that rule changed (and the compiled policies of ``strategies/compiled.py`` a copy of the
+state machine). Here the cache directory is named after a hash of every source file that
 holds compiled code (and the numba version): a change to any of them compiles afresh, and each
 process after the first loads the cache instead of compiling. The directory is
 ``$RASPIS_CACHE_DIR`` (else ``$XDG_CACHE_HOME/raspis``, else ``~/.cache/raspis``) plus
@@ -20,13 +21,17 @@ import numba
 
 _ENGINE = Path(__file__).resolve().parent.parent
 #: The files whose code is compiled with ``cache=True``.
-COMPILED_SOURCES = (*sorted((_ENGINE / "core").glob("*.py")), _ENGINE / "batch" / "kernels.py")
+COMPILED_SOURCES = (*sorted((_ENGINE / "core").glob("*.py")), _ENGINE / "batch" / "kernels.py",
+                    _ENGINE / "batch" / "compiled.py",
+                    _ENGINE.parent / "strategies" / "compiled.py")
 
 
 def source_hash() -> str:
     """A hash of the compiled sources and the numba version, 16 hex digits."""
     digest = hashlib.sha256(numba.__version__.encode())
     for path in COMPILED_SOURCES:
+        if not path.is_file():
+            continue
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -45,13 +45,41 @@ def splitmix64(value: np.uint64) -> np.uint64:
 def shuffle(cards: np.ndarray, key: np.uint64, out: np.ndarray) -> None:
     """``cards`` (ascending ids) in the order of the shuffle with ``key``: sorted by
     ``splitmix64(key ^ card * GOLDEN)``, ties (never seen in practice) by card id."""
+    shuffle_with(cards, key, out, np.empty(2 * len(cards) + 65, dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def shuffle_with(cards: np.ndarray, key: np.uint64, out: np.ndarray,
+                 scratch: np.ndarray) -> None:
+    """``shuffle`` with working space of its own (``2 * len(cards) + 65`` entries): a counting
+    pass on the top 6 bits of the hashes, then insertion within the buckets."""
     count = len(cards)
-    hashes = np.empty(count, dtype=np.uint64)
+    hashes = scratch[:count].view(np.uint64)
+    keys = scratch[count:2 * count].view(np.uint64)
+    starts = scratch[2 * count:2 * count + 65]
+    starts[:] = 0
     for index in range(count):
-        hashes[index] = splitmix64(key ^ (uint64(cards[index]) * _GOLDEN))
-    order = np.argsort(hashes, kind="mergesort")  # stable: equal hashes keep card order
+        value = splitmix64(key ^ (uint64(cards[index]) * _GOLDEN))
+        keys[index] = value
+        starts[(value >> uint64(58)) + uint64(1)] += 1
+    for bucket in range(64):  # bucket starts, in card order within a bucket
+        starts[bucket + 1] += starts[bucket]
     for index in range(count):
-        out[index] = cards[order[index]]
+        bucket = keys[index] >> uint64(58)
+        at = starts[bucket]
+        starts[bucket] = at + 1
+        hashes[at] = keys[index]
+        out[at] = cards[index]
+    for index in range(1, count):  # a few moves at most
+        value = hashes[index]
+        card = out[index]
+        at = index
+        while at > 0 and hashes[at - 1] > value:  # equal hashes keep card order
+            hashes[at] = hashes[at - 1]
+            out[at] = out[at - 1]
+            at -= 1
+        hashes[at] = value
+        out[at] = card
 
 
 @njit(cache=True)

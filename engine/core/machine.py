@@ -39,18 +39,19 @@ HOW_NAMED_BY = 8  #: named by a player (``S_NAMED_BY`` holds the seat)
 
 # -- what a step did (the flags ``step`` returns) -------------------------------------------------
 EV_TRICK, EV_DEAL_SCORED, EV_DEAL_STARTED, EV_TRUMP_CHOSEN, EV_GAME_OVER = (1, 2, 4, 8, 16)
+EV_LEAD = 32  #: not an event: the next decision leads a trick
 
 # -- the plan vector: options ---------------------------------------------------------------------
 (P_PLAYERS, P_DECK, P_MUST_TRUMP, P_LOCK, P_TWO_JOKERS, P_TRUMP_WINS, P_LEAD_FINE, P_DRAW,
  P_PASS_LIMIT, P_PREMIUM_MODE, P_PREMIUM_POINTS, P_TIE_DEALS, P_SCHEDULE, P_FIXED_SUIT,
  P_DEALER_NAMES, P_NAMED_AFTER, P_DEALER_LEADS, P_FIRST_DEALER, P_NO_TRUMP_NAMING, P_ROWS,
- P_MAX_TRICKS, P_MAX_RESULTS, P_SIZE,
+ P_MAX_TRICKS, P_MAX_RESULTS, P_SIZE, P_MEMORY,
  # the state's layout: where each array starts
  O_HANDS, O_FIRST, O_BIDS, O_TAKEN, O_FINES, O_SCORES, O_PASSES, O_ORDER, O_TSEAT, O_TCARD,
- O_TCALL, O_TSUIT, O_STOCK, O_MADE, O_BEST, O_HIST, O_RES,
+ O_TCALL, O_TSUIT, O_STOCK, O_MADE, O_BEST, O_HIST, O_RES, O_NEXT, O_SCRATCH,
  # and where the tables start in the plan vector
  O_DECK, O_DEALS, O_POINTS,
- P_LENGTH) = range(44)
+ P_LENGTH) = range(47)
 
 # -- the state vector: scalars ---------------------------------------------------------------------
 (S_PHASE, S_DEAL_INDEX, S_ROW, S_DEALER, S_FIRST_DEALER, S_TO_MOVE, S_NAMER, S_TRUMP,
@@ -62,8 +63,10 @@ EV_TRICK, EV_DEAL_SCORED, EV_DEAL_STARTED, EV_TRUMP_CHOSEN, EV_GAME_OVER = (1, 2
 # -- one row of the deal table ---------------------------------------------------------------------
 (D_NUMBER, D_HAND, D_KIND, D_BLOCK, D_HOOK, D_TRUMP_RULE, D_DEMANDS_FIRST, D_DEMANDS_LATER,
  D_CALLS_NN, D_CALLS_NT, D_CALLS_DN, D_CALLS_DT, D_OPENS, D_CLOSES, D_MIN_BID, D_BIDDING,
- D_HOLDER_LEADS, D_TRICKS, D_POINTS_AT, D_POINTS_WIDTH, D_PARTICIPANTS,
- D_WIDTH) = range(22)
+ D_HOLDER_LEADS, D_TRICKS, D_POINTS_AT, D_POINTS_WIDTH, D_PARTICIPANTS, D_SPECIAL,
+ # what bidding hides and shows (``plan.bidding_view``)
+ D_HAND_HIDDEN, D_TRUMP_HIDDEN, D_OTHERS_SHOWN,
+ D_WIDTH) = range(26)
 
 # -- one finished trick of the deal: count, trump, winner, then seats, cards, calls, suits --------
 H_COUNT, H_TRUMP, H_WINNER, H_CARDS = range(4)
@@ -90,6 +93,9 @@ def layout(players: int, deck_size: int, max_tricks: int, max_results: int) -> d
              ("O_PASSES", players), ("O_ORDER", players), ("O_TSEAT", players),
              ("O_TCARD", players), ("O_TCALL", players), ("O_TSUIT", players),
              ("O_STOCK", deck_size), ("O_MADE", players), ("O_BEST", players),
+             ("O_NEXT", players),
+             # working space of a deal's start: the deck, the shuffle's, the dealt hands
+             ("O_SCRATCH", 3 * deck_size + 65 + 3 * players),
              ("O_HIST", max_tricks * hist_width(players)),
              ("O_RES", max_results * result_width(players)))
     offsets = {}
@@ -174,6 +180,16 @@ def order_from(state: np.ndarray, plan: np.ndarray, participants: int) -> None:
             state[plan[O_ORDER] + count] = seat
             count += 1
     state[S_ORDER_LEN] = count
+    link_order(state, plan)
+
+
+@njit(cache=True)
+def link_order(state: np.ndarray, plan: np.ndarray) -> None:
+    """Each seat's successor in the deal's order (``next_seat``), from the order."""
+    count = state[S_ORDER_LEN]
+    order = plan[O_ORDER]
+    for position in range(count):
+        state[plan[O_NEXT] + state[order + position]] = state[order + (position + 1) % count]
 
 
 @njit(cache=True)
@@ -194,12 +210,14 @@ def start_deal(state: np.ndarray, plan: np.ndarray,
     order_from(state, plan, participants)
     count = state[S_ORDER_LEN]
     size = plan[P_DECK]
-    deck = np.empty(size, dtype=np.int64)
-    chance.shuffle(plan[plan[O_DECK]:plan[O_DECK] + size],
-                   _mix3(state[S_SEED], DEAL_TAG, deal_value(plan, row, D_NUMBER)), deck)
+    scratch = plan[O_SCRATCH]
+    deck = state[scratch:scratch + size]
+    chance.shuffle_with(plan[plan[O_DECK]:plan[O_DECK] + size],
+                        _mix3(state[S_SEED], DEAL_TAG, deal_value(plan, row, D_NUMBER)), deck,
+                        state[scratch + size:scratch + 3 * size + 65])
     hand_size = deal_value(plan, row, D_HAND)
-    dealt = np.empty(count, dtype=np.int64)
-    first = np.empty(count, dtype=np.int64)
+    dealt = state[scratch + 3 * size + 65:scratch + 3 * size + 65 + count]
+    first = state[scratch + 3 * size + 65 + count:scratch + 3 * size + 65 + 2 * count]
     chance.deal_hands(deck, hand_size, count, plan[P_NAMED_AFTER], dealt, first)
     for seat in range(players):
         state[plan[O_HANDS] + seat] = 0
@@ -269,7 +287,7 @@ def begin_deal(state: np.ndarray, plan: np.ndarray, row: int, trump: int,
     trump_decided(state, plan)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trump_decided(state: np.ndarray, plan: np.ndarray) -> None:
     """The trump is known: bidding starts left of the dealer, or play where nobody bids."""
     state[S_TRICK_TRUMP] = state[S_TRUMP]
@@ -281,12 +299,13 @@ def trump_decided(state: np.ndarray, plan: np.ndarray) -> None:
     set_legal(state, plan)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_play(state: np.ndarray, plan: np.ndarray) -> None:
     """The first trick's leader (``deal.first_leader``)."""
     state[S_PHASE] = PH_PLAY
     count = state[S_ORDER_LEN]
-    hands = np.empty(count, dtype=np.int64)
+    scratch = plan[O_SCRATCH] + 3 * plan[P_DECK] + 65 + 2 * plan[P_PLAYERS]
+    hands = state[scratch:scratch + count]
     dealer_position = -1
     for position in range(count):
         seat = state[plan[O_ORDER] + position]
@@ -299,7 +318,7 @@ def start_play(state: np.ndarray, plan: np.ndarray) -> None:
     set_legal(state, plan)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bid_others(state: np.ndarray, plan: np.ndarray) -> int:
     """The sum of the bids made so far in the deal."""
     total = 0
@@ -310,23 +329,19 @@ def bid_others(state: np.ndarray, plan: np.ndarray) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_last_bidder(state: np.ndarray, plan: np.ndarray, seat: int) -> bool:
     """Whether ``seat`` bids last (the dealer, or the last of the tied players)."""
     return seat == state[plan[O_ORDER] + state[S_ORDER_LEN] - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_seat(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """The seat after ``seat`` in the deal's order."""
-    count = state[S_ORDER_LEN]
-    for position in range(count):
-        if state[plan[O_ORDER] + position] == seat:
-            return state[plan[O_ORDER] + (position + 1) % count]
-    return -1
+    return state[plan[O_NEXT] + seat]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lead_calls(state: np.ndarray, plan: np.ndarray) -> int:
     """The calls a Joker led now may make (the plan's ``lead_calls_mask`` for this deal and
     trick)."""
@@ -337,7 +352,7 @@ def lead_calls(state: np.ndarray, plan: np.ndarray) -> int:
     return deal_value(plan, row, D_CALLS_NN + 2 * demands + has_trump)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_legal(state: np.ndarray, plan: np.ndarray) -> None:
     """The legal actions of the seat to move, as masks: in ``BID`` the bids (``rules.legal_bids``);
     in ``PLAY`` the cards (``rules.legal_cards``) and a Joker's calls (over ``codes.OPTIONS``)."""
@@ -370,7 +385,7 @@ def set_legal(state: np.ndarray, plan: np.ndarray) -> None:
     state[S_LEGAL_B] = joker_calls(state, plan) if cards & rules.JOKER_BITS else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def joker_calls(state: np.ndarray, plan: np.ndarray) -> int:
     """The calls a Joker played now may make, as options over ``codes.OPTIONS``: on a lead the
     deal's lead calls (``lead_calls``), else ``rules.follow_calls`` after the trick's first
@@ -386,7 +401,7 @@ def joker_calls(state: np.ndarray, plan: np.ndarray) -> int:
     return rules.follow_calls(plan[P_TWO_JOKERS], first)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_trump(state: np.ndarray, plan: np.ndarray, suit: int) -> None:
     """The seat to move names ``suit`` (-1: no trump)."""
     state[S_TRUMP] = suit
@@ -395,7 +410,7 @@ def apply_trump(state: np.ndarray, plan: np.ndarray, suit: int) -> None:
     trump_decided(state, plan)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> None:
     """The seat to move bids ``bid``; the dealer's hook is noted where it binds."""
     seat = state[S_TO_MOVE]
@@ -415,7 +430,7 @@ def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> None:
         set_legal(state, plan)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trick_winner(state: np.ndarray, plan: np.ndarray) -> int:
     """The position in the trick of the card that takes it: the greatest ``rules.card_key``, the
     earliest among equals."""
@@ -431,7 +446,7 @@ def trick_winner(state: np.ndarray, plan: np.ndarray) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_play(state: np.ndarray, plan: np.ndarray,
                card: int, call: int, suit: int) -> int:
     """The seat to move plays ``card`` (a Joker with ``call`` and ``suit``); a full trick is
@@ -581,7 +596,7 @@ def next_deal(state: np.ndarray, plan: np.ndarray) -> int:
     return EV_GAME_OVER
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, int, int, int]:
     """Apply ``action`` (``action_code``; known to be legal) of the seat to move and everything
     that follows it. Returns (phase, seat to move, legal mask A, legal mask B, events): in ``BID``
@@ -600,7 +615,55 @@ def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, in
         events = EV_TRUMP_CHOSEN
     if events & EV_DEAL_STARTED and state[S_PHASE] != PH_TRUMP:
         events |= EV_TRUMP_CHOSEN
+    if state[S_TRICK_LEN] == 0:
+        events |= EV_LEAD
     return (state[S_PHASE], state[S_TO_MOVE], state[S_LEGAL_A], state[S_LEGAL_B], events)
 
 
-__all__ = ["action_code", "layout", "new_game", "step"]
+# -- what a seat may see ---------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def visible_hand(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
+    """The cards ``seat`` sees of its own hand: none while bidding a dark, blind or forehead deal
+    (``plan.bidding_view``); only the first cards while naming trump after them (002), unless a
+    turned Joker let the dealer see them all."""
+    phase = state[S_PHASE]
+    if phase == PH_BID and deal_value(plan, state[S_ROW], D_HAND_HIDDEN):
+        return 0
+    if phase == PH_TRUMP and state[S_HOW] == chance.HOW_NAMED and state[S_TRUMP_CARD] < 0:
+        return state[plan[O_FIRST] + seat]
+    return state[plan[O_HANDS] + seat]
+
+
+@njit(cache=True, inline="always")
+def visible_trump(state: np.ndarray, plan: np.ndarray) -> int:
+    """The trump suit as the seat to move sees it: -1 while bidding a dark deal."""
+    if state[S_PHASE] == PH_BID and deal_value(plan, state[S_ROW], D_TRUMP_HIDDEN):
+        return -1
+    return state[S_TRUMP]
+
+
+@njit(cache=True, inline="always")
+def seen_cards(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
+    """The cards of this deal ``seat`` has seen played and may look back at: the finished tricks
+    the memory rule shows it (``rules.trick_visible``) and the trick under way."""
+    memory = plan[P_MEMORY]
+    if memory == rules.MEMORY_FULL:
+        return state[S_PLAYED]
+    players = plan[P_PLAYERS]
+    width = H_CARDS + 4 * players
+    done = state[S_TRICKS_DONE]
+    seen = 0
+    for index in range(done):
+        at = plan[O_HIST] + index * width
+        if rules.trick_visible(memory, state[at + H_WINNER] == seat, index == done - 1):
+            for entry in range(state[at + H_COUNT]):
+                seen |= 1 << state[at + H_CARDS + players + entry]
+    for entry in range(state[S_TRICK_LEN]):
+        seen |= 1 << state[plan[O_TCARD] + entry]
+    return seen
+
+
+__all__ = ["action_code", "layout", "new_game", "seen_cards", "step", "visible_hand",
+           "visible_trump"]

@@ -35,6 +35,7 @@ from .codes import (
 )
 from .deal import FIRST_DEALER_CODES
 from .rules import (
+    MEMORY_CODES,
     PREMIUM_BEST_DEAL,
     PREMIUM_FIXED,
     PREMIUM_NONE,
@@ -296,6 +297,7 @@ class MachineTables:
             first = rules.demands_allowed(spec.number, 0)
             later = rules.demands_allowed(spec.number, 1)
             scores = rules.points_table(spec.hand_size, kind, tricks)
+            view = bidding_view(kind)
             table[row] = 0
             values = {
                 machine.D_NUMBER: spec.number, machine.D_HAND: spec.hand_size,
@@ -310,7 +312,9 @@ class MachineTables:
                 machine.D_BIDDING: kind.bidding != "none",
                 machine.D_HOLDER_LEADS: kind.joker_holder_leads, machine.D_TRICKS: tricks,
                 machine.D_POINTS_AT: at, machine.D_POINTS_WIDTH: scores.shape[1],
-                machine.D_PARTICIPANTS: participants,
+                machine.D_PARTICIPANTS: participants, machine.D_SPECIAL: kind.special,
+                machine.D_HAND_HIDDEN: view[0], machine.D_TRUMP_HIDDEN: view[1],
+                machine.D_OTHERS_SHOWN: view[2],
             }
             for column, value in values.items():
                 table[row, column] = int(value)
@@ -337,6 +341,7 @@ class MachineTables:
             machine.P_NO_TRUMP_NAMING: rules.naming_allows_no_trump,
             machine.P_ROWS: len(specs), machine.P_MAX_TRICKS: most_tricks,
             machine.P_MAX_RESULTS: results, machine.P_SIZE: offsets["length"],
+            machine.P_MEMORY: MEMORY_CODES[rules.memory],
             machine.O_DECK: machine.P_LENGTH, machine.O_DEALS: deals_at,
             machine.O_POINTS: points_at,
         }

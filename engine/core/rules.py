@@ -49,6 +49,19 @@ def highest_bit(mask: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def highest_index(mask: int) -> int:
+    """The index of the highest set bit of a mask below 2**63; -1 for 0."""
+    if mask <= 0:
+        return -1
+    index = 0
+    for shift in (32, 16, 8, 4, 2, 1):
+        if mask >> shift:
+            mask >>= shift
+            index += shift
+    return index
+
+
+@njit(cache=True, inline="always")
 def popcount(mask: int) -> int:
     """The number of set bits of a non-negative mask (SWAR)."""
     mask = mask - ((mask >> 1) & 0x5555555555555555)

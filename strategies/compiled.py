@@ -1,0 +1,355 @@
+"""Compiled policies: ``lowest``, ``random`` and ``fastheuristic`` as numba functions that read the
+rules core's state machine directly, and the loop that plays whole games with them.
+
+When every seat of a batch is one of these, ``engine.batch.play_batch`` hands the games to
+``run_games``: each game is played from its first deal to its end inside one compiled loop
+(``engine.core.machine.step`` for the rules, ``decide`` for the policy), with no Python between
+decisions. The decisions are the very ones the numpy batch strategies (``strategies.batch_basic``,
+``strategies.batch_heuristic``) and their scalar twins (``strategies.fast``) make: the same rules
+of thumb, the same tables (``strategies.fast_tables``), the same counter-based random draws. What
+a seat may see is asked of the machine (``visible_hand``, ``visible_trump``, ``seen_cards``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from numba import carray, njit, types, uint64
+from numba.extending import intrinsic
+from raspis.engine.batch.compiled import record_game
+from raspis.engine.core import machine as m
+from raspis.engine.core import rules
+from raspis.engine.core.codes import CALL_HIGH, OPTION_CALL, OPTION_SUIT
+from raspis.engine.core.deal import splitmix64
+from raspis.engine.core.plan import MachineTables, RulePlan
+
+from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, suit_tables
+
+#: policy codes, one per seat of each game (``run_games``)
+LOWEST, RANDOM, FAST_HEURISTIC = range(3)
+
+# -- the policy table: constants, then call orders, then one entry pair per deal row, then the
+# -- suit tables of ``fast_tables`` for each (participants, hand size) the rows need
+(T_DECK, T_OVER_SCORES, T_NO_FINE, T_ROWS_AT) = range(4)
+T_LEAD_ORDER, T_FOLLOW_ORDER, T_WIN_LEAD, T_LOSE_LEAD = 8, 28, 48, 68
+ORDER_WIDTH = 20
+T_HEADER = 88
+
+
+@lru_cache(maxsize=64)
+def _policy_table(tables: MachineTables, plan: RulePlan) -> np.ndarray:
+    variant = plan.variant
+    rows = tables.deals
+    blocks: dict[tuple[int, int], int] = {}
+    pieces: list[np.ndarray] = []
+    at = T_HEADER + 2 * len(rows)
+    per_row = np.zeros(2 * len(rows), dtype=np.int64)
+    for index, row in enumerate(rows):
+        key = (int(row[m.D_PARTICIPANTS]), int(row[m.D_HAND]))
+        if key not in blocks:
+            blocks[key] = at
+            table = suit_tables(variant, *key).astype(np.int64).ravel()
+            pieces.append(table)
+            at += table.size
+        kind = variant.kinds[plan.kind_names[row[m.D_KIND]]]
+        per_row[2 * index] = blocks[key]
+        per_row[2 * index + 1] = kind.per_trick > 0
+    header = np.full(T_HEADER, -1, dtype=np.int64)
+    header[T_DECK] = variant.deck_mask
+    header[T_OVER_SCORES] = variant.scoring.over_per_trick > 0
+    header[T_NO_FINE] = variant.joker.lead_fine == 0
+    header[T_ROWS_AT] = T_HEADER
+    for start, order in ((T_LEAD_ORDER, plan.call_order(True)),
+                         (T_FOLLOW_ORDER, plan.call_order(False)),
+                         (T_WIN_LEAD, WIN_LEAD), (T_LOSE_LEAD, LOSE_LEAD)):
+        header[start:start + len(order)] = order
+    return np.concatenate([header, per_row, *pieces])
+
+
+# -- small card helpers ----------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _rank_pick(mask: int, highest: bool) -> int:
+    """The ordinary card of ``mask`` of lowest rank (lowest suit among equals), or of highest rank
+    (highest suit among equals); -1 for none."""
+    ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & 8191
+    if ranks == 0:
+        return -1
+    if highest:
+        rank = rules.highest_index(ranks)
+        for suit in range(3, -1, -1):
+            if mask >> (suit * 13 + rank) & 1:
+                return suit * 13 + rank
+    rank = rules.bit_index(ranks & -ranks)
+    for suit in range(4):
+        if mask >> (suit * 13 + rank) & 1:
+            return suit * 13 + rank
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _top(mask: int, suit: int) -> int:
+    return rules.highest_index((mask >> (13 * suit)) & 8191)
+
+
+@njit(cache=True, inline="always")
+def _nth_bit(mask: int, index: int) -> int:
+    """The ``index``-th set bit of ``mask`` (0 = lowest)."""
+    for _ in range(index):
+        mask &= mask - 1
+    return rules.bit_index(mask & -mask)
+
+
+@njit(cache=True, inline="always")
+def _first_in(table: np.ndarray, start: int, calls: int) -> int:
+    """The first option of the order at ``table[start:]`` set in ``calls``; -1 for none."""
+    for index in range(ORDER_WIDTH):
+        option = table[start + index]
+        if option < 0:
+            return -1
+        if calls >> option & 1:
+            return option
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _play_code(card: int, option: int) -> int:
+    if card < 52:
+        return card
+    option = max(option, 0)
+    return card | OPTION_CALL[option] << m.CALL_SHIFT | (OPTION_SUIT[option] + 1) << m.SUIT_SHIFT
+
+
+# -- the three policies ----------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def lowest(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
+    """The first legal action of ``Game.legal_actions``: spades, the lowest bid, the lowest card,
+    a Joker with its first legal call."""
+    phase = state[m.S_PHASE]
+    legal = state[m.S_LEGAL_A]
+    if phase == m.PH_TRUMP:
+        return 1
+    if phase == m.PH_BID:
+        return rules.bit_index(legal & -legal)
+    card = rules.bit_index(legal & -legal)
+    order = T_LEAD_ORDER if state[m.S_TRICK_LEN] == 0 else T_FOLLOW_ORDER
+    return _play_code(card, _first_in(table, order, state[m.S_LEGAL_B]))
+
+
+@njit(cache=True, inline="always")
+def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, index: int) -> int:
+    """Uniform over the legal actions in ``Game.legal_actions`` order, the ``index``-th draw of
+    the counter-based hash with ``key`` (``strategies.batch_basic.BatchRandom``)."""
+    phase = state[m.S_PHASE]
+    legal = state[m.S_LEGAL_A]
+    draw = splitmix64(uint64(key) ^ uint64(index))
+    if phase == m.PH_TRUMP:
+        count = 4 + legal
+        choice = int(draw % uint64(count))
+        return choice + 1 if choice < 4 else 0
+    if phase == m.PH_BID:
+        return _nth_bit(legal, int(draw % uint64(rules.popcount(legal))))
+    ordinary = legal & ~rules.JOKER_BITS
+    plain = rules.popcount(ordinary)
+    jokers = legal & rules.JOKER_BITS
+    if jokers == 0:
+        return _nth_bit(ordinary, int(draw % uint64(max(plain, 1))))
+    order = T_LEAD_ORDER if state[m.S_TRICK_LEN] == 0 else T_FOLLOW_ORDER
+    calls = state[m.S_LEGAL_B]
+    per_joker = 0
+    for position in range(ORDER_WIDTH):
+        option = table[order + position]
+        if option < 0:
+            break
+        per_joker += calls >> option & 1
+    total = plain + rules.popcount(jokers) * per_joker
+    pick = int(draw % uint64(max(total, 1)))
+    if pick < plain:
+        return _nth_bit(ordinary, pick)
+    rest = pick - plain
+    per = max(per_joker, 1)
+    joker = _nth_bit(jokers, rest // per)
+    wanted, chosen = rest % per, 0
+    for position in range(ORDER_WIDTH):  # the wanted-th legal call in the order
+        option = table[order + position]
+        if option < 0:
+            break
+        if calls >> option & 1:
+            if wanted == 0:
+                chosen = option
+                break
+            wanted -= 1
+    return _play_code(joker, chosen)
+
+
+@njit(cache=True, inline="always")
+def _need(state: np.ndarray, plan: np.ndarray, table: np.ndarray, seat: int,
+          remaining: int) -> int:
+    """The tricks the seat still wants (``strategies.batch_heuristic``)."""
+    row = state[m.S_ROW]
+    if m.deal_value(plan, row, m.D_BIDDING) == 0:
+        return remaining if table[table[T_ROWS_AT] + 2 * row + 1] else 0
+    bid = state[plan[m.O_BIDS] + seat]
+    taken = state[plan[m.O_TAKEN] + seat]
+    if taken <= bid:
+        return bid - taken
+    return remaining if table[T_OVER_SCORES] else 0
+
+
+@njit(cache=True, inline="always")
+def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
+    """``fastheuristic``: name the longest suit, bid the legal bid nearest the hand's expected
+    tricks, play by the rules of thumb of ``strategies.batch_heuristic``."""
+    phase = state[m.S_PHASE]
+    seat = state[m.S_TO_MOVE]
+    legal = state[m.S_LEGAL_A]
+    hand = m.visible_hand(state, plan, seat)
+    row = state[m.S_ROW]
+    if phase == m.PH_TRUMP:
+        best, most = 0, -1
+        for suit in range(4):
+            count = rules.popcount((hand >> (13 * suit)) & 8191)
+            if count > most:
+                best, most = suit, count
+        return best + 1
+    if phase == m.PH_BID:
+        participants = state[m.S_ORDER_LEN]
+        hand_size = m.deal_value(plan, row, m.D_HAND)
+        if m.deal_value(plan, row, m.D_HAND_HIDDEN):
+            estimate = hand_size * 1000 // participants
+        else:
+            trump = m.visible_trump(state, plan)
+            at = table[table[T_ROWS_AT] + 2 * row]
+            estimate = JOKER_VALUE * rules.popcount(hand & rules.JOKER_BITS)
+            for suit in range(4):
+                kind = 0 if trump == suit else 1 if trump >= 0 else 2
+                estimate += table[at + (kind * 4 + suit) * 8192 + ((hand >> (13 * suit)) & 8191)]
+        choice, distance = -1, 0
+        for bid in range(hand_size + 1):
+            if legal >> bid & 1:
+                gap = abs(1000 * bid - estimate)
+                if choice < 0 or gap < distance:
+                    choice, distance = bid, gap
+        return choice
+    ordinary = legal & ~rules.JOKER_BITS
+    jokers = legal & rules.JOKER_BITS
+    calls = state[m.S_LEGAL_B]
+    remaining = rules.popcount(hand)
+    need = _need(state, plan, table, seat, remaining)
+    want = need > 0
+    joker = 52 if jokers >> 52 & 1 else 53
+    length = state[m.S_TRICK_LEN]
+    if length == 0:
+        if jokers:
+            unseen = table[T_DECK] & ~hand & ~m.seen_cards(state, plan, seat)
+            masters = 0
+            for suit in range(4):
+                top = _top(hand, suit)
+                if top >= 0 and top > _top(unseen, suit):
+                    masters += 1
+            if want and (ordinary == 0 or need >= remaining
+                         or (need > masters and table[T_NO_FINE])):
+                return _play_code(joker, _first_in(table, T_WIN_LEAD, calls))
+            if not want and ordinary == 0:
+                return _play_code(joker, _first_in(table, T_LOSE_LEAD, calls))
+        return _rank_pick(ordinary, want)
+    trick_trump, led = state[m.S_TRICK_TRUMP], state[m.S_LED]
+    cards, calls_at, suits = plan[m.O_TCARD], plan[m.O_TCALL], plan[m.O_TSUIT]
+    two_jokers = plan[m.P_TWO_JOKERS]
+    beat = rules.trumps_beat_demand(state[cards], state[calls_at], state[suits], trick_trump,
+                                    plan[m.P_TRUMP_WINS] != 0)
+    best = -2
+    for index in range(length):
+        best = max(best, rules.card_key(state[cards + index], state[calls_at + index], index, led,
+                                        trick_trump, beat, two_jokers))
+    beats = rules.winning_cards(ordinary, best, length, led, trick_trump, beat, two_jokers)
+    trumps = rules.suit_mask(trick_trump)
+    losers = ordinary & ~beats
+    high_ok, low_ok = calls & 1 != 0, calls & 2 != 0
+    if want:
+        high_key = rules.card_key(joker, CALL_HIGH, length, led, trick_trump, beat, two_jokers)
+        joker_wins = jokers != 0 and high_ok and high_key > best
+        if beats == 0 and (joker_wins or ordinary == 0) and jokers:
+            return _play_code(joker, 0 if joker_wins else 1 if low_ok else 0)
+        side = ordinary & ~trumps
+        choice = beats if beats else side if side else ordinary
+        return _rank_pick(choice, False)
+    if jokers and ((losers == 0 and low_ok) or ordinary == 0):
+        return _play_code(joker, 1 if low_ok else 0)
+    return _rank_pick(losers if losers else ordinary, True)
+
+
+@njit(cache=True, inline="always")
+def decide(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, key: int,
+           index: int) -> int:
+    """The action code of ``policy`` for the seat to move."""
+    if policy == FAST_HEURISTIC:
+        return fast_heuristic(state, plan, table)
+    if policy == RANDOM:
+        return hashed(state, plan, table, key, index)
+    return lowest(state, plan, table)
+
+
+@intrinsic
+def _pointer(typingctx, address):  # noqa: ANN001, ANN202 - numba's intrinsic protocol
+    """An ``int64`` address as a pointer, for ``carray``."""
+    signature = types.CPointer(types.int64)(address)
+
+    def codegen(context, builder, sig, args):  # noqa: ANN001, ANN202
+        return builder.inttoptr(args[0], context.get_value_type(sig.return_type))
+
+    return signature, codegen
+
+
+@njit(cache=True, inline="always")
+def borrowed(array: np.ndarray) -> np.ndarray:
+    """A view of a one-dimensional ``int64`` array without a reference count: numba then passes
+    it between the inlined functions of the loop without the atomic increments and decrements of
+    its reference counting (a quarter of the loop's time otherwise). The caller keeps ``array``
+    alive while the view is used."""
+    return carray(_pointer(array.ctypes.data), array.shape)
+
+
+@njit(cache=True)
+def play_games(plan: np.ndarray, table: np.ndarray, policies: np.ndarray, keys: np.ndarray,
+               seeds: np.ndarray, jokers: np.ndarray, records: tuple) -> int:  # type: ignore[type-arg]
+    """Play a fresh game for each of ``seeds`` to its end, seat ``s`` of game ``g`` by
+    ``policies[g, s]`` (``keys[g, s]``: its random key), in one state vector that stays in the
+    cache, recording each into ``records`` (``engine.batch.compiled.record_game``). Returns the
+    decisions made."""
+    players = plan[m.P_PLAYERS]
+    counts = np.zeros(players, dtype=np.int64)
+    buffer = np.zeros(plan[m.P_SIZE], dtype=np.int64)
+    state, plan, table = borrowed(buffer), borrowed(plan), borrowed(table)
+    decisions = 0
+    for game in range(len(seeds)):
+        m.new_game(state, plan, seeds[game])
+        counts[:] = 0
+        while state[m.S_PHASE] != m.PH_OVER:
+            seat = state[m.S_TO_MOVE]
+            code = decide(state, plan, table, policies[game, seat], keys[game, seat],
+                          counts[seat])
+            counts[seat] += 1
+            m.step(state, plan, code)
+            decisions += 1
+        record_game(state, plan, game, jokers, records)
+    return decisions
+
+
+def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies: np.ndarray,
+              keys: np.ndarray, jokers: np.ndarray, records: tuple) -> int:  # type: ignore[type-arg]
+    """Play the games of ``seeds`` (uint64) with ``policies`` (games x seats) into ``records``
+    (``engine.batch.compiled.Records.arrays``); returns the decisions made."""
+    table = _policy_table(tables, plan)
+    signed = np.ascontiguousarray(seeds).view(np.int64)
+    keys = np.ascontiguousarray(keys).view(np.int64) if keys.dtype == np.uint64 else keys
+    return int(play_games(tables.plan, table, np.ascontiguousarray(policies),
+                          np.ascontiguousarray(keys), signed, jokers, records))
+
+
+__all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "RANDOM", "run_games"]

@@ -1,0 +1,76 @@
+"""The compiled batch (``engine.batch.compiled``, ``strategies.compiled``) against the numpy
+lockstep engine with the numpy batch strategies: two implementations of the same games, written
+apart (the lockstep engine's own deal flow and numpy rules of thumb, against the rules core's state
+machine and compiled policies), must give the same ``BatchResult`` array for array, on every
+preset at every allowed player count and on the golden corpus's option mixes.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from raspis.engine import load_variant
+from raspis.engine.batch import play_batch
+from raspis.engine.variant import preset_names
+from raspis.strategies.batch import load_batch_strategy
+
+_PATH = Path(__file__).parent / "golden_corpus.py"
+_SPEC = importlib.util.spec_from_file_location("golden_corpus", _PATH)
+assert _SPEC is not None and _SPEC.loader is not None
+golden_corpus = sys.modules.get("golden_corpus") or importlib.util.module_from_spec(_SPEC)
+if "golden_corpus" not in sys.modules:
+    sys.modules["golden_corpus"] = golden_corpus
+    _SPEC.loader.exec_module(golden_corpus)
+
+FIELDS = ("first_dealer", "scores", "places", "double_loss", "deals_played", "lead_changes",
+          "errored", "deal_played", "deal_kind", "deal_block", "deal_special", "hand_size",
+          "dealer", "trump", "hook_forced", "joker_holder", "participated", "bid", "tricks",
+          "points", "premium")
+MIX = ("fastheuristic", "lowest", "random", "random", "lowest", "fastheuristic")
+
+
+def assert_same_games(variant, players: int, lineup: list[str], games: int = 48) -> None:  # noqa: ANN001
+    seeds = np.arange(games, dtype=np.uint64) * 7919 + 5
+    lockstep = play_batch(variant, players, seeds, [load_batch_strategy(s) for s in lineup],
+                          compiled=False)
+    compiled = play_batch(variant, players, seeds, [load_batch_strategy(s) for s in lineup])
+    assert compiled.extra == lockstep.extra
+    for name in FIELDS:
+        mine, theirs = getattr(compiled, name), getattr(lockstep, name)
+        assert mine.dtype == theirs.dtype and mine.shape == theirs.shape, name
+        assert np.array_equal(mine, theirs), (name, np.argwhere(mine != theirs)[:5])
+    assert compiled.decisions == lockstep.decisions
+
+
+CASES = [(name, players) for name in preset_names()
+         for players in load_variant(name).player_counts()]
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_compiled_batch_plays_the_lockstep_games(name: str, players: int) -> None:
+    variant = load_variant(name)
+    assert_same_games(variant, players, ["fastheuristic"])
+    assert_same_games(variant, players, [MIX[seat % len(MIX)] for seat in range(players)])
+
+
+def test_compiled_batch_plays_the_lockstep_games_on_option_mixes() -> None:
+    mixes = [case for case in golden_corpus.cases() if "mix" in case][1::3]
+    assert len(mixes) > 40
+    for case in mixes:
+        players = case["players"]
+        assert_same_games(golden_corpus.variant_of(case), players,
+                          [MIX[(seat + case["seed"]) % len(MIX)] for seat in range(players)],
+                          games=12)
+
+
+def test_a_lineup_with_a_numpy_strategy_stays_in_lockstep() -> None:
+    """Only compiled policies go to the compiled loop: a scalar strategy in the lineup keeps the
+    whole batch on the lockstep engine (the result says so by its log being possible)."""
+    variant = load_variant("classic")
+    lineup = [load_batch_strategy("fastheuristic"), load_batch_strategy("heuristic")]
+    result = play_batch(variant, 2, np.arange(3, dtype=np.uint64), lineup, record=True)
+    assert result.log is not None and result.deals_played.min() > 0
