@@ -25,11 +25,11 @@ from raspis.engine.game import Phase
 
 from .base import Parameter
 from .heuristic import (
-    PREMIUM_PARAMETERS,
     HeuristicStrategy,
     PremiumOutlook,
     bid_distribution,
     observation_out,
+    premium_parameters,
 )
 from .search import BidEvidence, Deadline, guesses, playout
 from .tactics import Rules, best_bid, points_table, rules_for
@@ -55,7 +55,7 @@ class ExpectedValueStrategy(HeuristicStrategy):
                           "limit)"),
         "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
                                "the hidden hands (0: none; experimental, see search.BidEvidence)"),
-        **PREMIUM_PARAMETERS,
+        **premium_parameters(True),
     }
 
     def act(self, observation: Observation) -> Action:

@@ -16,8 +16,10 @@ pulka: ``scoring.premium``), a ``PremiumTracker`` follows, deal by deal, which s
 bid of the span so far (from the bids, the tricks taken and the totals every seat sees) and their
 best deal of it. For such a seat, making this deal's bid is worth its points plus the premium it
 keeps in reach (``tactics.premium_stake``: the best deal of the span, or the fixed points, times
-the chance of making the span's later bids), and missing it loses that: the bid is chosen under
-the table with the stake added (``premium`` = false plays as before, for comparison).
+``premium_odds`` for each later bid of the span), and missing it loses that: the bid is chosen under
+the table with the stake added. The heuristic does so with ``premium=true`` (by default it plays
+for the deal's points, as the games recorded in ``tests/golden`` were played); ``ev`` and
+``ismcts`` do by default.
 
 ``policy_action(game)`` is the same strategy reading a ``Game`` directly, without building an
 observation: the search strategies use it for every seat in their playouts.
@@ -50,14 +52,24 @@ from .tactics import (
     trick_distribution,
 )
 
-#: The premium parameters of the built-in strategies that play for it (heuristic, ev, ismcts).
-PREMIUM_PARAMETERS = {
-    "premium": Parameter(bool, True, "play for the premium of a span (002; scoring.premium) when "
-                         "the variant has one: a made bid is worth the premium kept in reach "
-                         "(false: the deal's points only)"),
-    "premium_odds": Parameter(float, 0.6, "chance of making each later bid of the span, for the "
-                              "premium's stake (the heuristic makes 58% of its bids in joker)"),
-}
+
+def premium_parameters(default: bool) -> dict[str, Parameter]:
+    """The premium parameters of the built-in strategies that play for it (heuristic, ev, ismcts);
+    ``default``: whether they play for it unless told (ev and ismcts do; the heuristic does only
+    with ``premium=true``, so that the games recorded in ``tests/golden`` replay unchanged)."""
+    return {
+        "premium": Parameter(bool, default, "play for the premium of a span (002; "
+                             "scoring.premium) when the variant has one: a made bid is worth "
+                             "the premium kept in reach (false: the deal's points only)"),
+        "premium_odds": Parameter(float, 1.0, "weight of each bid of the span still to come on "
+                                  "the premium's stake: the premium times this to the power of "
+                                  "those bids (1: the whole premium; 0.4 to 1 measured, 1 best: "
+                                  "docs/strength.md)"),
+    }
+
+
+#: The premium parameters as ev, ismcts and pimc take them (they play for it by default).
+PREMIUM_PARAMETERS = premium_parameters(True)
 
 
 def _first_leader(variant_first_lead: str, dealer: int, order: tuple[int, ...] | list[int]) -> int:
@@ -268,7 +280,7 @@ class HeuristicStrategy(Strategy):
                               "(else the legal bid nearest the expected tricks)"),
         "calibrate": Parameter(bool, True, "scale the trick estimate so that a deal's estimates "
                                "add up to its tricks on average"),
-        **PREMIUM_PARAMETERS,
+        **premium_parameters(False),
     }
 
     def start_game(self, variant: Variant, seat: int, players: int,

@@ -34,7 +34,7 @@ from raspis.engine.game import Game, Phase
 
 from .base import Parameter
 from .ev import ExpectedValueStrategy
-from .heuristic import PREMIUM_PARAMETERS, PremiumOutlook, play_from_observation, policy_action
+from .heuristic import PremiumOutlook, play_from_observation, policy_action, premium_parameters
 from .search import (
     BidEvidence,
     Deadline,
@@ -100,7 +100,7 @@ class IsmctsStrategy(ExpectedValueStrategy):
         "window": Parameter(int, 2, "bids tried on each side of the heuristic's, as ev"),
         "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
                                "the hidden hands (0: none; experimental, see search.BidEvidence)"),
-        **PREMIUM_PARAMETERS,
+        **premium_parameters(True),
     }
 
     def __init__(self, **options: object) -> None:

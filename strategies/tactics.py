@@ -565,8 +565,9 @@ def premium_stake(rules: Rules, best: int | None, made_points: int, later_bids: 
                   odds: float) -> float:
     """What making this deal's bid is worth on top of its points to a seat that has made every
     bid of its premium span so far (002's «премия»; issue 12): the premium (``fixed``: its points;
-    ``best_deal``: the best deal of the span, this one made included), times the chance of making
-    the ``later_bids`` bids of the span still to come, ``odds`` each. Missing the bid loses it."""
+    ``best_deal``: the best deal of the span, this one made included), times ``odds`` for each of
+    the ``later_bids`` bids of the span still to come (a chance of making each, or 1 for the whole
+    premium, which measured best: docs/strength.md). Missing the bid loses it."""
     table = rules.table
     if table.premium == "none":
         return 0.0

@@ -48,7 +48,7 @@ def test_the_tracker_follows_the_span_as_the_game_scores_it(preset: str, players
     far (and their best deal) is what the game's results say."""
     variant = load_variant(preset).for_player_count(players)
     game = Game(variant, players, seed=seed)
-    seats = [HeuristicStrategy() for _ in range(players)]
+    seats = [HeuristicStrategy(premium=True) for _ in range(players)]
     for seat, strategy in enumerate(seats):
         strategy.start_game(variant, seat, players, random.Random(seat))
     checked = 0
@@ -74,7 +74,7 @@ def test_a_lead_fine_does_not_hide_a_made_bid() -> None:
         "premium": "best_deal", "premium_scope": "block"}}).for_player_count(3)
     for seed in range(3):
         game = Game(variant, 3, seed=seed)
-        seats = [HeuristicStrategy() for _ in range(3)]
+        seats = [HeuristicStrategy(premium=True) for _ in range(3)]
         for seat, strategy in enumerate(seats):
             strategy.start_game(variant, seat, 3, random.Random(seat))
         while not game.is_over():
@@ -118,23 +118,30 @@ def test_with_the_premium_in_reach_the_last_deal_of_a_set_is_bid_safely() -> Non
     assert best_bid(distribution, [0, 1, 2, 3, 4], missed.table(rules, "normal", 4, 0))[0] == 3
 
 
+def test_the_defaults_ev_and_ismcts_play_for_it_the_heuristic_as_recorded() -> None:
+    """ev and ismcts play for the premium unless told not to; the heuristic plays as the games
+    of ``tests/golden`` were recorded unless told to (``heuristic:premium=true``)."""
+    assert ExpectedValueStrategy().premium and IsmctsStrategy().premium
+    assert not HeuristicStrategy().premium
+
+
 @pytest.mark.parametrize("factory", [
-    lambda **o: HeuristicStrategy(**o),
+    lambda **o: HeuristicStrategy(**{"premium": True, **o}),
     lambda **o: ExpectedValueStrategy(samples=3, **o),
     lambda **o: IsmctsStrategy(iterations=12, bid_samples=3, **o),
 ])
 def test_premium_false_plays_for_the_deals_points_only(factory) -> None:  # noqa: ANN001
     """``premium`` = false keeps no tracker and plays as the strategy did before the premium
-    came into its objective; by default the strategy follows the span (``docs/strength.md``
+    came into its objective; with it the strategy follows the span (``docs/strength.md``
     measures what that is worth)."""
     variant = load_variant("joker-pagat").for_player_count(4)
     off = factory(premium=False)
     on = factory()
     assert on.premium and not off.premium
     game = Game(variant, 4, seed=5)
-    for seat, strategy in enumerate((on, off, factory(), factory(premium=False))):
+    players = [on, off, factory(), factory(premium=False)]
+    for seat, strategy in enumerate(players):
         strategy.start_game(variant, seat, 4, random.Random(seat))
-    players = [on, off, on, off]
     while not game.is_over() and game.deal_index < 12:
         seat = game.to_move
         game.apply(players[seat].act(game.observation(seat)))
