@@ -84,6 +84,36 @@ def test_builtin_plays_a_whole_game_legally(strategy: str, preset: str, players:
     assert record.game.is_over()
 
 
+#: Issue 12's options in two mixes: bidding after the deal without looking (000 second article,
+#: 002 «либо после, но не глядя»), own tricks only (000 first article «подглядывать в свои
+#: взятки», 002), 000 third article's undertrick table (flat, per bid trick with nothing taken),
+#: a fixed premium per block, and Georgian Joker as pagat and jok.ge play it with memory "own".
+ISSUE_12_VARIANTS = [
+    {"extends": "classic", "name": "issue-12-a", "players": {"min": 3, "max": 4},
+     "schedule": {"deals": ["1..3", "3*2 blind", "4", "3..1"]},
+     "kinds": {"blind": {"special": True, "bidding": "blind"}},
+     "play": {"memory": "own"},
+     "scoring": {"under_mode": "flat", "under_per_missing": -10, "under_nothing_per_bid": -10,
+                 "premium": "fixed", "premium_points": 100, "premium_scope": "block"}},
+    {"extends": "joker-pagat", "name": "issue-12-b", "players": {"min": 3, "max": 4},
+     "schedule": {"deals": ["1..3", "9*2 named", "3..1", "2*2 blind"]},
+     "kinds": {"blind": {"special": True, "bidding": "blind"}},
+     "play": {"memory": "own"}},
+]
+
+
+@pytest.mark.parametrize("spec", [*CHEAP.values(), "heuristic:premium=true"])
+@pytest.mark.parametrize("mix", range(len(ISSUE_12_VARIANTS)))
+def test_builtin_plays_the_issue_12_options_legally(spec: str, mix: int) -> None:
+    """Every built-in (the heuristic also playing for the premium) finishes games of each mix
+    with only legal actions."""
+    variant = variant_from_dict(ISSUE_12_VARIANTS[mix])
+    for players in (3, 4):
+        record = _play(variant.for_player_count(players), players, 7 + players, spec)
+        assert record.fault is None, str(record.fault)
+        assert record.game.is_over()
+
+
 @pytest.mark.parametrize("strategy", list(CHEAP))
 @pytest.mark.parametrize("players", [3, 4])
 def test_builtin_plays_lobovaya_named_joker_trump_and_overbid_dark(
