@@ -13,9 +13,11 @@ step that:
   referee's own trick rule names, who leads next; the tricks of a deal sum to the hand size;
 - the hook holds for the last bidder;
 - each deal's points equal a score computed here from the seeds' tables (classic, circular,
-  odessa, odessa-short, georgian, Georgian Joker, Joker-52, Oh Hell);
-- observations never show another seat's hand, except in a lobovaya deal while bidding, and show
-  finished tricks only as the memory rule allows;
+  odessa, odessa-short, georgian, Georgian Joker, Joker-52, Oh Hell, 000's third-article
+  undertricks, Georgian Joker as pagat and jok.ge play it), and the premiums follow 002;
+- observations never show another seat's hand, except in a lobovaya deal while bidding, nor the
+  seat's own while bidding dark or blind (a blind bid sees the trump), and show finished tricks
+  only as the memory rule allows;
 - games end.
 
 Then: the same seed and the same choices replay the same game, and playing on a ``clone()`` leaves
@@ -87,6 +89,19 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
         "schedule": {"deals": ["1..4", "max", "3..1"]},
         "play": {"memory": "own"},
     },
+    "options-f": {
+        # Issue 12's options of 000 and 002: bidding after the deal without looking (000 second
+        # article, 002 «либо после, но не глядя»), own tricks only (000 first article), the
+        # third article's undertrick table (flat -10, -10 a bid trick with nothing taken), and a
+        # fixed premium per block, which the strategies play for.
+        "extends": "classic",
+        "players": {"min": 3, "max": 4},
+        "schedule": {"deals": ["1..3", "3*2 blind", "4", "3..1"]},
+        "kinds": {"blind": {"special": True, "bidding": "blind"}},
+        "play": {"memory": "own"},
+        "scoring": {"under_mode": "flat", "under_per_missing": -10, "under_nothing_per_bid": -10,
+                    "premium": "fixed", "premium_points": 100, "premium_scope": "block"},
+    },
     "options-d": {
         "extends": "joker",
         "players": {"min": 3, "max": 4},
@@ -157,6 +172,26 @@ def georgian_joker_table(bid: int, taken: int, hand: int) -> int:
     return 10 * taken
 
 
+def flat_table(bid: int, taken: int, hand: int) -> int:
+    """000-A3 l.153-154: short «разово» 10, nothing taken «по 10 очков за каждую заказанную
+    взятку»; otherwise as classic."""
+    if 0 < bid and taken < bid:
+        return -10 * bid if taken == 0 else -10
+    return classic_table(bid, taken, hand)
+
+
+def pagat_joker_table(bid: int, taken: int, hand: int) -> int:
+    """Issue 12 (pagat, jok.ge): 50k + 50, pass 50, all tricks 100 a trick on any hand, khishti
+    -200, otherwise 10 a trick taken."""
+    if taken == bid:
+        if bid == 0:
+            return 50
+        return 100 * bid if bid == hand else 50 * bid + 50
+    if taken == 0:
+        return -200
+    return 10 * taken
+
+
 def oh_hell_table(bid: int, taken: int, hand: int) -> int:
     return 10 + bid if taken == bid else taken
 
@@ -165,10 +200,12 @@ TABLES = {
     "classic": classic_table, "circular-trumps": classic_table, "odessa": classic_table,
     "joker-52": classic_table, "odessa-short": odessa_short_table, "georgian": georgian_table,
     "joker": georgian_joker_table, "oh-hell": oh_hell_table, "options-d": georgian_joker_table,
+    "options-f": flat_table, "joker-pagat": pagat_joker_table,
 }
 #: Premiums for making every bid (002-GJ l.21): (amount, scope); "best" = the best deal once more.
 PREMIUMS: dict[str, tuple[str | int, str]] = {
-    "joker": ("best", "game"), "options-d": (100, "block"),
+    "joker": ("best", "game"), "options-d": (100, "block"), "options-f": (100, "block"),
+    "joker-pagat": ("best", "block"),
 }
 #: Deal kinds whose score is doubled (003 l.57, 004 l.19); classic's dark deal is not (000-A4).
 DOUBLED = {("odessa", "dark"), ("odessa-short", "dark")}
@@ -481,8 +518,11 @@ class Referee:
                 elif seat == game.to_move:  # named after the first cards dealt (002)
                     expected = min(self.variant.trump.named_after_cards, self.hand_size)
                     assert bin(seen.hand).count("1") == expected
-            elif game.phase == Phase.BID and (self.kind.bidding == "dark" or forehead):
+            elif game.phase == Phase.BID and (self.kind.bidding in ("dark", "blind")
+                                              or forehead):
                 assert seen.hand == 0 and seen.hand_hidden
+                if self.kind.bidding == "blind":  # 002 «после, но не глядя»: the trump is seen
+                    assert seen.trump == game.trump and not seen.trump_hidden
             else:
                 assert seen.hand == game.hands[seat]
             finished = list(game.tricks)
