@@ -170,8 +170,8 @@ def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str
         return array.ravel() if whole else array[rows]
 
     # the groups that occur, numbered densely (blocks x groups would be too many bins)
-    groups, key = np.unique(pick(key), return_inverse=True)
-    key = key.ravel()
+    groups, key = _dense(pick(key).ravel(),
+                         len(block_values) * len(names) * players * deals * hands * 4)
     bid = pick(result.bid).astype(np.int32)
     tricks = pick(result.tricks).astype(np.int32)
     points = pick(result.points).astype(np.float64)
@@ -224,6 +224,18 @@ def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str
     frame = pl.DataFrame(columns).with_columns(
         pl.lit(variant_hash, dtype=pl.String()).alias("variant_hash"))
     return frame.select([pl.col(name).cast(dtype) for name, dtype in DEAL_STATS_SCHEMA.items()])
+
+
+def _dense(keys: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct values of ``keys`` in ascending order, each key's index among them), as
+    ``np.unique(keys, return_inverse=True)``: by counting when the values lie in a small range
+    (``0 <= keys < space``), which is much faster than sorting millions of keys."""
+    if space > 4 * len(keys) + (1 << 20):
+        groups, inverse = np.unique(keys, return_inverse=True)
+        return groups, inverse.ravel()
+    present = np.bincount(keys, minlength=space) > 0
+    index = np.cumsum(present) - 1
+    return np.flatnonzero(present), index[keys]
 
 
 def merge_deal_stats(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
