@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from raspis.cli.main import cli
 from raspis.engine import load_variant, preset_names
 
-PRESETS = ["classic", "odessa", "odessa-short", "georgian", "joker", "joker-52", "circular-trumps",
-           "oh-hell"]
+PRESETS = ["classic", "odessa", "odessa-short", "georgian", "joker", "joker-52", "joker-pagat",
+           "circular-trumps", "oh-hell"]
 
 
 def run(*arguments: str):  # noqa: ANN201

@@ -33,6 +33,7 @@ GAMES = [
     ("georgian", 6, 2),
     ("joker", 4, 1),
     ("joker-52", 3, 1),
+    ("joker-pagat", 4, 1),
     ("oh-hell", 4, 1),
 ]
 
