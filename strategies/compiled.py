@@ -309,22 +309,25 @@ def _pointer(typingctx, address):  # noqa: ANN001, ANN202 - numba's intrinsic pr
 @njit(cache=True, inline="always")
 def borrowed(array: np.ndarray) -> np.ndarray:
     """A view of a one-dimensional ``int64`` array without a reference count: numba then passes
-    it between the inlined functions of the loop without the atomic increments and decrements of
-    its reference counting (a quarter of the loop's time otherwise). The caller keeps ``array``
-    alive while the view is used."""
+    it between the functions of the loop without the atomic increments and decrements of its
+    reference counting (a quarter of the loop's time otherwise). Only for an array that the
+    Python caller holds for as long as the view is used."""
     return carray(_pointer(array.ctypes.data), array.shape)
 
 
 @njit(cache=True)
-def play_games(plan: np.ndarray, table: np.ndarray, policies: np.ndarray, keys: np.ndarray,
-               seeds: np.ndarray, jokers: np.ndarray, records: tuple) -> int:  # type: ignore[type-arg]
+def play_games(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np.ndarray,
+               keys: np.ndarray, seeds: np.ndarray, jokers: np.ndarray,
+               records: tuple) -> int:  # type: ignore[type-arg]
     """Play a fresh game for each of ``seeds`` to its end, seat ``s`` of game ``g`` by
     ``policies[g, s]`` (``keys[g, s]``: its random key), in one state vector that stays in the
     cache, recording each into ``records`` (``engine.batch.compiled.record_game``). Returns the
     decisions made."""
     players = plan[m.P_PLAYERS]
     counts = np.zeros(players, dtype=np.int64)
-    buffer = np.zeros(plan[m.P_SIZE], dtype=np.int64)
+    # ``buffer`` (the game's state), ``plan`` and ``table`` are the caller's arrays, alive for the
+    # whole call: a view of an array made here could outlive it (numba frees a local array after
+    # its last use, not at the end of the function)
     state, plan, table = borrowed(buffer), borrowed(plan), borrowed(table)
     decisions = 0
     for game in range(len(seeds)):
@@ -348,7 +351,8 @@ def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies
     table = _policy_table(tables, plan)
     signed = np.ascontiguousarray(seeds).view(np.int64)
     keys = np.ascontiguousarray(keys).view(np.int64) if keys.dtype == np.uint64 else keys
-    return int(play_games(tables.plan, table, np.ascontiguousarray(policies),
+    buffer = np.zeros(tables.length, dtype=np.int64)
+    return int(play_games(buffer, tables.plan, table, np.ascontiguousarray(policies),
                           np.ascontiguousarray(keys), signed, jokers, records))
 
 

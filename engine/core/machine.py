@@ -287,7 +287,7 @@ def begin_deal(state: np.ndarray, plan: np.ndarray, row: int, trump: int,
     trump_decided(state, plan)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def trump_decided(state: np.ndarray, plan: np.ndarray) -> None:
     """The trump is known: bidding starts left of the dealer, or play where nobody bids."""
     state[S_TRICK_TRUMP] = state[S_TRUMP]
@@ -299,7 +299,7 @@ def trump_decided(state: np.ndarray, plan: np.ndarray) -> None:
     set_legal(state, plan)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def start_play(state: np.ndarray, plan: np.ndarray) -> None:
     """The first trick's leader (``deal.first_leader``)."""
     state[S_PHASE] = PH_PLAY
@@ -401,7 +401,7 @@ def joker_calls(state: np.ndarray, plan: np.ndarray) -> int:
     return rules.follow_calls(plan[P_TWO_JOKERS], first)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def apply_trump(state: np.ndarray, plan: np.ndarray, suit: int) -> None:
     """The seat to move names ``suit`` (-1: no trump)."""
     state[S_TRUMP] = suit
@@ -596,7 +596,7 @@ def next_deal(state: np.ndarray, plan: np.ndarray) -> int:
     return EV_GAME_OVER
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, int, int, int]:
     """Apply ``action`` (``action_code``; known to be legal) of the seat to move and everything
     that follows it. Returns (phase, seat to move, legal mask A, legal mask B, events): in ``BID``
@@ -623,7 +623,7 @@ def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, in
 # -- what a seat may see ---------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def visible_hand(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """The cards ``seat`` sees of its own hand: none while bidding a dark, blind or forehead deal
     (``plan.bidding_view``); only the first cards while naming trump after them (002), unless a
@@ -636,7 +636,7 @@ def visible_hand(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     return state[plan[O_HANDS] + seat]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def visible_trump(state: np.ndarray, plan: np.ndarray) -> int:
     """The trump suit as the seat to move sees it: -1 while bidding a dark deal."""
     if state[S_PHASE] == PH_BID and deal_value(plan, state[S_ROW], D_TRUMP_HIDDEN):
@@ -644,7 +644,7 @@ def visible_trump(state: np.ndarray, plan: np.ndarray) -> int:
     return state[S_TRUMP]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def seen_cards(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """The cards of this deal ``seat`` has seen played and may look back at: the finished tricks
     the memory rule shows it (``rules.trick_visible``) and the trick under way."""
