@@ -440,23 +440,12 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
 
 
 @njit(cache=True)
-def solve_moves(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
-                trick_cards: np.ndarray, trick_options: np.ndarray, trick_length: int,
-                leader: int, led_suit: int, trick_trump: int, played: int, taken: int,
-                cards: np.ndarray, options: np.ndarray, values: np.ndarray,
-                table_keys: np.ndarray, table_low: np.ndarray, table_high: np.ndarray,
-                table_move: np.ndarray, stats: np.ndarray) -> None:
-    """The exact value of each move (``cards[i]``, Joker call option ``options[i]`` over
-    ``codes.OPTIONS`` or -1) of the seat to move, into ``values``; see the module's docstring.
-    With ``cards[0]`` -1 (one entry), the value of the position itself (every move searched).
-
-    Seats are *positions* in the order of play of the deal (``hands[p]``; the seat after ``p`` is
-    ``p + 1`` modulo the players). The trick under way is ``trick_cards[:trick_length]`` led by
-    position ``leader``, with its led suit and trick trump; ``played``: every card played so far
-    this deal (the Joker's lock); ``taken``: the deciding seat's tricks so far. ``hands`` is used
-    as scratch space and restored. ``stats[1]`` is 1 when the node budget stopped the search
-    (the values are then meaningless).
-    """
+def _search_stack(params: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
+                  trick_cards: np.ndarray, trick_options: np.ndarray, trick_length: int
+                  ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What both searches start from: the position's Zobrist key (over every hand), and the
+    explicit stack, one ply a card still to play (move lists, nodes, the cards played on the
+    way, the trick under way already in place)."""
     players = params[P_PLAYERS]
     key = 0
     for position in range(players):
@@ -476,6 +465,29 @@ def solve_moves(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands:
     for index in range(trick_length):
         played_cards[index] = trick_cards[index]
         played_options[index] = trick_options[index]
+    return key, move_cards, move_options, nodes, played_cards, played_options
+
+
+@njit(cache=True)
+def solve_moves(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
+                trick_cards: np.ndarray, trick_options: np.ndarray, trick_length: int,
+                leader: int, led_suit: int, trick_trump: int, played: int, taken: int,
+                cards: np.ndarray, options: np.ndarray, values: np.ndarray,
+                table_keys: np.ndarray, table_low: np.ndarray, table_high: np.ndarray,
+                table_move: np.ndarray, stats: np.ndarray) -> None:
+    """The exact value of each move (``cards[i]``, Joker call option ``options[i]`` over
+    ``codes.OPTIONS`` or -1) of the seat to move, into ``values``; see the module's docstring.
+    With ``cards[0]`` -1 (one entry), the value of the position itself (every move searched).
+
+    Seats are *positions* in the order of play of the deal (``hands[p]``; the seat after ``p`` is
+    ``p + 1`` modulo the players). The trick under way is ``trick_cards[:trick_length]`` led by
+    position ``leader``, with its led suit and trick trump; ``played``: every card played so far
+    this deal (the Joker's lock); ``taken``: the deciding seat's tricks so far. ``hands`` is used
+    as scratch space and restored. ``stats[1]`` is 1 when the node budget stopped the search
+    (the values are then meaningless).
+    """
+    key, move_cards, move_options, nodes, played_cards, played_options = _search_stack(
+        params, zobrist, hands, trick_cards, trick_options, trick_length)
     root = trick_length
     for index in range(len(cards)):
         nodes[root, N_LENGTH] = trick_length
@@ -686,25 +698,8 @@ def solve_moves_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray,
     fine) after each move, as ``solve_moves`` gives values; ``rows[p]`` is position ``p``'s row
     of the score table for its bid and ``packed`` the tricks (and fined leads) so far. With
     ``cards[0]`` -1, the outcome of the position itself."""
-    players = params[P_PLAYERS]
-    key = 0
-    for position in range(players):
-        hand = hands[position]
-        while hand:
-            low = hand & -hand
-            key ^= zobrist[54 * position + popcount(low - 1)]
-            hand ^= low
-    plies = trick_length + 2
-    for position in range(players):
-        plies += popcount(hands[position])
-    move_cards = np.empty((plies, MAX_MOVES), dtype=np.int64)
-    move_options = np.empty((plies, MAX_MOVES), dtype=np.int64)
-    nodes = np.zeros((plies, NODE_FIELDS), dtype=np.int64)
-    played_cards = np.zeros(plies, dtype=np.int64)
-    played_options = np.zeros(plies, dtype=np.int64)
-    for index in range(trick_length):
-        played_cards[index] = trick_cards[index]
-        played_options[index] = trick_options[index]
+    key, move_cards, move_options, nodes, played_cards, played_options = _search_stack(
+        params, zobrist, hands, trick_cards, trick_options, trick_length)
     root = trick_length
     for index in range(len(cards)):
         nodes[root, N_LENGTH] = trick_length
