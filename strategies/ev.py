@@ -37,6 +37,28 @@ from .tactics import Rules, best_bid, points_table, rules_for
 __all__ = ["ExpectedValueStrategy", "best_bid", "points_table"]
 
 
+def candidate_bids(observation: Observation, window: int, outlook: PremiumOutlook | None
+                   ) -> tuple[Rules, list[list[int]] | list[list[float]], int, list[int]]:
+    """Where a searched bid starts: (the variant's rules, the deal's score table, with the premium
+    in reach when ``outlook`` is given; the heuristic's best bid under it; the legal bids within
+    ``window`` of that, and the pass), shared by ``ev`` and ``pimc``."""
+    rules = rules_for(observation.variant)
+    legal = [action.tricks for action in observation.legal_actions]  # type: ignore[union-attr]
+    hand = None if observation.hand_hidden else observation.hand
+    prior = bid_distribution(
+        rules, observation.seat, hand, observation.other_hands, observation.trump,
+        observation.hand_size, observation.order, observation.dealer,
+        observation_out(observation),
+    )
+    table: list[list[int]] | list[list[float]] = points_table(
+        rules, observation.kind, observation.hand_size)
+    if outlook is not None:
+        table = outlook.table(rules, observation.kind, observation.hand_size, observation.seat)
+    start, _ = best_bid(prior, legal, table)
+    candidates = [bid for bid in legal if abs(bid - start) <= window or bid == 0]
+    return rules, table, start, candidates
+
+
 class ExpectedValueStrategy(HeuristicStrategy):
     """Bids the best expected deal score, from sampled playouts, under the variant's score table.
 
@@ -77,21 +99,7 @@ class ExpectedValueStrategy(HeuristicStrategy):
     ) -> int:
         """The bid with the best expected points over ``samples`` sampled playouts per candidate
         (``outlook``: the premium in reach, whose stake is added to each made bid's points)."""
-        rules = rules_for(observation.variant)
-        legal = [action.tricks for action in observation.legal_actions]  # type: ignore[union-attr]
-        hand = None if observation.hand_hidden else observation.hand
-        prior = bid_distribution(
-            rules, observation.seat, hand, observation.other_hands, observation.trump,
-            observation.hand_size, observation.order, observation.dealer,
-            observation_out(observation),
-        )
-        table: list[list[int]] | list[list[float]] = points_table(
-            rules, observation.kind, observation.hand_size)
-        if outlook is not None:
-            table = outlook.table(rules, observation.kind, observation.hand_size,
-                                  observation.seat)
-        start, _ = best_bid(prior, legal, table)
-        candidates = [bid for bid in legal if abs(bid - start) <= window or bid == 0]
+        rules, table, start, candidates = candidate_bids(observation, window, outlook)
         if len(candidates) == 1 or samples <= 0:
             return start
         counts = {bid: [0] * (observation.hand_size + 1) for bid in candidates}

@@ -38,12 +38,10 @@ from raspis.engine.determinize import Determinizer
 from raspis.engine.game import Phase
 
 from .base import Parameter
-from .ev import ExpectedValueStrategy
+from .ev import ExpectedValueStrategy, candidate_bids
 from .heuristic import (
     PREMIUM_PARAMETERS,
     PremiumOutlook,
-    bid_distribution,
-    observation_out,
     play_from_observation,
     policy_action,
 )
@@ -58,7 +56,7 @@ from .search import (
     representative,
 )
 from .solver import DEFAULT_BUDGET, MODELS, OpenHandSolver, solvable
-from .tactics import best_bid, points_table, rules_for
+from .tactics import rules_for
 
 SOLVE_MODES = ("exact", "playout")
 BIDDING_MODES = ("solve", "playout")
@@ -163,21 +161,7 @@ class PimcStrategy(ExpectedValueStrategy):
                    outlook: PremiumOutlook | None = None) -> int | None:
         """The candidate bid whose solved value, averaged over guessed deals, is highest; None
         when a solve ran past the budget (the caller then bids as ``ev``)."""
-        rules = rules_for(observation.variant)
-        legal = [action.tricks for action in observation.legal_actions]  # type: ignore[union-attr]
-        hand = None if observation.hand_hidden else observation.hand
-        prior = bid_distribution(
-            rules, observation.seat, hand, observation.other_hands, observation.trump,
-            observation.hand_size, observation.order, observation.dealer,
-            observation_out(observation),
-        )
-        table: list[list[int]] | list[list[float]] = points_table(
-            rules, observation.kind, observation.hand_size)
-        if outlook is not None:
-            table = outlook.table(rules, observation.kind, observation.hand_size,
-                                  observation.seat)
-        start, _ = best_bid(prior, legal, table)
-        candidates = [bid for bid in legal if abs(bid - start) <= self.window or bid == 0]
+        rules, table, start, candidates = candidate_bids(observation, self.window, outlook)
         if len(candidates) == 1 or self.bid_samples <= 0:
             return start
         determinizer = Determinizer(observation)
