@@ -105,16 +105,6 @@ def _one_deal_variant(variant: Variant) -> Variant:
     return single
 
 
-def action_code(action: Action) -> int:
-    """The compiled state machine's code of ``action`` (``engine.core.machine``)."""
-    kind = type(action)
-    if kind is Play:
-        return action.card | CALL_CODES[action.call] << 6 | (action.suit + 1) << 9  # type: ignore[union-attr]
-    if kind is Bid:
-        return action.tricks  # type: ignore[union-attr]
-    return action.suit + 1  # type: ignore[union-attr]
-
-
 class Game:
     """One game of a variant between ``players`` seats.
 
@@ -620,7 +610,7 @@ class Game:
             if getrefcount(view) > 2:
                 freeze(view)
         kind = type(action)
-        if kind is Play:  # ``action_code``, written out: this is every decision's path
+        if kind is Play:  # ``machine.action_code``, written out: every decision takes this path
             code = action.card | _CALLS[action.call] << 6 | (action.suit + 1) << 9  # type: ignore[union-attr]
         elif kind is Bid:
             code = action.tricks  # type: ignore[union-attr]
