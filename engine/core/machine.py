@@ -466,13 +466,12 @@ def apply_play(state: np.ndarray, plan: np.ndarray,
     state[plan[O_TSUIT] + length] = suit
     length += 1
     state[S_TRICK_LEN] = length
-    if state[S_LED] < 0:
-        if card < 52:
-            state[S_LED] = card // 13
-        elif length == 1 and suit >= 0:
-            state[S_LED] = suit
-        if state[S_LED] >= 0 and state[S_CIRCULAR]:
-            state[S_TRICK_TRUMP] = (state[S_LED] + 1) % 4
+    led = state[S_LED]
+    if led < 0:
+        led = rules.led_suit_after(led, card, length - 1, suit)
+        state[S_LED] = led
+        if led >= 0 and state[S_CIRCULAR]:
+            state[S_TRICK_TRUMP] = rules.circular_trick_trump(led)
     if length < state[S_ORDER_LEN]:
         state[S_TO_MOVE] = next_seat(state, plan, seat)
         set_legal(state, plan)

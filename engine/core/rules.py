@@ -126,6 +126,26 @@ def joker_locked(lock_card: int, played: int) -> bool:
 
 
 @njit(cache=True, inline="always")
+def led_suit_after(led_suit: int, card: int, position: int, call_suit: int) -> int:
+    """The led suit once ``card`` is played ``position``-th in a trick: the first ordinary card
+    sets it (after a Joker led without a suit, 002 Joker-52), unless a Joker led with a suit
+    (``call_suit``, 003) set it first."""
+    if led_suit >= 0:
+        return led_suit
+    if card < 52:
+        return card // 13
+    if position == 0 and call_suit >= 0:
+        return call_suit
+    return -1
+
+
+@njit(cache=True, inline="always")
+def circular_trick_trump(led_suit: int) -> int:
+    """Under circular trumps (000, 002) the trick's trump: the suit after the led suit."""
+    return (led_suit + 1) % 4
+
+
+@njit(cache=True, inline="always")
 def legal_cards(hand: int, trick_length: int, lead_card: int, lead_call: int, lead_suit: int,
                 led_suit: int, trick_trump: int, must_trump: bool, lock_card: int,
                 played: int) -> int:

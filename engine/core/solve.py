@@ -25,10 +25,9 @@ so (``stats[1]``), and the caller falls back on something cheaper.
 Every rule comes from the rules core (``engine.core.rules``): the legal cards (``legal_cards``),
 the Joker's calls after the lead (``follow_calls``; on the lead the plan's ``lead_calls_mask``, for
 the first trick and for the later ones, passed in), who takes the trick (``card_key``,
-``trumps_beat_demand``) and the Joker lead fine (``engine.core.deal.lead_fine``). Two small rules
-that ``engine.Game._apply_play`` applies itself are written here as named functions until they
-move into the core: ``led_suit_after`` (which card sets the led suit, a Joker led with a suit
-included) and ``circular_trick_trump`` (under circular trumps the suit after the led one).
+``trumps_beat_demand``), which card sets the led suit (``led_suit_after``) and the trick's trump
+under circular trumps (``circular_trick_trump``), the same functions the state machine plays by,
+and the Joker lead fine (``engine.core.deal.lead_fine``).
 
 Not modelled (the caller plays those deals out with its heuristic instead): drawing from the stock
 after each trick (``play.draw_after_trick``), since the stock's order is hidden. Premiums, which
@@ -42,7 +41,16 @@ from numba import njit
 
 from .codes import CALL_NONE, OPTION_CALL, OPTION_SUIT
 from .deal import lead_fine
-from .rules import card_key, follow_calls, is_high_call, legal_cards, popcount, trumps_beat_demand
+from .rules import (
+    card_key,
+    circular_trick_trump,
+    follow_calls,
+    is_high_call,
+    led_suit_after,
+    legal_cards,
+    popcount,
+    trumps_beat_demand,
+)
 
 #: Bounds of a search window (no deal is worth more than 10^9 points to one seat).
 INFINITY = 1 << 40
@@ -60,25 +68,6 @@ MAX_MOVES = 80
 _OPTION_CALL = OPTION_CALL.copy()
 _OPTION_SUIT = OPTION_SUIT.copy()
 JOKER_BITS = (1 << 52) | (1 << 53)
-
-
-@njit(cache=True, inline="always")
-def led_suit_after(led_suit: int, card: int, position: int, call_suit: int) -> int:
-    """The led suit once ``card`` is played ``position``-th in a trick (``engine.Game``): the
-    first ordinary card sets it, unless a Joker led with a suit (``call_suit``) set it first."""
-    if led_suit >= 0:
-        return led_suit
-    if card < 52:
-        return card // 13
-    if position == 0 and call_suit >= 0:
-        return call_suit
-    return -1
-
-
-@njit(cache=True, inline="always")
-def circular_trick_trump(led_suit: int) -> int:
-    """Under circular trumps (000, 002) the trick's trump: the suit after the led suit."""
-    return (led_suit + 1) % 4
 
 
 @njit(cache=True, inline="always")
