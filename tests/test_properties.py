@@ -478,6 +478,13 @@ class Referee:
         options = self.variant.joker
         if (lead.card in JOKER_IDS and lead.call == "highest" and trump >= 0
                 and trump != lead.suit and options.demand_trumped == "trump_wins"):
+            # A Joker played high after the lead still beats everything, the trump included
+            # (RULES §5 «beats everything, even the trump ace»; 000 l.183); only the leading
+            # Joker's demand falls to a trump (000 l.303).
+            later = [seat for seat, play in self.trick[1:]
+                     if play.card in JOKER_IDS and play.call in HIGH_CALLS]
+            if later and options.two_jokers != "first_wins":
+                return later[-1]
             trumped = [(play.card, seat) for seat, play in self.trick
                        if play.card not in JOKER_IDS and suit_of(play.card) == trump]
             if trumped:
