@@ -32,7 +32,7 @@ LOWEST, RANDOM, FAST_HEURISTIC = range(3)
 
 # -- the policy table: constants, then call orders, then one entry pair per deal row, then the
 # -- suit tables of ``fast_tables`` for each (participants, hand size) the rows need
-(T_DECK, T_OVER_SCORES, T_NO_FINE, T_ROWS_AT) = range(4)
+(T_DECK, T_OVER_SCORES, T_NO_FINE, T_ROWS_AT, T_LOW_RANK) = range(5)
 T_LEAD_ORDER, T_FOLLOW_ORDER, T_WIN_LEAD, T_LOSE_LEAD = 8, 28, 48, 68
 ORDER_WIDTH = 20
 T_HEADER = 88
@@ -46,11 +46,17 @@ def _policy_table(tables: MachineTables, plan: RulePlan) -> np.ndarray:
     pieces: list[np.ndarray] = []
     at = T_HEADER + 2 * len(rows)
     per_row = np.zeros(2 * len(rows), dtype=np.int64)
+    # a suit's patterns from its lowest rank in the deck up (2^9 of them in a 36-card deck, not
+    # 2^13): the table then stays in the cache, where the full one missed it at every bid
+    ranks = 0
+    for suit in range(4):
+        ranks |= (variant.deck_mask >> (13 * suit)) & 8191
+    low = (ranks & -ranks).bit_length() - 1 if ranks else 0
     for index, row in enumerate(rows):
         key = (int(row[m.D_PARTICIPANTS]), int(row[m.D_HAND]))
         if key not in blocks:
             blocks[key] = at
-            table = suit_tables(variant, *key).astype(np.int64).ravel()
+            table = suit_tables(variant, *key)[:, :, ::1 << low].astype(np.int64).ravel()
             pieces.append(table)
             at += table.size
         kind = variant.kinds[plan.kind_names[row[m.D_KIND]]]
@@ -61,6 +67,7 @@ def _policy_table(tables: MachineTables, plan: RulePlan) -> np.ndarray:
     header[T_OVER_SCORES] = variant.scoring.over_per_trick > 0
     header[T_NO_FINE] = variant.joker.lead_fine == 0
     header[T_ROWS_AT] = T_HEADER
+    header[T_LOW_RANK] = low
     for start, order in ((T_LEAD_ORDER, plan.call_order(True)),
                          (T_FOLLOW_ORDER, plan.call_order(False)),
                          (T_WIN_LEAD, WIN_LEAD), (T_LOSE_LEAD, LOSE_LEAD)):
@@ -225,10 +232,13 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
         else:
             trump = m.visible_trump(state, plan)
             at = table[table[T_ROWS_AT] + 2 * row]
+            low = table[T_LOW_RANK]
+            patterns = 8192 >> low
             estimate = JOKER_VALUE * rules.popcount(hand & rules.JOKER_BITS)
             for suit in range(4):
                 kind = 0 if trump == suit else 1 if trump >= 0 else 2
-                estimate += table[at + (kind * 4 + suit) * 8192 + ((hand >> (13 * suit)) & 8191)]
+                pattern = ((hand >> (13 * suit)) & 8191) >> low
+                estimate += table[at + (kind * 4 + suit) * patterns + pattern]
         choice, distance = -1, 0
         for bid in range(hand_size + 1):
             if legal >> bid & 1:
