@@ -59,6 +59,25 @@ __all__ = ["NO_SUIT", "DealResult", "Game", "Phase", "Trick", "TrickCard"]
 _PHASES = tuple(Phase)
 _TRUMP, _BID, _PLAY = int(Phase.TRUMP), int(Phase.BID), int(Phase.PLAY)
 _CALLS = CALL_CODES
+
+#: the plays of one suit's cards, by ``suit << 13 | pattern`` (at most 4 x 8,192 entries: play
+#: records are immutable and shared by every game)
+_SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
+
+
+def _plain_plays(cards: int) -> tuple[Action, ...]:
+    """``Play`` records of the ordinary ``cards``, lowest card id first (suit by suit)."""
+    plays: tuple[Action, ...] = ()
+    for suit in range(4):
+        pattern = cards >> (13 * suit) & 8191
+        if pattern:
+            key = suit << 13 | pattern
+            found = _SUIT_PLAYS.get(key)
+            if found is None:
+                found = _SUIT_PLAYS[key] = tuple(
+                    Play(13 * suit + rank) for rank in range(13) if pattern >> rank & 1)
+            plays += found
+    return plays
 _step = m.step
 _MASK64 = (1 << 64) - 1
 
@@ -573,10 +592,13 @@ class Game:
         memo = self.plan.memo
         if phase == _PLAY:
             cards, calls = self._legal
-            key = (cards, calls, self._lead) if calls else cards
-            found = memo.get(key)  # type: ignore[assignment]
-            if found is None:
-                found = memo[key] = tuple(self._play_actions(cards, calls, self._lead))
+            found = _plain_plays(cards & ~JOKER_MASK)
+            if calls:
+                key = (cards & JOKER_MASK, calls, self._lead)
+                jokers = memo.get(key)
+                if jokers is None:
+                    jokers = memo[key] = tuple(self._joker_plays(cards, calls, self._lead))
+                found += jokers  # type: ignore[operator]
         elif phase == _BID:
             mask = self._legal[0]
             key = (mask, self.deal.hand_size)
@@ -684,10 +706,9 @@ class Game:
         tables = self.tables
         return int(m.joker_calls(self.state, tables.plan))
 
-    def _play_actions(self, cards: int, calls: int, lead: bool) -> list[Action]:
-        actions: list[Action] = [Play(card) for card in card_list(cards & ~JOKER_MASK)]
-        if not calls:
-            return actions
+    def _joker_plays(self, cards: int, calls: int, lead: bool) -> list[Action]:
+        """The plays of the Jokers of ``cards``, each with each legal call, in the plan's order."""
+        actions: list[Action] = []
         options = [option for option in self.plan.call_order(lead) if calls >> option & 1]
         for joker in card_list(cards & JOKER_MASK):
             actions.extend(Play(joker, CALL_NAMES[OPTION_CALL[option]],  # type: ignore[arg-type]
