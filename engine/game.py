@@ -65,9 +65,17 @@ _CALLS = CALL_CODES
 _SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
 
 
+#: the same by the whole mask, for the masks met first (bounded: a long run meets millions)
+_PLAIN_PLAYS: dict[int, tuple[Action, ...]] = {}
+_PLAIN_LIMIT = 1 << 16
+
+
 def _plain_plays(cards: int) -> tuple[Action, ...]:
     """``Play`` records of the ordinary ``cards``, lowest card id first (suit by suit)."""
-    plays: tuple[Action, ...] = ()
+    plays = _PLAIN_PLAYS.get(cards)
+    if plays is not None:
+        return plays
+    plays = ()
     for suit in range(4):
         pattern = cards >> (13 * suit) & 8191
         if pattern:
@@ -77,6 +85,8 @@ def _plain_plays(cards: int) -> tuple[Action, ...]:
                 found = _SUIT_PLAYS[key] = tuple(
                     Play(13 * suit + rank) for rank in range(13) if pattern >> rank & 1)
             plays += found
+    if len(_PLAIN_PLAYS) < _PLAIN_LIMIT:
+        _PLAIN_PLAYS[cards] = plays
     return plays
 _step = m.step
 _MASK64 = (1 << 64) - 1
