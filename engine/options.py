@@ -397,14 +397,8 @@ BUILTIN_KINDS: dict[str, dict[str, object]] = {
 }
 
 
-#: The premium readings the rules core plays today (``engine/core/machine.py`` ``score_deal``), per
-#: option; the others are described by ``engine.scoring.span_premiums`` and refused at load time
-#: until the core plays them (then their values are added here).
-PREMIUM_READINGS_PLAYED: dict[str, frozenset[str]] = {
-    "premium_others": frozenset({"none"}),
-    "premium_last_deal": frozenset({"counts"}),
-    "premium_several": frozenset({"each"}),
-}
+#: The options that say how a premium is judged (``engine.core.rules.span_premiums``).
+PREMIUM_READINGS = ("premium_others", "premium_last_deal", "premium_several")
 
 
 class ScoringOptions(Section):
@@ -489,41 +483,30 @@ class ScoringOptions(Section):
         "none",
         description="what a premium does to the other players: nothing (002; pagat's set bonus); "
         "every other player's best deal of the span cancelled, or only the next player's (the "
-        "Georgian score apps, jok.ge; issue 12). Not yet played by the rules core: only 'none' "
-        "is accepted until it is",
+        "Georgian score apps, jok.ge; issue 12); a cancelled deal counts nothing",
     )
     premium_last_deal: Literal["counts", "excluded"] = Field(
         "counts",
         description="the span's last deal counts for the premium (002), or is left out of it: its "
         "bid need not be made and its score is never the best deal (a Georgian house rule, issue "
-        "12). Not yet played by the rules core: only 'counts' is accepted until it is",
+        "12)",
     )
     premium_several: Literal["each", "each_cancelled", "none"] = Field(
         "each",
         description="several players earning the premium in one span: each scores it and no "
         "premium cancels an earner's deal; each scores it and the cancellations fall on earners "
-        "too; or nobody scores it (issue 12). Not yet played by the rules core: only 'each' is "
-        "accepted until it is",
+        "too; or nobody scores it (issue 12)",
     )
 
     @model_validator(mode="after")
     def _premium_readings(self) -> ScoringOptions:
-        for key, played in PREMIUM_READINGS_PLAYED.items():
+        for key in PREMIUM_READINGS:
             value = getattr(self, key)
-            if value == type(self).model_fields[key].default:
-                continue
-            if self.premium == "none":
+            if value != type(self).model_fields[key].default and self.premium == "none":
                 raise ValueError(
                     f"scoring.{key} = {value!r} says how a premium is judged, but scoring.premium "
                     "is 'none': set scoring.premium to 'best_deal' or 'fixed', or leave "
                     f"scoring.{key} out"
-                )
-            if value not in played:
-                allowed = ", ".join(repr(reading) for reading in sorted(played))
-                raise ValueError(
-                    f"scoring.{key} = {value!r} is a documented reading (engine.scoring."
-                    "span_premiums) that the rules core does not play yet (engine/core/machine.py "
-                    f"score_deal); allowed today: {allowed}"
                 )
         return self
 

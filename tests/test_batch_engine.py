@@ -182,6 +182,11 @@ OPTION_CASES: dict[str, dict[str, Any]] = {
         "bidding": {"hook": "specials_only"}, "end": {"tie": "golden_deal", "tie_deals": 2},
         "table": {"first_dealer": "seat0"},
     },
+    "premium-cancels-next-last-deal-excluded": {
+        "extends": "joker-pagat", "schedule": {"deals": ["1..3", "4*2 named", "3..1"]},
+        "scoring": {"premium_others": "next_cancelled", "premium_last_deal": "excluded",
+                    "premium_several": "each_cancelled"},
+    },
     "no-trump-overbid-unturned": {
         "extends": "oh-hell", "deck": {"jokers": 1},
         "trump": {"unturned_leftover": 1, "full_deal": "last_dealt"},
@@ -291,6 +296,11 @@ def option_variants(draw: st.DrawFn) -> tuple[Variant, int]:
     }
     if data["schedule"]["max_hand"] is None:
         del data["schedule"]["max_hand"]
+    if data["scoring"]["premium"] != "none":
+        data["scoring"].update(
+            premium_others=draw(st.sampled_from(["none", "best_cancelled", "next_cancelled"])),
+            premium_last_deal=draw(st.sampled_from(["counts", "excluded"])),
+            premium_several=draw(st.sampled_from(["each", "each_cancelled", "none"])))
     try:
         variant = variant_from_dict(data, "hypothesis")
         variant.for_player_count(players)

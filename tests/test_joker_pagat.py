@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from raspis.engine import (
     Game,
@@ -164,15 +165,24 @@ def test_the_premium_is_judged_per_set(pagat) -> None:  # noqa: ANN001
             pagat.scoring.premium_several) == ("none", "counts", "each")
 
 
-def test_the_engine_pays_the_premium_as_span_premiums_reads_it(pagat) -> None:  # noqa: ANN001
-    """Whole games played by the heuristic: at the end of each set every seat's premium is what
-    ``span_premiums`` reads from the set's bids, tricks and points, and nothing in between."""
+READINGS = [{}, {"premium_others": "best_cancelled"}, {"premium_others": "next_cancelled"},
+            {"premium_last_deal": "excluded"},
+            {"premium_others": "best_cancelled", "premium_several": "each_cancelled"},
+            {"premium_several": "none"}]
+
+
+@pytest.mark.parametrize("reading", READINGS, ids=lambda r: ",".join(r.values()) or "preset")
+def test_the_engine_pays_the_premium_as_span_premiums_reads_it(reading: dict[str, str]) -> None:
+    """Whole games played by the heuristic under each reading of the premium: at the end of each
+    set every seat's premium (with the cancelled best deals taken off) is what ``span_premiums``
+    reads from the set's bids, tricks and points, and nothing in between."""
     from raspis.strategies.heuristic import policy_action
     from raspis.strategies.tactics import rules_for
 
+    pagat = variant_from_dict({"extends": "joker-pagat", "scoring": reading})
     rules = rules_for(pagat)
     paid = 0
-    for seed in range(6):
+    for seed in range(6 if not reading else 3):
         game = Game(pagat, 4, seed=seed)
         while not game.is_over():
             game.apply(policy_action(game, rules))
@@ -186,18 +196,15 @@ def test_the_engine_pays_the_premium_as_span_premiums_reads_it(pagat) -> None:  
                     for r in span]
             points = [list(r.points) for r in span]
             assert list(span[-1].premiums) == span_premiums(made, points, pagat.scoring)
-            paid += sum(span[-1].premiums)
+            paid += sum(abs(premium) for premium in span[-1].premiums)
             for result in span[:-1]:
                 assert result.premiums == (0, 0, 0, 0)
     assert paid > 0  # the test saw some premiums paid
 
 
 def table(**options: object) -> ScoringOptions:
-    """A score table with a per-set best-deal premium and ``options``, built without the load-time
-    check that refuses the readings the rules core does not play yet."""
-    values = {**ScoringOptions().model_dump(), "premium": "best_deal", "premium_scope": "block",
-              **options}
-    return ScoringOptions.model_construct(**values)
+    """A score table with a per-set best-deal premium and ``options``."""
+    return ScoringOptions(premium="best_deal", premium_scope="block", **options)
 
 
 # A set of three deals between three seats: seat 0 makes every bid (best deal 150), seat 1 misses
@@ -245,19 +252,39 @@ def test_several_players_earning_it_in_the_same_set() -> None:
     assert span_premiums(MADE, POINTS, table(premium_several="none")) == [150, 0, 0]
 
 
-@pytest.mark.parametrize(("key", "value"), [("premium_others", "best_cancelled"),
-                                            ("premium_others", "next_cancelled"),
-                                            ("premium_last_deal", "excluded"),
-                                            ("premium_several", "none")])
-def test_readings_the_core_does_not_play_are_refused_naming_the_rule(key: str,
-                                                                     value: str) -> None:
-    """A variant must never be played by another rule than it says: the readings the rules core
-    does not apply yet are refused at load time, naming where they are written down."""
-    with pytest.raises(VariantError) as error:
-        variant_from_dict({"extends": "joker-pagat", "scoring": {key: value}})
-    message = str(error.value)
-    assert f"scoring.{key}" in message and repr(value) in message
-    assert "span_premiums" in message and "score_deal" in message
+def test_the_core_judges_a_span_as_span_premiums_does() -> None:
+    """The rules core's judge of a span (``engine.core.rules.span_premiums``, what both engines
+    call) against the readings written out in ``engine.scoring.span_premiums`` on random spans:
+    every reading, spans of one to four deals, two to four seats, best deals of either sign."""
+    from raspis.engine.core import rules as core
+
+    chooser = random.Random(12)
+    readings = [(others, last, several)
+                for others in ("none", "best_cancelled", "next_cancelled")
+                for last in ("counts", "excluded")
+                for several in ("each", "each_cancelled", "none")]
+    for others, last, several in readings:
+        options = table(premium_others=others, premium_last_deal=last, premium_several=several)
+        for _ in range(40):
+            seats, deals = chooser.randint(2, 4), chooser.randint(1, 4)
+            made = [[chooser.random() < 0.7 for _ in range(seats)] for _ in range(deals)]
+            points = [[chooser.randrange(-300, 400, 10) for _ in range(seats)]
+                      for _ in range(deals)]
+            counted = deals - 1 if last == "excluded" else deals
+            record_made, record_best = [True] * seats, [0] * seats
+            for deal in range(counted):  # the records as both engines keep them
+                for seat in range(seats):
+                    bid = 1 if made[deal][seat] else 0
+                    record_made[seat], record_best[seat] = core.span_record(
+                        record_made[seat], record_best[seat], bid, 1, points[deal][seat],
+                        deal == 0)
+            out = np.zeros(seats, dtype=np.int64)
+            core.span_premiums(np.array(record_made, dtype=np.int64),
+                               np.array(record_best, dtype=np.int64), counted > 0,
+                               core.PREMIUM_BEST_DEAL, 0,
+                               core.PREMIUM_OTHERS_CODES[others],
+                               core.PREMIUM_SEVERAL_CODES[several], out)
+            assert list(out) == span_premiums(made, points, options), (others, last, several)
 
 
 def test_a_premium_reading_without_a_premium_is_a_mistake() -> None:

@@ -199,8 +199,10 @@ class BatchGame:
         if rules.premium != "none" and plan.block >= 0:
             all_made = self.all_made.ravel()[flat]
             best = self.best_points.ravel()[flat]
-            premiums_many(state.bids, state.taken, points, plan.premium_opens,
-                          plan.premium_closes, rules.premium_mode, rules.premium_points,
+            counted = not (plan.premium_closes and rules.premium_last_excluded)
+            premiums_many(state.bids, state.taken, points, state.order, plan.premium_opens,
+                          plan.premium_closes, counted, rules.premium_mode,
+                          rules.premium_points, rules.premium_others, rules.premium_several,
                           all_made, best, premiums)
             self.all_made.ravel()[flat] = all_made
             self.best_points.ravel()[flat] = best

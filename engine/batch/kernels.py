@@ -144,23 +144,38 @@ def lead_fines_many(cards: np.ndarray, hands: np.ndarray, fine: int, out: np.nda
 
 
 @njit(cache=True)
-def premiums_many(bids: np.ndarray, taken: np.ndarray, points: np.ndarray, opens: bool,
-                  closes: bool, mode: int, fixed_points: int, made_so_far: np.ndarray,
-                  best_so_far: np.ndarray, out: np.ndarray) -> None:
-    """One deal of every game and seat in the span of the premium (``rules.bid_made``,
-    ``rules.premium``): ``made_so_far`` / ``best_so_far`` carry the span's made bids and best deal
-    score (updated in place), and ``out`` gets the premium where the deal closes the span."""
+def premiums_many(bids: np.ndarray, taken: np.ndarray, points: np.ndarray, order: np.ndarray,
+                  opens: bool, closes: bool, counted: bool, mode: int, fixed_points: int,
+                  others: int, several: int, made_so_far: np.ndarray, best_so_far: np.ndarray,
+                  out: np.ndarray) -> None:
+    """One deal of every game and seat in the span of the premium (``rules.span_record``, and
+    ``rules.span_premiums`` where the deal closes the span): ``made_so_far`` / ``best_so_far``
+    (by position, as ``bids``) carry the span's records, updated in place unless the deal is not
+    ``counted`` (``premium_last_deal = excluded``); ``order[row, position]`` is the position's
+    seat; ``out`` gets what the close adds."""
+    positions = bids.shape[1]
+    made = np.zeros(positions, dtype=np.int64)
+    best = np.zeros(positions, dtype=np.int64)
+    adds = np.zeros(positions, dtype=np.int64)
     for row in range(bids.shape[0]):
-        for position in range(bids.shape[1]):
-            made = rules.bid_made(bids[row, position], taken[row, position])
-            best = points[row, position]
-            if not opens:
-                made = made and made_so_far[row, position]
-                best = max(best, best_so_far[row, position])
-            made_so_far[row, position] = made
-            best_so_far[row, position] = best
-            out[row, position] = (rules.premium(mode, made, best, fixed_points) if closes
-                                  else 0)
+        for position in range(positions):
+            if counted:
+                record = rules.span_record(made_so_far[row, position] != 0,
+                                           best_so_far[row, position], bids[row, position],
+                                           taken[row, position], points[row, position], opens)
+                made_so_far[row, position] = record[0]
+                best_so_far[row, position] = record[1]
+            out[row, position] = 0
+        if not closes:
+            continue
+        for position in range(positions):  # the records by seat, for the rule
+            seat = order[row, position]
+            made[seat] = made_so_far[row, position]
+            best[seat] = best_so_far[row, position]
+        rules.span_premiums(made, best, counted or not opens, mode, fixed_points, others,
+                            several, adds)
+        for position in range(positions):
+            out[row, position] = adds[order[row, position]]
 
 
 def as_int64(array: np.ndarray) -> np.ndarray:

@@ -45,13 +45,14 @@ EV_LEAD = 32  #: not an event: the next decision leads a trick
 (P_PLAYERS, P_DECK, P_MUST_TRUMP, P_LOCK, P_TWO_JOKERS, P_TRUMP_WINS, P_LEAD_FINE, P_DRAW,
  P_PASS_LIMIT, P_PREMIUM_MODE, P_PREMIUM_POINTS, P_TIE_DEALS, P_SCHEDULE, P_FIXED_SUIT,
  P_DEALER_NAMES, P_NAMED_AFTER, P_DEALER_LEADS, P_FIRST_DEALER, P_NO_TRUMP_NAMING, P_ROWS,
- P_MAX_TRICKS, P_MAX_RESULTS, P_SIZE, P_MEMORY,
+ P_MAX_TRICKS, P_MAX_RESULTS, P_SIZE, P_MEMORY, P_PREMIUM_OTHERS, P_PREMIUM_SEVERAL,
+ P_PREMIUM_LAST_EXCLUDED,
  # the state's layout: where each array starts
  O_HANDS, O_FIRST, O_BIDS, O_TAKEN, O_FINES, O_SCORES, O_PASSES, O_ORDER, O_TSEAT, O_TCARD,
  O_TCALL, O_TSUIT, O_STOCK, O_MADE, O_BEST, O_HIST, O_RES, O_NEXT, O_SCRATCH,
  # and where the tables start in the plan vector
  O_DECK, O_DEALS, O_POINTS,
- P_LENGTH) = range(47)
+ P_LENGTH) = range(50)
 
 # -- the state vector: scalars ---------------------------------------------------------------------
 (S_PHASE, S_DEAL_INDEX, S_ROW, S_DEALER, S_FIRST_DEALER, S_TO_MOVE, S_NAMER, S_TRUMP,
@@ -522,6 +523,8 @@ def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
     premium_on = (plan[P_PREMIUM_MODE] != rules.PREMIUM_NONE
                   and deal_value(plan, row, D_BLOCK) >= 0)
     opens, closes = deal_value(plan, row, D_OPENS) != 0, deal_value(plan, row, D_CLOSES) != 0
+    # premium_last_deal = excluded: the span's last deal is not counted in its records
+    counted = not (closes and plan[P_PREMIUM_LAST_EXCLUDED] != 0)
     participants = 0
     for seat in range(players):
         state[seats + R_BIDS * players + seat] = -1
@@ -537,17 +540,17 @@ def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
         score = plan[table_at + (bid + 1) * width + taken] + state[plan[O_FINES] + seat]
         state[seats + R_BIDS * players + seat] = bid
         state[seats + R_POINTS * players + seat] = score
-        if premium_on:
-            made = rules.bid_made(bid, taken)
-            best = score
-            if not opens:
-                made = made and state[plan[O_MADE] + seat] != 0
-                best = max(best, state[plan[O_BEST] + seat])
+        if premium_on and counted:
+            made, best = rules.span_record(state[plan[O_MADE] + seat] != 0,
+                                           state[plan[O_BEST] + seat], bid, taken, score, opens)
             state[plan[O_MADE] + seat] = made
             state[plan[O_BEST] + seat] = best
-            if closes:
-                state[seats + R_PREMIUMS * players + seat] = rules.premium(
-                    plan[P_PREMIUM_MODE], made, best, plan[P_PREMIUM_POINTS])
+    if premium_on and closes:
+        rules.span_premiums(state[plan[O_MADE]:plan[O_MADE] + players],
+                            state[plan[O_BEST]:plan[O_BEST] + players], counted or not opens,
+                            plan[P_PREMIUM_MODE], plan[P_PREMIUM_POINTS],
+                            plan[P_PREMIUM_OTHERS], plan[P_PREMIUM_SEVERAL],
+                            state[seats + R_PREMIUMS * players:seats + (R_PREMIUMS + 1) * players])
     for seat in range(players):
         total = plan[O_SCORES] + seat
         state[total] += (state[seats + R_POINTS * players + seat]

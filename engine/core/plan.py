@@ -39,6 +39,8 @@ from .rules import (
     PREMIUM_BEST_DEAL,
     PREMIUM_FIXED,
     PREMIUM_NONE,
+    PREMIUM_OTHERS_CODES,
+    PREMIUM_SEVERAL_CODES,
     TWO_JOKERS_FIRST_WINS,
     TWO_JOKERS_OPPOSITE,
     TWO_JOKERS_SECOND_WINS,
@@ -103,6 +105,9 @@ class RulePlan:
         self.premium_mode = PREMIUM_CODES[scoring.premium]
         self.premium_points = scoring.premium_points
         self.premium_scope = scoring.premium_scope
+        self.premium_others = PREMIUM_OTHERS_CODES[scoring.premium_others]
+        self.premium_several = PREMIUM_SEVERAL_CODES[scoring.premium_several]
+        self.premium_last_excluded = scoring.premium_last_deal == "excluded"
         end = variant.end
         golden = end.tie == "golden_deal" and "golden" in variant.kinds
         self.tie_deals = end.tie_deals if golden else 0
@@ -342,6 +347,9 @@ class MachineTables:
             machine.P_ROWS: len(specs), machine.P_MAX_TRICKS: most_tricks,
             machine.P_MAX_RESULTS: results, machine.P_SIZE: offsets["length"],
             machine.P_MEMORY: MEMORY_CODES[rules.memory],
+            machine.P_PREMIUM_OTHERS: rules.premium_others,
+            machine.P_PREMIUM_SEVERAL: rules.premium_several,
+            machine.P_PREMIUM_LAST_EXCLUDED: rules.premium_last_excluded,
             machine.O_DECK: machine.P_LENGTH, machine.O_DEALS: deals_at,
             machine.O_POINTS: points_at,
         }

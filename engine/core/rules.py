@@ -12,6 +12,7 @@ it, the earliest among equal keys (so a trick nobody follows goes to its leader)
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .codes import (
@@ -336,6 +337,73 @@ def premium(mode: int, made_every_bid: bool, best_deal: int, fixed_points: int) 
     if mode == PREMIUM_FIXED:
         return fixed_points
     return best_deal
+
+
+#: ``scoring.premium_others``: what an earner's premium does to the other seats
+PREMIUM_OTHERS_NONE, PREMIUM_OTHERS_BEST, PREMIUM_OTHERS_NEXT = range(3)
+PREMIUM_OTHERS_CODES = {"none": PREMIUM_OTHERS_NONE, "best_cancelled": PREMIUM_OTHERS_BEST,
+                        "next_cancelled": PREMIUM_OTHERS_NEXT}
+#: ``scoring.premium_several``: several earners in one span
+PREMIUM_SEVERAL_EACH, PREMIUM_SEVERAL_EACH_CANCELLED, PREMIUM_SEVERAL_NONE = range(3)
+PREMIUM_SEVERAL_CODES = {"each": PREMIUM_SEVERAL_EACH,
+                         "each_cancelled": PREMIUM_SEVERAL_EACH_CANCELLED,
+                         "none": PREMIUM_SEVERAL_NONE}
+
+
+@njit(cache=True, inline="always")
+def span_record(made_so_far: bool, best_so_far: int, bid: int, taken: int, points: int,
+                opens: bool) -> tuple[bool, int]:
+    """A seat's record of the premium's span after one more deal counted: whether it has made
+    every bid of the span (``bid_made``), and its best deal score of the span (``points``: this
+    deal's, fines included). A deal that ``opens`` the span starts the record afresh."""
+    made = bid_made(bid, taken)
+    if opens:
+        return made, points
+    return made and made_so_far, max(points, best_so_far)
+
+
+@njit(cache=True, inline="always")
+def premium_cancels(seat: int, earners: int, players: int, others: int, several: int) -> bool:
+    """Whether the premiums of ``earners`` (a mask of seats) cancel ``seat``'s best deal of the
+    span (``scoring.premium_others``, the Georgian score apps and jok.ge, issue 12): every other
+    earner's (``best_cancelled``) or the earner just before it in seat order
+    (``next_cancelled``); an earner's own deal only under ``premium_several = each_cancelled``."""
+    if others == PREMIUM_OTHERS_NONE or earners == 0 or players < 2:
+        return False
+    if earners >> seat & 1 and several != PREMIUM_SEVERAL_EACH_CANCELLED:
+        return False
+    if others == PREMIUM_OTHERS_BEST:
+        return earners & ~(1 << seat) != 0
+    return earners >> ((seat + players - 1) % players) & 1 != 0
+
+
+@njit(cache=True)
+def span_premiums(made: np.ndarray, best: np.ndarray, counted: bool, mode: int, fixed_points: int,
+                  others: int, several: int, out: np.ndarray) -> None:
+    """What the close of a premium's span adds to each seat's total (``out[seat]``), from the
+    seats' span records (``span_record``: ``made[seat]``, ``best[seat]``; ``counted``: some
+    deal of the span counted, which ``premium_last_deal = excluded`` denies a one-deal span).
+
+    A seat that made every bid of the span earns ``premium`` (002: «премия»; its best deal once
+    more, or fixed points); with several earners under ``premium_several = none`` nobody does;
+    a best deal the earners cancel (``premium_cancels``) loses its points when above 0, once
+    however many premiums name it. ``engine.scoring.span_premiums`` is the same rule in plain
+    Python over whole spans, written from the texts, that the tests hold this against."""
+    players = len(out)
+    earners = 0
+    for seat in range(players):
+        out[seat] = 0
+        if counted and made[seat]:
+            earners |= 1 << seat
+    if mode == PREMIUM_NONE or earners == 0:
+        return
+    if several == PREMIUM_SEVERAL_NONE and earners & (earners - 1):
+        return
+    for seat in range(players):
+        if earners >> seat & 1:
+            out[seat] += premium(mode, True, best[seat], fixed_points)
+        if premium_cancels(seat, earners, players, others, several):
+            out[seat] -= max(0, best[seat])
 
 
 MEMORY_FULL, MEMORY_OWN_AND_LAST, MEMORY_LAST, MEMORY_NONE, MEMORY_OWN = range(5)
