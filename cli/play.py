@@ -145,8 +145,11 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
 
     if as_match:
         result = _in_child(lambda: play_match(variant, players, seed, strategies()))
-        for number, game_record in enumerate(result.games, start=1):
-            click.echo(f"game {number}: totals {game_record.game.scores} places "
+        for number, (game_record, seats) in enumerate(zip(result.games, result.seats,
+                                                          strict=True), start=1):
+            between = ("" if len(seats) == players else
+                       f" (play-off: {', '.join(names[seat] for seat in seats)})")
+            click.echo(f"game {number}{between}: totals {game_record.game.scores} places "
                        f"{game_record.game.places()}")
         click.echo(f"wins {result.wins}, second places {result.seconds}; winner "
                    f"{', '.join(names[seat] for seat in result.winners)} ({result.decided_by})")

@@ -551,6 +551,11 @@ class MatchOptions(Section):
     tie_break: Literal["second_places", "none"] = Field(
         "none", description="a tied match is decided by second places, then extra games (002)"
     )
+    playoff: Literal["all", "leaders"] = Field(
+        "all", description="who plays the extra games after the first: the whole table, only the "
+        "tied leaders' scores counting; or the tied leaders alone, in a game of their own (002: "
+        "«разыгрывается партия между этими лидерами»), where the variant allows that many players"
+    )
 
 
 class TableOptions(Section):

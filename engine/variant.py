@@ -93,6 +93,7 @@ HASH_NEUTRAL_DEFAULTS: dict[tuple[str, str], object] = {
     ("scoring", "premium_others"): "none",
     ("scoring", "premium_last_deal"): "counts",
     ("scoring", "premium_several"): "each",
+    ("match", "playoff"): "all",
 }
 
 

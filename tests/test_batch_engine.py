@@ -364,6 +364,27 @@ def test_matches_match_play_match(variant: Variant, players: int, twin: str) -> 
         assert result.games_played[index] == len(match.games)
 
 
+def test_a_play_off_between_the_tied_leaders_matches_play_match() -> None:
+    """002: «Если в результате дополнительной партии оказывается 2 победителя, то разыгрывается
+    партия между этими лидерами»: one-deal games tie often, so some matches reach a play-off of
+    the leaders alone; the lockstep matches play the very same ones."""
+    from raspis.engine.batch.match import play_batch_matches
+    from raspis.strategies.match import play_match
+
+    variant = variant_from_dict({"extends": "joker-52", "schedule": {"deals": ["2"]}})
+    scalar, batch = TWINS["fastrandom"]
+    seeds = list(range(60))
+    result = play_batch_matches(variant, 3, seeds, [batch()])
+    play_offs = 0
+    for index, seed in enumerate(seeds):
+        match = play_match(variant, 3, seed, [scalar() for _ in range(3)])
+        play_offs += any(len(seats) < 3 for seats in match.seats)
+        assert np.flatnonzero(result.winners[index]).tolist() == sorted(match.winners)
+        assert result.decided_by[index] == match.decided_by
+        assert result.games_played[index] == len(match.games)
+    assert play_offs > 0
+
+
 # -- chance ----------------------------------------------------------------------------------------
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from raspis.engine import load_variant
+from raspis.engine import load_variant, variant_from_dict
 from raspis.strategies import load_strategy
 from raspis.strategies import match as match_module
 from raspis.strategies.match import play_match
@@ -58,6 +58,35 @@ def test_still_tied_plays_extra_games_between_the_leaders(monkeypatch: pytest.Mo
     played = scripted(monkeypatch, [[20, 20, 10]] * 3 + [[15, 5, 99]])
     result = play_match(load_variant("joker-52"), 3, 1, [None, None, None])  # type: ignore[list-item]
     assert len(played) == 4 and result.winners == [0] and result.decided_by == "extra games"
+
+
+def test_a_second_tie_is_played_off_between_the_leaders_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """002: «играется еще одна дополнительная партия. Если в результате дополнительной партии
+    оказывается 2 победителя, то разыгрывается партия между этими лидерами, и так до тех пор,
+    пока не останется один победитель» (``match.playoff = leaders`` in the joker-52 preset)."""
+    tables: list[int] = []
+
+    def fake_play_game(variant, players, seed, strategies, **options):  # noqa: ANN001, ANN003, ANN202
+        tables.append(players)
+        results = [[20, 20, 10]] * 4 + [[5, 9]]
+        return FakeRecord(FakeGame(results[len(tables) - 1]))
+
+    monkeypatch.setattr(match_module, "play_game", fake_play_game)
+    assert load_variant("joker-52").match.playoff == "leaders"
+    result = play_match(load_variant("joker-52"), 3, 1, ["a", "b", "c"])  # type: ignore[list-item]
+    # three games and the first extra game at the whole table, then seats 0 and 1 alone
+    assert tables == [3, 3, 3, 3, 2]
+    assert result.seats[-1] == [0, 1] and result.winners == [1]
+    assert result.decided_by == "extra games"
+    # the whole table plays every extra game where the variant says so
+    tables.clear()
+    table = variant_from_dict({"extends": "joker-52", "match": {"playoff": "all"}})
+    monkeypatch.setattr(match_module, "play_game", lambda *a, **k: (
+        tables.append(a[1]), FakeRecord(FakeGame([20, 20, 10] if len(tables) < 5
+                                                 else [5, 9, 0])))[1])
+    result = play_match(table, 3, 1, ["a", "b", "c"])  # type: ignore[list-item]
+    assert tables == [3, 3, 3, 3, 3] and result.winners == [1]
 
 
 def test_a_real_match_is_reproducible() -> None:

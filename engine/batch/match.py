@@ -3,8 +3,9 @@
 A match is best of ``match.games`` games (game ``i`` of the match with seed ``s`` uses the seed
 ``mix(s, i)``), stopping once a seat has won a majority alone; a tie on wins is broken, under
 ``match.tie_break = second_places``, by second places and then by extra games (at most
-``engine.options.MAX_EXTRA_GAMES``) in which only the tied leaders' scores count (Joker-52, seed
-002). Here game ``i`` of every match still undecided is played in one batch; the outcome of each
+``engine.options.MAX_EXTRA_GAMES``) in which only the tied leaders' scores count, played by the
+seats ``engine.matches.playoff_seats`` names (Joker-52, seed 002). Here game ``i`` of every match
+still undecided is played in one batch (one per set of seats in a play-off); the outcome of each
 match is exactly ``play_match``'s.
 """
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from raspis.engine.matches import needed_wins, playoff_seats
 from raspis.engine.options import MAX_EXTRA_GAMES
 from raspis.engine.variant import Variant
 
@@ -47,7 +49,7 @@ def play_batch_matches(variant: Variant, players: int, seeds: Sequence[int] | np
     if seatings is not None:
         seatings = np.broadcast_to(np.asarray(seatings, dtype=np.int64), (count, players))
     options = variant.for_player_count(players).match
-    needed = options.games // 2 + 1
+    needed = needed_wins(options.games)
     wins = np.zeros((count, players), dtype=np.int64)
     seconds = np.zeros((count, players), dtype=np.int64)
     played = np.zeros(count, dtype=np.int64)
@@ -56,9 +58,18 @@ def play_batch_matches(variant: Variant, players: int, seeds: Sequence[int] | np
     decided_by = ["wins"] * count
     games: list[tuple[int, np.ndarray, BatchResult]] = []
 
-    def play(index: int, rows: np.ndarray) -> BatchResult:
-        result = play_batch(variant, players, mix(seeds[rows], index), strategies,
-                            None if seatings is None else seatings[rows])
+    slots = seatings
+    if slots is None:  # play_batch's default: slot i at seat i, or a lone strategy everywhere
+        lone = np.zeros(players, dtype=np.int64) if len(strategies) == 1 else np.arange(players)
+        slots = np.broadcast_to(lone, (count, players))
+
+    def play(index: int, rows: np.ndarray, seats: Sequence[int] | None = None) -> BatchResult:
+        if seats is None:
+            result = play_batch(variant, players, mix(seeds[rows], index), strategies,
+                                None if seatings is None else seatings[rows])
+        else:
+            result = play_batch(variant, len(seats), mix(seeds[rows], index), strategies,
+                                slots[rows][:, list(seats)])
         games.append((index, rows, result))
         played[rows] += 1
         for row in np.flatnonzero(result.errored):
@@ -87,17 +98,27 @@ def play_batch_matches(variant: Variant, players: int, seeds: Sequence[int] | np
         best = np.where(leaders, seconds, -1).max(axis=1)
         leaders &= ~tied[:, None] | (seconds == best[:, None])
         for extra in range(options.games, options.games + MAX_EXTRA_GAMES):
-            rows = np.flatnonzero((leaders.sum(axis=1) > 1) & ~errored)
-            if not len(rows):
+            undecided = np.flatnonzero((leaders.sum(axis=1) > 1) & ~errored)
+            if not len(undecided):
                 break
-            result = play(extra, rows)
-            fine = ~result.errored
-            scores = np.where(leaders[rows], result.scores, np.iinfo(np.int64).min)
-            top = scores.max(axis=1)
-            kept = leaders[rows] & (scores == top[:, None])
-            leaders[rows[fine]] = kept[fine]
-            for row in rows[fine]:
-                decided_by[row] = "extra games"
+            groups: dict[tuple[int, ...], list[int]] = {}
+            for row in undecided:
+                seats = playoff_seats(variant, players, np.flatnonzero(leaders[row]).tolist(),
+                                      extra - options.games)
+                groups.setdefault(tuple(seats), []).append(int(row))
+            for seats, members in groups.items():
+                rows = np.asarray(members, dtype=np.int64)
+                whole = len(seats) == players
+                result = play(extra, rows, None if whole else seats)
+                fine = ~result.errored
+                scores = np.full((len(rows), players), np.iinfo(np.int64).min)
+                scores[:, list(seats)] = result.scores
+                scores = np.where(leaders[rows], scores, np.iinfo(np.int64).min)
+                top = scores.max(axis=1)
+                kept = leaders[rows] & (scores == top[:, None])
+                leaders[rows[fine]] = kept[fine]
+                for row in rows[fine]:
+                    decided_by[row] = "extra games"
     leaders &= ~errored[:, None]
     return BatchMatchResult(wins=wins, seconds=seconds, winners=leaders, decided_by=decided_by,
                             games_played=played, errored=errored, errors=errors, games=games)
