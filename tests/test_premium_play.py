@@ -118,11 +118,12 @@ def test_with_the_premium_in_reach_the_last_deal_of_a_set_is_bid_safely() -> Non
     assert best_bid(distribution, [0, 1, 2, 3, 4], missed.table(rules, "normal", 4, 0))[0] == 3
 
 
-def test_the_defaults_ev_and_ismcts_play_for_it_the_heuristic_as_recorded() -> None:
-    """ev and ismcts play for the premium unless told not to; the heuristic plays as the games
-    of ``tests/golden`` were recorded unless told to (``heuristic:premium=true``)."""
+def test_the_heuristic_ev_and_ismcts_play_for_it_by_default() -> None:
+    """Issue 12: «heuristic, ev, pimc, ismcts ... play for the premium when the variant has
+    one»; ``premium=false`` is the play the games of ``tests/golden`` were recorded with."""
     assert ExpectedValueStrategy().premium and IsmctsStrategy().premium
-    assert not HeuristicStrategy().premium
+    assert HeuristicStrategy().premium
+    assert not HeuristicStrategy(premium=False).premium
 
 
 @pytest.mark.parametrize("factory", [
