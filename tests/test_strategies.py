@@ -84,10 +84,11 @@ def test_builtin_plays_a_whole_game_legally(strategy: str, preset: str, players:
     assert record.game.is_over()
 
 
-#: Issue 12's options in two mixes: bidding after the deal without looking (000 second article,
+#: Issue 12's options in three mixes: bidding after the deal without looking (000 second article,
 #: 002 «либо после, но не глядя»), own tricks only (000 first article «подглядывать в свои
 #: взятки», 002), 000 third article's undertrick table (flat, per bid trick with nothing taken),
-#: a fixed premium per block, and Georgian Joker as pagat and jok.ge play it with memory "own".
+#: a fixed premium per block, Georgian Joker as pagat and jok.ge play it with memory "own", and
+#: the Joker's demands of any suit and of a named rank.
 ISSUE_12_VARIANTS = [
     {"extends": "classic", "name": "issue-12-a", "players": {"min": 3, "max": 4},
      "schedule": {"deals": ["1..3", "3*2 blind", "4", "3..1"]},
@@ -99,6 +100,12 @@ ISSUE_12_VARIANTS = [
      "schedule": {"deals": ["1..3", "9*2 named", "3..1", "2*2 blind"]},
      "kinds": {"blind": {"special": True, "bidding": "blind"}},
      "play": {"memory": "own"}},
+    # the demands of any suit (000 second and fourth articles) and a named rank (003), alone, so
+    # that every lead of the Joker is one of them, on 52 cards and two Jokers
+    {"extends": "classic", "name": "issue-12-c", "players": {"min": 3, "max": 4},
+     "deck": {"lowest_rank": 2, "jokers": 2, "joker_cards": []},
+     "schedule": {"deals": ["1..4", "4 no_trump", "3..1"]},
+     "joker": {"lead_calls": ["highest_card", "lowest_card", "lowest_trump", "named_rank"]}},
 ]
 
 

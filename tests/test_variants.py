@@ -168,6 +168,8 @@ def test_a_bad_card_names_the_card(tmp_path: Path) -> None:
         ({"trump": {"mode": "fixed"}}, "fixed_suit"),
         ({"trump": {"mode": "circular"}, "joker": {"lead_calls": ["highest_trumps", "low"]}},
          "highest_trumps"),
+        ({"trump": {"mode": "circular"}, "joker": {"lead_calls": ["lowest_trump", "low"]}},
+         "lowest_trump"),
         ({"deck": {"lowest_rank": 8, "joker_cards": ["7s"]}}, "'7s' is not in the deck"),
         ({"deck": {"jokers": 2, "joker_cards": ["7s"]}}, "at most two Jokers"),
         ({"players": {"min": 5, "max": 3}}, "players.min"),
