@@ -155,10 +155,13 @@ def test_a_low_joker_gives_the_trick_away() -> None:
 
 
 def test_classic_joker_lead_calls() -> None:
-    # classic (000): «по старшим <масть>», «по старшим козырям», «за самую младшую карту».
+    # classic (000): «по старшим <масть>», «по старшим козырям», «за самую младшую карту»; and
+    # 000-A4 l.183 «Джокером можно заказать «по старшему козырю», «по младшему козырю», «по
+    # старшей карте», «по младшей карте»».
     game = deal("classic", ["JK 9s", "Ah Ks", "9d 10d"], HEARTS, dealer=2)
     assert joker_calls(game) == {("highest", suit) for suit in range(4)} | {
-        ("trumps", -1), ("low", -1)}
+        ("trumps", -1), ("low", -1), ("highest_card", -1), ("lowest_card", -1),
+        ("lowest_trump", -1)}
 
 
 def test_no_highest_trumps_without_a_trump() -> None:
@@ -731,14 +734,7 @@ def test_blind_bidding_sees_the_trump_but_not_the_hand() -> None:
 
 # -- demands of any suit and of a named rank (issue 12) -------------------------------------------
 
-def any_suit(**joker: Any) -> Variant:
-    """Classic with the demands of 000's fourth article."""
-    return variant_from_dict({"extends": "classic", "joker": {"lead_calls": [
-        "highest_suit", "highest_trumps", "low", "highest_card", "lowest_card", "lowest_trump"],
-        **joker}})
-
-
-ANY_SUIT = any_suit()
+ANY_SUIT = load_variant("classic")  # 000's fourth article: classic offers its demands
 
 
 @pytest.mark.parametrize("demand_trumped", ["joker_wins", "trump_wins"])
@@ -748,8 +744,8 @@ def test_highest_card_of_any_suit(demand_trumped: str) -> None:
     # положить карту из своей руки в соответствии с заказом. Также джокер может быть и младшей
     # картой, которая не забирает взятку»: the demanding Joker takes the trick, and a trump ace
     # played to it does not beat it, whatever was agreed for "highest <suit>" (000-A5 l.303).
-    hands = ["JK 9s 6c", "8s Kc Qh", "9d Ah Ad", "6d 7h 8d"]
-    game = deal(any_suit(demand_trumped=demand_trumped), hands, HEARTS, dealer=3)
+    variant = variant_from_dict({"extends": "classic", "joker": {"demand_trumped": demand_trumped}})
+    game = deal(variant, ["JK 9s 6c", "8s Kc Qh", "9d Ah Ad", "6d 7h 8d"], HEARTS, dealer=3)
     play(game, "JK highest_card")
     assert plain(game) == {"K♣"}  # the king is the highest rank held, a club though not led
     play(game, "Kc")
@@ -797,9 +793,7 @@ def test_named_rank() -> None:
     # 003 l.27 «Можно также требовать сбросить карту определённого номинала, например туза»; with
     # none of it, as after the other demands: «Если требуемой масти или козыря нет, то можно
     # положить любую карту». The others discard to the Joker: it takes the trick.
-    variant = variant_from_dict({"extends": "odessa", "joker": {"lead_calls": [
-        "high_suit", "low_suit", "highest_suit", "highest_trumps", "named_rank"]}})
-    game = deal(variant, ["JK 9s 6c", "As Ac 8h", "9d 10h Jh", "Ad 8d 6h"], HEARTS, dealer=3)
+    game = deal("odessa", ["JK 9s 6c", "As Ac 8h", "9d 10h Jh", "Ad 8d 6h"], HEARTS, dealer=3)
     calls = joker_calls(game)
     ranks = ("sixes", "sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces")
     assert {(rank, -1) for rank in ranks} <= calls  # the ranks of the 36-card deck
