@@ -480,6 +480,29 @@ def test_samples_keep_known_cards_and_honour_shown_voids() -> None:
     assert sample_hidden_hands(observation, random.Random(1))[0] == game.hands[0]
 
 
+def test_a_demand_of_any_suit_shows_what_the_followers_lack() -> None:
+    # 003 l.27 «требовать сбросить карту определённого номинала, например туза»: after the Joker's
+    # "aces", a seat that played no ace holds none, the first to follow included (no suit is led
+    # before it); 000-A4 «по старшей карте»: a seat that played a king holds no ace.
+    card = parse_cards
+    hands = [card("JK 9s 6c"), card("Kc 8s Qh"), card("9d 10h Jh"), card("As 8d 6h")]
+    game = Game.single_deal(load_variant("odessa"), hands, trump=3, dealer=3, bids=[0, 0, 0, 0],
+                            log=False)
+    game.apply(Play(52, "aces"))
+    game.apply(Play(card("Kc").bit_length() - 1))
+    game.apply(Play(card("Jh").bit_length() - 1))
+    voids = inferred_voids(game.observation(3))
+    aces = card("As Ac Ad Ah")
+    assert voids[1] & aces == aces and voids[2] & aces == aces
+    hands = [card("JK 9s 6c"), card("Kc 8s Qh"), card("9d 10h Jh"), card("As 8d 6h")]
+    game = Game.single_deal(load_variant("classic"), hands, trump=3, dealer=3, bids=[0, 0, 0, 1],
+                            log=False)
+    game.apply(Play(52, "highest_card"))
+    game.apply(Play(card("Kc").bit_length() - 1))
+    voids = inferred_voids(game.observation(3))
+    assert voids[1] & aces == aces and not voids[1] & card("Ks Kd Kh Qs")
+
+
 @pytest.mark.parametrize(("preset", "players"), [("classic", 4), ("joker", 4), ("odessa", 3),
                                                   ("joker-52", 5), ("oh-hell", 4)])
 def test_samples_give_every_seat_its_card_count(preset: str, players: int) -> None:
