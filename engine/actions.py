@@ -14,7 +14,14 @@ Joker calls, on the lead (RULES §5):
   suit, failing that a trump (where trumping is obligatory), failing that anything (000, 003);
 - ``lowest`` with a ``suit``: everyone must play their lowest card of that suit (002), and the Joker
   counts as low;
-- ``trumps``: "по старшим козырям": everyone plays their highest trump (000).
+- ``trumps``: "по старшим козырям": everyone plays their highest trump (000);
+- ``highest_card`` / ``lowest_card``: «самой старшей картой любой масти», «по младшей карте»:
+  everyone plays a card of the highest (lowest) rank they hold, in any suit (000);
+- ``lowest_trump``: «по младшему козырю»: everyone plays their lowest trump (000);
+- ``twos`` .. ``aces``: a named rank, «карту определённого номинала, например туза»: everyone
+  plays a card of that rank if they hold one (003).
+
+After each of the last four the Joker takes the trick (``engine.core.rules.is_high_call``).
 
 Not on the lead a Joker is ``high`` (takes the trick) or ``low`` (gives it away), whatever was led.
 """
@@ -22,12 +29,14 @@ Not on the lead a Joker is ``high`` (takes the trick) or ``low`` (gives it away)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from .cards import SUIT_BY_TEXT, SUIT_SYMBOLS, card_str, is_joker, parse_card
 
-JokerCall = Literal["high", "low", "highest", "lowest", "trumps"]
-JOKER_CALLS: tuple[str, ...] = ("high", "low", "highest", "lowest", "trumps")
+JokerCall = Literal["high", "low", "highest", "lowest", "trumps", "highest_card", "lowest_card",
+                    "lowest_trump", "twos", "threes", "fours", "fives", "sixes", "sevens",
+                    "eights", "nines", "tens", "jacks", "queens", "kings", "aces"]
+JOKER_CALLS: tuple[str, ...] = get_args(JokerCall)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +81,8 @@ Action = Bid | NameTrump | Play
 
 def parse_action(text: str) -> Action:
     """Read an action as printed: ``pass``, ``bid 2``, ``2``, ``trump ♠``, ``trump none``,
-    ``7♠``, ``Th``, ``JK high``, ``JK highest s``, ``JK low ♥``, ``JK trumps``."""
+    ``7♠``, ``Th``, ``JK high``, ``JK highest s``, ``JK low ♥``, ``JK trumps``,
+    ``JK lowest_trump``, ``JK aces``."""
     words = text.strip().lower().split()
     if not words:
         raise ValueError("empty action")

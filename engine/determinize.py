@@ -89,12 +89,11 @@ def _trick_constraints(cards: Sequence[TrickCard], trick_trump: int, must_trump:
     for entry in cards[1:]:
         if is_joker(entry.card):
             continue
-        if led < 0:  # this card set the led suit after a Joker led without one: nothing shown
-            led = suit_of(entry.card)
-            continue
         forbidden[entry.seat] |= core.cards_ruled_out(entry.card, candidates, lead.card,
                                                       lead_call, lead.suit, led, trick_trump,
                                                       must_trump)
+        if led < 0:  # this card set the led suit after a Joker led without one; it showed only
+            led = suit_of(entry.card)  # what a demand of any suit rules out
 
 
 def inferred_voids(observation: Observation) -> list[int]:

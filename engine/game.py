@@ -89,6 +89,7 @@ def _plain_plays(cards: int) -> tuple[Action, ...]:
         _PLAIN_PLAYS[cards] = plays
     return plays
 _step = m.step
+_CALL_SHIFT, _SUIT_SHIFT = m.CALL_SHIFT, m.SUIT_SHIFT
 _MASK64 = (1 << 64) - 1
 
 
@@ -643,7 +644,8 @@ class Game:
                 freeze(view)
         kind = type(action)
         if kind is Play:  # ``machine.action_code``, written out: every decision takes this path
-            code = action.card | _CALLS[action.call] << 6 | (action.suit + 1) << 9  # type: ignore[union-attr]
+            code = (action.card | _CALLS[action.call] << _CALL_SHIFT  # type: ignore[union-attr]
+                    | (action.suit + 1) << _SUIT_SHIFT)  # type: ignore[union-attr]
         elif kind is Bid:
             code = action.tricks  # type: ignore[union-attr]
         else:

@@ -24,7 +24,8 @@ from .schedule import MAX_CARDS, MAX_DEALS, check_entry
 
 SuitName = Literal["spades", "clubs", "diamonds", "hearts"]
 LeadCall = Literal[
-    "high", "high_suit", "low", "low_suit", "highest_suit", "lowest_suit", "highest_trumps"
+    "high", "high_suit", "low", "low_suit", "highest_suit", "lowest_suit", "highest_trumps",
+    "highest_card", "lowest_card", "lowest_trump", "named_rank",
 ]
 
 
@@ -243,19 +244,29 @@ class JokerOptions(Section):
         "suit, "
         "003), highest_suit ('по старшим пикам': everyone plays their highest of that suit, 000), "
         "lowest_suit (everyone plays their lowest of that suit, 002), highest_trumps ('по старшим "
-        "козырям', 000)",
+        "козырям', 000); highest_card / lowest_card ('самой старшей картой любой масти', 'по "
+        "старшей карте', 'по младшей карте', 000 second and fourth articles: everyone plays a "
+        "card of the highest / lowest rank they hold, in a suit of their choice), lowest_trump "
+        "('по младшему козырю', 000 fourth article: the lowest trump, without one any card; not "
+        "in a no-trump deal), named_rank ('карту определённого номинала, например туза', 003: "
+        "the leader names a rank of the deck, everyone plays a card of it, without one any "
+        "card); after each of these four demands the Joker takes the trick (no trump beats it, "
+        "whatever demand_trumped says). Default: the four of 003's Odessa poker, high_suit, "
+        "low_suit, highest_suit, highest_trumps",
     )
     demands_first_trick_only: bool = Field(
-        False, description="highest_* demands only on the first trick of a deal (002, 003)"
+        False, description="demands (highest_suit, lowest_suit, highest_trumps, highest_card, "
+        "lowest_card, lowest_trump, named_rank) only on the first trick of a deal (002, 003)"
     )
     demands_until_deal: int | None = Field(
         None, ge=1, le=MAX_DEALS,
-        description=f"highest_* demands only in deals 1..N of the game (000), N up to {MAX_DEALS}",
+        description=f"demands only in deals 1..N of the game (000), N up to {MAX_DEALS}",
     )
     demand_trumped: Literal["joker_wins", "trump_wins"] = Field(
         "joker_wins",
         description="after 'highest <suit>', a trump played by a void player beats the Joker or "
-        "not, agreed before the game (000)",
+        "not, agreed before the game (000); never after highest_card, lowest_card, lowest_trump "
+        "or named_rank, whose Joker takes the trick",
     )
     two_jokers: Literal["second_wins", "first_wins", "opposite"] = Field(
         "second_wins",

@@ -152,11 +152,12 @@ class Variant(BaseModel):
                 f"joker.locked_until: card {lock!r} is not in the deck as played (a card that "
                 "is missing or stands for a Joker would keep the Joker locked all deal)"
             )
-        if self.trump.mode == "circular" and "highest_trumps" in self.joker.lead_calls:
-            raise ValueError(
-                "with circular trumps the Joker may not demand 'highest trumps' (000, 002): remove "
-                "'highest_trumps' from joker.lead_calls"
-            )
+        for call in ("highest_trumps", "lowest_trump"):
+            if self.trump.mode == "circular" and call in self.joker.lead_calls:
+                raise ValueError(
+                    f"with circular trumps the Joker may not demand {call!r} (000, 002: no trump "
+                    f"is known before a suit is led): remove {call!r} from joker.lead_calls"
+                )
         self._check_for_players()
         self._check_deal_points()
         return self

@@ -49,7 +49,14 @@ from raspis.engine.core.plan import rule_plan
 
 from . import compiled
 from .batch import BatchStrategy
-from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, deck_mask, preference_table, suit_tables
+from .fast_tables import (
+    JOKER_VALUE,
+    LOSE_LEAD,
+    WIN_LEAD,
+    deck_mask,
+    first_preferred_many,
+    suit_tables,
+)
 
 U0 = np.uint64(0)
 _SUIT_SHIFTS = tuple(np.uint64(13 * suit) for suit in range(4))
@@ -125,8 +132,6 @@ class BatchFastHeuristic(BatchStrategy):
         plan = rule_plan(variant, players)
         self.two_jokers = plan.two_jokers
         self.trump_wins = self.has_jokers and plan.trump_wins
-        self.win_lead = preference_table(WIN_LEAD)
-        self.lose_lead = preference_table(LOSE_LEAD)
 
     def bid(self, observation: BatchObservation) -> np.ndarray:
         """The legal bid nearest the hand's expected tricks."""
@@ -189,7 +194,9 @@ class BatchFastHeuristic(BatchStrategy):
             lead = np.where(wants, plain | (need >= remaining) | ((need > masters) & self.no_fine),
                             plain)
             calls = sub.legal_calls
-            option = np.where(wants, self.win_lead[calls], self.lose_lead[calls])
+            calls = np.asarray(calls, dtype=np.int64)
+            option = np.where(wants, first_preferred_many(calls, WIN_LEAD),
+                              first_preferred_many(calls, LOSE_LEAD))
             return self._with_joker(card, jokers, rows, lead, option)
         trumps = observation.trick_trump_mask
         side_mask = ~trumps

@@ -33,9 +33,11 @@ LOWEST, RANDOM, FAST_HEURISTIC = range(3)
 # -- the policy table: constants, then call orders, then one entry pair per deal row, then the
 # -- suit tables of ``fast_tables`` for each (participants, hand size) the rows need
 (T_DECK, T_OVER_SCORES, T_NO_FINE, T_ROWS_AT, T_LOW_RANK) = range(5)
-T_LEAD_ORDER, T_FOLLOW_ORDER, T_WIN_LEAD, T_LOSE_LEAD = 8, 28, 48, 68
-ORDER_WIDTH = 20
-T_HEADER = 88
+#: room for every call option (``codes.OPTION_COUNT``) and the fallback "high", -1 ended
+ORDER_WIDTH = 40
+T_LEAD_ORDER, T_FOLLOW_ORDER, T_WIN_LEAD, T_LOSE_LEAD = (8 + ORDER_WIDTH * index
+                                                        for index in range(4))
+T_HEADER = 8 + 4 * ORDER_WIDTH
 
 
 @lru_cache(maxsize=64)

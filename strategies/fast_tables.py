@@ -14,7 +14,8 @@ no-trump deal.
 
 Joker calls are chosen by preference among the legal options (``engine.batch.rules.OPTIONS``):
 ``WIN_LEAD`` to lead a Joker that should take the trick (highest trumps, high, high of a suit,
-highest of a suit, then the low calls), ``LOSE_LEAD`` to lead one that should lose.
+highest of a suit, the demands of any suit, then the low calls), ``LOSE_LEAD`` to lead one that
+should lose.
 """
 
 from __future__ import annotations
@@ -23,12 +24,18 @@ from functools import lru_cache
 from math import comb
 
 import numpy as np
+from raspis.engine.core.codes import OPTION_COUNT
 from raspis.engine.variant import Variant
 
 #: A Joker counts as this many thousandths of a trick when bidding.
 JOKER_VALUE = 900
-WIN_LEAD: tuple[int, ...] = (18, 0, 2, 3, 4, 5, 10, 11, 12, 13, 1, 6, 7, 8, 9, 14, 15, 16, 17)
-LOSE_LEAD: tuple[int, ...] = (1, 6, 7, 8, 9, 14, 15, 16, 17, 0, 2, 3, 4, 5, 10, 11, 12, 13, 18)
+#: the demands of any suit (highest card, lowest card, lowest trump, the named ranks 2..A): they
+#: take the trick, after the older winning calls
+_ANY_SUIT_DEMANDS = tuple(range(19, OPTION_COUNT))
+WIN_LEAD: tuple[int, ...] = (18, 0, 2, 3, 4, 5, 10, 11, 12, 13, *_ANY_SUIT_DEMANDS,
+                             1, 6, 7, 8, 9, 14, 15, 16, 17)
+LOSE_LEAD: tuple[int, ...] = (1, 6, 7, 8, 9, 14, 15, 16, 17, 0, 2, 3, 4, 5, 10, 11, 12, 13, 18,
+                              *_ANY_SUIT_DEMANDS)
 #: the assumed share of trumps among the unseen cards, for the ruff discount
 _TRUMP_SHARE = 0.25
 
@@ -41,14 +48,12 @@ def first_preferred(calls: int, preference: tuple[int, ...]) -> int:
     return -1
 
 
-@lru_cache(maxsize=4)
-def preference_table(preference: tuple[int, ...]) -> np.ndarray:
-    """``table[calls]``: ``first_preferred(calls, preference)`` for every 19-bit mask."""
-    table = np.full(1 << 19, -1, dtype=np.int64)
-    masks = np.arange(1 << 19, dtype=np.int64)
+def first_preferred_many(calls: np.ndarray, preference: tuple[int, ...]) -> np.ndarray:
+    """``first_preferred`` of each legal-calls mask of ``calls`` (an ``int64`` array)."""
+    chosen = np.full(calls.shape, -1, dtype=np.int64)
     for option in reversed(preference):
-        table = np.where((masks >> option) & 1 == 1, option, table)
-    return table
+        chosen = np.where((calls >> option) & 1 == 1, option, chosen)
+    return chosen
 
 
 def deck_mask(variant: Variant) -> int:

@@ -168,6 +168,14 @@ OPTION_CASES: dict[str, dict[str, Any]] = {
                   "lead_calls": ["highest_suit", "lowest_suit", "highest_trumps", "low"]},
         "kinds": {"no_trump": {"joker_holder_leads": True}}, "play": {"memory": "none"},
     },
+    "demands-of-any-suit-and-a-named-rank": {
+        # 000 (second and fourth articles): highest card, lowest card, lowest trump; 003: a rank.
+        "extends": "classic", "deck": {"lowest_rank": 2, "jokers": 2, "joker_cards": []},
+        "players": {"min": 3, "max": 4}, "schedule": {"deals": ["1..4", "4*2 no_trump", "3..1"]},
+        "joker": {"demand_trumped": "trump_wins", "demands_until_deal": 8,
+                  "lead_calls": ["low", "highest_card", "lowest_card", "lowest_trump",
+                                 "named_rank"]},
+    },
     "hooks-passes-dark-forehead": {
         "extends": "odessa", "players": {"min": 3, "max": 4},
         "schedule": {"deals": ["1..4", "3 lobovaya", "4*players dark", "2 golden", "2 misere"]},
@@ -221,7 +229,8 @@ def test_rule_options_through_the_adapter(case: str) -> None:
 
 # -- random combinations of rule options ---------------------------------------------------------
 
-_CALLS = ["high", "low", "high_suit", "low_suit", "highest_suit", "lowest_suit", "highest_trumps"]
+_CALLS = ["high", "low", "high_suit", "low_suit", "highest_suit", "lowest_suit", "highest_trumps",
+          "highest_card", "lowest_card", "lowest_trump", "named_rank"]
 _KIND_BLOCKS = ["2 dark", "max dark", "2 golden", "max misere", "2 no_trump", "3 lobovaya",
                 "max named", "3 named"]
 
@@ -236,7 +245,8 @@ def option_variants(draw: st.DrawFn) -> tuple[Variant, int]:
     mode = draw(st.sampled_from(["turned", "turned", "fixed", "none", "circular"]))
     calls = draw(st.lists(st.sampled_from(_CALLS), min_size=1, max_size=4, unique=True))
     if mode == "circular":
-        calls = [call for call in calls if call != "highest_trumps"] or ["high_suit"]
+        calls = [call for call in calls
+                 if call not in ("highest_trumps", "lowest_trump")] or ["high_suit"]
     blocks = ["1..2", *draw(st.lists(st.sampled_from(_KIND_BLOCKS), max_size=3)), "max", "1"]
     data: dict[str, Any] = {
         "name": "options",

@@ -155,10 +155,13 @@ def test_a_low_joker_gives_the_trick_away() -> None:
 
 
 def test_classic_joker_lead_calls() -> None:
-    # classic (000): «по старшим <масть>», «по старшим козырям», «за самую младшую карту».
+    # classic (000): «по старшим <масть>», «по старшим козырям», «за самую младшую карту»; and
+    # 000-A4 l.183 «Джокером можно заказать «по старшему козырю», «по младшему козырю», «по
+    # старшей карте», «по младшей карте»».
     game = deal("classic", ["JK 9s", "Ah Ks", "9d 10d"], HEARTS, dealer=2)
     assert joker_calls(game) == {("highest", suit) for suit in range(4)} | {
-        ("trumps", -1), ("low", -1)}
+        ("trumps", -1), ("low", -1), ("highest_card", -1), ("lowest_card", -1),
+        ("lowest_trump", -1)}
 
 
 def test_no_highest_trumps_without_a_trump() -> None:
@@ -577,7 +580,8 @@ def test_actions_print_like_the_score_sheet_and_parse_back() -> None:
 
     actions = [Bid(0), Bid(3), NameTrump(HEARTS), NameTrump(NO_TRUMP), Play(parse_card("10h")),
                Play(JOKER, "high"), Play(JOKER2, "low", DIAMONDS), Play(JOKER, "highest", SPADES),
-               Play(JOKER, "trumps")]
+               Play(JOKER, "trumps"), Play(JOKER, "highest_card"), Play(JOKER2, "lowest_trump"),
+               Play(JOKER, "aces")]
     for action in actions:
         assert parse_action(str(action)) == action
     assert str(Bid(0)) == "pass"
@@ -726,3 +730,79 @@ def test_blind_bidding_sees_the_trump_but_not_the_hand() -> None:
         while game.phase == Phase.BID:
             game.apply(game.legal_actions()[0])
         assert game.observation(game.to_move).hand == game.hands[game.to_move]  # play: seen
+
+
+# -- demands of any suit and of a named rank (issue 12) -------------------------------------------
+
+ANY_SUIT = load_variant("classic")  # 000's fourth article: classic offers its demands
+
+
+@pytest.mark.parametrize("demand_trumped", ["joker_wins", "trump_wins"])
+def test_highest_card_of_any_suit(demand_trumped: str) -> None:
+    # 000-A2 l.83 «Запросить, чтоб каждый игрок походил самой старшей картой любой масти»; 000-A4
+    # l.183 «Джокером можно заказать ... «по старшей карте» ... и тогда все игроки обязаны будут
+    # положить карту из своей руки в соответствии с заказом. Также джокер может быть и младшей
+    # картой, которая не забирает взятку»: the demanding Joker takes the trick, and a trump ace
+    # played to it does not beat it, whatever was agreed for "highest <suit>" (000-A5 l.303).
+    variant = variant_from_dict({"extends": "classic", "joker": {"demand_trumped": demand_trumped}})
+    game = deal(variant, ["JK 9s 6c", "8s Kc Qh", "9d Ah Ad", "6d 7h 8d"], HEARTS, dealer=3)
+    play(game, "JK highest_card")
+    assert plain(game) == {"K♣"}  # the king is the highest rank held, a club though not led
+    play(game, "Kc")
+    assert plain(game) == {"A♥", "A♦"}  # two aces: either, the trump ace too
+    play(game, "Ah")
+    assert plain(game) == {"8♦"}
+    play(game, "8d")
+    assert last_winner(game) == 0
+
+
+def test_lowest_card_of_any_suit() -> None:
+    # 000-A2 l.85 «Запросить, чтоб каждый скинул самую младшую карту»; 000-A4 l.183 «по младшей
+    # карте».
+    game = deal(ANY_SUIT, ["JK 9s 6c", "8s Kc Qh", "9d 10h 9h", "6d 7h 8d"], HEARTS, dealer=3)
+    play(game, "JK lowest_card")
+    assert plain(game) == {"8♠"}
+    play(game, "8s")
+    assert plain(game) == {"9♦", "9♥"}
+    play(game, "9h")
+    assert plain(game) == {"6♦"}
+    play(game, "6d")
+    assert last_winner(game) == 0  # the Joker, not the nine of trumps
+
+
+def test_lowest_trump() -> None:
+    # 000-A4 l.183 «Джокером можно заказать «по старшему козырю», «по младшему козырю» ... и тогда
+    # все игроки обязаны будут положить карту из своей руки в соответствии с заказом»; without a
+    # trump, as after «Старшие козыря» (000-A5 l.299): «можно сбросить любую карту».
+    game = deal(ANY_SUIT, ["JK 9s 6c", "8s Kh Qh", "9d 10d Jc", "6h 7h 8d"], HEARTS, dealer=3)
+    play(game, "JK lowest_trump")
+    assert plain(game) == {"Q♥"}
+    play(game, "Qh")
+    assert plain(game) == {"9♦", "10♦", "J♣"}
+    play(game, "Jc")
+    assert plain(game) == {"6♥"}
+    play(game, "6h")
+    assert last_winner(game) == 0
+    game = deal(ANY_SUIT, ["JK 9s", "Ah Ks", "9d 10d"], NO_TRUMP, dealer=2)
+    calls = joker_calls(game)
+    assert ("lowest_trump", -1) not in calls  # no trump to demand
+    assert {("highest_card", -1), ("lowest_card", -1)} <= calls
+
+
+def test_named_rank() -> None:
+    # 003 l.27 «Можно также требовать сбросить карту определённого номинала, например туза»; with
+    # none of it, as after the other demands: «Если требуемой масти или козыря нет, то можно
+    # положить любую карту». The others discard to the Joker: it takes the trick.
+    game = deal("odessa", ["JK 9s 6c", "As Ac 8h", "9d 10h Jh", "Ad 8d 6h"], HEARTS, dealer=3)
+    calls = joker_calls(game)
+    ranks = ("sixes", "sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces")
+    assert {(rank, -1) for rank in ranks} <= calls  # the ranks of the 36-card deck
+    assert ("fives", -1) not in calls and ("twos", -1) not in calls
+    play(game, "JK aces")
+    assert plain(game) == {"A♠", "A♣"}
+    play(game, "Ac")
+    assert plain(game) == {"9♦", "10♥", "J♥"}  # no ace: any card
+    play(game, "Jh")
+    assert plain(game) == {"A♦"}
+    play(game, "Ad")
+    assert last_winner(game) == 0  # the Joker, not the jack of trumps

@@ -47,7 +47,17 @@ from raspis.engine import (
 from raspis.engine.variant import Variant
 
 JOKER_IDS = (52, 53)
-HIGH_CALLS = ("high", "highest", "trumps")
+#: A named-rank demand (003 «карту определённого номинала, например туза»): one call per rank.
+RANK_CALLS = {"twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6, "sevens": 7, "eights": 8,
+              "nines": 9, "tens": 10, "jacks": 11, "queens": 12, "kings": 13, "aces": 14}
+#: The demands of any suit (000 second and fourth articles: «самой старшей картой любой масти»,
+#: «по младшей карте», «по младшему козырю») and a named rank (003): the Joker leading them takes
+#: the trick (000-A4 l.183 sets apart only «младшей картой, которая не забирает взятку»).
+ANY_SUIT_CALLS = ("highest_card", "lowest_card", "lowest_trump", *RANK_CALLS)
+HIGH_CALLS = ("high", "highest", "trumps", *ANY_SUIT_CALLS)
+#: The lead calls of a variant file that lead the Joker to take the trick (RULES §5).
+WINNING_LEAD_NAMES = ("high", "high_suit", "highest_suit", "highest_trumps", "highest_card",
+                      "lowest_card", "lowest_trump", "named_rank")
 
 # Variants made of options no preset uses, so that the referee checks those rules too.
 OPTION_VARIANTS: dict[str, dict[str, Any]] = {
@@ -102,6 +112,18 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
         "scoring": {"under_mode": "flat", "under_per_missing": -10, "under_nothing_per_bid": -10,
                     "premium": "fixed", "premium_points": 100, "premium_scope": "block"},
     },
+    "options-g": {
+        # Issue 12: the demands of 000's second and fourth articles (highest card, lowest card,
+        # lowest trump) and 003's named rank, with 52 cards and two Jokers; the demands on the
+        # first trick only, after which "low" is left and plain "high" comes back.
+        "extends": "classic",
+        "players": {"min": 3, "max": 4},
+        "deck": {"lowest_rank": 2, "jokers": 2, "joker_cards": []},
+        "schedule": {"deals": ["1..5", "5*2 no_trump", "4..1"]},
+        "joker": {"lead_calls": ["low", "highest_card", "lowest_card", "lowest_trump",
+                                 "named_rank"],
+                  "demands_first_trick_only": True, "demand_trumped": "trump_wins"},
+    },
     "options-d": {
         "extends": "joker",
         "players": {"min": 3, "max": 4},
@@ -132,6 +154,11 @@ COMBINATIONS = [(name, players) for name, variant in VARIANTS.items()
 
 def suit_of(card: int) -> int:
     return -1 if card in JOKER_IDS else card // 13
+
+
+def rank_of(card: int) -> int:
+    """2 .. 14 (the ace): card ids are 13 a suit from the two."""
+    return card % 13 + 2
 
 
 def cards_in(mask: int) -> set[int]:
@@ -200,7 +227,7 @@ TABLES = {
     "classic": classic_table, "circular-trumps": classic_table, "odessa": classic_table,
     "joker-52": classic_table, "odessa-short": odessa_short_table, "georgian": georgian_table,
     "joker": georgian_joker_table, "oh-hell": oh_hell_table, "options-d": georgian_joker_table,
-    "options-f": flat_table, "joker-pagat": pagat_joker_table,
+    "options-f": flat_table, "joker-pagat": pagat_joker_table, "options-g": classic_table,
 }
 #: Premiums for making every bid (002-GJ l.21): (amount, scope); "best" = the best deal once more.
 PREMIUMS: dict[str, tuple[str | int, str]] = {
@@ -419,6 +446,21 @@ class Referee:
                     allowed = ordinary
             elif lead.card in JOKER_IDS and lead.call == "trumps":
                 allowed = {max(trumps)} if trumps else ordinary
+            elif lead.card in JOKER_IDS and lead.call in ("highest_card", "lowest_card"):
+                # 000-A2 «самой старшей картой любой масти», «самую младшую карту»: the rank
+                # counts, not the suit; any card of the highest (lowest) rank held.
+                ranks = {rank_of(card) for card in ordinary}
+                if ranks:
+                    wanted = max(ranks) if lead.call == "highest_card" else min(ranks)
+                    allowed = {card for card in ordinary if rank_of(card) == wanted}
+                else:
+                    allowed = ordinary
+            elif lead.card in JOKER_IDS and lead.call == "lowest_trump":
+                allowed = {min(trumps)} if trumps else ordinary  # 000-A4 «по младшему козырю»
+            elif lead.card in JOKER_IDS and lead.call in RANK_CALLS:
+                # 003 «сбросить карту определённого номинала»; without one, any card
+                named = {card for card in ordinary if rank_of(card) == RANK_CALLS[lead.call]}
+                allowed = named or ordinary
             else:
                 led = self.led_suit()
                 of_suit = {card for card in ordinary if suit_of(card) == led}
@@ -470,7 +512,20 @@ class Referee:
                 calls |= {("lowest", suit) for suit in range(4)}
             elif name == "highest_trumps" and demands and self.deal_trump >= 0:
                 calls.add(("trumps", -1))
-        return calls or {("high", -1)}
+            elif name in ("highest_card", "lowest_card") and demands:
+                calls.add((name, -1))
+            elif name == "lowest_trump" and demands and self.deal_trump >= 0:
+                calls.add(("lowest_trump", -1))
+            elif name == "named_rank" and demands:
+                in_deck = {rank_of(card) for card in self.variant.deck_cards
+                           if card not in JOKER_IDS}
+                calls |= {(call, -1) for call, rank in RANK_CALLS.items() if rank in in_deck}
+        # RULES §5: led, the Joker beats everything; where the calls that would let it were
+        # barred (or none is left), plain "high" stands in for them.
+        named_to_win = any(name in WINNING_LEAD_NAMES for name in options.lead_calls)
+        if not any(call in HIGH_CALLS for call, _ in calls) and (named_to_win or not calls):
+            calls.add(("high", -1))
+        return calls
 
     def trick_winner(self) -> int:
         trump = self.trick_trump()

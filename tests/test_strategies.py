@@ -84,10 +84,11 @@ def test_builtin_plays_a_whole_game_legally(strategy: str, preset: str, players:
     assert record.game.is_over()
 
 
-#: Issue 12's options in two mixes: bidding after the deal without looking (000 second article,
+#: Issue 12's options in three mixes: bidding after the deal without looking (000 second article,
 #: 002 «либо после, но не глядя»), own tricks only (000 first article «подглядывать в свои
 #: взятки», 002), 000 third article's undertrick table (flat, per bid trick with nothing taken),
-#: a fixed premium per block, and Georgian Joker as pagat and jok.ge play it with memory "own".
+#: a fixed premium per block, Georgian Joker as pagat and jok.ge play it with memory "own", and
+#: the Joker's demands of any suit and of a named rank.
 ISSUE_12_VARIANTS = [
     {"extends": "classic", "name": "issue-12-a", "players": {"min": 3, "max": 4},
      "schedule": {"deals": ["1..3", "3*2 blind", "4", "3..1"]},
@@ -99,6 +100,12 @@ ISSUE_12_VARIANTS = [
      "schedule": {"deals": ["1..3", "9*2 named", "3..1", "2*2 blind"]},
      "kinds": {"blind": {"special": True, "bidding": "blind"}},
      "play": {"memory": "own"}},
+    # the demands of any suit (000 second and fourth articles) and a named rank (003), alone, so
+    # that every lead of the Joker is one of them, on 52 cards and two Jokers
+    {"extends": "classic", "name": "issue-12-c", "players": {"min": 3, "max": 4},
+     "deck": {"lowest_rank": 2, "jokers": 2, "joker_cards": []},
+     "schedule": {"deals": ["1..4", "4 no_trump", "3..1"]},
+     "joker": {"lead_calls": ["highest_card", "lowest_card", "lowest_trump", "named_rank"]}},
 ]
 
 
@@ -471,6 +478,29 @@ def test_samples_keep_known_cards_and_honour_shown_voids() -> None:
             union |= hand
         assert not union & observation.played
     assert sample_hidden_hands(observation, random.Random(1))[0] == game.hands[0]
+
+
+def test_a_demand_of_any_suit_shows_what_the_followers_lack() -> None:
+    # 003 l.27 «требовать сбросить карту определённого номинала, например туза»: after the Joker's
+    # "aces", a seat that played no ace holds none, the first to follow included (no suit is led
+    # before it); 000-A4 «по старшей карте»: a seat that played a king holds no ace.
+    card = parse_cards
+    hands = [card("JK 9s 6c"), card("Kc 8s Qh"), card("9d 10h Jh"), card("As 8d 6h")]
+    game = Game.single_deal(load_variant("odessa"), hands, trump=3, dealer=3, bids=[0, 0, 0, 0],
+                            log=False)
+    game.apply(Play(52, "aces"))
+    game.apply(Play(card("Kc").bit_length() - 1))
+    game.apply(Play(card("Jh").bit_length() - 1))
+    voids = inferred_voids(game.observation(3))
+    aces = card("As Ac Ad Ah")
+    assert voids[1] & aces == aces and voids[2] & aces == aces
+    hands = [card("JK 9s 6c"), card("Kc 8s Qh"), card("9d 10h Jh"), card("As 8d 6h")]
+    game = Game.single_deal(load_variant("classic"), hands, trump=3, dealer=3, bids=[0, 0, 0, 1],
+                            log=False)
+    game.apply(Play(52, "highest_card"))
+    game.apply(Play(card("Kc").bit_length() - 1))
+    voids = inferred_voids(game.observation(3))
+    assert voids[1] & aces == aces and not voids[1] & card("Ks Kd Kh Qs")
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 4), ("joker", 4), ("odessa", 3),

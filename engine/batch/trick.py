@@ -114,7 +114,8 @@ def play_step(game: BatchGame, state: DealState, lead_calls: np.ndarray | None) 
             call = np.broadcast_to(np.asarray(call, dtype=np.int64), card.shape)
             suit = np.broadcast_to(np.asarray(suit, dtype=np.int64), card.shape)
             joker_call, joker_suit = call[jokers_played], suit[jokers_played]
-            option = OPTION_INDEX[np.clip(joker_call, 0, 5), np.clip(joker_suit + 1, 0, 4)]
+            option = OPTION_INDEX[np.clip(joker_call, 0, len(OPTION_INDEX) - 1),
+                                  np.clip(joker_suit + 1, 0, 4)]
             assert calls is not None
             allowed = (option >= 0) & (((calls[jokers_played] >> np.maximum(option, 0)) & 1) == 1)
             bad[jokers_played] |= ~allowed

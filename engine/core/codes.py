@@ -2,22 +2,30 @@
 
 A play is ``(card, call, suit)``: ``call`` is ``CALL_NONE`` for an ordinary card and one of the
 Joker calls below for a Joker (``engine.actions`` names them ``high``, ``low``, ``highest``,
-``lowest``, ``trumps``); ``suit`` is the suit a call names, -1 for none. The legal calls of a Joker
-are a bitmask over the 19 ``OPTIONS`` (call, suit) pairs. Everything here is plain data, shared by
-the compiled functions of ``engine.core.rules``, the single-game ``engine.Game`` and the batch
-engine.
+``lowest``, ``trumps``, ``highest_card``, ``lowest_card``, ``lowest_trump`` and, for a named rank,
+``twos`` .. ``aces``); ``suit`` is the suit a call names, -1 for none. A named-rank demand is one
+call per rank (``CALL_RANK + rank - 2``), so ``suit`` always means a suit. The legal calls of a
+Joker are a bitmask over the 35 ``OPTIONS`` (call, suit) pairs. Everything here is plain data,
+shared by the compiled functions of ``engine.core.rules``, the single-game ``engine.Game`` and the
+batch engine.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-CALL_NONE, CALL_HIGH, CALL_LOW, CALL_HIGHEST, CALL_LOWEST, CALL_TRUMPS = range(6)
+(CALL_NONE, CALL_HIGH, CALL_LOW, CALL_HIGHEST, CALL_LOWEST, CALL_TRUMPS, CALL_HIGHEST_CARD,
+ CALL_LOWEST_CARD, CALL_LOWEST_TRUMP, CALL_RANK) = range(10)
+#: The names of the named-rank calls, rank 2 (``CALL_RANK``) to the ace (``CALL_RANK + 12``).
+RANK_CALL_NAMES: tuple[str, ...] = ("twos", "threes", "fours", "fives", "sixes", "sevens",
+                                    "eights", "nines", "tens", "jacks", "queens", "kings", "aces")
+#: Every call code; the named-rank calls end it.
+CALL_COUNT = CALL_RANK + len(RANK_CALL_NAMES)
+CALL_NAMES: tuple[str | None, ...] = (None, "high", "low", "highest", "lowest", "trumps",
+                                      "highest_card", "lowest_card", "lowest_trump",
+                                      *RANK_CALL_NAMES)
 #: Call codes by the names of ``engine.actions`` (and back).
-CALL_CODES: dict[str | None, int] = {None: CALL_NONE, "high": CALL_HIGH, "low": CALL_LOW,
-                                     "highest": CALL_HIGHEST, "lowest": CALL_LOWEST,
-                                     "trumps": CALL_TRUMPS}
-CALL_NAMES: tuple[str | None, ...] = (None, "high", "low", "highest", "lowest", "trumps")
+CALL_CODES: dict[str | None, int] = {name: code for code, name in enumerate(CALL_NAMES)}
 
 #: The (call, suit) pairs a Joker may be played with; bit ``i`` of a legal-calls mask is OPTIONS[i].
 OPTIONS: tuple[tuple[int, int], ...] = (
@@ -27,27 +35,39 @@ OPTIONS: tuple[tuple[int, int], ...] = (
     *((CALL_HIGHEST, suit) for suit in range(4)),
     *((CALL_LOWEST, suit) for suit in range(4)),
     (CALL_TRUMPS, -1),
+    (CALL_HIGHEST_CARD, -1), (CALL_LOWEST_CARD, -1), (CALL_LOWEST_TRUMP, -1),
+    *((CALL_RANK + rank, -1) for rank in range(len(RANK_CALL_NAMES))),
 )
+OPTION_COUNT = len(OPTIONS)
 OPTION_CALL = np.array([call for call, _ in OPTIONS], dtype=np.int64)
 OPTION_SUIT = np.array([suit for _, suit in OPTIONS], dtype=np.int64)
 #: ``OPTION_INDEX[call, suit + 1]``: the option's bit, or -1 for a pair that is no option.
-OPTION_INDEX = np.full((6, 5), -1, dtype=np.int64)
+OPTION_INDEX = np.full((CALL_COUNT, 5), -1, dtype=np.int64)
 for _index, (_call, _suit) in enumerate(OPTIONS):
     OPTION_INDEX[_call, _suit + 1] = _index
 HIGH_OPTION = 1 << 0
 LOW_OPTION = 1 << 1
 TRUMPS_OPTION = 1 << 18
-#: The options of each ``joker.lead_calls`` name of ``engine.options``.
+#: The first named-rank option (rank 2); rank ``r`` is option ``RANK_OPTION + r - 2``.
+RANK_OPTION = 22
+#: The options of each ``joker.lead_calls`` name of ``engine.options`` ("named_rank": every rank,
+#: of which ``RulePlan`` keeps those of the deck).
 LEAD_OPTIONS: dict[str, tuple[int, ...]] = {
     "high": (0,), "low": (1,),
     "high_suit": (2, 3, 4, 5), "low_suit": (6, 7, 8, 9),
     "highest_suit": (10, 11, 12, 13), "lowest_suit": (14, 15, 16, 17),
     "highest_trumps": (18,),
+    "highest_card": (19,), "lowest_card": (20,), "lowest_trump": (21,),
+    "named_rank": tuple(range(RANK_OPTION, RANK_OPTION + len(RANK_CALL_NAMES))),
 }
 #: Lead calls that are demands (barred by ``demands_first_trick_only`` / ``demands_until_deal``).
-DEMAND_CALLS = ("highest_suit", "lowest_suit", "highest_trumps")
-#: Options that lead the Joker to take the trick (high, high of a suit, highest, highest trumps).
-WINNING_LEADS = (0, 2, 3, 4, 5, 10, 11, 12, 13, 18)
+DEMAND_CALLS = ("highest_suit", "lowest_suit", "highest_trumps", "highest_card", "lowest_card",
+                "lowest_trump", "named_rank")
+#: Lead calls that need a trump in the deal ("по старшим козырям", «по младшему козырю»).
+TRUMP_CALLS = ("highest_trumps", "lowest_trump")
+#: Options that lead the Joker to take the trick (high, high of a suit, highest, highest trumps,
+#: and every demand of any suit: highest card, lowest card, lowest trump, a named rank).
+WINNING_LEADS = (0, 2, 3, 4, 5, 10, 11, 12, 13, 18, *range(19, OPTION_COUNT))
 
 #: Hook rules of a deal.
 HOOK_NONE, HOOK_NO_EQUAL, HOOK_OVERBID = range(3)

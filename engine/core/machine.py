@@ -17,8 +17,8 @@ included: ``deal_value``) and every deal's score table. One state and one plan a
 function needs, so a call from Python costs little.
 
 Actions are small integers (``action_code``): a bid is its number of tricks; naming trump is the
-suit plus one (0 for none); a play is ``card | call << 6 | (suit + 1) << 9`` with the call codes of
-``engine.core.codes``.
+suit plus one (0 for none); a play is ``card | call << 6 | (suit + 1) << 11`` with the call codes of
+``engine.core.codes`` (five bits: ``codes.CALL_COUNT`` calls, the named ranks included).
 """
 
 from __future__ import annotations
@@ -78,7 +78,9 @@ H_COUNT, H_TRUMP, H_WINNER, H_CARDS = range(4)
 #: per-seat blocks of a result row, in this order after ``R_SEATS``
 R_BIDS, R_TAKEN, R_POINTS, R_FINES, R_PREMIUMS, R_TOTALS = range(6)
 
-CALL_SHIFT, SUIT_SHIFT = 6, 9
+CALL_SHIFT, SUIT_SHIFT = 6, 11
+#: the call's bits in an action code (``codes.CALL_COUNT`` <= 32)
+CALL_BITS = 31
 
 
 def action_code(card_or_value: int, call: int = 0, suit: int = -1) -> int:
@@ -608,7 +610,7 @@ def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, in
     events = 0
     state[S_DECISIONS] += 1
     if phase == PH_PLAY:
-        events = apply_play(state, plan, action & 63, action >> CALL_SHIFT & 7,
+        events = apply_play(state, plan, action & 63, action >> CALL_SHIFT & CALL_BITS,
                             (action >> SUIT_SHIFT) - 1)
     elif phase == PH_BID:
         apply_bid(state, plan, action)

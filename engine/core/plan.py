@@ -25,6 +25,8 @@ from .codes import (
     HOOK_NONE,
     HOOK_OVERBID,
     LEAD_OPTIONS,
+    RANK_OPTION,
+    TRUMP_CALLS,
     TRUMP_CIRCULAR,
     TRUMP_FIXED,
     TRUMP_LAST_DEALT,
@@ -115,7 +117,7 @@ class RulePlan:
         #: lead options in the order of the legal actions (the variant's ``lead_calls`` order)
         order: list[int] = []
         for name in self.lead_calls:
-            order.extend(option for option in LEAD_OPTIONS[name] if option not in order)
+            order.extend(option for option in self.lead_options(name) if option not in order)
         self.lead_option_order = tuple(order)
         self._lead_masks: dict[tuple[bool, bool], int] = {}
         #: a memo for the engines' faces (e.g. legal-action records by mask), per plan
@@ -184,9 +186,20 @@ class RulePlan:
             return False
         return not (joker.demands_until_deal is not None and number + 1 > joker.demands_until_deal)
 
+    def lead_options(self, name: str) -> tuple[int, ...]:
+        """The options over ``codes.OPTIONS`` of the ``joker.lead_calls`` entry ``name``; a named
+        rank (003: «карту определённого номинала, например туза») only for the ranks of the deck
+        (a 36-card deck names six to ace)."""
+        options = LEAD_OPTIONS[name]
+        if name != "named_rank":
+            return options
+        ranks = {card % 13 for card in self.variant.deck_cards if card < JOKER}
+        return tuple(option for option in options if option - RANK_OPTION in ranks)
+
     def lead_calls_mask(self, demands: bool, has_trump: bool) -> int:
         """The calls a Joker may lead with, as options over ``codes.OPTIONS``: the variant's
-        ``lead_calls`` less the demands where they are barred and "highest trumps" without a trump.
+        ``lead_calls`` less the demands where they are barred and "highest trumps" and "lowest
+        trump" without a trump.
         Where the variant lets the Joker be led to take the trick (it beats everything, RULES §5)
         and the calls that do are barred here (classic's ``low`` alone once its demands are
         barred, or "highest trumps" in a no-trump deal), plain "high" is added; where no call is
@@ -199,9 +212,9 @@ class RulePlan:
         for name in self.lead_calls:
             if name in DEMAND_CALLS and not demands:
                 continue
-            if name == "highest_trumps" and not has_trump:
+            if name in TRUMP_CALLS and not has_trump:
                 continue
-            for option in LEAD_OPTIONS[name]:
+            for option in self.lead_options(name):
                 mask |= 1 << option
         if not any(mask >> option & 1 for option in WINNING_LEADS) and (
                 mask == 0 or any(option in WINNING_LEADS for option in self.lead_option_order)):

@@ -18,7 +18,10 @@ from numba import njit
 from .codes import (
     CALL_HIGH,
     CALL_HIGHEST,
+    CALL_HIGHEST_CARD,
     CALL_LOWEST,
+    CALL_LOWEST_TRUMP,
+    CALL_RANK,
     CALL_TRUMPS,
     HIGH_OPTION,
     HOOK_NO_EQUAL,
@@ -28,6 +31,8 @@ from .codes import (
 
 JOKER_BITS = (1 << 52) | (1 << 53)
 SUIT_BITS = (1 << 13) - 1
+#: One card of each suit at the same rank (rank 2): shifted by ``rank - 2``, every card of a rank.
+RANK_BITS = 1 | 1 << 13 | 1 << 26 | 1 << 39
 TWO_JOKERS_SECOND_WINS, TWO_JOKERS_FIRST_WINS, TWO_JOKERS_OPPOSITE = range(3)
 
 
@@ -79,8 +84,56 @@ def bit_index(bit: int) -> int:
 
 @njit(cache=True, inline="always")
 def is_high_call(call: int) -> bool:
-    """A Joker played with this call takes the trick (high, highest, trumps)."""
-    return call == CALL_HIGH or call == CALL_HIGHEST or call == CALL_TRUMPS
+    """A Joker played with this call takes the trick: high, highest <suit>, highest trumps, and
+    every demand of any suit (highest card, lowest card, lowest trump, a named rank: 000's fourth
+    article names them beside «Также джокер может быть и младшей картой, которая не забирает
+    взятку», so the demanding Joker is the one that takes it; 003 «сбросить карту определённого
+    номинала»: the others discard to it)."""
+    return (call == CALL_HIGH or call == CALL_HIGHEST or call == CALL_TRUMPS
+            or call >= CALL_HIGHEST_CARD)
+
+
+@njit(cache=True, inline="always")
+def ranks_held(cards: int) -> int:
+    """The ranks of the ordinary ``cards`` in any suit, as 13 bits (bit ``rank - 2``)."""
+    cards &= ~JOKER_BITS
+    return (cards | cards >> 13 | cards >> 26 | cards >> 39) & SUIT_BITS
+
+
+@njit(cache=True, inline="always")
+def cards_of_rank(cards: int, rank_index: int) -> int:
+    """The cards of ``cards`` of rank ``rank_index + 2``, in every suit."""
+    return cards & (RANK_BITS << rank_index)
+
+
+@njit(cache=True, inline="always")
+def any_suit_demand(ordinary: int, trumps: int, call: int) -> int:
+    """The cards of ``ordinary`` (``trumps``: its trumps) that answer a Joker led with a demand of
+    any suit.
+
+    - "highest card" (000, second article: «походил самой старшей картой любой масти»; fourth:
+      «по старшей карте»): a card of the highest rank held, in whichever suit the player chooses
+      (the text names no suit, so suits do not rank among themselves);
+    - "lowest card" (000: «скинул самую младшую карту», «по младшей карте»): a card of the lowest
+      rank held, in any suit;
+    - "lowest trump" (000, fourth article: «по младшему козырю»): the lowest trump; without a
+      trump, any card (as "highest trumps": «Если таковых не окажется, то можно сбросить любую
+      карту»);
+    - a named rank (003: «требовать сбросить карту определённого номинала, например туза»): a card
+      of that rank, any of them; without one, any card (003: «Если требуемой масти или козыря
+      нет, то можно положить любую карту»).
+    """
+    if call == CALL_LOWEST_TRUMP:
+        return trumps & -trumps if trumps else ordinary
+    if call >= CALL_RANK:
+        named = cards_of_rank(ordinary, call - CALL_RANK)
+        return named if named else ordinary
+    ranks = ranks_held(ordinary)
+    if ranks == 0:
+        return ordinary
+    if call == CALL_HIGHEST_CARD:
+        return cards_of_rank(ordinary, highest_index(ranks))
+    return cards_of_rank(ordinary, bit_index(ranks & -ranks))
 
 
 @njit(cache=True, inline="always")
@@ -92,10 +145,14 @@ def follow_mask(hand: int, lead_card: int, lead_call: int, lead_suit: int, led_s
     нет масти, но есть козырь») and you can; else anything. After a Joker led "highest <suit>" /
     "lowest <suit>" (000, 002, 003: «по старшим пикам») the suit's highest (lowest) card, failing
     that a trump where obligatory, failing that anything; after "highest trumps" (000) the highest
-    trump, failing that anything. The Joker itself is never bound by these (``legal_cards``).
+    trump, failing that anything; after a demand of any suit (highest card, lowest card, lowest
+    trump, a named rank) ``any_suit_demand``. The Joker itself is never bound by these
+    (``legal_cards``).
     """
     ordinary = hand & ~JOKER_BITS
     trumps = ordinary & suit_mask(trick_trump)
+    if lead_card >= 52 and lead_call >= CALL_HIGHEST_CARD:
+        return any_suit_demand(ordinary, trumps, lead_call)
     if lead_card >= 52 and (lead_call == CALL_HIGHEST or lead_call == CALL_LOWEST):
         suited = ordinary & suit_mask(lead_suit)
         if suited:

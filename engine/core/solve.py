@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .codes import CALL_NONE, OPTION_CALL, OPTION_SUIT
+from .codes import CALL_NONE, OPTION_CALL, OPTION_COUNT, OPTION_SUIT
 from .deal import lead_fine
 from .rules import (
     card_key,
@@ -61,8 +61,10 @@ INFINITY = 1 << 40
 PARAMS = 15
 #: ``stats``: nodes searched, 1 once the node budget stopped the search.
 S_NODES, S_ABORTED = range(2)
-#: Moves a node may have at most: a hand of 54 cards, or 27 and the 19 Joker calls.
+#: Moves a node may have at most: a hand of 54 cards, or 27 and the 35 Joker calls.
 MAX_MOVES = 80
+#: A move as one number: card * MOVE_RADIX + option + 1 (options 0..OPTION_COUNT - 1).
+MOVE_RADIX = 64
 
 
 _OPTION_CALL = OPTION_CALL.copy()
@@ -133,7 +135,7 @@ def _joker_moves(params: np.ndarray, hand: int, jokers: int, trick_cards: np.nda
                 break
         calls = follow_calls(params[P_TWO_JOKERS], first)
     for wanted in range(2):  # winning calls first when tricks are wanted, else last
-        for option in range(19):
+        for option in range(OPTION_COUNT):
             if calls >> option & 1 and is_high_call(_OPTION_CALL[option]) == (
                     (wanted == 0) == high_first):
                 move_cards[ply, count] = joker
@@ -291,7 +293,7 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
             if stats[S_ABORTED]:
                 return 0
             value = nodes[ply, N_FINE] + result
-            move = move_cards[ply, nodes[ply, N_INDEX]] * 32 + move_options[
+            move = move_cards[ply, nodes[ply, N_INDEX]] * MOVE_RADIX + move_options[
                 ply, nodes[ply, N_INDEX]] + 1
             if mover == decider:
                 if value > nodes[ply, N_BEST]:
@@ -344,7 +346,8 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
                 if slot >= 0 and table_keys[slot] == nodes[ply, N_ENTRY] and table_move[slot] > 0:
                     stored = table_move[slot]
                     for index in range(1, count):
-                        if move_cards[ply, index] * 32 + move_options[ply, index] + 1 == stored:
+                        candidate = move_cards[ply, index] * MOVE_RADIX + move_options[ply, index]
+                        if candidate + 1 == stored:
                             card = move_cards[ply, index]
                             option = move_options[ply, index]
                             for shift in range(index, 0, -1):
@@ -558,7 +561,7 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
                 nodes[ply, N_BEST] = result
                 nodes[ply, N_ALPHA] = own
                 nodes[ply, N_BETA] = theirs
-                nodes[ply, N_BEST_MOVE] = move_cards[ply, index] * 32 + move_options[
+                nodes[ply, N_BEST_MOVE] = move_cards[ply, index] * MOVE_RADIX + move_options[
                     ply, index] + 1
             nodes[ply, N_INDEX] = index + 1
             if params[P_CUT_OFFS] and nodes[ply, N_ALPHA] >= nodes[ply, N_WINDOW_ALPHA] and (
