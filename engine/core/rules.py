@@ -69,11 +69,16 @@ def highest_index(mask: int) -> int:
 
 @njit(cache=True, inline="always")
 def popcount(mask: int) -> int:
-    """The number of set bits of a non-negative mask (SWAR)."""
+    """The number of set bits of a non-negative mask (SWAR). The byte counts are summed by shifts
+    and adds, not by the usual multiply by 0x0101...01: in ``int64`` that multiply overflows,
+    which LLVM may treat as undefined once the function is inlined (a miscount was seen)."""
     mask = mask - ((mask >> 1) & 0x5555555555555555)
     mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
     mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (mask * 0x0101010101010101) >> 56 & 0xFF
+    mask += mask >> 8
+    mask += mask >> 16
+    mask += mask >> 32
+    return mask & 0x7F
 
 
 @njit(cache=True, inline="always")
