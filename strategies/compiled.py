@@ -26,13 +26,14 @@ from raspis.engine.core.deal import splitmix64
 from raspis.engine.core.plan import MachineTables, RulePlan
 
 from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, suit_tables
+from .strong_policy import decide_strong, strong_section
 
 #: policy codes, one per seat of each game (``run_games``)
-LOWEST, RANDOM, FAST_HEURISTIC = range(3)
+LOWEST, RANDOM, FAST_HEURISTIC, STRONG = range(4)
 
 # -- the policy table: constants, then call orders, then one entry pair per deal row, then the
 # -- suit tables of ``fast_tables`` for each (participants, hand size) the rows need
-(T_DECK, T_OVER_SCORES, T_NO_FINE, T_ROWS_AT, T_LOW_RANK) = range(5)
+(T_DECK, T_OVER_SCORES, T_NO_FINE, T_ROWS_AT, T_LOW_RANK, T_STRONG_AT) = range(6)
 T_LEAD_ORDER, T_FOLLOW_ORDER, T_WIN_LEAD, T_LOSE_LEAD = 8, 28, 48, 68
 ORDER_WIDTH = 20
 T_HEADER = 88
@@ -68,11 +69,13 @@ def _policy_table(tables: MachineTables, plan: RulePlan) -> np.ndarray:
     header[T_NO_FINE] = variant.joker.lead_fine == 0
     header[T_ROWS_AT] = T_HEADER
     header[T_LOW_RANK] = low
+    header[T_STRONG_AT] = at  # ``strong``'s section (``strong_policy.strong_section``) comes last
     for start, order in ((T_LEAD_ORDER, plan.call_order(True)),
                          (T_FOLLOW_ORDER, plan.call_order(False)),
                          (T_WIN_LEAD, WIN_LEAD), (T_LOSE_LEAD, LOSE_LEAD)):
         header[start:start + len(order)] = order
-    return np.concatenate([header, per_row, *pieces])
+    strong = strong_section(tables.plan, variant.deck_cards, variant.trump.mode == "circular")
+    return np.concatenate([header, per_row, *pieces, strong])
 
 
 # -- small card helpers ----------------------------------------------------------------------------
@@ -300,6 +303,8 @@ def decide(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, 
     """The action code of ``policy`` for the seat to move."""
     if policy == FAST_HEURISTIC:
         return fast_heuristic(state, plan, table)
+    if policy == STRONG:
+        return decide_strong(state, plan, table, table[T_STRONG_AT])
     if policy == RANDOM:
         return hashed(state, plan, table, key, index)
     return lowest(state, plan, table)
@@ -366,4 +371,4 @@ def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies
                           np.ascontiguousarray(keys), signed, jokers, records))
 
 
-__all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "RANDOM", "run_games"]
+__all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "RANDOM", "STRONG", "run_games"]
