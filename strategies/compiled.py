@@ -26,7 +26,7 @@ from raspis.engine.core.deal import splitmix64
 from raspis.engine.core.plan import MachineTables, RulePlan
 
 from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, suit_tables
-from .strong_policy import decide_strong, strong_section
+from .strong_policy import decide_strong, load_fit, strong_section
 
 #: policy codes, one per seat of each game (``run_games``)
 LOWEST, RANDOM, FAST_HEURISTIC, STRONG = range(4)
@@ -40,7 +40,9 @@ T_HEADER = 88
 
 
 @lru_cache(maxsize=64)
-def _policy_table(tables: MachineTables, plan: RulePlan) -> np.ndarray:
+def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True) -> np.ndarray:
+    """The policies' table (``T_*``); ``fit_bids_on``: with ``strong``'s fitted bid outcomes
+    where they are shipped (``strong_policy.load_fit``)."""
     variant = plan.variant
     rows = tables.deals
     blocks: dict[tuple[int, int], int] = {}
@@ -74,7 +76,10 @@ def _policy_table(tables: MachineTables, plan: RulePlan) -> np.ndarray:
                          (T_FOLLOW_ORDER, plan.call_order(False)),
                          (T_WIN_LEAD, WIN_LEAD), (T_LOSE_LEAD, LOSE_LEAD)):
         header[start:start + len(order)] = order
-    strong = strong_section(tables.plan, variant.deck_cards, variant.trump.mode == "circular")
+    players = int(tables.plan[m.P_PLAYERS])
+    fitted = load_fit(variant.name, players, variant.deck_mask) if fit_bids_on else None
+    strong = strong_section(tables.plan, variant.deck_cards, variant.trump.mode == "circular",
+                            fitted)
     return np.concatenate([header, per_row, *pieces, strong])
 
 

@@ -32,6 +32,8 @@ fraction of a microsecond to a few microseconds.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit, uint64
 from raspis.engine.core import machine as m
@@ -50,10 +52,15 @@ from raspis.engine.core.deal import splitmix64
 
 JOKERS = rules.JOKER_BITS
 #: the section's header: the largest hand, the players, then the scales
-(X_MAX_HAND, X_PLAYERS, X_DECK, X_SCALES) = range(4)
+(X_MAX_HAND, X_PLAYERS, X_DECK, X_FIT, X_SCALES) = range(5)
 SCALE_UNIT = 1_000_000
 #: the share of the deals one trick off a bid that play towards the bid brings onto it
 STEER = 0.3
+#: buckets a trick of the fitted table's expected trick counts, and the weight of the model's
+#: distribution against the fitted deals (as that many deals)
+BUCKETS = 4
+PRESSURES = 3
+PRIOR = 20.0
 
 
 # -- small helpers ---------------------------------------------------------------------------------
@@ -308,9 +315,11 @@ def calibrate(cards: np.ndarray, players: int, hand_size: int, trump: bool, circ
 
 
 def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
-                   circular: bool) -> np.ndarray:
+                   circular: bool, fitted: dict[int, np.ndarray] | None = None) -> np.ndarray:
     """The policy's table: the calibration scale for every (participants, hand size, trump or
-    not) the plan can deal, in millionths."""
+    not) the plan can deal, in millionths; then, where ``fitted`` has them, each hand size's
+    fitted outcomes (``fitted[hand_size][bucket, bid, taken]``: deals counted) for the plan's
+    player count."""
     players = int(plan_vector[m.P_PLAYERS])
     max_hand = int(plan_vector[m.P_MAX_TRICKS])
     must_trump = bool(plan_vector[m.P_MUST_TRUMP])
@@ -330,7 +339,38 @@ def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
                                   participants * 1000 + hand_size * 2 + trump)
                 index = X_SCALES + (participants * (max_hand + 1) + hand_size) * 2 + trump
                 section[index] = round(scale * SCALE_UNIT)
-    return section
+    if not fitted:
+        return section
+    index_at = len(section)
+    pieces = [section, np.zeros(max_hand + 1, dtype=np.int64)]
+    at = index_at + max_hand + 1
+    for hand_size in range(1, max_hand + 1):
+        counts = fitted.get(hand_size)
+        shape = (fit_buckets(hand_size), hand_size + 1, hand_size + 1)
+        if counts is None or counts.shape != shape:
+            continue
+        pieces[1][hand_size] = at
+        pieces.append(counts.astype(np.int64).ravel())
+        at += counts.size
+    section[X_FIT] = index_at
+    return np.concatenate(pieces)
+
+
+def fit_path(name: str, players: int) -> Path:
+    """Where the fitted bid outcomes of a preset are shipped: ``data/strong/NAME-PLAYERS.npz``."""
+    return Path(__file__).resolve().parent.parent / "data" / "strong" / f"{name}-{players}.npz"
+
+
+def load_fit(name: str, players: int, deck: int) -> dict[int, np.ndarray] | None:
+    """The fitted bid outcomes of variant ``name`` at ``players`` (``strategies.strong.fit_bids``),
+    if shipped for it and fitted on the same deck; else None."""
+    path = fit_path(name, players)
+    if not path.is_file():
+        return None
+    with np.load(path) as data:
+        if int(data["deck"]) != deck:
+            return None
+        return {int(key[1:]): data[key] for key in data.files if key.startswith("n")}
 
 
 # -- what the seat knows ---------------------------------------------------------------------------
@@ -417,15 +457,15 @@ def _turned_out(state: np.ndarray, shown: bool, hand: int) -> int:
 
 
 @njit(cache=True)
-def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
-         hand: int) -> int:
+def bid_distribution(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int,
+                     seat: int, hand: int, distribution: np.ndarray) -> float:
+    """P(t tricks) for the seat to bid (t = 0..hand size) into ``distribution``, from its visible
+    hand (or the average share when it bids without seeing it); returns the expected tricks."""
     row = state[m.S_ROW]
-    legal = state[m.S_LEGAL_A]
     hand_size = m.deal_value(plan, row, m.D_HAND)
     players = state[m.S_ORDER_LEN]
     trump = m.visible_trump(state, plan)
     circular = m.deal_value(plan, row, m.D_TRUMP_RULE) == TRUMP_CIRCULAR
-    distribution = np.empty(hand_size + 1, dtype=np.float64)
     if m.deal_value(plan, row, m.D_HAND_HIDDEN):
         share = np.empty(hand_size, dtype=np.float64)
         share[:] = 1.0 / players
@@ -449,6 +489,65 @@ def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: 
                              plan[m.P_MUST_TRUMP] != 0,
                              plan[m.P_TWO_JOKERS] == rules.TWO_JOKERS_FIRST_WINS, chances)
         _distribution(chances, count, scale, hand_size, distribution)
+    expected = 0.0
+    for tricks in range(hand_size + 1):
+        expected += tricks * distribution[tricks]
+    return expected
+
+
+@njit(cache=True, inline="always")
+def fit_buckets(hand_size: int) -> int:
+    """The fitted table's buckets at a hand size: ``PRESSURES`` x the expected tricks'."""
+    return PRESSURES * (BUCKETS * hand_size + 1)
+
+
+@njit(cache=True)
+def fit_bucket(state: np.ndarray, plan: np.ndarray, seat: int, expected: float,
+               hand_size: int) -> int:
+    """The seat's bucket in the fitted table: its expected tricks (``BUCKETS`` a trick), and how
+    the bids made before it stand against their share of the tricks (the pressure: below, about
+    or above ``hand_size / participants`` a bid, by half a trick)."""
+    tricks = min(BUCKETS * hand_size, max(0, int(expected * BUCKETS + 0.5)))
+    participants = state[m.S_ORDER_LEN]
+    made, total = 0, 0
+    for position in range(participants):
+        other = state[plan[m.O_ORDER] + position]
+        bid = state[plan[m.O_BIDS] + other]
+        if other != seat and bid >= 0:
+            made += 1
+            total += bid
+    excess = total - made * hand_size / participants
+    pressure = 0 if excess < -0.5 else 2 if excess > 0.5 else 1
+    return pressure * (BUCKETS * hand_size + 1) + tricks
+
+
+@njit(cache=True)
+def bid_bucket(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int) -> int:
+    """The fitted table's bucket of the seat to bid (``strategies.strong.fit_bids``)."""
+    seat = state[m.S_TO_MOVE]
+    hand_size = m.deal_value(plan, state[m.S_ROW], m.D_HAND)
+    distribution = np.empty(hand_size + 1, dtype=np.float64)
+    expected = bid_distribution(state, plan, table, at, seat,
+                                m.visible_hand(state, plan, seat), distribution)
+    return fit_bucket(state, plan, seat, expected, hand_size)
+
+
+@njit(cache=True)
+def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
+         hand: int) -> int:
+    row = state[m.S_ROW]
+    legal = state[m.S_LEGAL_A]
+    hand_size = m.deal_value(plan, row, m.D_HAND)
+    distribution = np.empty(hand_size + 1, dtype=np.float64)
+    expected = bid_distribution(state, plan, table, at, seat, hand, distribution)
+    # the fitted outcomes of this bucket (``strategies.strong.fit_bids``), for the full table's
+    # participants
+    block = -1
+    if table[at + X_FIT] > 0 and state[m.S_ORDER_LEN] == table[at + X_PLAYERS]:
+        offset = table[at + table[at + X_FIT] + hand_size]
+        if offset > 0:
+            block = (at + offset
+                     + fit_bucket(state, plan, seat, expected, hand_size) * (hand_size + 1) ** 2)
     choice, best = -1, 0.0
     aimed = np.empty(hand_size + 1, dtype=np.float64)
     for bid in range(hand_size + 1):
@@ -461,6 +560,15 @@ def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: 
                     moved = STEER * distribution[near]
                     aimed[near] -= moved
                     aimed[bid] += moved
+            if block >= 0:  # what the fitted deals of this bucket and bid came to
+                counts = block + bid * (hand_size + 1)
+                seen = 0
+                for taken in range(hand_size + 1):
+                    seen += table[counts + taken]
+                if seen > 0:
+                    for taken in range(hand_size + 1):
+                        aimed[taken] = ((table[counts + taken] + PRIOR * aimed[taken])
+                                        / (seen + PRIOR))
             value = _stake(state, plan, seat, bid) * aimed[bid]
             for taken in range(hand_size + 1):
                 if aimed[taken] > 0:
