@@ -40,9 +40,11 @@ T_HEADER = 88
 
 
 @lru_cache(maxsize=64)
-def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True) -> np.ndarray:
-    """The policies' table (``T_*``); ``fit_bids_on``: with ``strong``'s fitted bid outcomes
-    where they are shipped (``strong_policy.load_fit``)."""
+def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True,
+                  strong_on: bool = True) -> np.ndarray:
+    """The policies' table (``T_*``); ``strong_on``: with ``strong``'s section (its calibration,
+    worked out on first use), ``fit_bids_on``: with its fitted bid outcomes where they are
+    shipped (``strong_policy.load_fit``)."""
     variant = plan.variant
     rows = tables.deals
     blocks: dict[tuple[int, int], int] = {}
@@ -76,6 +78,9 @@ def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = Tru
                          (T_FOLLOW_ORDER, plan.call_order(False)),
                          (T_WIN_LEAD, WIN_LEAD), (T_LOSE_LEAD, LOSE_LEAD)):
         header[start:start + len(order)] = order
+    if not strong_on:
+        header[T_STRONG_AT] = -1
+        return np.concatenate([header, per_row, *pieces])
     players = int(tables.plan[m.P_PLAYERS])
     fitted = load_fit(variant.name, players, variant.deck_mask) if fit_bids_on else None
     strong = strong_section(tables.plan, variant.deck_cards, variant.trump.mode == "circular",
@@ -368,7 +373,7 @@ def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies
               keys: np.ndarray, jokers: np.ndarray, records: tuple) -> int:  # type: ignore[type-arg]
     """Play the games of ``seeds`` (uint64) with ``policies`` (games x seats) into ``records``
     (``engine.batch.compiled.Records.arrays``); returns the decisions made."""
-    table = _policy_table(tables, plan)
+    table = _policy_table(tables, plan, strong_on=bool(np.any(policies == STRONG)))
     signed = np.ascontiguousarray(seeds).view(np.int64)
     keys = np.ascontiguousarray(keys).view(np.int64) if keys.dtype == np.uint64 else keys
     buffer = np.zeros(tables.length, dtype=np.int64)
