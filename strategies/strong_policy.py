@@ -10,14 +10,19 @@ memory rule lets it look back at (``machine.seen_cards``), the public premium sp
 every bid of it so far, and each seat's best deal: what every seat works out from the bids, the
 tricks and the totals) and the deal's score table in the plan.
 
-Bidding (as ``strategies.tactics.card_chances`` and ``best_bid``): the chance of each source of a
-trick in the hand (Jokers nearly whole, a card by the binomial chance that the unseen higher cards
-fall under the hand's own, side suits discounted for ruffs, spare trumps for ruffing), scaled so
-that a deal's estimates add up to its tricks on average (``strong_section`` calibrates the scale
-on random deals once per table), then the Poisson-binomial distribution of the trick count and
-the legal bid with the best expected points under the deal's score table in the plan, with the
-premium kept in reach added to a made bid (``premium_odds`` = 1, as measured best for the
-heuristic in docs/strength.md). A hidden hand (dark, forehead) bids from the average share.
+Bidding (as ``strategies.tactics.card_chances``): the chance of each source of a trick in the
+hand (Jokers nearly whole, a card by the binomial chance that the unseen higher cards fall under
+the hand's own, side suits discounted for ruffs, spare trumps for ruffing), scaled so that a
+deal's estimates add up to its tricks on average (``strong_section`` calibrates the scale on random
+deals once per table), give the Poisson-binomial distribution of the trick count. For each legal
+bid a share ``STEER`` of the deals one trick off it is moved onto it (the seat plays towards its
+bid); where a fitted table is shipped (``load_fit``: ``data/strong/NAME-PLAYERS.npz``, made by
+``strategies.strong.fit_bids``), that is blended with what the bid came to in self-play for hands
+of the same bucket (``fit_bucket``: the expected tricks and the pressure of the bids made before),
+``PRIOR`` deals' worth of the model against the counted deals. The bid is the legal one with the
+best expected points under the deal's score table in the plan, with the premium kept in reach
+added to a made bid (odds 1, as measured best for the heuristic in docs/strength.md). A hidden
+hand (dark, forehead) bids from the average share.
 
 Card play (as ``strategies.tactics.choose_play``): the seat keeps its ``need`` likeliest winners,
 wins a trick as cheaply as holds up, sheds spare cards highest first, ducks with the most dangerous
@@ -68,7 +73,9 @@ PRIOR = 20.0
 
 @njit(cache=True, inline="always")
 def _count(mask: int) -> int:
-    """The set bits of a non-negative mask, in unsigned arithmetic (the multiply wraps)."""
+    """The set bits of a non-negative mask, in unsigned arithmetic (the multiply wraps):
+    ``rules.popcount`` multiplies in signed int64, and inlined here on masks with the Jokers'
+    bits 52-53 it miscounted them (an out-of-bounds write followed, a segfault)."""
     value = uint64(mask)
     value = value - ((value >> uint64(1)) & uint64(0x5555555555555555))
     value = (value & uint64(0x3333333333333333)) + ((value >> uint64(2))
