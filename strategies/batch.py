@@ -52,6 +52,7 @@ BATCH_BUILTINS: dict[str, str] = {
     "fastrandom": "raspis.strategies.batch_basic:BatchRandom",
     "lowest": "raspis.strategies.batch_basic:BatchLowest",
     "fastheuristic": "raspis.strategies.batch_heuristic:BatchFastHeuristic",
+    "strong": "raspis.strategies.strong:BatchStrong",
 }
 
 

@@ -26,13 +26,14 @@ from raspis.engine.core.deal import splitmix64
 from raspis.engine.core.plan import MachineTables, RulePlan
 
 from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, suit_tables
+from .strong_policy import decide_strong, load_fit, strong_section
 
 #: policy codes, one per seat of each game (``run_games``)
-LOWEST, RANDOM, FAST_HEURISTIC = range(3)
+LOWEST, RANDOM, FAST_HEURISTIC, STRONG = range(4)
 
 # -- the policy table: constants, then call orders, then one entry pair per deal row, then the
 # -- suit tables of ``fast_tables`` for each (participants, hand size) the rows need
-(T_DECK, T_OVER_SCORES, T_NO_FINE, T_ROWS_AT, T_LOW_RANK) = range(5)
+(T_DECK, T_OVER_SCORES, T_NO_FINE, T_ROWS_AT, T_LOW_RANK, T_STRONG_AT) = range(6)
 #: room for every call option (``codes.OPTION_COUNT``) and the fallback "high", -1 ended
 ORDER_WIDTH = 40
 T_LEAD_ORDER, T_FOLLOW_ORDER, T_WIN_LEAD, T_LOSE_LEAD = (8 + ORDER_WIDTH * index
@@ -41,7 +42,11 @@ T_HEADER = 8 + 4 * ORDER_WIDTH
 
 
 @lru_cache(maxsize=64)
-def _policy_table(tables: MachineTables, plan: RulePlan) -> np.ndarray:
+def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True,
+                  strong_on: bool = True) -> np.ndarray:
+    """The policies' table (``T_*``); ``strong_on``: with ``strong``'s section (its calibration,
+    worked out on first use), ``fit_bids_on``: with its fitted bid outcomes where they are
+    shipped (``strong_policy.load_fit``)."""
     variant = plan.variant
     rows = tables.deals
     blocks: dict[tuple[int, int], int] = {}
@@ -70,11 +75,19 @@ def _policy_table(tables: MachineTables, plan: RulePlan) -> np.ndarray:
     header[T_NO_FINE] = variant.joker.lead_fine == 0
     header[T_ROWS_AT] = T_HEADER
     header[T_LOW_RANK] = low
+    header[T_STRONG_AT] = at  # ``strong``'s section (``strong_policy.strong_section``) comes last
     for start, order in ((T_LEAD_ORDER, plan.call_order(True)),
                          (T_FOLLOW_ORDER, plan.call_order(False)),
                          (T_WIN_LEAD, WIN_LEAD), (T_LOSE_LEAD, LOSE_LEAD)):
         header[start:start + len(order)] = order
-    return np.concatenate([header, per_row, *pieces])
+    if not strong_on:
+        header[T_STRONG_AT] = -1
+        return np.concatenate([header, per_row, *pieces])
+    players = int(tables.plan[m.P_PLAYERS])
+    fitted = load_fit(variant.name, players, variant.deck_mask) if fit_bids_on else None
+    strong = strong_section(tables.plan, variant.deck_cards, variant.trump.mode == "circular",
+                            fitted)
+    return np.concatenate([header, per_row, *pieces, strong])
 
 
 # -- small card helpers ----------------------------------------------------------------------------
@@ -302,6 +315,8 @@ def decide(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, 
     """The action code of ``policy`` for the seat to move."""
     if policy == FAST_HEURISTIC:
         return fast_heuristic(state, plan, table)
+    if policy == STRONG:
+        return decide_strong(state, plan, table, table[T_STRONG_AT])
     if policy == RANDOM:
         return hashed(state, plan, table, key, index)
     return lowest(state, plan, table)
@@ -360,7 +375,7 @@ def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies
               keys: np.ndarray, jokers: np.ndarray, records: tuple) -> int:  # type: ignore[type-arg]
     """Play the games of ``seeds`` (uint64) with ``policies`` (games x seats) into ``records``
     (``engine.batch.compiled.Records.arrays``); returns the decisions made."""
-    table = _policy_table(tables, plan)
+    table = _policy_table(tables, plan, strong_on=bool(np.any(policies == STRONG)))
     signed = np.ascontiguousarray(seeds).view(np.int64)
     keys = np.ascontiguousarray(keys).view(np.int64) if keys.dtype == np.uint64 else keys
     buffer = np.zeros(tables.length, dtype=np.int64)
@@ -368,4 +383,4 @@ def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies
                           np.ascontiguousarray(keys), signed, jokers, records))
 
 
-__all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "RANDOM", "run_games"]
+__all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "RANDOM", "STRONG", "run_games"]

@@ -41,6 +41,8 @@ BUILTINS: dict[str, str] = {
     "fastheuristic": "raspis.strategies.fast:FastHeuristicStrategy",
     "fastrandom": "raspis.strategies.fast:HashRandomStrategy",
     "lowest": "raspis.strategies.fast:LowestStrategy",
+    # the heuristic compiled on the rules core: batch speed, scalar twin
+    "strong": "raspis.strategies.strong:StrongStrategy",
 }
 
 

@@ -23,7 +23,8 @@ _ENGINE = Path(__file__).resolve().parent.parent
 #: The files whose code is compiled with ``cache=True``.
 COMPILED_SOURCES = (*sorted((_ENGINE / "core").glob("*.py")), _ENGINE / "batch" / "kernels.py",
                     _ENGINE / "batch" / "compiled.py",
-                    _ENGINE.parent / "strategies" / "compiled.py")
+                    _ENGINE.parent / "strategies" / "compiled.py",
+                    _ENGINE.parent / "strategies" / "strong_policy.py")
 
 
 def source_hash() -> str:

@@ -1,0 +1,221 @@
+"""``strong``: the heuristic's rules as a compiled policy of the batch engine, and its scalar twin.
+
+``BatchStrong`` (batch spec ``strong``) is a compiled policy (``strategies.strong_policy``, code
+``compiled.STRONG``): when every seat of a batch is compiled, whole games are played in one numba
+loop (``engine.batch.compiled``), at millions of decisions a second. What it plays is described
+in ``strategies.strong_policy``: the scalar ``heuristic``'s bidding (card chances, calibrated, the
+bid with the best expected points under the deal's own score table) and card play (keepers,
+cheapest holding winner, ducking with the most dangerous loser, the Joker kept for when it
+counts), plus the premium of a span kept in reach (002; as ``heuristic:premium=true``).
+
+``StrongStrategy`` (scalar spec ``strong``) is its twin in ``engine.Game``: it runs the same
+compiled function on the state of the game the observation was taken from (``Observation``
+carries it), so the two engines play the very same games. Where an observation carries no state
+(a strategy in its own process, or seated in the batch engine's numpy lockstep loop), the twin
+rebuilds the deal from the observation with the hidden hands guessed (``Observation.resample``):
+the policy never reads them, but such a rebuilt deal knows nothing of the premium span and of
+tricks the memory rule hides, so there the twin plays as ``strong`` without the premium.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from raspis.engine import Action, Bid, NameTrump, Observation, Play, Variant
+from raspis.engine.core import machine as m
+from raspis.engine.core.codes import CALL_NAMES
+from raspis.engine.core.plan import MachineTables, RulePlan
+from raspis.engine.game import Game, Phase
+
+from . import compiled
+from .base import Strategy
+from .batch import BatchStrategy, ScalarAdapter
+from .strong_policy import decide_strong
+
+
+@lru_cache(maxsize=32)
+def _table(tables: MachineTables, plan: RulePlan, fitted: bool = True) -> np.ndarray:
+    return compiled._policy_table(tables, plan, fitted)
+
+
+def action_of(code: int, phase: Phase) -> Action:
+    """The ``Action`` of a machine action code (``machine.action_code``) in ``phase``."""
+    if phase == Phase.PLAY:
+        card = code & 63
+        if card < 52:
+            return Play(card)
+        call = code >> m.CALL_SHIFT & m.CALL_BITS
+        return Play(card, CALL_NAMES[call], (code >> m.SUIT_SHIFT) - 1)  # type: ignore[arg-type]
+    if phase == Phase.BID:
+        return Bid(code)
+    return NameTrump(code - 1)
+
+
+def decide(game: Game, state: np.ndarray, fitted: bool = True) -> int:
+    """``strong``'s action code for the seat to move in ``state`` (a state of ``game``'s
+    machine); ``fitted``: with the shipped fitted bid outcomes (``fit_bids``)."""
+    table = _table(game.tables, game.plan, fitted)
+    return int(decide_strong(state, game.tables.plan, table, int(table[compiled.T_STRONG_AT])))
+
+
+def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore: float = 0.5,
+             fitted: bool = False) -> dict[int, np.ndarray]:
+    """Count what ``strong``'s bids come to in self-play: ``counts[hand_size][bucket, bid,
+    taken]``, the deals of a seat whose expected tricks fell in ``bucket`` (``BUCKETS`` a trick,
+    ``strong_policy.fit_bucket``), that bid ``bid`` and took ``taken`` tricks, over ``games``
+    games of four ``strong`` seats (with ``fitted``: the shipped table's bids). A seat with a
+    choice bids, with chance ``explore``, a legal bid one off its own, so that the neighbouring
+    bids are fitted too; every seat plays its bid out as ``strong`` does."""
+    from .strong_policy import bid_bucket, fit_buckets
+
+    generator = random.Random(seed)
+    counts: dict[int, np.ndarray] = {}
+    for number in range(games):
+        game = Game(variant, players, seed * 1_000_003 + number, log=False)
+        table = _table(game.tables, game.plan, fitted)
+        at = int(table[compiled.T_STRONG_AT])
+        plan = game.tables.plan
+        pending: list[tuple[int, int, int, int]] = []
+        deals = 0
+        while not game.is_over():
+            state = game.state
+            phase = game.phase
+            code = int(decide_strong(state, plan, table, at))
+            if phase == Phase.BID and state[m.S_ORDER_LEN] == players:
+                legal = int(state[m.S_LEGAL_A])
+                if legal & (legal - 1):
+                    if generator.random() < explore:
+                        near = [bid for bid in (code - 1, code + 1)
+                                if bid >= 0 and legal >> bid & 1]
+                        if near:
+                            code = generator.choice(near)
+                    hand_size = game.deal.hand_size
+                    pending.append((game.to_move, hand_size,
+                                    int(bid_bucket(state, plan, table, at)), code))
+            game.apply_unchecked(action_of(code, phase))
+            results = game.results
+            if len(results) > deals:
+                deals = len(results)
+                taken = results[-1].taken
+                for seat, hand_size, bucket, bid in pending:
+                    block = counts.get(hand_size)
+                    if block is None:
+                        block = counts[hand_size] = np.zeros(
+                            (fit_buckets(hand_size), hand_size + 1, hand_size + 1),
+                            dtype=np.int64)
+                    block[bucket, bid, taken[seat]] += 1
+                pending = []
+    return counts
+
+
+def save_fit(variant: Variant, players: int, counts: dict[int, np.ndarray]) -> Path:
+    """Write ``fit_bids``'s counts where ``strong`` finds them (``strong_policy.fit_path``)."""
+    from .strong_policy import fit_path
+
+    path = fit_path(variant.name, players)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, deck=np.int64(variant.deck_mask),
+                        **{f"n{size}": block.astype(np.int32) for size, block in counts.items()})
+    return path
+
+
+class StrongStrategy(Strategy):
+    """The heuristic's rules, compiled (``strategies.strong_policy``); twin of batch ``strong``."""
+
+    name = "strong"
+    description = ("the heuristic's bidding and card play compiled on the rules core, with the "
+                   "premium kept in reach (twin of the batch engine's compiled strong)")
+
+    def start_game(self, variant, seat, players, rng: random.Random) -> None:  # noqa: ANN001
+        """Keep a generator for the rare rebuilt deal (see the module docstring)."""
+        super().start_game(variant, seat, players, rng)
+        self._guess = random.Random(rng.getrandbits(64))
+
+    def act(self, observation: Observation) -> Action:
+        """The compiled policy's action."""
+        actions = observation.legal_actions
+        if len(actions) == 1:
+            return actions[0]
+        try:
+            source = object.__getattribute__(observation, "_source")
+        except AttributeError:
+            source = None
+        if source is not None:
+            state, game = source[0], source[1]
+        else:
+            game = observation.resample(self._guess)
+            state = game.state
+        action = action_of(decide(game, state), observation.phase)
+        for legal in actions:
+            if legal == action:
+                return legal
+        raise RuntimeError(f"strong chose {action}, not a legal action")  # pragma: no cover
+
+
+class BatchStrong(BatchStrategy):
+    """``strong`` in the batch engine: a compiled policy (whole games in one numba loop); in the
+    numpy lockstep loop (seated with strategies that are not compiled) it plays through its
+    scalar twin."""
+
+    name = "strong"
+    description = ("the heuristic's rules compiled on the rules core, with the premium in reach "
+                   "(batch engine; twin: scalar strong)")
+    scalar_twin = "strong"
+    compiled_policy = compiled.STRONG
+    compiled_runner = staticmethod(compiled.run_games)
+    needs_history = True
+
+    def start(self, variant, players: int, seeds: np.ndarray) -> None:  # noqa: ANN001
+        """Start the scalar path too (used only in the lockstep loop)."""
+        super().start(variant, players, seeds)
+        self._adapter = ScalarAdapter("strong")
+        self._adapter.start(variant, players, seeds)
+
+    def name_trump(self, observation):  # noqa: ANN001, ANN201
+        """Through the scalar twin."""
+        return self._adapter.name_trump(observation)
+
+    def bid(self, observation):  # noqa: ANN001, ANN201
+        """Through the scalar twin."""
+        return self._adapter.bid(observation)
+
+    def play(self, observation):  # noqa: ANN001, ANN201
+        """Through the scalar twin."""
+        return self._adapter.play(observation)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Fit the bid outcomes of presets and ship them under ``data/strong``::
+
+        .venv/bin/python -m raspis.strategies.strong --variant classic --games 4000
+    """
+    import argparse
+    import time
+
+    from raspis.engine import load_variant
+
+    parser = argparse.ArgumentParser(description="fit strong's bid outcomes by self-play")
+    parser.add_argument("--variant", action="append", required=True)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=4000)
+    parser.add_argument("--seed", type=int, default=1)
+    arguments = parser.parse_args(argv)
+    for name in arguments.variant:
+        started = time.perf_counter()
+        variant = load_variant(name)
+        counts = fit_bids(variant, arguments.players, arguments.games, arguments.seed)
+        path = save_fit(variant, arguments.players, counts)
+        bids = sum(int(block.sum()) for block in counts.values())
+        print(f"{name}: {bids:,} bids of {arguments.games} games in "
+              f"{time.perf_counter() - started:.0f} s -> {path}")
+    return 0
+
+
+__all__ = ["BatchStrong", "StrongStrategy", "action_of", "decide", "fit_bids", "save_fit"]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,961 @@
+"""The compiled policy of ``strong``: the heuristic's rules, compiled on the state machine, with
+bids chosen by the deal's own score table.
+
+``decide_strong(state, plan, table, at)`` is a numba function of the rules core's state vector
+(``engine.core.machine``), called by ``strategies.compiled.decide`` for every seat whose policy is
+``STRONG``; ``at`` is where its section of the policy table starts (``strong_section``). It reads
+only what the seat to move may see: its own visible hand (``machine.visible_hand``), the trump as
+visible (``machine.visible_trump``), the bids, the tricks taken, the trick under way, the cards the
+memory rule lets it look back at (``machine.seen_cards``), the public premium span (who has made
+every bid of it so far, and each seat's best deal: what every seat works out from the bids, the
+tricks and the totals) and the deal's score table in the plan.
+
+Bidding (as ``strategies.tactics.card_chances``): the chance of each source of a trick in the
+hand (Jokers nearly whole, a card by the binomial chance that the unseen higher cards fall under
+the hand's own, side suits discounted for ruffs, spare trumps for ruffing), scaled so that a
+deal's estimates add up to its tricks on average (``strong_section`` calibrates the scale on random
+deals once per table), give the Poisson-binomial distribution of the trick count. For each legal
+bid a share ``STEER`` of the deals one trick off it is moved onto it (the seat plays towards its
+bid); where a fitted table is shipped (``load_fit``: ``data/strong/NAME-PLAYERS.npz``, made by
+``strategies.strong.fit_bids``), that is blended with what the bid came to in self-play for hands
+of the same bucket (``fit_bucket``: the expected tricks and the pressure of the bids made before),
+``PRIOR`` deals' worth of the model against the counted deals. The bid is the legal one with the
+best expected points under the deal's score table in the plan, with the premium kept in reach
+added to a made bid (odds 1, as measured best for the heuristic in docs/strength.md). A hidden
+hand (dark, forehead) bids from the average share.
+
+Card play (as ``strategies.tactics.choose_play``): the seat keeps its ``need`` likeliest winners,
+wins a trick as cheaply as holds up, sheds spare cards highest first, ducks with the most dangerous
+card that cannot win; whether a card holds depends on who still wants tricks (keen players
+overtake when they can). The Joker is kept, led only when every trick is needed (with the demand
+that helps the hand) or low to lose. A seat in a premium span aims at exactly its bid while it can
+still make it.
+
+Everything here is integer masks and a few floating-point chances per card: a decision takes a
+fraction of a microsecond to a few microseconds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit, uint64
+from raspis.engine.core import machine as m
+from raspis.engine.core import rules
+from raspis.engine.core.codes import (
+    CALL_HIGH,
+    CALL_HIGHEST,
+    CALL_LOW,
+    CALL_LOWEST,
+    CALL_TRUMPS,
+    OPTION_CALL,
+    OPTION_COUNT,
+    OPTION_SUIT,
+    TRUMP_CIRCULAR,
+)
+from raspis.engine.core.deal import splitmix64
+
+JOKERS = rules.JOKER_BITS
+#: the section's header: the largest hand, the players, then the scales
+(X_MAX_HAND, X_PLAYERS, X_DECK, X_FIT, X_SCALES) = range(5)
+SCALE_UNIT = 1_000_000
+#: the share of the deals one trick off a bid that play towards the bid brings onto it
+STEER = 0.3
+#: buckets a trick of the fitted table's expected trick counts, and the weight of the model's
+#: distribution against the fitted deals (as that many deals)
+BUCKETS = 4
+PRESSURES = 3
+PRIOR = 20.0
+
+
+# -- small helpers ---------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _count(mask: int) -> int:
+    """The set bits of a non-negative mask, in unsigned arithmetic (the multiply wraps):
+    ``rules.popcount`` multiplies in signed int64, and inlined here on masks with the Jokers'
+    bits 52-53 it miscounted them (an out-of-bounds write followed, a segfault)."""
+    value = uint64(mask)
+    value = value - ((value >> uint64(1)) & uint64(0x5555555555555555))
+    value = (value & uint64(0x3333333333333333)) + ((value >> uint64(2))
+                                                     & uint64(0x3333333333333333))
+    value = (value + (value >> uint64(4))) & uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((value * uint64(0x0101010101010101)) >> uint64(56))
+
+
+@njit(cache=True, inline="always")
+def _index(bit: int) -> int:
+    """The index of a single set bit."""
+    return _count(bit - 1)
+
+
+@njit(cache=True, inline="always")
+def _jokers(mask: int) -> int:
+    """How many Jokers ``mask`` holds."""
+    return (mask >> 52 & 1) + (mask >> 53 & 1)
+
+
+@njit(cache=True, inline="always")
+def _above(card: int) -> int:
+    return rules.suit_mask(card // 13) & ~((2 << card) - 1)
+
+
+@njit(cache=True, inline="always")
+def _below(card: int) -> int:
+    return rules.suit_mask(card // 13) & ((1 << card) - 1)
+
+
+@njit(cache=True, inline="always")
+def _at_most(count: int, chance: float, limit: int) -> float:
+    """P(Binomial(count, chance) <= limit)."""
+    if limit >= count:
+        return 1.0
+    if limit < 0:
+        return 0.0
+    total = 0.0
+    term = (1.0 - chance) ** count  # j = 0
+    if chance >= 1.0:
+        return 0.0
+    ratio = chance / (1.0 - chance)
+    for j in range(limit + 1):
+        total += term
+        term *= ratio * (count - j) / (j + 1)
+    return min(1.0, total)
+
+
+@njit(cache=True, inline="always")
+def _play_code(card: int, option: int) -> int:
+    if card < 52:
+        return card
+    option = max(option, 0)
+    return card | OPTION_CALL[option] << m.CALL_SHIFT | (OPTION_SUIT[option] + 1) << m.SUIT_SHIFT
+
+
+@njit(cache=True, inline="always")
+def _pow(base: float, exponent: float) -> float:
+    return base ** exponent
+
+
+# -- the chance that a card holds (``tactics._Table``) ---------------------------------------------
+
+
+@njit(cache=True)
+def _beaten(card: int, trump: int, opponents: int, led: int, unseen: int, count: int,
+            each: float, keen: float, must_trump: bool, jokers_out: int,
+            shares: np.ndarray) -> float:
+    """Chance that one of ``opponents`` players still to play takes a trick ``card`` is winning
+    (``tactics._Table.beaten``)."""
+    if opponents <= 0:
+        return 0.0
+    suit = card // 13
+    higher = _count(unseen & _above(card)) / count
+    has_higher = 1.0 - _pow(1.0 - higher, each) if higher > 0 else 0.0
+    if led >= 0 and led != suit:
+        void = _pow(1.0 - shares[led], each)
+        per = void * has_higher
+    else:
+        lower = _count(unseen & _below(card)) / count
+        forced = _pow(1.0 - lower, each)
+        per = has_higher * (keen + (1.0 - keen) * forced)
+        if trump >= 0 and trump != suit and shares[trump] > 0:
+            void = _pow(1.0 - shares[suit], each)
+            ruff = void * (1.0 - _pow(1.0 - shares[trump], each))
+            ruff *= keen + (1.0 - keen) * (1.0 if must_trump else 0.0)
+            per += ruff - per * ruff
+    if jokers_out:
+        per += (1.0 - per) * keen * min(1.0, jokers_out * each / count)
+    return 1.0 - _pow(1.0 - per, opponents)
+
+
+@njit(cache=True)
+def _lead_chance(card: int, trump: int, circular: bool, opponents: int, unseen: int, count: int,
+                 each: float, keen: float, must_trump: bool, jokers_out: int,
+                 shares: np.ndarray) -> float:
+    ruff = rules.circular_trick_trump(card // 13) if circular else trump
+    return 1.0 - _beaten(card, ruff, opponents, -1, unseen, count, each, keen, must_trump,
+                         jokers_out, shares)
+
+
+# -- bidding (``tactics.card_chances``, ``trick_distribution``, ``best_bid``) ----------------------
+
+
+@njit(cache=True)
+def card_chances(hand: int, trump: int, hand_size: int, players: int, leads: bool, unseen: int,
+                 circular: bool, must_trump: bool, first_wins: bool, out: np.ndarray) -> int:
+    """The chance of each source of a trick in ``hand`` into ``out``; returns how many."""
+    unseen_count = max(1, _count(unseen))
+    opponents = players - 1
+    in_hands = min(1.0, opponents * hand_size / unseen_count)
+    jokers_out = _jokers(unseen)
+    mine_jokers = _jokers(hand)
+    count = 0
+    joker_chance = 0.85 if (jokers_out > 0 and not first_wins) else 0.97
+    for _ in range(mine_jokers):
+        out[count] = joker_chance
+        count += 1
+    plain = hand & ~JOKERS
+    if hand_size == 1:
+        if mine_jokers == 0 and plain != 0:
+            card = rules.highest_index(plain)
+            suit = card // 13
+            ruff = rules.circular_trick_trump(suit) if circular else trump
+            beats = _count(unseen & _above(card)) + jokers_out
+            if ruff >= 0 and ruff != suit and must_trump:
+                beats += _count(unseen & rules.suit_mask(ruff))
+            safe = max(0.0, 1.0 - beats / unseen_count)
+            if leads or (suit == trump and not circular):
+                out[count] = safe ** opponents
+            else:
+                lower = _count(unseen & _below(card)) / unseen_count
+                out[count] = lower * safe ** max(0, opponents - 1)
+            count += 1
+        return count
+    spare = 0
+    shortness = 0.0
+    for suit in range(4):
+        mine = plain & rules.suit_mask(suit)
+        length = _count(mine)
+        is_trump = suit == trump and not circular
+        if not is_trump and trump >= 0 and not circular:
+            shortness += 1.0 if length == 0 else 0.5 if length == 1 else 0.0
+        if mine == 0:
+            continue
+        ruff = rules.circular_trick_trump(suit) if circular else (trump if not is_trump else -1)
+        share = _count(unseen & rules.suit_mask(suit)) / unseen_count
+        has_ruff = 0.0
+        if ruff >= 0:
+            ruffs = _count(unseen & rules.suit_mask(ruff)) / unseen_count
+            has_ruff = 1.0 - (1.0 - ruffs) ** hand_size
+        index = 0
+        rest = mine
+        while rest:
+            card = rules.highest_index(rest)
+            rest &= ~(1 << card)
+            chance = _at_most(_count(unseen & _above(card)), in_hands, index)
+            if has_ruff > 0:
+                void = _at_most(hand_size, share, index)
+                chance *= (1.0 - void * has_ruff) ** opponents
+            if is_trump and chance < 0.5:
+                spare += 1
+            out[count] = chance
+            count += 1
+            index += 1
+    if spare and hand_size >= 3:
+        ruffs = 0.45 * min(spare, shortness)
+        while ruffs > 0:
+            out[count] = min(1.0, ruffs)
+            count += 1
+            ruffs -= 1.0
+    if jokers_out:
+        factor = 1.0 - 0.5 * jokers_out * in_hands / hand_size
+        for index in range(count):
+            out[index] *= factor
+    return count
+
+
+@njit(cache=True)
+def _distribution(chances: np.ndarray, count: int, scale: float, hand_size: int,
+                  out: np.ndarray) -> None:
+    """P(t tricks), t = 0..hand_size, into ``out`` (``tactics.trick_distribution``)."""
+    out[:hand_size + 1] = 0.0
+    out[0] = 1.0
+    top = 0
+    for index in range(count):
+        chance = min(1.0, max(0.0, chance_of(chances[index], scale)))
+        miss = 1.0 - chance
+        full = top == hand_size
+        top = min(top + 1, hand_size)
+        for tricks in range(top, 0, -1):
+            if tricks == hand_size and full:
+                out[tricks] += out[tricks - 1] * chance
+            else:
+                out[tricks] = out[tricks] * miss + out[tricks - 1] * chance
+        out[0] *= miss
+
+
+@njit(cache=True, inline="always")
+def chance_of(chance: float, scale: float) -> float:
+    return min(1.0, chance * scale)
+
+
+@njit(cache=True)
+def estimate(hand: int, trump: int, hand_size: int, players: int, leads: bool, unseen: int,
+             circular: bool, must_trump: bool, first_wins: bool) -> float:
+    """The expected tricks of a hand, unscaled (``tactics.estimate_tricks``)."""
+    chances = np.empty(64, dtype=np.float64)
+    count = card_chances(hand, trump, hand_size, players, leads, unseen, circular, must_trump,
+                         first_wins, chances)
+    total = 0.0
+    for index in range(count):
+        total += chances[index]
+    return min(float(hand_size), total)
+
+
+@njit(cache=True)
+def calibrate(cards: np.ndarray, players: int, hand_size: int, trump: bool, circular: bool,
+              must_trump: bool, first_wins: bool, seed: int) -> float:
+    """The scale that makes the estimates of a deal's hands add up to its tricks on average,
+    over 64 deals shuffled from ``seed`` (``tactics.Rules.scale``)."""
+    key = uint64(seed)
+    deck = 0
+    for card in cards:
+        deck |= 1 << card
+    deck_cards = cards.copy()
+    total = 0.0
+    deals = 64
+    for _ in range(deals):
+        for index in range(len(deck_cards) - 1, 0, -1):  # Fisher-Yates on a counter hash
+            key = splitmix64(key)
+            other = np.int64(key % uint64(index + 1))
+            deck_cards[index], deck_cards[other] = deck_cards[other], deck_cards[index]
+        key = splitmix64(key)
+        suit = np.int64(key % uint64(4)) if trump else np.int64(-1)
+        for seat in range(players):
+            hand = 0
+            for index in range(seat * hand_size, (seat + 1) * hand_size):
+                hand |= 1 << deck_cards[index]
+            total += estimate(hand, suit, hand_size, players, seat == 0, deck & ~hand, circular,
+                              must_trump, first_wins)
+    value = hand_size * deals / total if total > 0 else 1.0
+    return min(2.0, max(0.5, value))
+
+
+def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
+                   circular: bool, fitted: dict[int, np.ndarray] | None = None) -> np.ndarray:
+    """The policy's table: the calibration scale for every (participants, hand size, trump or
+    not) the plan can deal, in millionths; then, where ``fitted`` has them, each hand size's
+    fitted outcomes (``fitted[hand_size][bucket, bid, taken]``: deals counted) for the plan's
+    player count."""
+    players = int(plan_vector[m.P_PLAYERS])
+    max_hand = int(plan_vector[m.P_MAX_TRICKS])
+    must_trump = bool(plan_vector[m.P_MUST_TRUMP])
+    first_wins = int(plan_vector[m.P_TWO_JOKERS]) == rules.TWO_JOKERS_FIRST_WINS
+    cards = np.array(deck_cards, dtype=np.int64)
+    section = np.zeros(X_SCALES + (players + 1) * (max_hand + 1) * 2, dtype=np.int64)
+    section[X_MAX_HAND] = max_hand
+    section[X_PLAYERS] = players
+    section[X_DECK] = sum(1 << card for card in deck_cards)
+    for participants in range(2, players + 1):
+        for hand_size in range(1, max_hand + 1):
+            if participants * hand_size > len(cards):
+                continue
+            for trump in range(2):
+                scale = calibrate(cards, participants, hand_size, trump == 1, circular,
+                                  must_trump, first_wins,
+                                  participants * 1000 + hand_size * 2 + trump)
+                index = X_SCALES + (participants * (max_hand + 1) + hand_size) * 2 + trump
+                section[index] = round(scale * SCALE_UNIT)
+    if not fitted:
+        return section
+    index_at = len(section)
+    pieces = [section, np.zeros(max_hand + 1, dtype=np.int64)]
+    at = index_at + max_hand + 1
+    for hand_size in range(1, max_hand + 1):
+        counts = fitted.get(hand_size)
+        shape = (fit_buckets(hand_size), hand_size + 1, hand_size + 1)
+        if counts is None or counts.shape != shape:
+            continue
+        pieces[1][hand_size] = at
+        pieces.append(counts.astype(np.int64).ravel())
+        at += counts.size
+    section[X_FIT] = index_at
+    return np.concatenate(pieces)
+
+
+def fit_path(name: str, players: int) -> Path:
+    """Where the fitted bid outcomes of a preset are shipped: ``data/strong/NAME-PLAYERS.npz``."""
+    return Path(__file__).resolve().parent.parent / "data" / "strong" / f"{name}-{players}.npz"
+
+
+def load_fit(name: str, players: int, deck: int) -> dict[int, np.ndarray] | None:
+    """The fitted bid outcomes of variant ``name`` at ``players`` (``strategies.strong.fit_bids``),
+    if shipped for it and fitted on the same deck; else None."""
+    path = fit_path(name, players)
+    if not path.is_file():
+        return None
+    with np.load(path) as data:
+        if int(data["deck"]) != deck:
+            return None
+        return {int(key[1:]): data[key] for key in data.files if key.startswith("n")}
+
+
+# -- what the seat knows ---------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _points(plan: np.ndarray, row: int, bid: int, taken: int) -> int:
+    at = plan[m.O_POINTS] + m.deal_value(plan, row, m.D_POINTS_AT)
+    width = m.deal_value(plan, row, m.D_POINTS_WIDTH)
+    return plan[at + (bid + 1) * width + taken]
+
+
+@njit(cache=True)
+def _stake(state: np.ndarray, plan: np.ndarray, seat: int, bid: int) -> float:
+    """What making ``bid`` adds for ``seat`` on top of the deal's points: the premium kept in
+    reach while the seat has made every bid of the span so far (``tactics.premium_stake`` with
+    odds 1); 0 without a premium, outside a span, or once a bid of it was missed."""
+    mode = plan[m.P_PREMIUM_MODE]
+    row = state[m.S_ROW]
+    if mode == rules.PREMIUM_NONE or m.deal_value(plan, row, m.D_BLOCK) < 0 or bid < 0:
+        return 0.0
+    if m.deal_value(plan, row, m.D_BIDDING) == 0:
+        return 0.0
+    opens = m.deal_value(plan, row, m.D_OPENS) != 0
+    if not opens and state[plan[m.O_MADE] + seat] == 0:
+        return 0.0
+    made = _points(plan, row, bid, bid)
+    if mode == rules.PREMIUM_FIXED:
+        return float(plan[m.P_PREMIUM_POINTS])
+    best = made if opens else max(made, state[plan[m.O_BEST] + seat])
+    return float(best)
+
+
+@njit(cache=True)
+def _need(state: np.ndarray, plan: np.ndarray, seat: int, remaining: int) -> int:
+    """The tricks still to aim for: the count that scores best under the deal's table, or
+    exactly the bid while a premium is in reach and the bid can still be made."""
+    row = state[m.S_ROW]
+    bidding = m.deal_value(plan, row, m.D_BIDDING) != 0
+    bid = state[plan[m.O_BIDS] + seat] if bidding else -1
+    taken = state[plan[m.O_TAKEN] + seat]
+    if bidding and taken <= bid <= taken + remaining and _stake(state, plan, seat, bid) > 0:
+        return bid - taken
+    hand_size = m.deal_value(plan, row, m.D_HAND)
+    best, best_points = 0, 0
+    for extra in range(remaining + 1):
+        if taken + extra > hand_size:
+            break
+        points = _points(plan, row, bid, taken + extra)
+        if extra == 0 or points > best_points:
+            best, best_points = extra, points
+    return best
+
+
+@njit(cache=True)
+def _keen(state: np.ndarray, plan: np.ndarray, seat: int) -> tuple[float, bool]:
+    """(share of the other players still wanting tricks, whether the deal has bids to make)."""
+    row = state[m.S_ROW]
+    if m.deal_value(plan, row, m.D_BIDDING) == 0:
+        golden = _points(plan, row, -1, 1) > _points(plan, row, -1, 0)
+        return (1.0 if golden else 0.0), False
+    wanting = 0
+    count = state[m.S_ORDER_LEN]
+    for position in range(count):
+        other = state[plan[m.O_ORDER] + position]
+        if other != seat:
+            bid = state[plan[m.O_BIDS] + other]
+            if bid >= 0 and bid > state[plan[m.O_TAKEN] + other]:
+                wanting += 1
+    return wanting / max(1, count - 1), True
+
+
+@njit(cache=True, inline="always")
+def _turned_out(state: np.ndarray, shown: bool, hand: int) -> int:
+    """The turned trump card (when ``shown``: not while bidding a dark deal), known to every
+    seat."""
+    card = state[m.S_TRUMP_CARD]
+    if shown and 0 <= card < 54:
+        return (1 << card) & ~hand
+    return 0
+
+
+# -- the decision ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def bid_distribution(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int,
+                     seat: int, hand: int, distribution: np.ndarray) -> float:
+    """P(t tricks) for the seat to bid (t = 0..hand size) into ``distribution``, from its visible
+    hand (or the average share when it bids without seeing it); returns the expected tricks."""
+    row = state[m.S_ROW]
+    hand_size = m.deal_value(plan, row, m.D_HAND)
+    players = state[m.S_ORDER_LEN]
+    trump = m.visible_trump(state, plan)
+    circular = m.deal_value(plan, row, m.D_TRUMP_RULE) == TRUMP_CIRCULAR
+    if m.deal_value(plan, row, m.D_HAND_HIDDEN):
+        share = np.empty(hand_size, dtype=np.float64)
+        share[:] = 1.0 / players
+        _distribution(share, hand_size, 1.0, hand_size, distribution)
+    else:
+        max_hand = table[at + X_MAX_HAND]
+        flag = 1 if (trump >= 0 or circular) else 0
+        scale = table[at + X_SCALES + (players * (max_hand + 1) + hand_size) * 2 + flag] \
+            / SCALE_UNIT
+        if scale <= 0:
+            scale = 1.0
+        unseen = table[at + X_DECK] & ~hand & ~_turned_out(state, trump >= 0, hand)
+        first = state[plan[m.O_ORDER]]
+        dealer = state[m.S_DEALER]
+        if plan[m.P_DEALER_LEADS]:
+            for position in range(players):
+                if state[plan[m.O_ORDER] + position] == dealer:
+                    first = dealer
+        chances = np.empty(64, dtype=np.float64)
+        count = card_chances(hand, trump, hand_size, players, first == seat, unseen, circular,
+                             plan[m.P_MUST_TRUMP] != 0,
+                             plan[m.P_TWO_JOKERS] == rules.TWO_JOKERS_FIRST_WINS, chances)
+        _distribution(chances, count, scale, hand_size, distribution)
+    expected = 0.0
+    for tricks in range(hand_size + 1):
+        expected += tricks * distribution[tricks]
+    return expected
+
+
+@njit(cache=True, inline="always")
+def fit_buckets(hand_size: int) -> int:
+    """The fitted table's buckets at a hand size: ``PRESSURES`` x the expected tricks'."""
+    return PRESSURES * (BUCKETS * hand_size + 1)
+
+
+@njit(cache=True)
+def fit_bucket(state: np.ndarray, plan: np.ndarray, seat: int, expected: float,
+               hand_size: int) -> int:
+    """The seat's bucket in the fitted table: its expected tricks (``BUCKETS`` a trick), and how
+    the bids made before it stand against their share of the tricks (the pressure: below, about
+    or above ``hand_size / participants`` a bid, by half a trick)."""
+    tricks = min(BUCKETS * hand_size, max(0, int(expected * BUCKETS + 0.5)))
+    participants = state[m.S_ORDER_LEN]
+    made, total = 0, 0
+    for position in range(participants):
+        other = state[plan[m.O_ORDER] + position]
+        bid = state[plan[m.O_BIDS] + other]
+        if other != seat and bid >= 0:
+            made += 1
+            total += bid
+    excess = total - made * hand_size / participants
+    pressure = 0 if excess < -0.5 else 2 if excess > 0.5 else 1
+    return pressure * (BUCKETS * hand_size + 1) + tricks
+
+
+@njit(cache=True)
+def bid_bucket(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int) -> int:
+    """The fitted table's bucket of the seat to bid (``strategies.strong.fit_bids``)."""
+    seat = state[m.S_TO_MOVE]
+    hand_size = m.deal_value(plan, state[m.S_ROW], m.D_HAND)
+    distribution = np.empty(hand_size + 1, dtype=np.float64)
+    expected = bid_distribution(state, plan, table, at, seat,
+                                m.visible_hand(state, plan, seat), distribution)
+    return fit_bucket(state, plan, seat, expected, hand_size)
+
+
+@njit(cache=True)
+def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
+         hand: int) -> int:
+    row = state[m.S_ROW]
+    legal = state[m.S_LEGAL_A]
+    hand_size = m.deal_value(plan, row, m.D_HAND)
+    distribution = np.empty(hand_size + 1, dtype=np.float64)
+    expected = bid_distribution(state, plan, table, at, seat, hand, distribution)
+    # the fitted outcomes of this bucket (``strategies.strong.fit_bids``), for the full table's
+    # participants
+    block = -1
+    if table[at + X_FIT] > 0 and state[m.S_ORDER_LEN] == table[at + X_PLAYERS]:
+        offset = table[at + table[at + X_FIT] + hand_size]
+        if offset > 0:
+            block = (at + offset
+                     + fit_bucket(state, plan, seat, expected, hand_size) * (hand_size + 1) ** 2)
+    choice, best = -1, 0.0
+    aimed = np.empty(hand_size + 1, dtype=np.float64)
+    for bid in range(hand_size + 1):
+        if legal >> bid & 1:
+            # the seat plays towards its bid: a share ``STEER`` of the deals one trick off the
+            # bid either way end on it
+            aimed[:] = distribution
+            for near in (bid - 1, bid + 1):
+                if 0 <= near <= hand_size:
+                    moved = STEER * distribution[near]
+                    aimed[near] -= moved
+                    aimed[bid] += moved
+            if block >= 0:  # what the fitted deals of this bucket and bid came to
+                counts = block + bid * (hand_size + 1)
+                seen = 0
+                for taken in range(hand_size + 1):
+                    seen += table[counts + taken]
+                if seen > 0:
+                    for taken in range(hand_size + 1):
+                        aimed[taken] = ((table[counts + taken] + PRIOR * aimed[taken])
+                                        / (seen + PRIOR))
+            value = _stake(state, plan, seat, bid) * aimed[bid]
+            for taken in range(hand_size + 1):
+                if aimed[taken] > 0:
+                    value += aimed[taken] * _points(plan, row, bid, taken)
+            if choice < 0 or value > best + 1e-9:
+                choice, best = bid, value
+    return choice
+
+
+@njit(cache=True)
+def _name_trump(hand: int) -> int:
+    """The longest suit, counting high cards a little (``tactics.name_trump_suit``)."""
+    first = hand & ~JOKERS
+    best, best_score = 0, -1.0
+    for suit in range(4):
+        mine = first & rules.suit_mask(suit)
+        score = 0.0
+        while mine:
+            card = rules.highest_index(mine)
+            mine &= ~(1 << card)
+            score += 1.0 + max(0, card % 13 - 6) * 0.15
+        if score > best_score:
+            best, best_score = suit, score
+    return best
+
+
+@njit(cache=True)
+def _keepers(chances: np.ndarray, hand: int, jokers_held: int, need: int) -> int:
+    """The ``need`` cards most likely to win (the Jokers count first), as a mask."""
+    count = need - jokers_held
+    kept = 0
+    for _ in range(max(count, 0)):
+        pick, pick_chance = -1, -1.0
+        rest = hand & ~kept
+        while rest:
+            card = _index(rest & -rest)
+            rest &= rest - 1
+            chance = chances[card]
+            if pick < 0 or chance > pick_chance or (chance == pick_chance
+                                                    and card % 13 < pick % 13):
+                pick, pick_chance = card, chance
+        if pick < 0:
+            break
+        kept |= 1 << pick
+    return kept
+
+
+@njit(cache=True)
+def _joker_lead(calls: int, hand: int, unseen: int, trump: int, high: bool) -> int:
+    """The option to lead a Joker with: to win (with a demand that helps the hand) or to lose
+    (``tactics._joker_lead``); -1 when none fits."""
+    best, best_score = -1, -1e9
+    for option in range(OPTION_COUNT):
+        if not calls >> option & 1:
+            continue
+        call, suit = OPTION_CALL[option], OPTION_SUIT[option]
+        if best < 0:
+            best = option
+        if high:
+            if call == CALL_TRUMPS:
+                mine = hand & rules.suit_mask(trump) if trump >= 0 else 0
+                above = _count(unseen & _above(rules.highest_index(mine))) if mine else 0
+                score = 30.0 + 5 * min(above, 3) if mine and above else 5.0
+            elif call == CALL_HIGHEST and suit >= 0:
+                mine = hand & rules.suit_mask(suit)
+                if mine:
+                    above = _count(unseen & _above(rules.highest_index(mine)))
+                    score = 25.0 - 6 * abs(above - 1) + _count(mine)
+                else:
+                    score = 2.0
+            elif call == CALL_HIGH:
+                score = 10.0 - _count(hand & rules.suit_mask(suit)) if suit >= 0 \
+                    else 10.0
+            else:
+                continue
+        else:
+            if call == CALL_LOW and suit < 0:
+                score = 100.0
+            elif call == CALL_LOW or call == CALL_LOWEST:
+                mask = rules.suit_mask(suit)
+                score = float(_count(unseen & mask) - 2 * _count(hand & mask))
+            else:
+                continue
+        if score > best_score:
+            best, best_score = option, score
+    return best
+
+
+@njit(cache=True)
+def _lowest_lead(win: np.ndarray, cards: int) -> int:
+    """A lead meant to lose: the highest of the cards nearly sure to lose, else the least likely
+    to win."""
+    safe, low = -1, -1
+    rest = cards
+    while rest:
+        card = _index(rest & -rest)
+        rest &= rest - 1
+        if win[card] < 0.08 and (safe < 0 or card % 13 > safe % 13):
+            safe = card
+        if low < 0 or win[card] < win[low] or (win[card] == win[low] and card % 13 < low % 13):
+            low = card
+    return safe if safe >= 0 else low
+
+
+@njit(cache=True)
+def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
+          hand: int) -> int:
+    row = state[m.S_ROW]
+    legal_all = state[m.S_LEGAL_A]
+    calls = state[m.S_LEGAL_B]
+    legal = legal_all & ~JOKERS
+    jokers = legal_all & JOKERS
+    joker = 52 if jokers >> 52 & 1 else 53
+    if legal_all & (legal_all - 1) == 0 and (jokers == 0 or calls & (calls - 1) == 0):
+        card = _index(legal_all)
+        return _play_code(card, _index(calls) if calls else 0)
+    players = state[m.S_ORDER_LEN]
+    remaining = _count(hand)
+    need = _need(state, plan, seat, remaining)
+    keen, cliff = _keen(state, plan, seat)
+    trump = state[m.S_TRUMP]
+    unseen = (table[at + X_DECK] & ~hand & ~m.seen_cards(state, plan, seat)
+              & ~_turned_out(state, True, hand))
+    hand_size = m.deal_value(plan, row, m.D_HAND)
+    done = state[m.S_TRICKS_DONE]
+    length = state[m.S_TRICK_LEN]
+    others_cards = (players - 1) * (hand_size - done) - length
+    count = max(1, _count(unseen))
+    opponents = max(1, players - 1)
+    each = max(1.0, others_cards / opponents)
+    must_trump = plan[m.P_MUST_TRUMP] != 0
+    jokers_out = _jokers(unseen)
+    shares = np.empty(4, dtype=np.float64)
+    for suit in range(4):
+        shares[suit] = _count(unseen & rules.suit_mask(suit)) / count
+    circular = state[m.S_CIRCULAR] != 0
+    chances = np.zeros(54, dtype=np.float64)
+    jokers_held = _jokers(hand)
+    if length == 0:
+        return _lead(state, plan, hand, legal, jokers, joker, calls, trump, need, circular,
+                     remaining, jokers_held, unseen, count, opponents, each, keen, must_trump,
+                     jokers_out, shares, chances)
+    return _follow(state, plan, hand, legal, jokers, joker, calls, need, cliff, circular,
+                   remaining, jokers_held, unseen, count, players, each, keen, must_trump,
+                   jokers_out, shares, chances)
+
+
+@njit(cache=True)
+def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: int, joker: int,
+          calls: int, trump: int, need: int, circular: bool, remaining: int, jokers_held: int,
+          unseen: int, count: int, opponents: int, each: float, keen: float, must_trump: bool,
+          jokers_out: int, shares: np.ndarray, win: np.ndarray) -> int:
+    rest = legal
+    while rest:
+        card = _index(rest & -rest)
+        rest &= rest - 1
+        win[card] = _lead_chance(card, trump, circular, opponents, unseen, count, each, keen,
+                                 must_trump, jokers_out, shares)
+    fined = plan[m.P_LEAD_FINE] < 0 and remaining > 1
+    if need > 0:
+        must_all = need >= remaining
+        keepers = _keepers(win, legal, jokers_held, need)
+        sure = jokers_held
+        rest = keepers
+        while rest:
+            card = _index(rest & -rest)
+            rest &= rest - 1
+            sure += win[card] >= 0.8
+        spare = legal & ~keepers
+        if not must_all and sure >= need and spare:
+            return _lowest_lead(win, spare)
+        best_card, best = -1, 0.0
+        rest = legal
+        while rest:
+            card = _index(rest & -rest)
+            rest &= rest - 1
+            if best_card < 0 or win[card] > best or (win[card] == best
+                                                     and card % 13 < best_card % 13):
+                best_card, best = card, win[card]
+        if best_card < 0:
+            return _play_code(joker, _joker_lead(calls, hand, unseen, trump, True))
+        if jokers and not fined and best < 0.6 and must_all:
+            return _play_code(joker, _joker_lead(calls, hand, unseen, trump, True))
+        if best >= 0.35 or must_all:
+            return best_card
+        if trump >= 0 and not circular and hand & rules.suit_mask(trump):
+            single, single_win = -1, 0.0
+            rest = legal
+            while rest:
+                card = _index(rest & -rest)
+                rest &= rest - 1
+                suit = card // 13
+                if suit != trump and _count(hand & rules.suit_mask(suit)) == 1:
+                    if single < 0 or win[card] < single_win:
+                        single, single_win = card, win[card]
+            if single >= 0:
+                return single
+        return _lowest_lead(win, spare if spare else legal)
+    if legal:
+        lowest, lowest_win = -1, 0.0
+        rest = legal
+        while rest:
+            card = _index(rest & -rest)
+            rest &= rest - 1
+            if lowest < 0 or win[card] < lowest_win or (win[card] == lowest_win
+                                                         and card % 13 < lowest % 13):
+                lowest, lowest_win = card, win[card]
+        if not jokers or lowest_win < (0.6 if fined else 0.25):
+            return _lowest_lead(win, legal)
+    return _play_code(joker, _joker_lead(calls, hand, unseen, trump, False))
+
+
+@njit(cache=True)
+def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: int, joker: int,
+            calls: int, need: int, cliff: bool, circular: bool, remaining: int,
+            jokers_held: int, unseen: int, count: int, players: int, each: float, keen: float,
+            must_trump: bool, jokers_out: int, shares: np.ndarray, chances: np.ndarray) -> int:
+    two_jokers = plan[m.P_TWO_JOKERS]
+    led, trick_trump = state[m.S_LED], state[m.S_TRICK_TRUMP]
+    cards_at, calls_at, suits_at = plan[m.O_TCARD], plan[m.O_TCALL], plan[m.O_TSUIT]
+    beats = rules.trumps_beat_demand(state[cards_at], state[calls_at], state[suits_at],
+                                     trick_trump, plan[m.P_TRUMP_WINS] != 0)
+    position = state[m.S_TRICK_LEN]
+    best = -2
+    for index in range(position):
+        best = max(best, rules.card_key(state[cards_at + index], state[calls_at + index], index,
+                                        led, trick_trump, beats, two_jokers))
+    after = players - 1 - position
+    opponents_after = after
+    high_ok = jokers != 0 and calls & 1 != 0
+    low_ok = jokers != 0 and calls & 2 != 0
+    high_key = rules.card_key(52, CALL_HIGH, position, led, trick_trump, beats, two_jokers)
+    chance_trump = trick_trump if not circular else -1
+    if need > 0:
+        must_all = cliff and need >= remaining
+        winners = rules.winning_cards(legal, best, position, led, trick_trump, beats, two_jokers)
+        rest = hand & ~JOKERS
+        while rest:
+            card = _index(rest & -rest)
+            rest &= rest - 1
+            chances[card] = _lead_chance(card, chance_trump, circular, players - 1, unseen,
+                                         count, each, keen, must_trump, jokers_out, shares)
+        keepers = _keepers(chances, hand & ~JOKERS, jokers_held, need)
+        if winners:
+            if after == 0:
+                cheapest, cheapest_key = -1, 0
+                rest = winners
+                while rest:
+                    card = _index(rest & -rest)
+                    rest &= rest - 1
+                    key = rules.card_key(card, 0, position, led if led >= 0 else card // 13,
+                                         trick_trump, beats, two_jokers)
+                    if cheapest < 0 or key < cheapest_key:
+                        cheapest, cheapest_key = card, key
+                return cheapest
+            holds = np.zeros(54, dtype=np.float64)
+            top = -1.0
+            rest = winners
+            while rest:
+                card = _index(rest & -rest)
+                rest &= rest - 1
+                ruffing = led if card // 13 == trick_trump and led >= 0 else -1
+                holds[card] = 1.0 - _beaten(card, trick_trump, opponents_after, ruffing, unseen,
+                                            count, each, keen, must_trump, jokers_out, shares)
+                top = max(top, holds[card])
+            if must_all and high_ok and high_key > best and top < 0.9:
+                return _play_code(joker, 0)
+            choice, choice_key = -1, 0
+            rest = winners
+            while rest:
+                card = _index(rest & -rest)
+                rest &= rest - 1
+                if holds[card] >= top - 0.05:
+                    key = rules.card_key(card, 0, position, led if led >= 0 else card // 13,
+                                         trick_trump, beats, two_jokers)
+                    if choice < 0 or key < choice_key:
+                        choice, choice_key = card, key
+            if top >= 0.3 or not keepers >> choice & 1 or must_all:
+                return choice
+        elif must_all and high_ok and high_key > best:
+            return _play_code(joker, 0)
+        if legal == 0:
+            if high_ok and high_key > best:
+                return _play_code(joker, 0)
+            return _play_code(joker, 1 if low_ok else _index(calls & -calls))
+        spare = legal & ~keepers
+        if spare and not must_all:
+            pick = -1
+            rest = spare
+            while rest:
+                card = _index(rest & -rest)
+                rest &= rest - 1
+                if pick < 0 or chances[card] > chances[pick] or (
+                        chances[card] == chances[pick] and card % 13 > pick % 13):
+                    pick = card
+            return pick
+        pick = -1
+        rest = legal
+        while rest:
+            card = _index(rest & -rest)
+            rest &= rest - 1
+            if pick < 0 or chances[card] < chances[pick] or (
+                    chances[card] == chances[pick] and card % 13 < pick % 13):
+                pick = card
+        return pick
+    # ducking: the most dangerous card that cannot win; else the Joker low; else the likeliest to
+    # be overtaken
+    winners = rules.winning_cards(legal, best, position, led, trick_trump, beats, two_jokers)
+    losers = legal & ~winners
+    if losers:
+        if losers & (losers - 1) == 0:
+            return _index(losers)
+        pick, pick_chance = -1, 0.0
+        rest = losers
+        while rest:
+            card = _index(rest & -rest)
+            rest &= rest - 1
+            chance = _lead_chance(card, chance_trump, circular, players - 1, unseen, count, each,
+                                  keen, must_trump, jokers_out, shares)
+            if pick < 0 or chance > pick_chance or (chance == pick_chance
+                                                    and card % 13 > pick % 13):
+                pick, pick_chance = card, chance
+        return pick
+    if low_ok:
+        if after > 0 and legal:
+            cheapest, cheapest_key = -1, 0
+            rest = legal
+            while rest:
+                card = _index(rest & -rest)
+                rest &= rest - 1
+                key = rules.card_key(card, 0, position, led if led >= 0 else card // 13,
+                                     trick_trump, beats, two_jokers)
+                if cheapest < 0 or key < cheapest_key:
+                    cheapest, cheapest_key = card, key
+            ruffing = led if cheapest // 13 == trick_trump and led >= 0 else -1
+            if _beaten(cheapest, trick_trump, after, ruffing, unseen, count, each, keen,
+                       must_trump, jokers_out, shares) > 0.7:
+                return cheapest
+        return _play_code(joker, 1)
+    if legal == 0:
+        return _play_code(joker, _index(calls & -calls))
+    if after == 0:
+        pick, pick_chance = -1, 0.0
+        rest = legal
+        while rest:
+            card = _index(rest & -rest)
+            rest &= rest - 1
+            chance = _lead_chance(card, chance_trump, circular, players - 1, unseen, count, each,
+                                  keen, must_trump, jokers_out, shares)
+            if pick < 0 or chance > pick_chance or (chance == pick_chance
+                                                    and card % 13 > pick % 13):
+                pick, pick_chance = card, chance
+        return pick
+    cheapest, cheapest_key = -1, 0
+    rest = legal
+    while rest:
+        card = _index(rest & -rest)
+        rest &= rest - 1
+        key = rules.card_key(card, 0, position, led if led >= 0 else card // 13, trick_trump,
+                             beats, two_jokers)
+        if cheapest < 0 or key < cheapest_key:
+            cheapest, cheapest_key = card, key
+    return cheapest
+
+
+@njit(cache=True)
+def decide_strong(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int) -> int:
+    """The action code of ``strong`` for the seat to move."""
+    phase = state[m.S_PHASE]
+    seat = state[m.S_TO_MOVE]
+    hand = m.visible_hand(state, plan, seat)
+    if phase == m.PH_TRUMP:
+        return _name_trump(hand) + 1
+    if phase == m.PH_BID:
+        legal = state[m.S_LEGAL_A]
+        if legal & (legal - 1) == 0:
+            return _index(legal)
+        return _bid(state, plan, table, at, seat, hand)
+    return _play(state, plan, table, at, seat, hand)
+
+
+__all__ = ["decide_strong", "strong_section"]
