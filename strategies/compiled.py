@@ -21,7 +21,7 @@ from numba.extending import intrinsic
 from raspis.engine.batch.compiled import record_game
 from raspis.engine.core import machine as m
 from raspis.engine.core import rules
-from raspis.engine.core.codes import CALL_HIGH, OPTION_CALL, OPTION_SUIT
+from raspis.engine.core.codes import CALL_HIGH
 from raspis.engine.core.deal import splitmix64
 from raspis.engine.core.plan import MachineTables, RulePlan
 
@@ -137,14 +137,6 @@ def _first_in(table: np.ndarray, start: int, calls: int) -> int:
     return -1
 
 
-@njit(cache=True, inline="always")
-def _play_code(card: int, option: int) -> int:
-    if card < 52:
-        return card
-    option = max(option, 0)
-    return card | OPTION_CALL[option] << m.CALL_SHIFT | (OPTION_SUIT[option] + 1) << m.SUIT_SHIFT
-
-
 # -- the three policies ----------------------------------------------------------------------------
 
 
@@ -160,7 +152,7 @@ def lowest(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
         return rules.bit_index(legal & -legal)
     card = rules.bit_index(legal & -legal)
     order = T_LEAD_ORDER if state[m.S_TRICK_LEN] == 0 else T_FOLLOW_ORDER
-    return _play_code(card, _first_in(table, order, state[m.S_LEGAL_B]))
+    return m.play_code(card, _first_in(table, order, state[m.S_LEGAL_B]))
 
 
 @njit(cache=True, inline="always")
@@ -206,7 +198,7 @@ def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, ind
                 chosen = option
                 break
             wanted -= 1
-    return _play_code(joker, chosen)
+    return m.play_code(joker, chosen)
 
 
 @njit(cache=True, inline="always")
@@ -279,9 +271,9 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
                     masters += 1
             if want and (ordinary == 0 or need >= remaining
                          or (need > masters and table[T_NO_FINE])):
-                return _play_code(joker, _first_in(table, T_WIN_LEAD, calls))
+                return m.play_code(joker, _first_in(table, T_WIN_LEAD, calls))
             if not want and ordinary == 0:
-                return _play_code(joker, _first_in(table, T_LOSE_LEAD, calls))
+                return m.play_code(joker, _first_in(table, T_LOSE_LEAD, calls))
         return _rank_pick(ordinary, want)
     trick_trump, led = state[m.S_TRICK_TRUMP], state[m.S_LED]
     cards, calls_at, suits = plan[m.O_TCARD], plan[m.O_TCALL], plan[m.O_TSUIT]
@@ -300,12 +292,12 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
         high_key = rules.card_key(joker, CALL_HIGH, length, led, trick_trump, beat, two_jokers)
         joker_wins = jokers != 0 and high_ok and high_key > best
         if beats == 0 and (joker_wins or ordinary == 0) and jokers:
-            return _play_code(joker, 0 if joker_wins else 1 if low_ok else 0)
+            return m.play_code(joker, 0 if joker_wins else 1 if low_ok else 0)
         side = ordinary & ~trumps
         choice = beats if beats else side if side else ordinary
         return _rank_pick(choice, False)
     if jokers and ((losers == 0 and low_ok) or ordinary == 0):
-        return _play_code(joker, 1 if low_ok else 0)
+        return m.play_code(joker, 1 if low_ok else 0)
     return _rank_pick(losers if losers else ordinary, True)
 
 

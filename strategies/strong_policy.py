@@ -126,14 +126,6 @@ def _at_most(count: int, chance: float, limit: int) -> float:
 
 
 @njit(cache=True, inline="always")
-def _play_code(card: int, option: int) -> int:
-    if card < 52:
-        return card
-    option = max(option, 0)
-    return card | OPTION_CALL[option] << m.CALL_SHIFT | (OPTION_SUIT[option] + 1) << m.SUIT_SHIFT
-
-
-@njit(cache=True, inline="always")
 def _pow(base: float, exponent: float) -> float:
     return base ** exponent
 
@@ -625,6 +617,24 @@ def _keepers(chances: np.ndarray, hand: int, jokers_held: int, need: int) -> int
 
 
 @njit(cache=True)
+def _likeliest(cards: int, trump: int, circular: bool, opponents: int, unseen: int, count: int,
+               each: float, keen: float, must_trump: bool, jokers_out: int,
+               shares: np.ndarray) -> int:
+    """The card of ``cards`` with the best ``_lead_chance`` (the higher rank among equals); -1
+    for none."""
+    pick, pick_chance = -1, 0.0
+    rest = cards
+    while rest:
+        card = _index(rest & -rest)
+        rest &= rest - 1
+        chance = _lead_chance(card, trump, circular, opponents, unseen, count, each, keen,
+                              must_trump, jokers_out, shares)
+        if pick < 0 or chance > pick_chance or (chance == pick_chance and card % 13 > pick % 13):
+            pick, pick_chance = card, chance
+    return pick
+
+
+@njit(cache=True)
 def _joker_lead(calls: int, hand: int, unseen: int, trump: int, high: bool) -> int:
     """The option to lead a Joker with: to win (with a demand that helps the hand) or to lose
     (``tactics._joker_lead``); -1 when none fits."""
@@ -692,7 +702,7 @@ def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat:
     joker = 52 if jokers >> 52 & 1 else 53
     if legal_all & (legal_all - 1) == 0 and (jokers == 0 or calls & (calls - 1) == 0):
         card = _index(legal_all)
-        return _play_code(card, _index(calls) if calls else 0)
+        return m.play_code(card, _index(calls) if calls else 0)
     players = state[m.S_ORDER_LEN]
     remaining = _count(hand)
     need = _need(state, plan, seat, remaining)
@@ -757,9 +767,9 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
                                                      and card % 13 < best_card % 13):
                 best_card, best = card, win[card]
         if best_card < 0:
-            return _play_code(joker, _joker_lead(calls, hand, unseen, trump, True))
+            return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, True))
         if jokers and not fined and best < 0.6 and must_all:
-            return _play_code(joker, _joker_lead(calls, hand, unseen, trump, True))
+            return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, True))
         if best >= 0.35 or must_all:
             return best_card
         if trump >= 0 and not circular and hand & rules.suit_mask(trump):
@@ -786,7 +796,7 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
                 lowest, lowest_win = card, win[card]
         if not jokers or lowest_win < (0.6 if fined else 0.25):
             return _lowest_lead(win, legal)
-    return _play_code(joker, _joker_lead(calls, hand, unseen, trump, False))
+    return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, False))
 
 
 @njit(cache=True)
@@ -843,7 +853,7 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
                                             count, each, keen, must_trump, jokers_out, shares)
                 top = max(top, holds[card])
             if must_all and high_ok and high_key > best and top < 0.9:
-                return _play_code(joker, 0)
+                return m.play_code(joker, 0)
             choice, choice_key = -1, 0
             rest = winners
             while rest:
@@ -857,11 +867,11 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
             if top >= 0.3 or not keepers >> choice & 1 or must_all:
                 return choice
         elif must_all and high_ok and high_key > best:
-            return _play_code(joker, 0)
+            return m.play_code(joker, 0)
         if legal == 0:
             if high_ok and high_key > best:
-                return _play_code(joker, 0)
-            return _play_code(joker, 1 if low_ok else _index(calls & -calls))
+                return m.play_code(joker, 0)
+            return m.play_code(joker, 1 if low_ok else _index(calls & -calls))
         spare = legal & ~keepers
         if spare and not must_all:
             pick = -1
@@ -889,17 +899,8 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
     if losers:
         if losers & (losers - 1) == 0:
             return _index(losers)
-        pick, pick_chance = -1, 0.0
-        rest = losers
-        while rest:
-            card = _index(rest & -rest)
-            rest &= rest - 1
-            chance = _lead_chance(card, chance_trump, circular, players - 1, unseen, count, each,
-                                  keen, must_trump, jokers_out, shares)
-            if pick < 0 or chance > pick_chance or (chance == pick_chance
-                                                    and card % 13 > pick % 13):
-                pick, pick_chance = card, chance
-        return pick
+        return _likeliest(losers, chance_trump, circular, players - 1, unseen, count, each, keen,
+                          must_trump, jokers_out, shares)
     if low_ok:
         if after > 0 and legal:
             cheapest, cheapest_key = -1, 0
@@ -915,21 +916,12 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
             if _beaten(cheapest, trick_trump, after, ruffing, unseen, count, each, keen,
                        must_trump, jokers_out, shares) > 0.7:
                 return cheapest
-        return _play_code(joker, 1)
+        return m.play_code(joker, 1)
     if legal == 0:
-        return _play_code(joker, _index(calls & -calls))
+        return m.play_code(joker, _index(calls & -calls))
     if after == 0:
-        pick, pick_chance = -1, 0.0
-        rest = legal
-        while rest:
-            card = _index(rest & -rest)
-            rest &= rest - 1
-            chance = _lead_chance(card, chance_trump, circular, players - 1, unseen, count, each,
-                                  keen, must_trump, jokers_out, shares)
-            if pick < 0 or chance > pick_chance or (chance == pick_chance
-                                                    and card % 13 > pick % 13):
-                pick, pick_chance = card, chance
-        return pick
+        return _likeliest(legal, chance_trump, circular, players - 1, unseen, count, each, keen,
+                          must_trump, jokers_out, shares)
     cheapest, cheapest_key = -1, 0
     rest = legal
     while rest:

@@ -28,7 +28,7 @@ from numba import njit, uint64
 
 from . import deal as chance
 from . import rules
-from .codes import HOOK_NO_EQUAL, TRUMP_TURNED
+from .codes import HOOK_NO_EQUAL, OPTION_CALL, OPTION_SUIT, TRUMP_TURNED
 
 # -- phases (``engine.phase.Phase``) ---------------------------------------------------------------
 PH_DEAL, PH_TRUMP, PH_BID, PH_PLAY, PH_SCORE, PH_OVER = range(6)
@@ -87,6 +87,16 @@ def action_code(card_or_value: int, call: int = 0, suit: int = -1) -> int:
     """The code of a play (``card`` with a Joker's ``call`` and ``suit``); a bid's code is the bid
     and naming trump's is the suit plus one."""
     return card_or_value | call << CALL_SHIFT | (suit + 1) << SUIT_SHIFT
+
+
+@njit(cache=True, inline="always")
+def play_code(card: int, option: int) -> int:
+    """``action_code`` for compiled callers: playing ``card``, a Joker with the call option
+    ``option`` (over ``codes.OPTIONS``; -1 is taken as the first)."""
+    if card < 52:
+        return card
+    option = max(option, 0)
+    return card | OPTION_CALL[option] << CALL_SHIFT | (OPTION_SUIT[option] + 1) << SUIT_SHIFT
 
 
 def layout(players: int, deck_size: int, max_tricks: int, max_results: int) -> dict[str, int]:
