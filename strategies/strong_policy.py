@@ -617,6 +617,23 @@ def _keepers(chances: np.ndarray, hand: int, jokers_held: int, need: int) -> int
 
 
 @njit(cache=True)
+def _cheapest(cards: int, position: int, led: int, trick_trump: int, beats: bool,
+              two_jokers: int) -> int:
+    """The card of ``cards`` with the lowest ``rules.card_key`` played ``position``-th (after a
+    Joker led without a suit, each card as if it set the led suit); -1 for none."""
+    cheapest, cheapest_key = -1, 0
+    rest = cards
+    while rest:
+        card = _index(rest & -rest)
+        rest &= rest - 1
+        key = rules.card_key(card, 0, position, led if led >= 0 else card // 13, trick_trump,
+                             beats, two_jokers)
+        if cheapest < 0 or key < cheapest_key:
+            cheapest, cheapest_key = card, key
+    return cheapest
+
+
+@njit(cache=True)
 def _likeliest(cards: int, trump: int, circular: bool, opponents: int, unseen: int, count: int,
                each: float, keen: float, must_trump: bool, jokers_out: int,
                shares: np.ndarray) -> int:
@@ -832,15 +849,7 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
         keepers = _keepers(chances, hand & ~JOKERS, jokers_held, need)
         if winners:
             if after == 0:
-                cheapest, cheapest_key = -1, 0
-                rest = winners
-                while rest:
-                    card = _index(rest & -rest)
-                    rest &= rest - 1
-                    key = rules.card_key(card, 0, position, led if led >= 0 else card // 13,
-                                         trick_trump, beats, two_jokers)
-                    if cheapest < 0 or key < cheapest_key:
-                        cheapest, cheapest_key = card, key
+                cheapest = _cheapest(winners, position, led, trick_trump, beats, two_jokers)
                 return cheapest
             holds = np.zeros(54, dtype=np.float64)
             top = -1.0
@@ -903,15 +912,7 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
                           must_trump, jokers_out, shares)
     if low_ok:
         if after > 0 and legal:
-            cheapest, cheapest_key = -1, 0
-            rest = legal
-            while rest:
-                card = _index(rest & -rest)
-                rest &= rest - 1
-                key = rules.card_key(card, 0, position, led if led >= 0 else card // 13,
-                                     trick_trump, beats, two_jokers)
-                if cheapest < 0 or key < cheapest_key:
-                    cheapest, cheapest_key = card, key
+            cheapest = _cheapest(legal, position, led, trick_trump, beats, two_jokers)
             ruffing = led if cheapest // 13 == trick_trump and led >= 0 else -1
             if _beaten(cheapest, trick_trump, after, ruffing, unseen, count, each, keen,
                        must_trump, jokers_out, shares) > 0.7:
@@ -922,15 +923,7 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
     if after == 0:
         return _likeliest(legal, chance_trump, circular, players - 1, unseen, count, each, keen,
                           must_trump, jokers_out, shares)
-    cheapest, cheapest_key = -1, 0
-    rest = legal
-    while rest:
-        card = _index(rest & -rest)
-        rest &= rest - 1
-        key = rules.card_key(card, 0, position, led if led >= 0 else card // 13, trick_trump,
-                             beats, two_jokers)
-        if cheapest < 0 or key < cheapest_key:
-            cheapest, cheapest_key = card, key
+    cheapest = _cheapest(legal, position, led, trick_trump, beats, two_jokers)
     return cheapest
 
 
