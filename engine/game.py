@@ -59,12 +59,12 @@ __all__ = ["NO_SUIT", "DealResult", "Game", "Phase", "Trick", "TrickCard"]
 _PHASES = tuple(Phase)
 _TRUMP, _BID, _PLAY = int(Phase.TRUMP), int(Phase.BID), int(Phase.PLAY)
 _CALLS = CALL_CODES
+_step = m.step
+_CALL_SHIFT, _SUIT_SHIFT = m.CALL_SHIFT, m.SUIT_SHIFT
 
 #: the plays of one suit's cards, by ``suit << 13 | pattern`` (at most 4 x 8,192 entries: play
 #: records are immutable and shared by every game)
 _SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
-
-
 #: the same by the whole mask, for the masks met first (bounded: a long run meets millions)
 _PLAIN_PLAYS: dict[int, tuple[Action, ...]] = {}
 _PLAIN_LIMIT = 1 << 16
@@ -88,8 +88,8 @@ def _plain_plays(cards: int) -> tuple[Action, ...]:
     if len(_PLAIN_PLAYS) < _PLAIN_LIMIT:
         _PLAIN_PLAYS[cards] = plays
     return plays
-_step = m.step
-_CALL_SHIFT, _SUIT_SHIFT = m.CALL_SHIFT, m.SUIT_SHIFT
+
+
 _MASK64 = (1 << 64) - 1
 
 

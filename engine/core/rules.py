@@ -389,12 +389,12 @@ def bid_made(bid: int, taken: int) -> bool:
     return bid < 0 or bid == taken
 
 
-@njit(cache=True)
-def premium(mode: int, made_every_bid: bool, best_deal: int, fixed_points: int) -> int:
-    """The premium of a seat at the end of its span (002: «премия» for making every bid of the
-    game, or of a pulka): nothing unless every bid was made; then fixed points, or the seat's best
-    deal score of the span once more."""
-    if mode == PREMIUM_NONE or not made_every_bid:
+@njit(cache=True, inline="always")
+def premium(mode: int, best_deal: int, fixed_points: int) -> int:
+    """The premium of a seat that made every bid of its span (002: «премия» for making every bid
+    of the game, or of a pulka): fixed points, or the seat's best deal score of the span once
+    more (``span_premiums`` decides who earns it)."""
+    if mode == PREMIUM_NONE:
         return 0
     if mode == PREMIUM_FIXED:
         return fixed_points
@@ -463,7 +463,7 @@ def span_premiums(made: np.ndarray, best: np.ndarray, counted: bool, mode: int, 
         return
     for seat in range(players):
         if earners >> seat & 1:
-            out[seat] += premium(mode, True, best[seat], fixed_points)
+            out[seat] += premium(mode, best[seat], fixed_points)
         if premium_cancels(seat, earners, players, others, several):
             out[seat] -= max(0, best[seat])
 
