@@ -26,7 +26,8 @@ from raspis.engine.core.deal import splitmix64
 from raspis.engine.core.plan import MachineTables, RulePlan
 
 from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, suit_tables
-from .strong_policy import decide_strong, load_fit, strong_section
+from .strong_fit import find_fit
+from .strong_policy import decide_strong, strong_section
 
 #: policy codes, one per seat of each game (``run_games``)
 LOWEST, RANDOM, FAST_HEURISTIC, STRONG = range(4)
@@ -46,7 +47,7 @@ def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = Tru
                   strong_on: bool = True) -> np.ndarray:
     """The policies' table (``T_*``); ``strong_on``: with ``strong``'s section (its calibration,
     worked out on first use), ``fit_bids_on``: with its fitted bid outcomes where they are
-    shipped (``strong_policy.load_fit``)."""
+    shipped for the variant's rules (``strong_fit.find_fit``)."""
     variant = plan.variant
     rows = tables.deals
     blocks: dict[tuple[int, int], int] = {}
@@ -84,7 +85,7 @@ def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = Tru
         header[T_STRONG_AT] = -1
         return np.concatenate([header, per_row, *pieces])
     players = int(tables.plan[m.P_PLAYERS])
-    fitted = load_fit(variant.name, players, variant.deck_mask) if fit_bids_on else None
+    fitted = find_fit(variant, players) if fit_bids_on else None
     strong = strong_section(tables.plan, variant.deck_cards, variant.trump.mode == "circular",
                             fitted)
     return np.concatenate([header, per_row, *pieces, strong])

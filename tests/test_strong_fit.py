@@ -1,0 +1,55 @@
+"""Which shipped fitted table ``strong`` bids with (``strategies.strong_fit``): a variant that plays
+a preset's game, whatever its name and however its dealer's hook is set, bids with that preset's
+table; a variant with other rules gets none, even under a preset's name."""
+
+from __future__ import annotations
+
+import pytest
+from raspis.engine import load_variant
+from raspis.engine.core.plan import rule_plan
+from raspis.engine.variant import variant_from_dict
+from raspis.strategies import compiled
+from raspis.strategies.strong_fit import fit_file, fit_source
+from raspis.strategies.strong_policy import fit_path
+
+SHIPPED = ("classic", "joker", "oh-hell")
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_preset_bids_with_its_own_table(name: str) -> None:
+    variant = load_variant(name).for_player_count(4)
+    assert fit_file(variant, 4) == fit_path(name, 4)
+
+
+@pytest.mark.parametrize("hook", [{"hook": "off"}, {"hook": "from_deal", "hook_from_deal": 4},
+                                  {"hook": "specials_only"}])
+def test_the_hook_studys_variants_bid_with_the_presets_table(hook: dict) -> None:
+    """The hook takes one bid away from the dealer and nothing else (RULES §3), so what a bid
+    comes to in play is the preset's: the study of ``make run`` bids with classic's table."""
+    variant = variant_from_dict({"extends": "classic", "name": "classic-no-hook",
+                                 "bidding": hook}).for_player_count(4)
+    assert fit_source(variant, 4) == "classic"
+
+
+@pytest.mark.parametrize("change", [{"scoring": {"exact_per_trick": 20}},
+                                    {"play": {"must_trump": False}},
+                                    {"deck": {"lowest_rank": 2}}])
+def test_other_rules_get_no_table_even_under_a_presets_name(change: dict) -> None:
+    variant = variant_from_dict({"extends": "classic", "name": "classic",
+                                 **change}).for_player_count(4)
+    assert fit_source(variant, 4) is None
+
+
+def test_a_table_is_fitted_at_four_players_only() -> None:
+    variant = load_variant("classic").for_player_count(3)
+    assert fit_source(variant, 3) is None
+
+
+def test_the_policy_table_of_a_hook_variant_carries_the_fit() -> None:
+    variant = variant_from_dict({"extends": "classic", "name": "mine",
+                                 "bidding": {"hook": "off"}})
+    plan = rule_plan(variant, 4)
+    tables = plan.machine()
+    fitted = compiled._policy_table(tables, plan, True)
+    model_only = compiled._policy_table(tables, plan, False)
+    assert len(fitted) > len(model_only)
