@@ -266,15 +266,20 @@ def test_directory_of_another_run_is_refused(tmp_path: Path) -> None:
 
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
     out = tmp_path / "run"
+    # far more games than are played before the signal (it comes after two shards), so that a
+    # slow start on a loaded machine cannot let the run finish first
     process = subprocess.Popen(
-        [*RASPIS, "tournament", "--variant", "classic", "--strategies", "random", "--games", "400",
+        [*RASPIS, "tournament", "--variant", "classic", "--strategies", "random", "--games", "20000",
          "--shard-size", "2", "--workers", "2", "--quiet", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    # the first shards come after the start-up, which on a fresh clone includes compiling the
+    # rules core (a minute or more on a loaded machine): wait for them rather than for a clock
+    deadline = time.monotonic() + 400
+    while time.monotonic() < deadline and process.poll() is None:
         if (out / "games").is_dir() and len(list((out / "games").glob("*.parquet"))) >= 2:
             break
         time.sleep(0.05)
+    assert process.poll() is None, process.communicate()[1]
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
