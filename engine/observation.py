@@ -284,16 +284,15 @@ def _hand_fields(view: Observation, source: list[Any]) -> None:
         others = _NO_HANDS[players] = (None,) * players
     how = _how_text(state, game)
     card = int(state[m.S_TRUMP_CARD])
+    row = game.tables.deals[state[m.S_ROW]] if phase <= Phase.PLAY else None
+    if row is not None and (row[m.D_SHOWN] or phase == Phase.BID and row[m.D_OTHERS_SHOWN]):
+        others = visible_other_hands(state, plan, seat, players)
     if phase == Phase.BID:  # what bidding hides (``engine.core.plan.bidding_view``)
-        row = game.tables.deals[state[m.S_ROW]]
+        assert row is not None
         hidden = bool(row[m.D_HAND_HIDDEN])
         trump_hidden = bool(row[m.D_TRUMP_HIDDEN])
-        shown = row[m.D_OTHERS_SHOWN]
         if hidden:
             hand = 0
-        if shown:
-            others = tuple(int(state[hands + other]) if other != seat else None
-                           for other in range(players))
     elif phase == Phase.TRUMP and how == "named" and card < 0:
         # Named after the first cards (002); a dealer naming after a turned Joker saw every card.
         hand = int(state[plan[m.O_FIRST] + seat])
@@ -305,6 +304,15 @@ def _hand_fields(view: Observation, source: list[Any]) -> None:
     _SET(view, "trump_card", None if trump_hidden or card < 0 else card)
     _SET(view, "trump_how", "unknown" if trump_hidden else how)
     _SET(view, "trick_trump", -1 if trump_hidden else int(state[m.S_TRICK_TRUMP]))
+
+
+def visible_other_hands(state: Any, plan: Any, seat: int, players: int) -> tuple[int | None, ...]:
+    """What ``seat`` sees of every other hand (``machine.visible_other_hand``; None: nothing)."""
+    seen = []
+    for other in range(players):
+        cards = int(m.visible_other_hand(state, plan, seat, other))
+        seen.append(None if cards < 0 else cards)
+    return tuple(seen)
 
 
 def _trick_fields(view: Observation, source: list[Any]) -> None:
