@@ -9,8 +9,8 @@ from pydantic import ValidationError
 from raspis.engine import VariantError, load_variant, preset_names, variant_from_dict
 from raspis.engine.variant import presets_dir
 
-PRESETS = ["circular-trumps", "classic", "georgian", "joker", "joker-52", "joker-pagat", "odessa",
-           "odessa-short", "oh-hell"]
+PRESETS = ["circular-trumps", "classic", "classic-lobovaya", "georgian", "joker", "joker-52",
+           "joker-pagat", "odessa", "odessa-short", "oh-hell"]
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
