@@ -40,6 +40,7 @@ from .errors import IllegalActionError, RaspisError
 from .events import (
     BidMade,
     CardPlayed,
+    CardsShown,
     DealScored,
     DealStarted,
     Event,
@@ -225,6 +226,8 @@ class Game:
                 raise RaspisError("shown needs one mask per seat, each within the seat's hand")
             at = game.tables.plan[m.O_SHOWN]
             game.state[at:at + players] = shown
+            game.log = [CardsShown(tuple(shown)) if type(event) is CardsShown else event
+                        for event in game.log]
         if bids is not None:
             for bid in bids:
                 game.apply(Bid(bid))
@@ -761,8 +764,13 @@ class Game:
         spec = self.deal
         self.log.append(DealStarted(spec.number, spec.hand_size, spec.kind, self.dealer,
                                     tuple(self.hands)))
+        self._log_shown()
         if self._phase != Phase.TRUMP:
             self.log.append(TrumpChosen(self.trump, self.trump_card, self.trump_how))
+
+    def _log_shown(self) -> None:
+        if self.tables.deals[self.state[m.S_ROW], m.D_SHOWN]:
+            self.log.append(CardsShown(tuple(self.shown_cards)))
 
     def _log_step(self, seat: int, action: Action, events: int, done: int) -> None:
         log = self.log
@@ -780,6 +788,7 @@ class Game:
             spec = self.deal
             log.append(DealStarted(spec.number, spec.hand_size, spec.kind, self.dealer,
                                    tuple(self.hands)))
+            self._log_shown()
         if events & m.EV_TRUMP_CHOSEN:
             log.append(TrumpChosen(self.trump, self.trump_card, self.trump_how))
         if events & m.EV_GAME_OVER:

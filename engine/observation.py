@@ -2,7 +2,9 @@
 
 An observation holds exactly what the seat may see under the variant: its own hand (hidden while
 bidding a dark deal; while naming trump only the first cards dealt), the other hands only in a
-"lobovaya" deal while bidding, the trump and the turned card, the bids, the tricks taken, the
+"lobovaya" deal while bidding (or, with lobovaya read as one card each, the card each other seat
+showed at the deal while it holds it: ``machine.visible_other_hand``), the trump and the turned
+card, the bids, the tricks taken, the
 current trick, and the finished tricks that the variant's memory rule lets it look back at
 (``play.memory``: all, its own and the last, the last, none, or its own). Legal actions come with
 it when the seat is to move, like an action mask.
@@ -47,7 +49,10 @@ class Observation:
     Fields: ``variant``, ``seat``, ``players``, ``phase``, ``deal_number``, ``hand_size``, ``kind``,
     ``dealer``, ``order``, ``to_move``, ``hand``, ``hand_hidden``, ``other_hands``, ``trump``,
     ``trump_card``, ``trump_how``, ``bids``, ``taken``, ``trick``, ``led_suit``, ``trick_trump``,
-    ``tricks``, ``played``, ``scores``, ``hook_rule``, ``legal_actions``; ``trump_hidden`` is True
+    ``tricks``, ``played``, ``scores``, ``hook_rule``, ``legal_actions``; ``other_hands[other]`` is
+    what the seat sees of that hand (None: nothing, always for its own): the whole hand while
+    bidding a forehead deal, the card it showed and still holds in a lobovaya deal read as one
+    card each (0 once it is played); ``trump_hidden`` is True
     while bidding a dark deal (bids come before the deal, so the trump is not known yet: ``trump``
     is then -1 and ``trump_card`` None whatever they will be); ``passes_in_row`` is each seat's
     passes in a row so far (public: every bid is seen), for the pass limit. Immutable.
