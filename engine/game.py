@@ -472,8 +472,9 @@ class Game:
         """What ``seat`` sees of each other hand now (``Observation.other_hands``; None: nothing):
         every hand while bidding a forehead deal, the shown cards still held in a deal where
         each seat shows one (``machine.visible_other_hand``)."""
-        row = self.tables.deals[self.state[m.S_ROW]]
-        if not (row[m.D_SHOWN] or row[m.D_OTHERS_SHOWN]):
+        tables = self.tables
+        row = tables.deals[self.state[m.S_ROW]]
+        if not (tables.shows_cards and row[m.D_SHOWN] or row[m.D_OTHERS_SHOWN]):
             return (None,) * self.players
         return visible_other_hands(self.state, self.tables.plan, seat, self.players)
 

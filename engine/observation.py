@@ -289,11 +289,12 @@ def _hand_fields(view: Observation, source: list[Any]) -> None:
         others = _NO_HANDS[players] = (None,) * players
     how = _how_text(state, game)
     card = int(state[m.S_TRUMP_CARD])
-    row = game.tables.deals[state[m.S_ROW]] if phase <= Phase.PLAY else None
-    if row is not None and (row[m.D_SHOWN] or phase == Phase.BID and row[m.D_OTHERS_SHOWN]):
-        others = visible_other_hands(state, plan, seat, players)
+    tables = game.tables
+    if phase == Phase.BID or tables.shows_cards and phase <= Phase.PLAY:
+        row = tables.deals[state[m.S_ROW]]
+        if row[m.D_SHOWN] or phase == Phase.BID and row[m.D_OTHERS_SHOWN]:
+            others = visible_other_hands(state, plan, seat, players)
     if phase == Phase.BID:  # what bidding hides (``engine.core.plan.bidding_view``)
-        assert row is not None
         hidden = bool(row[m.D_HAND_HIDDEN])
         trump_hidden = bool(row[m.D_TRUMP_HIDDEN])
         if hidden:

@@ -352,6 +352,8 @@ class MachineTables:
             points.append(scores.ravel())
             at += scores.size
         self.deals = table
+        #: whether some deal shows a card of each hand (``shown_cards``), seen all deal long
+        self.shows_cards = bool(table[:, machine.D_SHOWN].any())
         flat_points = np.concatenate(points) if points else np.zeros(1, dtype=np.int64)
         results = len(deals) + ties
         offsets = machine.layout(players, rules.deck_size, most_tricks, results)
