@@ -4,10 +4,9 @@ An observation holds exactly what the seat may see under the variant: its own ha
 bidding a dark deal; while naming trump only the first cards dealt), the other hands only in a
 "lobovaya" deal while bidding (or, with lobovaya read as one card each, the card each other seat
 showed at the deal while it holds it: ``machine.visible_other_hand``), the trump and the turned
-card, the bids, the tricks taken, the
-current trick, and the finished tricks that the variant's memory rule lets it look back at
-(``play.memory``: all, its own and the last, the last, none, or its own). Legal actions come with
-it when the seat is to move, like an action mask.
+card, the bids, the tricks taken, the current trick, and the finished tricks that the variant's
+memory rule lets it look back at (``play.memory``: all, its own and the last, the last, none, or
+its own). Legal actions come with it when the seat is to move, like an action mask.
 
 ``Game.observation`` makes one for every decision, so it is a cheap view: a copy of the game's
 compiled state (the part a deal needs, not the results) and the legal actions, with each field

@@ -278,8 +278,9 @@ _KIND_BLOCKS = ["2 dark", "max dark", "2 golden", "max misere", "2 no_trump", "3
 
 
 @st.composite
-def option_variants(draw: st.DrawFn) -> tuple[Variant, int]:
-    """A variant of random options (valid by construction) and a player count it allows."""
+def option_variants(draw: st.DrawFn, one_card: bool = False) -> tuple[Variant, int]:
+    """A variant of random options (valid by construction) and a player count it allows; with
+    ``one_card``, with lobovaya deals read as one card each (``view = "forehead_card"``)."""
     players = draw(st.integers(2, 5))
     lowest = draw(st.sampled_from([2, 6]))
     designated = draw(st.sampled_from([[], ["7s"], ["6c", "6s"]])) if lowest == 6 else []
@@ -290,6 +291,8 @@ def option_variants(draw: st.DrawFn) -> tuple[Variant, int]:
         calls = [call for call in calls
                  if call not in ("highest_trumps", "lowest_trump")] or ["high_suit"]
     blocks = ["1..2", *draw(st.lists(st.sampled_from(_KIND_BLOCKS), max_size=3)), "max", "1"]
+    if one_card:
+        blocks.insert(1, "max lobovaya")
     data: dict[str, Any] = {
         "name": "options",
         "extends": "classic",
@@ -348,6 +351,8 @@ def option_variants(draw: st.DrawFn) -> tuple[Variant, int]:
     }
     if data["schedule"]["max_hand"] is None:
         del data["schedule"]["max_hand"]
+    if one_card:
+        data["kinds"]["lobovaya"] = {"view": "forehead_card"}
     if data["scoring"]["premium"] != "none":
         data["scoring"].update(
             premium_others=draw(st.sampled_from(["none", "best_cancelled", "next_cancelled"])),
@@ -372,6 +377,20 @@ def test_random_rule_options_match_the_reference_engine(case: tuple[Variant, int
     variant, players = case
     scalar, batch = TWINS[twin]
     assert_same_games(variant, players, [seed, seed ^ 0x5555], scalar, batch())
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(case=option_variants(one_card=True), seed=st.integers(0, 2**64 - 1),
+       twin=st.sampled_from(["fastrandom", "lowest", "fastheuristic"]))
+def test_random_rule_options_with_one_card_lobovaya_compiled(case: tuple[Variant, int],
+                                                             seed: int, twin: str) -> None:
+    """Lobovaya read as one card each (000 «клеят ее себе на лоб», 002, 003) among random
+    options: the lockstep engine refuses it, the compiled batch plays the reference's games."""
+    variant, players = case
+    scalar, batch = TWINS[twin]
+    assert lockstep_refuses(variant, players)
+    assert_same_results(variant, players, [seed, seed ^ 0x5555], scalar, batch())
 
 
 @settings(max_examples=12, deadline=None, derandomize=True,
