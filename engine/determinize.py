@@ -14,7 +14,10 @@ in play, and it honours what the play has shown:
   led suit after a discard, the trumps after a discard where trumping is obligatory, the higher
   cards of a suit demanded "highest" by a Joker (lower after "lowest");
 - the trump card shown as the dealer's last card (a deal of the whole deck) is in the dealer's hand
-  until played (with full memory), and a card turned up from the stock is in nobody's hand.
+  until played (with full memory), and a card turned up from the stock is in nobody's hand;
+- what the observation shows of the other hands (``other_hands``: every hand while bidding a
+  forehead deal, the card each seat showed in a lobovaya deal read as one card each) stays in
+  its holder's hand.
 
 ``Game.from_observation`` builds the search game of the current deal, mid-way, with the deal's own
 number and the seats' pass streaks; it ends when the deal is scored.

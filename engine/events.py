@@ -29,6 +29,18 @@ class DealStarted:
 
 
 @dataclass(frozen=True, slots=True)
+class CardsShown:
+    """The cards each seat showed the others at the deal without looking (lobovaya read as one
+    card each: 000 «клеят ее себе на лоб», 002, 003), as masks (0: none)."""
+
+    shown: tuple[int, ...]
+
+    def __str__(self) -> str:
+        cards = " | ".join(f"{seat}: {mask_str(cards)}" for seat, cards in enumerate(self.shown))
+        return f"  shown -- {cards}"
+
+
+@dataclass(frozen=True, slots=True)
 class TrumpChosen:
     """The deal's trump suit (-1 none), the card that showed it, and how it was chosen."""
 
@@ -99,4 +111,5 @@ class GameEnded:
         return f"game over: totals {list(self.totals)} places {list(self.places)}"
 
 
-Event = DealStarted | TrumpChosen | BidMade | CardPlayed | TrickWon | DealScored | GameEnded
+Event = (DealStarted | CardsShown | TrumpChosen | BidMade | CardPlayed | TrickWon | DealScored
+         | GameEnded)

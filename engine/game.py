@@ -40,6 +40,7 @@ from .errors import IllegalActionError, RaspisError
 from .events import (
     BidMade,
     CardPlayed,
+    CardsShown,
     DealScored,
     DealStarted,
     Event,
@@ -47,7 +48,7 @@ from .events import (
     TrickWon,
     TrumpChosen,
 )
-from .observation import Observation, freeze, observe
+from .observation import Observation, freeze, observe, visible_other_hands
 from .options import KindOptions
 from .phase import Phase
 from .schedule import DealSpec
@@ -195,13 +196,16 @@ class Game:
         kind: str = "normal",
         trump_card: int | None = None,
         bids: Sequence[int] | None = None,
+        shown: Sequence[int] | None = None,
         log: bool = True,
     ) -> Game:
         """A game of one deal from given hands (masks), trump (0..3 or -1) and dealer.
 
         For tests and analysts setting up exact positions. With ``bids`` the bidding is applied
         too (in bidding order, starting left of the dealer), so the game starts in ``PLAY``. Under
-        circular trumps each trick's trump follows its led suit (give ``trump=-1``).
+        circular trumps each trick's trump follows its led suit (give ``trump=-1``). In a deal
+        whose kind has each seat show cards (``view = "forehead_card"``) they are drawn as at any
+        deal (the game's seed is 0), or are ``shown`` (a mask per seat, within its hand).
         """
         if isinstance(variant, str):
             variant = load_variant(variant)
@@ -216,6 +220,14 @@ class Game:
                              hands, log)
         how = chance.HOW_CIRCULAR if circular else m.HOW_GIVEN
         game._begin(trump, -1 if trump_card is None else trump_card, how)
+        if shown is not None:
+            if len(shown) != players or any(cards & ~hand for cards, hand in zip(shown, hands,
+                                                                                 strict=True)):
+                raise RaspisError("shown needs one mask per seat, each within the seat's hand")
+            at = game.tables.plan[m.O_SHOWN]
+            game.state[at:at + players] = shown
+            game.log = [CardsShown(tuple(shown)) if type(event) is CardsShown else event
+                        for event in game.log]
         if bids is not None:
             for bid in bids:
                 game.apply(Bid(bid))
@@ -282,6 +294,9 @@ class Game:
         state[m.S_TRUMP_CARD] = -1 if card is None else card
         state[m.S_CIRCULAR] = circular == TRUMP_CIRCULAR
         state[m.S_JOKER_52] = state[m.S_JOKER_53] = -1
+        if game.tables.deals[0, m.D_SHOWN]:  # the cards the others showed, as the seat saw them
+            state[plan[m.O_SHOWN]:plan[m.O_SHOWN] + players] = [
+                0 if cards is None else cards for cards in observation.other_hands]
         game._how_text = (0, how)
         state[plan[m.O_BIDS]:plan[m.O_BIDS] + players] = [
             -1 if bid is None else bid for bid in observation.bids]
@@ -445,6 +460,23 @@ class Game:
     def first_cards(self) -> list[int]:
         """Each seat's cards of the first rounds of the deal (002: trump named after them)."""
         return self._seats(m.O_FIRST)
+
+    @property
+    def shown_cards(self) -> list[int]:
+        """The cards each seat showed the others at this deal without looking (lobovaya read as
+        one card each, ``KindOptions.view = "forehead_card"``: 000, 002, 003), as masks, played
+        ones included; 0 for a seat that showed none."""
+        return self._seats(m.O_SHOWN)
+
+    def visible_other_hands(self, seat: int) -> tuple[int | None, ...]:
+        """What ``seat`` sees of each other hand now (``Observation.other_hands``; None: nothing):
+        every hand while bidding a forehead deal, the shown cards still held in a deal where
+        each seat shows one (``machine.visible_other_hand``)."""
+        tables = self.tables
+        row = tables.deals[self.state[m.S_ROW]]
+        if not (tables.shows_cards and row[m.D_SHOWN] or row[m.D_OTHERS_SHOWN]):
+            return (None,) * self.players
+        return visible_other_hands(self.state, self.tables.plan, seat, self.players)
 
     @property
     def stock(self) -> list[int]:
@@ -733,8 +765,13 @@ class Game:
         spec = self.deal
         self.log.append(DealStarted(spec.number, spec.hand_size, spec.kind, self.dealer,
                                     tuple(self.hands)))
+        self._log_shown()
         if self._phase != Phase.TRUMP:
             self.log.append(TrumpChosen(self.trump, self.trump_card, self.trump_how))
+
+    def _log_shown(self) -> None:
+        if self.tables.deals[self.state[m.S_ROW], m.D_SHOWN]:
+            self.log.append(CardsShown(tuple(self.shown_cards)))
 
     def _log_step(self, seat: int, action: Action, events: int, done: int) -> None:
         log = self.log
@@ -752,6 +789,7 @@ class Game:
             spec = self.deal
             log.append(DealStarted(spec.number, spec.hand_size, spec.kind, self.dealer,
                                    tuple(self.hands)))
+            self._log_shown()
         if events & m.EV_TRUMP_CHOSEN:
             log.append(TrumpChosen(self.trump, self.trump_card, self.trump_how))
         if events & m.EV_GAME_OVER:

@@ -2,10 +2,11 @@
 
 An observation holds exactly what the seat may see under the variant: its own hand (hidden while
 bidding a dark deal; while naming trump only the first cards dealt), the other hands only in a
-"lobovaya" deal while bidding, the trump and the turned card, the bids, the tricks taken, the
-current trick, and the finished tricks that the variant's memory rule lets it look back at
-(``play.memory``: all, its own and the last, the last, none, or its own). Legal actions come with
-it when the seat is to move, like an action mask.
+"lobovaya" deal while bidding (or, with lobovaya read as one card each, the card each other seat
+showed at the deal while it holds it: ``machine.visible_other_hand``), the trump and the turned
+card, the bids, the tricks taken, the current trick, and the finished tricks that the variant's
+memory rule lets it look back at (``play.memory``: all, its own and the last, the last, none, or
+its own). Legal actions come with it when the seat is to move, like an action mask.
 
 ``Game.observation`` makes one for every decision, so it is a cheap view: a copy of the game's
 compiled state (the part a deal needs, not the results) and the legal actions, with each field
@@ -47,7 +48,10 @@ class Observation:
     Fields: ``variant``, ``seat``, ``players``, ``phase``, ``deal_number``, ``hand_size``, ``kind``,
     ``dealer``, ``order``, ``to_move``, ``hand``, ``hand_hidden``, ``other_hands``, ``trump``,
     ``trump_card``, ``trump_how``, ``bids``, ``taken``, ``trick``, ``led_suit``, ``trick_trump``,
-    ``tricks``, ``played``, ``scores``, ``hook_rule``, ``legal_actions``; ``trump_hidden`` is True
+    ``tricks``, ``played``, ``scores``, ``hook_rule``, ``legal_actions``; ``other_hands[other]`` is
+    what the seat sees of that hand (None: nothing, always for its own): the whole hand while
+    bidding a forehead deal, the card it showed and still holds in a lobovaya deal read as one
+    card each (0 once it is played); ``trump_hidden`` is True
     while bidding a dark deal (bids come before the deal, so the trump is not known yet: ``trump``
     is then -1 and ``trump_card`` None whatever they will be); ``passes_in_row`` is each seat's
     passes in a row so far (public: every bid is seen), for the pass limit. Immutable.
@@ -284,16 +288,16 @@ def _hand_fields(view: Observation, source: list[Any]) -> None:
         others = _NO_HANDS[players] = (None,) * players
     how = _how_text(state, game)
     card = int(state[m.S_TRUMP_CARD])
+    tables = game.tables
+    if phase == Phase.BID or tables.shows_cards and phase <= Phase.PLAY:
+        row = tables.deals[state[m.S_ROW]]
+        if row[m.D_SHOWN] or phase == Phase.BID and row[m.D_OTHERS_SHOWN]:
+            others = visible_other_hands(state, plan, seat, players)
     if phase == Phase.BID:  # what bidding hides (``engine.core.plan.bidding_view``)
-        row = game.tables.deals[state[m.S_ROW]]
         hidden = bool(row[m.D_HAND_HIDDEN])
         trump_hidden = bool(row[m.D_TRUMP_HIDDEN])
-        shown = row[m.D_OTHERS_SHOWN]
         if hidden:
             hand = 0
-        if shown:
-            others = tuple(int(state[hands + other]) if other != seat else None
-                           for other in range(players))
     elif phase == Phase.TRUMP and how == "named" and card < 0:
         # Named after the first cards (002); a dealer naming after a turned Joker saw every card.
         hand = int(state[plan[m.O_FIRST] + seat])
@@ -305,6 +309,15 @@ def _hand_fields(view: Observation, source: list[Any]) -> None:
     _SET(view, "trump_card", None if trump_hidden or card < 0 else card)
     _SET(view, "trump_how", "unknown" if trump_hidden else how)
     _SET(view, "trick_trump", -1 if trump_hidden else int(state[m.S_TRICK_TRUMP]))
+
+
+def visible_other_hands(state: Any, plan: Any, seat: int, players: int) -> tuple[int | None, ...]:
+    """What ``seat`` sees of every other hand (``machine.visible_other_hand``; None: nothing)."""
+    seen = []
+    for other in range(players):
+        cards = int(m.visible_other_hand(state, plan, seat, other))
+        seen.append(None if cards < 0 else cards)
+    return tuple(seen)
 
 
 def _trick_fields(view: Observation, source: list[Any]) -> None:

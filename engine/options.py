@@ -354,8 +354,18 @@ class KindOptions(Section):
         description="the variant's trump rule, no trump, or named by the player left of the dealer "
         "after seeing trump.named_after_cards cards (002 pulkas 2 and 4)",
     )
-    view: Literal["normal", "forehead"] = Field(
-        "normal", description="forehead (lobovaya): while bidding see every hand but your own"
+    view: Literal["normal", "forehead", "forehead_card"] = Field(
+        "normal",
+        description="what a seat sees of the hands in a lobovaya deal. forehead: while bidding "
+        "every hand but one's own, the own hand hidden (000 fifth article: «показывает остальным "
+        "свои карты, а как вариант – приклеивает их у себя на лбу»); forehead_card: at the deal "
+        "each player, without looking, shows the others one card of the hand drawn at random "
+        "(000 second article: «Покеристы наугад выбирают одну карту и клеят ее себе на лоб»; 002 "
+        "«Не глядя в свои карты, игрок показывает ее остальным»; 003 «продемонстрировать "
+        "противникам карту из него»): while bidding the own hand is hidden, the trump and every "
+        "other seat's shown card are seen; after bidding the hand is seen as usual, and the "
+        "shown cards stay known to the others until played (everyone saw them); open or blind "
+        "bidding only",
     )
     hook: Literal["variant", "always", "off", "overbid"] = Field(
         "variant",
@@ -393,6 +403,12 @@ class KindOptions(Section):
     def _bidding(self) -> KindOptions:
         if self.bidding == "none" and self.scoring != "per_trick":
             raise ValueError("a deal kind without bidding needs scoring = 'per_trick'")
+        if self.view == "forehead_card" and self.bidding not in ("open", "blind"):
+            raise ValueError(
+                f"view = 'forehead_card' shows a card of each hand after the deal, before the "
+                f"bids; bidding = {self.bidding!r} has no such moment: use bidding = 'open' (or "
+                "'blind'), or view = 'normal'"
+            )
         return self
 
 
@@ -403,6 +419,9 @@ BUILTIN_KINDS: dict[str, dict[str, object]] = {
     "golden": {"special": True, "bidding": "none", "scoring": "per_trick", "per_trick": 20},
     "misere": {"special": True, "bidding": "none", "scoring": "per_trick", "per_trick": -10},
     "no_trump": {"special": True, "trump": "none"},
+    # lobovaya keeps the whole-hand reading (000 fifth article) by default: the golden corpus's
+    # option mixes play lobovaya deals with it; a variant takes the one-card reading of 000's
+    # second article, 002 and 003 with [kinds.lobovaya] view = "forehead_card" (lobovaya.toml)
     "lobovaya": {"special": True, "view": "forehead", "scoring": "made_or_short",
                  "per_trick": 50, "short_points": -50},
 }

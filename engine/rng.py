@@ -38,6 +38,8 @@ def mix(*parts: int) -> int:
 LOT = 1
 DEAL = 2
 STRATEGY = 3
+#: the cards shown at a lobovaya deal read as one card each (``KindOptions.view``)
+FOREHEAD = 4
 
 
 def shuffled(cards: Sequence[int], key: int) -> list[int]:
@@ -48,6 +50,13 @@ def shuffled(cards: Sequence[int], key: int) -> list[int]:
 def deal_key(seed: int, deal_number: int) -> int:
     """The shuffle key of deal ``deal_number`` (0-based) of the game with ``seed``."""
     return mix(seed, DEAL, deal_number)
+
+
+def forehead_key(seed: int, deal_number: int) -> int:
+    """The key that draws the cards shown at deal ``deal_number`` (0-based) of a lobovaya deal
+    read as one card each: each seat shows the first of its cards in the order of ``shuffled``
+    with this key (``engine.core.deal.forehead_cards``)."""
+    return mix(seed, FOREHEAD, deal_number)
 
 
 def lot_key(seed: int) -> int:

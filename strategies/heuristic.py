@@ -88,8 +88,10 @@ def bid_distribution(
     calibrate: bool = True,
 ) -> list[float]:
     """The chance of taking 0..hand_size tricks for ``seat`` bidding: from its ``hand``; without
-    it (``None``), from the tricks the visible other hands leave over (lobovaya), else from the
-    average share of the tricks (dark). ``out`` holds cards known to be in no hand."""
+    it (``None``), from the tricks the visible other hands leave over (lobovaya: a hand seen in
+    part, as the one card each seat shows, counts its seen cards' chances and the average share
+    for the rest), else from the average share of the tricks (dark). ``out`` holds cards known to
+    be in no hand."""
     players = len(order)
     scale = rules.scale(players, hand_size, trump >= 0 or rules.circular) if calibrate else 1.0
     first = _first_leader(rules.variant.play.first_lead, dealer, order)
@@ -105,6 +107,7 @@ def bid_distribution(
         for other, cards in visible:
             others += scale * estimate_tricks(rules, cards, trump, hand_size, players,
                                               first == other, rules.deck & ~cards & ~out)
+            others += max(0, hand_size - cards.bit_count()) / players  # the cards not seen
         expected = 0.5 * max(0.0, hand_size - others) + 0.5 * expected
     return trick_distribution([min(1.0, expected / hand_size)] * hand_size, hand_size)
 
@@ -418,12 +421,10 @@ def policy_bid(game: Game, rules: Rules, seat: int) -> int:
     """The heuristic bid of ``seat`` in a game in the ``BID`` phase, seeing what it may see."""
     kind = game.kind
     hand: int | None = game.hands[seat]
-    others: list[int | None] = [None] * game.players
-    hidden, _, shown = bidding_view(kind)
+    hidden, _, _ = bidding_view(kind)
     if hidden:
         hand = None
-    if shown:
-        others = [cards if other != seat else None for other, cards in enumerate(game.hands)]
+    others = game.visible_other_hands(seat)
     distribution = bid_distribution(rules, seat, hand, others, game.trump, game.deal.hand_size,
                                     game.order, game.dealer,
                                     game_out(game))

@@ -57,7 +57,7 @@ class BidEvidence:
         self.items: list[tuple[int, int, int, bool, float]] = []
         kind = rules.kinds[observation.kind]
         visible_all = len(observation.tricks) == sum(observation.taken)
-        if (strength <= 0 or kind.bidding != "open" or kind.view == "forehead"
+        if (strength <= 0 or kind.bidding != "open" or kind.view != "normal"
                 or getattr(observation, "trump_hidden", False) or not visible_all):
             return
         order = observation.order

@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from raspis.engine import load_variant, preset_names, variant_from_dict
 from raspis.engine.batch import play_batch
-from raspis.engine.batch.rules import CALL_NAMES
+from raspis.engine.batch.rules import CALL_NAMES, BatchRules
 from raspis.engine.errors import VariantError
 from raspis.engine.events import CardPlayed, DealStarted, TrickWon, TrumpChosen
 from raspis.engine.variant import Variant
@@ -115,6 +115,42 @@ def assert_same_games(variant: Variant, players: int, seeds: list[int], scalar: 
         assert result.double_loss[index].tolist() == game.double_losses(), where
 
 
+def lockstep_refuses(variant: Variant, players: int) -> bool:
+    """Whether the numpy lockstep engine refuses the variant (a deal kind that shows a card of
+    each hand, ``view = "forehead_card"``: its observations have no shown cards)."""
+    try:
+        BatchRules(variant, players)
+    except VariantError as error:
+        assert "forehead_card" in str(error) and "lockstep" in str(error)
+        return True
+    return False
+
+
+def assert_same_results(variant: Variant, players: int, seeds: list[int], scalar: Any,
+                        batch: Any) -> None:
+    """Play ``seeds`` in the compiled batch (the rules core's machine, compiled policies) and in
+    the reference engine with the scalar twins, and compare every deal's bids, tricks, points and
+    premiums and the final scores (the compiled batch keeps no event log)."""
+    result = play_batch(variant, players, seeds, [batch], np.zeros(players, dtype=int))
+    assert result.log is None
+    for index, game in enumerate(_scalar_games(variant, players, seeds, scalar)):
+        where = f"{variant.name} players={players} seed={seeds[index]}"
+        assert not result.errored[index], (where, result.errors[index])
+        assert result.first_dealer[index] == game.first_dealer, where
+        assert result.deals_played[index] == len(game.results), where
+        for deal in game.results:
+            at = f"{where} deal={deal.number + 1}"
+            assert result.dealer[index, deal.number] == deal.dealer, at
+            assert result.trump[index, deal.number] == deal.trump, at
+            bids = [-1 if bid is None else bid for bid in deal.bids]
+            assert result.bid[index, deal.number].tolist() == bids, at
+            assert result.tricks[index, deal.number].tolist() == list(deal.taken), at
+            assert result.points[index, deal.number].tolist() == list(deal.points), at
+            assert result.premium[index, deal.number].tolist() == list(deal.premiums), at
+        assert result.scores[index].tolist() == game.scores, where
+        assert result.places[index].tolist() == game.places(), where
+
+
 # -- every preset, every player count, every twin ------------------------------------------------
 
 PRESET_CASES = [(name, players) for name in preset_names()
@@ -125,8 +161,14 @@ PRESET_CASES = [(name, players) for name in preset_names()
 @pytest.mark.parametrize("twin", sorted(TWINS))
 def test_presets_match_the_reference_engine(name: str, players: int, twin: str) -> None:
     scalar, batch = TWINS[twin]
-    assert_same_games(load_variant(name), players, [3, 1_000_003, 2**64 - 5, 77, 2**40 + 1],
-                      scalar, batch())
+    variant = load_variant(name)
+    seeds = [3, 1_000_003, 2**64 - 5, 77, 2**40 + 1]
+    if lockstep_refuses(variant, players):  # classic-lobovaya: the compiled batch plays it
+        with pytest.raises(VariantError, match="forehead_card"):
+            play_batch(variant, players, seeds, [batch()], record=True)
+        assert_same_results(variant, players, seeds, scalar, batch())
+        return
+    assert_same_games(variant, players, seeds, scalar, batch())
 
 
 @pytest.mark.parametrize(("name", "players"), [("classic", 4), ("joker", 3), ("odessa", 5),
@@ -236,8 +278,9 @@ _KIND_BLOCKS = ["2 dark", "max dark", "2 golden", "max misere", "2 no_trump", "3
 
 
 @st.composite
-def option_variants(draw: st.DrawFn) -> tuple[Variant, int]:
-    """A variant of random options (valid by construction) and a player count it allows."""
+def option_variants(draw: st.DrawFn, one_card: bool = False) -> tuple[Variant, int]:
+    """A variant of random options (valid by construction) and a player count it allows; with
+    ``one_card``, with lobovaya deals read as one card each (``view = "forehead_card"``)."""
     players = draw(st.integers(2, 5))
     lowest = draw(st.sampled_from([2, 6]))
     designated = draw(st.sampled_from([[], ["7s"], ["6c", "6s"]])) if lowest == 6 else []
@@ -248,6 +291,8 @@ def option_variants(draw: st.DrawFn) -> tuple[Variant, int]:
         calls = [call for call in calls
                  if call not in ("highest_trumps", "lowest_trump")] or ["high_suit"]
     blocks = ["1..2", *draw(st.lists(st.sampled_from(_KIND_BLOCKS), max_size=3)), "max", "1"]
+    if one_card:
+        blocks.insert(1, "max lobovaya")
     data: dict[str, Any] = {
         "name": "options",
         "extends": "classic",
@@ -306,6 +351,8 @@ def option_variants(draw: st.DrawFn) -> tuple[Variant, int]:
     }
     if data["schedule"]["max_hand"] is None:
         del data["schedule"]["max_hand"]
+    if one_card:
+        data["kinds"]["lobovaya"] = {"view": "forehead_card"}
     if data["scoring"]["premium"] != "none":
         data["scoring"].update(
             premium_others=draw(st.sampled_from(["none", "best_cancelled", "next_cancelled"])),
@@ -330,6 +377,20 @@ def test_random_rule_options_match_the_reference_engine(case: tuple[Variant, int
     variant, players = case
     scalar, batch = TWINS[twin]
     assert_same_games(variant, players, [seed, seed ^ 0x5555], scalar, batch())
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(case=option_variants(one_card=True), seed=st.integers(0, 2**64 - 1),
+       twin=st.sampled_from(["fastrandom", "lowest", "fastheuristic"]))
+def test_random_rule_options_with_one_card_lobovaya_compiled(case: tuple[Variant, int],
+                                                             seed: int, twin: str) -> None:
+    """Lobovaya read as one card each (000 «клеят ее себе на лоб», 002, 003) among random
+    options: the lockstep engine refuses it, the compiled batch plays the reference's games."""
+    variant, players = case
+    scalar, batch = TWINS[twin]
+    assert lockstep_refuses(variant, players)
+    assert_same_results(variant, players, [seed, seed ^ 0x5555], scalar, batch())
 
 
 @settings(max_examples=12, deadline=None, derandomize=True,

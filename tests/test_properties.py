@@ -15,9 +15,10 @@ step that:
 - each deal's points equal a score computed here from the seeds' tables (classic, circular,
   odessa, odessa-short, georgian, Georgian Joker, Joker-52, Oh Hell, 000's third-article
   undertricks, Georgian Joker as pagat and jok.ge play it), and the premiums follow 002;
-- observations never show another seat's hand, except in a lobovaya deal while bidding, nor the
-  seat's own while bidding dark or blind (a blind bid sees the trump), and show finished tricks
-  only as the memory rule allows;
+- observations never show another seat's hand, except in a lobovaya deal while bidding (read as
+  one card each: the card each other seat showed at the deal, drawn from the deal's own key, for
+  as long as it holds it), nor the seat's own while bidding dark, blind or lobovaya (a blind or
+  lobovaya bid sees the trump), and show finished tricks only as the memory rule allows;
 - games end.
 
 Then: the same seed and the same choices replay the same game, and playing on a ``clone()`` leaves
@@ -124,6 +125,19 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
                                  "named_rank"],
                   "demands_first_trick_only": True, "demand_trumped": "trump_wins"},
     },
+    "options-h": {
+        # Lobovaya read as one card each (000 l.98, 002 l.47, 003 l.51), with 52 cards and two
+        # Jokers, and a blind kind that shows a card too; the own tricks only (000 first article).
+        "extends": "joker-52",
+        "players": {"min": 3, "max": 4},
+        "schedule": {"deals": ["1..3", "5*players lobovaya", "4 lobovaya_blind", "3..1"]},
+        "joker": {"lead_fine": 0},
+        "kinds": {"lobovaya": {"view": "forehead_card"},
+                  "lobovaya_blind": {"special": True, "bidding": "blind", "view": "forehead_card",
+                                     "scoring": "made_or_short", "per_trick": 50,
+                                     "short_points": -50}},
+        "play": {"memory": "own"},
+    },
     "options-d": {
         "extends": "joker",
         "players": {"min": 3, "max": 4},
@@ -228,6 +242,7 @@ TABLES = {
     "joker-52": classic_table, "odessa-short": odessa_short_table, "georgian": georgian_table,
     "joker": georgian_joker_table, "oh-hell": oh_hell_table, "options-d": georgian_joker_table,
     "options-f": flat_table, "joker-pagat": pagat_joker_table, "options-g": classic_table,
+    "classic-lobovaya": classic_table, "options-h": classic_table,
 }
 #: Premiums for making every bid (002-GJ l.21): (amount, scope); "best" = the best deal once more.
 PREMIUMS: dict[str, tuple[str | int, str]] = {
@@ -244,6 +259,10 @@ def expected_points(name: str, kind: str, bid: int | None, taken: int, hand: int
     if kind == "misere":  # 000-A4 «обычно -10 очков за каждую взятку»
         return -10 * taken
     assert bid is not None
+    if kind.startswith("lobovaya") and bid > 0 and taken <= bid:
+        # 002 l.56 «за каждую взятую в соответствии с заказом взятку начисляется 50 очков; за
+        # «недобор» - штраф 50 очков; «пас» и «перебор» считаются по правилам обычной сдачи»
+        return 50 * bid if taken == bid else -50
     points = TABLES[name](bid, taken, hand)
     return 2 * points if (name, kind) in DOUBLED else points
 
@@ -324,6 +343,14 @@ class Referee:
         self.dealt = 0
         for seat in self.seats:
             self.dealt |= self.hands[seat]
+        # Lobovaya read as one card each (000 l.98 «Покеристы наугад выбирают одну карту и клеят
+        # ее себе на лоб»; 002 l.47, 003 l.51): each seat shows one card of its hand, drawn at
+        # random from the deal's own key (the deal's shuffle and every other draw untouched).
+        self.shown = [0] * players
+        if self.kind.view == "forehead_card":
+            key = rng.forehead_key(game.seed, self.number)
+            for seat in self.seats:
+                self.shown[seat] = 1 << rng.shuffled(cards_in(self.hands[seat]), key)[0]
 
     def check_trump(self, dealt: list[int], stock: list[int]) -> None:
         """The deal's trump, or who names it, from the trump options (RULES §4)."""
@@ -566,10 +593,14 @@ class Referee:
         for seat in range(game.players):
             seen = game.observation(seat)
             forehead = game.phase == Phase.BID and self.kind.view == "forehead"
+            one_card = self.kind.view == "forehead_card"
             for other in range(game.players):
                 shown = seen.other_hands[other]
                 if forehead and other != seat:
                     assert shown == game.hands[other]
+                elif one_card and other != seat:
+                    # «видя карты других игроков» (000): the card it showed, while it holds it
+                    assert shown == self.shown[other] & game.hands[other]
                 else:
                     assert shown is None, "an observation revealed another hand"
             if game.phase == Phase.TRUMP:
@@ -581,9 +612,10 @@ class Referee:
                     expected = min(self.variant.trump.named_after_cards, self.hand_size)
                     assert bin(seen.hand).count("1") == expected
             elif game.phase == Phase.BID and (self.kind.bidding in ("dark", "blind")
-                                              or forehead):
+                                              or forehead or one_card):
                 assert seen.hand == 0 and seen.hand_hidden
-                if self.kind.bidding == "blind":  # 002 «после, но не глядя»: the trump is seen
+                if self.kind.bidding == "blind" or one_card:
+                    # 002 «после, но не глядя»; lobovaya «показывается козырь»: the trump is seen
                     assert seen.trump == game.trump and not seen.trump_hidden
             else:
                 assert seen.hand == game.hands[seat]
@@ -763,7 +795,8 @@ def test_the_same_seed_and_choices_replay_the_same_game(
 
 def snapshot(game: Game) -> tuple[Any, ...]:
     return (
-        game.trace(), game.phase, game.to_move, list(game.hands), list(game.bids),
+        game.trace(), game.phase, game.to_move, list(game.hands), list(game.shown_cards),
+        list(game.bids),
         list(game.taken), list(game.trick), list(game.tricks), list(game.scores),
         list(game.results), list(game.passes_in_row), list(game.stock), game.deal_index,
         game.dealer, game.trump, tuple(game.legal_actions()),

@@ -26,6 +26,7 @@ UPDATE = os.environ.get("RASPIS_UPDATE_TRACES") == "1"
 GAMES = [
     ("classic", 4, 1),
     ("classic", 3, 2),
+    ("classic-lobovaya", 4, 1),
     ("circular-trumps", 4, 1),
     ("odessa", 3, 1),
     ("odessa-short", 4, 1),

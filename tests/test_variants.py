@@ -9,8 +9,8 @@ from pydantic import ValidationError
 from raspis.engine import VariantError, load_variant, preset_names, variant_from_dict
 from raspis.engine.variant import presets_dir
 
-PRESETS = ["circular-trumps", "classic", "georgian", "joker", "joker-52", "joker-pagat", "odessa",
-           "odessa-short", "oh-hell"]
+PRESETS = ["circular-trumps", "classic", "classic-lobovaya", "georgian", "joker", "joker-52",
+           "joker-pagat", "odessa", "odessa-short", "oh-hell"]
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -214,6 +214,7 @@ PRESET_HASHES = {
     "joker-52": "c498c4216d78c888",
     "odessa": "dd042ef2f1626c47", "odessa-short": "f53a3e124272b9ee", "oh-hell": "aee52dc59a813dd9",
     "joker-pagat": "ed7ab2101d274623",  # pinned when added (issue 12)
+    "classic-lobovaya": "620b810335b36d82",  # pinned when added (issue 12: lobovaya one card each)
 }
 
 

@@ -31,11 +31,16 @@ def compiled_runner(instances: Sequence[Any]) -> Any:
     """The runner every strategy of ``instances`` shares, or None where one has none."""
     # the class itself must declare them: a subclass that changes a decision is no longer the
     # compiled policy of its parent
-    runners = {type(strategy).__dict__.get("compiled_runner") for strategy in instances}
+    # (each class holds its own staticmethod object: the functions are compared, not those)
+    runners = {_function(type(strategy).__dict__.get("compiled_runner")) for strategy in instances}
     policies = [type(strategy).__dict__.get("compiled_policy") for strategy in instances]
     if len(runners) != 1 or None in runners or None in policies:
         return None
-    runner = runners.pop()
+    return runners.pop()
+
+
+def _function(runner: Any) -> Any:
+    """The function a ``compiled_runner`` attribute holds (a staticmethod's own function)."""
     return runner.__func__ if isinstance(runner, staticmethod) else runner
 
 

@@ -40,7 +40,8 @@ from raspis.engine.core.codes import (
     TRUMP_TURNED,
     TRUMPS_OPTION,
 )
-from raspis.engine.core.plan import RulePlan
+from raspis.engine.core.plan import RulePlan, shown_cards
+from raspis.engine.errors import VariantError
 from raspis.engine.options import KindOptions
 from raspis.engine.variant import Variant
 
@@ -92,6 +93,17 @@ class BatchRules(RulePlan):
 
     def __init__(self, variant: Variant, players: int) -> None:
         super().__init__(variant, players)
+        shown = sorted({spec.kind for spec in self.schedule
+                        if shown_cards(self.variant.kinds[spec.kind])})
+        if shown:
+            # the lockstep loop deals and observes on its own and has no shown cards: it would
+            # hide them from every observation; the compiled loop plays them (the rules core)
+            raise VariantError(
+                f"variant {self.variant.name!r}: the deal kinds {shown} show a card of each hand "
+                "(view = 'forehead_card'), which the numpy lockstep batch engine does not play; "
+                "play them with the reference engine (raspis.engine.Game) or with compiled batch "
+                "strategies (lowest, fastrandom, fastheuristic, strong: engine.batch.compiled)"
+            )
         self._plans: dict[tuple[int, int, str, int, int], DealPlan] = {}
 
     @cached_property

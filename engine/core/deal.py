@@ -83,6 +83,28 @@ def shuffle_with(cards: np.ndarray, key: np.uint64, out: np.ndarray,
 
 
 @njit(cache=True)
+def forehead_cards(hand: int, count: int, key: np.uint64) -> int:
+    """The ``count`` cards of ``hand`` its holder shows the others without looking, drawn at
+    random (lobovaya, 000: «Покеристы наугад выбирают одну карту и клеят ее себе на лоб»; 002,
+    003): the first ``count`` cards of the hand in the order of the shuffle with ``key``
+    (``engine.rng.forehead_key``: the smallest ``splitmix64(key ^ card * GOLDEN)``, ties by card
+    id), the whole hand if it is smaller."""
+    shown = 0
+    for _ in range(count):
+        best = -1
+        best_value = uint64(0)
+        for card in range(54):
+            if hand >> card & 1 and not shown >> card & 1:
+                value = splitmix64(key ^ (uint64(card) * _GOLDEN))
+                if best < 0 or value < best_value:
+                    best, best_value = card, value
+        if best < 0:
+            break
+        shown |= 1 << best
+    return shown
+
+
+@njit(cache=True)
 def first_dealer(deck: np.ndarray, players: int, how: int) -> int:
     """The first dealer from the lot's shuffled ``deck``: everyone draws and the highest card
     deals, tied players drawing again (000, 002); or cards dealt face up round the table until an

@@ -49,10 +49,10 @@ EV_LEAD = 32  #: not an event: the next decision leads a trick
  P_PREMIUM_LAST_EXCLUDED,
  # the state's layout: where each array starts
  O_HANDS, O_FIRST, O_BIDS, O_TAKEN, O_FINES, O_SCORES, O_PASSES, O_ORDER, O_TSEAT, O_TCARD,
- O_TCALL, O_TSUIT, O_STOCK, O_MADE, O_BEST, O_HIST, O_RES, O_NEXT, O_SCRATCH,
+ O_TCALL, O_TSUIT, O_STOCK, O_MADE, O_BEST, O_HIST, O_RES, O_NEXT, O_SCRATCH, O_SHOWN,
  # and where the tables start in the plan vector
  O_DECK, O_DEALS, O_POINTS,
- P_LENGTH) = range(50)
+ P_LENGTH) = range(51)
 
 # -- the state vector: scalars ---------------------------------------------------------------------
 (S_PHASE, S_DEAL_INDEX, S_ROW, S_DEALER, S_FIRST_DEALER, S_TO_MOVE, S_NAMER, S_TRUMP,
@@ -65,9 +65,10 @@ EV_LEAD = 32  #: not an event: the next decision leads a trick
 (D_NUMBER, D_HAND, D_KIND, D_BLOCK, D_HOOK, D_TRUMP_RULE, D_DEMANDS_FIRST, D_DEMANDS_LATER,
  D_CALLS_NN, D_CALLS_NT, D_CALLS_DN, D_CALLS_DT, D_OPENS, D_CLOSES, D_MIN_BID, D_BIDDING,
  D_HOLDER_LEADS, D_TRICKS, D_POINTS_AT, D_POINTS_WIDTH, D_PARTICIPANTS, D_SPECIAL,
- # what bidding hides and shows (``plan.bidding_view``)
- D_HAND_HIDDEN, D_TRUMP_HIDDEN, D_OTHERS_SHOWN,
- D_WIDTH) = range(26)
+ # what bidding hides and shows (``plan.bidding_view``), and the cards each seat shows the
+ # others at the deal (``plan.shown_cards``: lobovaya read as one card each)
+ D_HAND_HIDDEN, D_TRUMP_HIDDEN, D_OTHERS_SHOWN, D_SHOWN,
+ D_WIDTH) = range(27)
 
 # -- one finished trick of the deal: count, trump, winner, then seats, cards, calls, suits --------
 H_COUNT, H_TRUMP, H_WINNER, H_CARDS = range(4)
@@ -107,6 +108,8 @@ def layout(players: int, deck_size: int, max_tricks: int, max_results: int) -> d
              ("O_TCARD", players), ("O_TCALL", players), ("O_TSUIT", players),
              ("O_STOCK", deck_size), ("O_MADE", players), ("O_BEST", players),
              ("O_NEXT", players),
+             # the cards each seat showed the others at the deal (lobovaya, one card each)
+             ("O_SHOWN", players),
              # working space of a deal's start: the deck, the shuffle's, the dealt hands
              ("O_SCRATCH", 3 * deck_size + 65 + 3 * players),
              ("O_HIST", max_tricks * hist_width(players)),
@@ -153,7 +156,7 @@ def _mix2(seed: int, tag: int) -> np.uint64:
     return chance.splitmix64(key ^ uint64(tag))
 
 
-LOT_TAG, DEAL_TAG = 1, 2  # engine.rng.LOT, engine.rng.DEAL
+LOT_TAG, DEAL_TAG, FOREHEAD_TAG = 1, 2, 4  # engine.rng.LOT, engine.rng.DEAL, engine.rng.FOREHEAD
 
 
 @njit(cache=True)
@@ -285,12 +288,16 @@ def begin_deal(state: np.ndarray, plan: np.ndarray, row: int, trump: int,
     state[S_HOOK_FORCED] = 0
     state[S_JOKER_52] = -1
     state[S_JOKER_53] = -1
+    shown = deal_value(plan, row, D_SHOWN)
+    key = _mix3(state[S_SEED], FOREHEAD_TAG, deal_value(plan, row, D_NUMBER))
     for seat in range(players):
         hand = state[plan[O_HANDS] + seat]
         if hand >> 52 & 1:
             state[S_JOKER_52] = seat
         if hand >> 53 & 1:
             state[S_JOKER_53] = seat
+        # lobovaya, one card each (000, 002, 003): each seat shows cards drawn at random
+        state[plan[O_SHOWN] + seat] = chance.forehead_cards(hand, shown, key) if shown else 0
     if namer >= 0:
         state[S_PHASE] = PH_TRUMP
         state[S_TO_MOVE] = namer
@@ -651,6 +658,25 @@ def visible_hand(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
 
 
 @njit(cache=True)
+def visible_other_hand(state: np.ndarray, plan: np.ndarray, seat: int, other: int) -> int:
+    """The cards of ``other``'s hand that ``seat`` sees, -1 for none (never its own): while
+    bidding a forehead deal the whole hand (000 fifth article, ``plan.bidding_view``); in a deal
+    where each seat shows cards at the deal (lobovaya read as one card each: 000 second article,
+    002, 003; ``plan.shown_cards``) the shown cards ``other`` still holds, from the deal to its
+    end (everyone saw them: 0 once they are played)."""
+    phase = state[S_PHASE]
+    if other == seat or not (phase == PH_TRUMP or phase == PH_BID or phase == PH_PLAY):
+        return -1
+    row = state[S_ROW]
+    hand = state[plan[O_HANDS] + other]
+    if phase == PH_BID and deal_value(plan, row, D_OTHERS_SHOWN):
+        return hand
+    if deal_value(plan, row, D_SHOWN):
+        return state[plan[O_SHOWN] + other] & hand
+    return -1
+
+
+@njit(cache=True)
 def visible_trump(state: np.ndarray, plan: np.ndarray) -> int:
     """The trump suit as the seat to move sees it: -1 while bidding a dark deal."""
     if state[S_PHASE] == PH_BID and deal_value(plan, state[S_ROW], D_TRUMP_HIDDEN):
@@ -680,4 +706,4 @@ def seen_cards(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
 
 
 __all__ = ["action_code", "layout", "new_game", "seen_cards", "step", "visible_hand",
-           "visible_trump"]
+           "visible_other_hand", "visible_trump"]

@@ -59,7 +59,9 @@ def bidding_view(kind: KindOptions) -> tuple[bool, bool, bool]:
     """(own hand hidden, trump hidden, other hands shown) while bidding a deal of ``kind``: dark
     bids come before the deal (000, 003 «в тёмную»): neither the hand nor the trump is seen;
     blind bids come after it without looking (000, 002 «либо после, но не глядя в свои карты»):
-    the trump is seen, the hand is not; a forehead deal (lobovaya) shows every hand but one's own.
+    the trump is seen, the hand is not; a forehead deal (lobovaya, 000 fifth article) shows every
+    hand but one's own; lobovaya read as one card each (000 second article, 002, 003) hides the
+    hand and shows the others' shown cards only (``shown_cards``).
     """
     if kind.bidding == "dark":
         return True, True, False
@@ -67,7 +69,18 @@ def bidding_view(kind: KindOptions) -> tuple[bool, bool, bool]:
         return True, False, False
     if kind.view == "forehead":
         return True, False, True
+    if kind.view == "forehead_card":  # the others' shown cards: ``shown_cards``
+        return True, False, False
     return False, False, False
+
+
+def shown_cards(kind: KindOptions) -> int:
+    """How many cards of its hand each seat shows the others at a deal of ``kind``, drawn at
+    random without looking (``engine.core.deal.forehead_cards``): one in a lobovaya deal read as
+    000's second article, 002 and 003 do (``view = "forehead_card"``: «Покеристы наугад выбирают
+    одну карту и клеят ее себе на лоб»), else none. The others see them until they are played
+    (``machine.visible_other_hand``)."""
+    return 1 if kind.view == "forehead_card" else 0
 
 
 class RulePlan:
@@ -332,13 +345,15 @@ class MachineTables:
                 machine.D_POINTS_AT: at, machine.D_POINTS_WIDTH: scores.shape[1],
                 machine.D_PARTICIPANTS: participants, machine.D_SPECIAL: kind.special,
                 machine.D_HAND_HIDDEN: view[0], machine.D_TRUMP_HIDDEN: view[1],
-                machine.D_OTHERS_SHOWN: view[2],
+                machine.D_OTHERS_SHOWN: view[2], machine.D_SHOWN: shown_cards(kind),
             }
             for column, value in values.items():
                 table[row, column] = int(value)
             points.append(scores.ravel())
             at += scores.size
         self.deals = table
+        #: whether some deal shows a card of each hand (``shown_cards``), seen all deal long
+        self.shows_cards = bool(table[:, machine.D_SHOWN].any())
         flat_points = np.concatenate(points) if points else np.zeros(1, dtype=np.int64)
         results = len(deals) + ties
         offsets = machine.layout(players, rules.deck_size, most_tricks, results)
@@ -397,4 +412,4 @@ def rule_plan(variant: Variant, players: int) -> RulePlan:
 
 
 __all__ = ["PREMIUM_CODES", "TWO_JOKERS_CODES", "MachineTables", "RulePlan", "bidding_view",
-           "rule_plan"]
+           "rule_plan", "shown_cards"]
