@@ -22,12 +22,13 @@ fewer), equivalent cards merged (cards of one suit with no card still in play be
 card that unlocks the Joker is never merged) and a node budget: past it the search stops and says
 so (``stats[1]``), and the caller falls back on something cheaper.
 
-Every rule comes from the rules core (``engine.core.rules``): the legal cards (``legal_cards``),
-the Joker's calls after the lead (``follow_calls``; on the lead the plan's ``lead_calls_mask``, for
-the first trick and for the later ones, passed in), who takes the trick (``card_key``,
+Every rule comes from the rules core (``engine.core.rules``): the legal cards (``legal_cards``), the
+Joker's calls after the lead (``follow_calls_named``; on the lead the plan's ``lead_calls_mask``,
+for the first trick and for the later ones, passed in; a Joker declared as a card only as the
+highest and the lowest card of each suit, ``_named_moves``), who takes the trick (``card_key``,
 ``trumps_beat_demand``), which card sets the led suit (``led_suit_after``) and the trick's trump
-under circular trumps (``circular_trick_trump``), the same functions the state machine plays by,
-and the Joker lead fine (``engine.core.deal.lead_fine``).
+under circular trumps (``circular_trick_trump``), the same functions the state machine plays by, and
+the Joker lead fine (``engine.core.deal.lead_fine``).
 
 Not modelled (the caller plays those deals out with its heuristic instead): drawing from the stock
 after each trick (``play.draw_after_trick``), since the stock's order is hidden. Premiums, which
@@ -39,15 +40,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .codes import CALL_NONE, OPTION_CALL, OPTION_COUNT, OPTION_SUIT
+from .codes import CALL_NONE, CARD_OPTION, OPTION_CALL, OPTION_COUNT, OPTION_SUIT
 from .deal import lead_fine
 from .rules import (
     card_key,
     circular_trick_trump,
-    follow_calls,
+    follow_calls_named,
     is_high_call,
     led_suit_after,
     legal_cards,
+    named_call,
     popcount,
     trumps_beat_demand,
 )
@@ -57,14 +59,18 @@ INFINITY = 1 << 40
 #: Fields of the ``params`` array of ``solve_moves``.
 (P_PLAYERS, P_DECIDER, P_MUST_TRUMP, P_LOCK_CARD, P_TWO_JOKERS, P_TRUMP_WINS, P_TRUMP,
  P_CIRCULAR, P_LEAD_CALLS_FIRST, P_LEAD_CALLS_LATER, P_LEAD_FINE, P_HAND_SIZE, P_BUDGET,
- P_SALT, P_CUT_OFFS) = range(15)
-PARAMS = 15
+ P_SALT, P_CUT_OFFS, P_NAMEABLE) = range(16)
+PARAMS = 16
 #: ``stats``: nodes searched, 1 once the node budget stopped the search.
 S_NODES, S_ABORTED = range(2)
-#: Moves a node may have at most: a hand of 54 cards, or 27 and the 35 Joker calls.
+#: Moves a node may have at most: a hand of 54 cards, or 27 and the 35 Joker calls and the 8
+#: cards a Joker is tried as (``_named_choices``).
 MAX_MOVES = 80
-#: A move as one number: card * MOVE_RADIX + option + 1 (options 0..OPTION_COUNT - 1).
-MOVE_RADIX = 64
+#: A Joker declared as card ``c`` (``joker.as_card``) is the move option ``NAMED_OPTION + c``.
+NAMED_OPTION = 64
+#: A move as one number: card * MOVE_RADIX + option + 1 (options 0..OPTION_COUNT - 1, or a named
+#: card's ``NAMED_OPTION + card``).
+MOVE_RADIX = 128
 
 
 _OPTION_CALL = OPTION_CALL.copy()
@@ -74,11 +80,15 @@ JOKER_BITS = (1 << 52) | (1 << 53)
 
 @njit(cache=True, inline="always")
 def _call_of(option: int) -> int:
+    if option >= NAMED_OPTION:
+        return named_call(option - NAMED_OPTION)
     return CALL_NONE if option < 0 else _OPTION_CALL[option]
 
 
 @njit(cache=True, inline="always")
 def _suit_of_call(option: int) -> int:
+    if option >= NAMED_OPTION:
+        return (option - NAMED_OPTION) // 13
     return -1 if option < 0 else _OPTION_SUIT[option]
 
 
@@ -133,14 +143,44 @@ def _joker_moves(params: np.ndarray, hand: int, jokers: int, trick_cards: np.nda
             if trick_cards[index] >= 52:
                 first = _call_of(trick_options[index])
                 break
-        calls = follow_calls(params[P_TWO_JOKERS], first)
+        calls = follow_calls_named(params[P_TWO_JOKERS], first, params[P_NAMEABLE])
     for wanted in range(2):  # winning calls first when tricks are wanted, else last
         for option in range(OPTION_COUNT):
             if calls >> option & 1 and is_high_call(_OPTION_CALL[option]) == (
                     (wanted == 0) == high_first):
+                if option == CARD_OPTION:
+                    count = _named_moves(params[P_NAMEABLE], joker, move_cards, move_options,
+                                         ply, count)
+                    continue
                 move_cards[ply, count] = joker
                 move_options[ply, count] = option
                 count += 1
+    return count
+
+
+@njit(cache=True)
+def _named_moves(nameable: int, joker: int, move_cards: np.ndarray, move_options: np.ndarray,
+                 ply: int, count: int) -> int:
+    """Append the Joker declared as a card (``joker.as_card``): of the ``nameable`` cards only
+    the highest and the lowest of each suit, to take or to lose a trick of that suit (as
+    ``engine.determinize.named_choices``; the search is then exact over those moves only)."""
+    for suit in range(4):
+        suited = (nameable >> (13 * suit)) & 0x1FFF
+        if suited == 0:
+            continue
+        top = 13 * suit
+        rest = suited >> 1
+        while rest:
+            top += 1
+            rest >>= 1
+        bottom = 13 * suit + popcount((suited & -suited) - 1)
+        move_cards[ply, count] = joker
+        move_options[ply, count] = NAMED_OPTION + top
+        count += 1
+        if bottom != top:
+            move_cards[ply, count] = joker
+            move_options[ply, count] = NAMED_OPTION + bottom
+            count += 1
     return count
 
 
@@ -378,7 +418,7 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
             played_cards[ply] = card
             played_options[ply] = option
             led = nodes[ply, N_LED]
-            new_led = led_suit_after(led, card, length, _suit_of_call(option))
+            new_led = led_suit_after(led, card, length, _call_of(option), _suit_of_call(option))
             new_trump = nodes[ply, N_TRUMP]
             if params[P_CIRCULAR] and led < 0 and new_led >= 0:
                 new_trump = circular_trick_trump(new_led)
@@ -639,7 +679,7 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
             played_cards[ply] = card
             played_options[ply] = option
             led = nodes[ply, N_LED]
-            new_led = led_suit_after(led, card, length, _suit_of_call(option))
+            new_led = led_suit_after(led, card, length, _call_of(option), _suit_of_call(option))
             new_trump = nodes[ply, N_TRUMP]
             if params[P_CIRCULAR] and led < 0 and new_led >= 0:
                 new_trump = circular_trick_trump(new_led)
