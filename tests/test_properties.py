@@ -266,6 +266,7 @@ TABLES = {
     "joker-52": classic_table, "odessa-short": odessa_short_table, "georgian": georgian_table,
     "joker": georgian_joker_table, "oh-hell": oh_hell_table, "options-d": georgian_joker_table,
     "options-f": flat_table, "joker-pagat": pagat_joker_table, "options-g": classic_table,
+    "options-h": classic_table, "options-i": classic_table, "options-j": classic_table,
 }
 #: Premiums for making every bid (002-GJ l.21): (amount, scope); "best" = the best deal once more.
 PREMIUMS: dict[str, tuple[str | int, str]] = {
