@@ -17,6 +17,7 @@ hand from the quoted words. Suits: 0 ♠, 1 ♣, 2 ♦, 3 ♥.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -40,6 +41,7 @@ from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies.batch import load_batch_strategy
+from raspis.tournament.runner import TournamentConfig, TournamentError, _validate
 
 SPADES, CLUBS, DIAMONDS, HEARTS, NO_TRUMP = 0, 1, 2, 3, -1
 
@@ -264,8 +266,8 @@ SHORT = variant_from_dict({
 })
 
 
-@pytest.mark.parametrize("spec", ["random", "lowest", "heuristic", "fastheuristic", "strong",
-                                  "solver", "pimc", "ismcts", "ev"])
+@pytest.mark.parametrize("spec", ["random", "fastrandom", "lowest", "heuristic", "fastheuristic",
+                                  "strong", "pimc", "ismcts", "ev"])
 def test_every_strategy_plays_it_legally(spec: str) -> None:
     for seed in (1, 2):
         record = play_game(SHORT.for_player_count(3), 3, seed,
@@ -277,3 +279,39 @@ def test_variants_show_lists_the_option() -> None:
     result = CliRunner().invoke(cli, ["variants", "show", "classic"])
     assert result.exit_code == 0, result.output
     assert "as_card" in result.output
+
+
+def test_a_variant_file_switches_it_on_and_the_tournament_picks_an_engine_that_plays_it(
+        tmp_path: Any) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text('extends = "classic"\nname = "mine"\n\n[joker]\nas_card = true\n',
+                    encoding="utf-8")
+    assert load_variant(str(path)).joker.as_card is True
+    mixed = TournamentConfig(variants=(str(path),), players=2,
+                             strategies=("heuristic", "random"), games=2, engine="batch")
+    with pytest.raises(TournamentError, match="as_card"):
+        _validate(mixed)
+    compiled = TournamentConfig(variants=(str(path),), players=2,
+                                strategies=("fastheuristic", "random"), games=2)
+    _validate(compiled)
+    assert compiled.resolved_engine() == "batch"
+
+
+@pytest.mark.parametrize(("lead_calls", "bids", "expected"), [
+    # no call takes the trick: the trump ace does (000 «за козырного туза»)
+    (["low", "low_suit"], [1, 0, 1], "JK card A♦"),
+    # no call loses it: the lowest card of a plain suit (000 «или двойку треф»)
+    (["high", "high_suit", "highest_suit"], [0, 0, 0], "JK card 6"),
+])
+def test_strong_declares_the_joker_where_no_call_does_what_it_wants(
+        lead_calls: list[str], bids: list[int], expected: str) -> None:
+    variant = as_card_variant(lead_calls=lead_calls)
+    game = Game.single_deal(variant, [parse_cards(hand) for hand in ("JK", "Kd", "Qd")],
+                            DIAMONDS, dealer=2, bids=bids)
+    strategy = load_strategy("strong")
+    strategy.start_game(game.variant, 0, 3, random.Random(1))
+    action = strategy.act(game.observation(0))
+    assert str(action).startswith(expected), action
+    assert action in game.legal_actions()
+    if bids[0] == 0:
+        assert action.suit != DIAMONDS  # type: ignore[union-attr]
