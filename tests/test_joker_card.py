@@ -315,3 +315,20 @@ def test_strong_declares_the_joker_where_no_call_does_what_it_wants(
     assert action in game.legal_actions()
     if bids[0] == 0:
         assert action.suit != DIAMONDS  # type: ignore[union-attr]
+
+
+def test_the_action_code_keeps_every_old_code() -> None:
+    """A play's code is ``card | call << 6 | (suit + 1) << 11`` as before; a named card adds its
+    rank above (bits 14..17) with its suit in the suit field, so no old code changes meaning."""
+    from raspis.engine.core import machine as m
+    from raspis.engine.core.codes import CALL_CARD, CALL_CODES
+
+    for call, suit in (("high", -1), ("highest", 2), ("low", 3), ("aces", -1)):
+        assert m.action_code(52, CALL_CODES[call], suit) == 52 | CALL_CODES[call] << 6 | (
+            suit + 1) << 11
+    ace = parse_card("Ad")
+    code = m.named_code(53, ace)
+    assert code == 53 | CALL_CARD << 6 | (DIAMONDS + 1) << 11 | 14 << 14
+    assert code == m.action_code(53, CALL_CARD, DIAMONDS, 14)
+    assert code >> 14 == 14 and all(code != m.action_code(53, call, suit)
+                                    for call in range(CALL_CARD) for suit in range(-1, 4))
