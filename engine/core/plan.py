@@ -106,10 +106,10 @@ class RulePlan:
             # plays Jokers by its own loop, which knows no named card: it must not play this
             raise VariantError(
                 f"variant {variant.name!r}: joker.as_card (the Joker declared as any card) is "
-                "played by the rules core's state machine only (engine.Game, compiled batch "
-                "strategies); the numpy lockstep batch engine cannot play it: seat compiled "
-                "strategies only (e.g. --engine single or compiled policies) or set "
-                "joker.as_card = false")
+                "played by the rules core's state machine only: engine.Game (the scalar "
+                "engine) and batches of compiled strategies (lowest, random, fastheuristic, "
+                "strong, without record=True); the numpy lockstep batch engine cannot play it: "
+                "use one of those, or set joker.as_card = false")
         play = variant.play
         self.must_trump = play.must_trump
         self.dealer_leads = play.first_lead == "dealer"
