@@ -24,6 +24,11 @@ Joker calls, on the lead (RULES §5):
 After each of the last four the Joker takes the trick (``engine.core.rules.is_high_call``).
 
 Not on the lead a Joker is ``high`` (takes the trick) or ``low`` (gives it away), whatever was led.
+
+Led or not, where ``joker.as_card`` allows it, ``card`` with a ``suit`` and a ``rank`` (2..14)
+declares the Joker as that card (000: «джокер может быть выдан за любую карту: любого ранга и
+масти»; 002): it holds the trick as the card would and, led, leads its suit. It prints and reads
+as ``JK card A♥``.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from .cards import SUIT_BY_TEXT, SUIT_SYMBOLS, card_str, is_joker, parse_card
 
 JokerCall = Literal["high", "low", "highest", "lowest", "trumps", "highest_card", "lowest_card",
                     "lowest_trump", "twos", "threes", "fours", "fives", "sixes", "sevens",
-                    "eights", "nines", "tens", "jacks", "queens", "kings", "aces"]
+                    "eights", "nines", "tens", "jacks", "queens", "kings", "aces", "card"]
 JOKER_CALLS: tuple[str, ...] = get_args(JokerCall)
 
 
@@ -61,14 +66,23 @@ class NameTrump:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Playing ``card``; a Joker carries its ``call`` and, where the call names one, a ``suit``."""
+    """Playing ``card``; a Joker carries its ``call`` and, where the call names one, a ``suit``;
+    declared as a card (``call`` "card") the card's ``suit`` and ``rank`` (2..14; 0 otherwise)."""
 
     card: int
     call: JokerCall | None = None
     suit: int = -1
+    rank: int = 0
+
+    @property
+    def named(self) -> int:
+        """The card a Joker declared as a card stands for (-1 for any other play)."""
+        return 13 * self.suit + self.rank - 2 if self.rank else -1
 
     def __str__(self) -> str:
         text = card_str(self.card)
+        if self.rank:
+            return f"{text} {self.call} {card_str(self.named)}"
         if self.call is not None:
             text += f" {self.call}"
         if self.suit >= 0:
@@ -82,7 +96,7 @@ Action = Bid | NameTrump | Play
 def parse_action(text: str) -> Action:
     """Read an action as printed: ``pass``, ``bid 2``, ``2``, ``trump ♠``, ``trump none``,
     ``7♠``, ``Th``, ``JK high``, ``JK highest s``, ``JK low ♥``, ``JK trumps``,
-    ``JK lowest_trump``, ``JK aces``."""
+    ``JK lowest_trump``, ``JK aces``, ``JK card A♥`` (``JK card Ah``)."""
     words = text.strip().lower().split()
     if not words:
         raise ValueError("empty action")
@@ -102,6 +116,12 @@ def parse_action(text: str) -> Action:
         return Play(card)
     if not is_joker(card) or words[1] not in JOKER_CALLS or len(words) > 3:
         raise ValueError(f"cannot read {text!r} as an action")
+    if words[1] == "card":
+        named = parse_card(words[2]) if len(words) == 3 else -1
+        if is_joker(named) or named < 0:
+            raise ValueError(f"cannot read {text!r}: 'card' names an ordinary card, e.g. "
+                             "'JK card Ah'")
+        return Play(card, "card", named // 13, named % 13 + 2)
     suit = -1
     if len(words) == 3:
         if words[2] not in SUIT_BY_TEXT:

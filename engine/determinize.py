@@ -12,7 +12,10 @@ in play, and it honours what the play has shown:
 - a card played to a trick rules out every card whose presence would have made it illegal
   (``engine.core.rules.cards_ruled_out``, asked of the same follow rule the engine plays by): the
   led suit after a discard, the trumps after a discard where trumping is obligatory, the higher
-  cards of a suit demanded "highest" by a Joker (lower after "lowest");
+  cards of a suit demanded "highest" by a Joker (lower after "lowest"); a Joker shows nothing
+  of its player's hand, whatever it was declared as (``joker.as_card``: any card of the deck may
+  be named, ``engine.core.rules.nameable_cards``), though led or setting the led suit as a card
+  it makes the others follow that card's suit;
 - the trump card shown as the dealer's last card (a deal of the whole deck) is in the dealer's hand
   until played (with full memory), and a card turned up from the stock is in nobody's hand;
 - what the observation shows of the other hands (``other_hands``: every hand while bidding a
@@ -31,8 +34,8 @@ from collections.abc import Sequence
 from .cards import ABOVE, BELOW, JOKER_MASK, is_joker, popcount, suit_of
 from .core import rules as core
 from .core.codes import (
-    CALL_CODES,
     CALL_NAMES,
+    CARD_OPTION,
     OPTION_CALL,
     OPTION_SUIT,
     TRUMP_CIRCULAR,
@@ -40,6 +43,7 @@ from .core.codes import (
     TRUMP_LAST_DEALT,
     TRUMP_NAMED,
     TRUMP_NONE,
+    call_value,
 )
 from .core.plan import rule_plan
 from .game import Game, Phase, TrickCard
@@ -48,7 +52,8 @@ from .variant import Variant
 
 __all__ = [
     "ABOVE", "BELOW", "Determinizer", "HandSampler", "deck_mask", "determinize", "inferred_voids",
-    "play_options", "remaining_counts", "sample_hidden_hands", "shown_card_is_dealt",
+    "named_choices", "play_options", "remaining_counts", "sample_hidden_hands",
+    "shown_card_is_dealt",
 ]
 
 NO_TRUMP = -1
@@ -85,12 +90,14 @@ def _trick_constraints(cards: Sequence[TrickCard], trick_trump: int, must_trump:
     if not cards:
         return
     lead = cards[0]
-    lead_call = CALL_CODES[lead.call]
+    lead_call = call_value(lead.call, lead.suit, lead.rank)
     led = -1 if is_joker(lead.card) else suit_of(lead.card)
     if is_joker(lead.card):
         led = lead.suit
     for entry in cards[1:]:
-        if is_joker(entry.card):
+        if is_joker(entry.card):  # a Joker is always legal; declared as a card it may lead
+            if led < 0 and entry.rank:  # the suit as that card would (``led_suit_after``)
+                led = entry.suit
             continue
         forbidden[entry.seat] |= core.cards_ruled_out(entry.card, candidates, lead.card,
                                                       lead_call, lead.suit, led, trick_trump,
@@ -296,9 +303,26 @@ def determinize(observation: Observation, hands: Sequence[int]) -> Game:
     return Game.from_observation(observation, hands)
 
 
-def play_options(game: Game) -> tuple[int, tuple[tuple[int, str, int], ...]]:
+def named_choices(nameable: int) -> tuple[int, ...]:
+    """The few cards a search strategy tries declaring a Joker as (``joker.as_card``), of the
+    ``nameable`` cards: the highest and the lowest of each suit, to take or to lose a trick of
+    that suit (the cards between rarely differ, and every one of them is a legal action)."""
+    named: list[int] = []
+    for suit in range(4):
+        suited = nameable & (8191 << 13 * suit)
+        if suited:
+            named.append(suited.bit_length() - 1)
+            lowest = (suited & -suited).bit_length() - 1
+            if lowest != named[-1]:
+                named.append(lowest)
+    return tuple(named)
+
+
+def play_options(game: Game) -> tuple[int, tuple[tuple[int, str, int, int], ...]]:
     """The legal plays of the seat to move, cheaply: (mask of ordinary cards, Joker plays as
-    (card, call, suit)), from ``Game.legal_play_options``, in ``Game.legal_actions`` order."""
+    (card, call, suit, rank)), from ``Game.legal_play_options``, in ``Game.legal_actions`` order;
+    of the Joker declared as a card (``joker.as_card``) only the ``named_choices``, as (card,
+    "card", the named card's suit, its rank)."""
     cards, calls = game.legal_play_options()
     jokers = cards & JOKER_MASK
     if not jokers:
@@ -307,6 +331,11 @@ def play_options(game: Game) -> tuple[int, tuple[tuple[int, str, int], ...]]:
     plays = []
     for joker in (52, 53):
         if jokers >> joker & 1:
-            plays.extend((joker, CALL_NAMES[OPTION_CALL[option]], int(OPTION_SUIT[option]))
-                         for option in options)
+            for option in options:
+                if option == CARD_OPTION:
+                    plays.extend((joker, "card", named // 13, named % 13 + 2)
+                                 for named in named_choices(game.plan.nameable))
+                else:
+                    plays.append((joker, CALL_NAMES[OPTION_CALL[option]],
+                                  int(OPTION_SUIT[option]), 0))
     return cards & ~JOKER_MASK, tuple(plays)

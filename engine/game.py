@@ -30,10 +30,12 @@ from .core import machine as m
 from .core.codes import (
     CALL_CODES,
     CALL_NAMES,
+    CARD_OPTION,
     HOOK_NAMES,
     OPTION_CALL,
     OPTION_SUIT,
     TRUMP_CIRCULAR,
+    call_value,
 )
 from .core.plan import MachineTables, rule_plan
 from .errors import IllegalActionError, RaspisError
@@ -61,7 +63,7 @@ _PHASES = tuple(Phase)
 _TRUMP, _BID, _PLAY = int(Phase.TRUMP), int(Phase.BID), int(Phase.PLAY)
 _CALLS = CALL_CODES
 _step = m.step
-_CALL_SHIFT, _SUIT_SHIFT = m.CALL_SHIFT, m.SUIT_SHIFT
+_CALL_SHIFT, _SUIT_SHIFT, _RANK_SHIFT = m.CALL_SHIFT, m.SUIT_SHIFT, m.RANK_SHIFT
 
 #: the plays of one suit's cards, by ``suit << 13 | pattern`` (at most 4 x 8,192 entries: play
 #: records are immutable and shared by every game)
@@ -306,7 +308,7 @@ class Game:
         for index, entry in enumerate(trick):
             state[plan[m.O_TSEAT] + index] = entry.seat
             state[plan[m.O_TCARD] + index] = entry.card
-            state[plan[m.O_TCALL] + index] = CALL_CODES[entry.call]
+            state[plan[m.O_TCALL] + index] = call_value(entry.call, entry.suit, entry.rank)
             state[plan[m.O_TSUIT] + index] = entry.suit
         state[m.S_TRICK_LEN] = len(trick)
         completed = sum(observation.taken)
@@ -677,7 +679,8 @@ class Game:
         kind = type(action)
         if kind is Play:  # ``machine.action_code``, written out: every decision takes this path
             code = (action.card | _CALLS[action.call] << _CALL_SHIFT  # type: ignore[union-attr]
-                    | (action.suit + 1) << _SUIT_SHIFT)  # type: ignore[union-attr]
+                    | (action.suit + 1) << _SUIT_SHIFT  # type: ignore[union-attr]
+                    | action.rank << _RANK_SHIFT)  # type: ignore[union-attr]
         elif kind is Bid:
             code = action.tricks  # type: ignore[union-attr]
         else:
@@ -751,12 +754,20 @@ class Game:
         return int(m.joker_calls(self.state, tables.plan))
 
     def _joker_plays(self, cards: int, calls: int, lead: bool) -> list[Action]:
-        """The plays of the Jokers of ``cards``, each with each legal call, in the plan's order."""
+        """The plays of the Jokers of ``cards``, each with each legal call, in the plan's order;
+        the card option (``joker.as_card``) as one play per card of the plan's ``nameable``,
+        lowest card id first."""
         actions: list[Action] = []
         options = [option for option in self.plan.call_order(lead) if calls >> option & 1]
+        named = card_list(self.plan.nameable)
         for joker in card_list(cards & JOKER_MASK):
-            actions.extend(Play(joker, CALL_NAMES[OPTION_CALL[option]],  # type: ignore[arg-type]
-                                int(OPTION_SUIT[option])) for option in options)
+            for option in options:
+                if option == CARD_OPTION:
+                    actions.extend(Play(joker, "card", card // 13, card % 13 + 2)
+                                   for card in named)
+                else:
+                    actions.append(Play(joker, CALL_NAMES[OPTION_CALL[option]],  # type: ignore[arg-type]
+                                        int(OPTION_SUIT[option])))
         return actions
 
     # -- the event log ----------------------------------------------------------------------------

@@ -282,6 +282,17 @@ class JokerOptions(Section):
     locked_until: str | None = Field(
         None, description="the Joker may not be played until this card has been (003: 'Qs')"
     )
+    as_card: bool = Field(
+        False, description="the Joker may also be declared as any card of the deck, led or "
+        "played to a trick ('джокер может быть выдан за любую карту: любого ранга и масти', 000 "
+        "third and fifth articles; 'выдав джокера за любую карту любой масти', 002): it takes "
+        "that card's place, beats what it beats and loses to what beats it; led, it leads that "
+        "card's suit; played to a trick it is always allowed ('на джокера не распространяется "
+        "правило ходить по масти или козырю'). Any card of the deck may be named, even one in a "
+        "hand or played already; with the real card in the same trick the earlier one wins. "
+        "Played as 'JK card A♥'. Off: only the calls of lead_calls, and high / low after the "
+        "lead",
+    )
 
     @field_validator("locked_until")
     @classmethod

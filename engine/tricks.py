@@ -8,19 +8,33 @@ from dataclasses import dataclass
 import numpy as np
 
 from .core import machine
-from .core.codes import CALL_NAMES
+from .core.codes import CALL_CARD, CALL_NAMES, NAMED_SHIFT
 
 NO_SUIT = -1
 
 
 @dataclass(frozen=True, slots=True)
 class TrickCard:
-    """One card in a trick: who played it and how (a Joker's call and suit)."""
+    """One card in a trick: who played it and how (a Joker's call and suit; declared as a card,
+    ``call`` "card" and the card's suit and ``rank``, as ``engine.actions.Play``)."""
 
     seat: int
     card: int
     call: str | None = None
     suit: int = NO_SUIT
+    rank: int = 0
+
+    @property
+    def named(self) -> int:
+        """The card a Joker declared as a card stands for (-1 for any other play)."""
+        return 13 * self.suit + self.rank - 2 if self.rank else -1
+
+
+def _entry(seat: int, card: int, call: int, suit: int) -> TrickCard:
+    """A trick entry from the state's (seat, card, call code, suit)."""
+    if call >= CALL_CARD:
+        return TrickCard(seat, card, "card", suit, (call >> NAMED_SHIFT) % 13 + 2)
+    return TrickCard(seat, card, CALL_NAMES[call], suit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +53,8 @@ def current_trick(state: np.ndarray, plan: np.ndarray) -> tuple[TrickCard, ...]:
         return ()
     seats = plan[machine.O_TSEAT]
     return tuple(
-        TrickCard(int(state[seats + i]), int(state[plan[machine.O_TCARD] + i]),
-                  CALL_NAMES[state[plan[machine.O_TCALL] + i]],
-                  int(state[plan[machine.O_TSUIT] + i]))
+        _entry(int(state[seats + i]), int(state[plan[machine.O_TCARD] + i]),
+               int(state[plan[machine.O_TCALL] + i]), int(state[plan[machine.O_TSUIT] + i]))
         for i in range(length))
 
 
@@ -53,7 +66,7 @@ def finished_trick(state: np.ndarray, plan: np.ndarray, index: int) -> Trick:
     count = row[machine.H_COUNT]
     base = machine.H_CARDS
     cards = tuple(
-        TrickCard(row[base + i], row[base + players + i], CALL_NAMES[row[base + 2 * players + i]],
-                  row[base + 3 * players + i])
+        _entry(row[base + i], row[base + players + i], row[base + 2 * players + i],
+               row[base + 3 * players + i])
         for i in range(count))
     return Trick(cards, row[machine.H_TRUMP], row[machine.H_WINNER])

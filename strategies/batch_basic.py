@@ -32,8 +32,8 @@ from .batch import BatchStrategy, first_option
 
 
 def _call_orders(variant: Variant, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    rules = RulePlan(variant, players)
-    return rules.call_order(True), rules.call_order(False)
+    rules = RulePlan(variant, players)  # not the lockstep's ``BatchRules``: the compiled runner
+    return rules.call_order(True), rules.call_order(False)  # plays what it refuses
 
 
 def _reorder(calls: np.ndarray, order: tuple[int, ...]) -> np.ndarray:

@@ -21,7 +21,7 @@ from numba.extending import intrinsic
 from raspis.engine.batch.compiled import record_game
 from raspis.engine.core import machine as m
 from raspis.engine.core import rules
-from raspis.engine.core.codes import CALL_HIGH
+from raspis.engine.core.codes import CALL_HIGH, CARD_OPTION
 from raspis.engine.core.deal import splitmix64
 from raspis.engine.core.plan import MachineTables, RulePlan
 
@@ -144,7 +144,7 @@ def _first_in(table: np.ndarray, start: int, calls: int) -> int:
 @njit(cache=True, inline="always")
 def lowest(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     """The first legal action of ``Game.legal_actions``: spades, the lowest bid, the lowest card,
-    a Joker with its first legal call."""
+    a Joker with its first legal call (never the card option, which comes after high or low)."""
     phase = state[m.S_PHASE]
     legal = state[m.S_LEGAL_A]
     if phase == m.PH_TRUMP:
@@ -176,12 +176,16 @@ def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, ind
         return _nth_bit(ordinary, int(draw % uint64(max(plain, 1))))
     order = T_LEAD_ORDER if state[m.S_TRICK_LEN] == 0 else T_FOLLOW_ORDER
     calls = state[m.S_LEGAL_B]
+    # the Joker declared as a card (``joker.as_card``) is one play per nameable card, lowest first
+    nameable = plan[m.P_NAMEABLE]
+    named = rules.popcount(nameable)
     per_joker = 0
     for position in range(ORDER_WIDTH):
         option = table[order + position]
         if option < 0:
             break
-        per_joker += calls >> option & 1
+        if calls >> option & 1:
+            per_joker += named if option == CARD_OPTION else 1
     total = plain + rules.popcount(jokers) * per_joker
     pick = int(draw % uint64(max(total, 1)))
     if pick < plain:
@@ -195,10 +199,13 @@ def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, ind
         if option < 0:
             break
         if calls >> option & 1:
-            if wanted == 0:
+            width = named if option == CARD_OPTION else 1
+            if wanted < width:
+                if option == CARD_OPTION:
+                    return m.named_code(joker, _nth_bit(nameable, wanted))
                 chosen = option
                 break
-            wanted -= 1
+            wanted -= width
     return m.play_code(joker, chosen)
 
 

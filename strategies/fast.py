@@ -17,7 +17,7 @@ import random
 
 from raspis.engine import Action, Observation, Variant
 from raspis.engine.core import rules as core
-from raspis.engine.core.codes import CALL_CODES, CALL_HIGH
+from raspis.engine.core.codes import CALL_CODES, CALL_HIGH, call_value
 from raspis.engine.core.plan import rule_plan
 from raspis.engine.rng import splitmix64
 
@@ -146,6 +146,8 @@ class FastHeuristicStrategy(Strategy):
             card = action.card  # type: ignore[union-attr]
             if card >= 52:
                 jokers |= 1 << card
+                if action.rank:  # type: ignore[union-attr]
+                    continue  # the Joker declared as a card: not played here (high, low are)
                 option = OPTION_INDEX[CALL_CODES[action.call], action.suit + 1]  # type: ignore[union-attr]
                 calls |= 1 << int(option)
             else:
@@ -173,10 +175,11 @@ class FastHeuristicStrategy(Strategy):
             return Play(_rank_pick(ordinary, want))
         trick_trump, led = observation.trick_trump, observation.led_suit
         lead = trick[0]
-        beat_jokers = core.trumps_beat_demand(lead.card, CALL_CODES[lead.call], lead.suit,
-                                              trick_trump, self.trump_wins)
-        best = max(core.card_key(entry.card, CALL_CODES[entry.call], index, led, trick_trump,
-                                 beat_jokers, self.two_jokers)
+        beat_jokers = core.trumps_beat_demand(lead.card, call_value(lead.call, lead.suit,
+                                                                    lead.rank),
+                                              lead.suit, trick_trump, self.trump_wins)
+        best = max(core.card_key(entry.card, call_value(entry.call, entry.suit, entry.rank),
+                                 index, led, trick_trump, beat_jokers, self.two_jokers)
                    for index, entry in enumerate(trick))
         step = len(trick)
         beats = core.winning_cards(ordinary, best, step, led, trick_trump, beat_jokers,

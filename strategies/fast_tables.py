@@ -24,14 +24,15 @@ from functools import lru_cache
 from math import comb
 
 import numpy as np
-from raspis.engine.core.codes import OPTION_COUNT
+from raspis.engine.core.codes import CARD_OPTION
 from raspis.engine.variant import Variant
 
 #: A Joker counts as this many thousandths of a trick when bidding.
 JOKER_VALUE = 900
 #: the demands of any suit (highest card, lowest card, lowest trump, the named ranks 2..A): they
-#: take the trick, after the older winning calls
-_ANY_SUIT_DEMANDS = tuple(range(19, OPTION_COUNT))
+#: take the trick, after the older winning calls (the Joker declared as a card, ``CARD_OPTION``,
+#: is never preferred: it needs the card, and high and low stay legal beside it)
+_ANY_SUIT_DEMANDS = tuple(range(19, CARD_OPTION))
 WIN_LEAD: tuple[int, ...] = (18, 0, 2, 3, 4, 5, 10, 11, 12, 13, *_ANY_SUIT_DEMANDS,
                              1, 6, 7, 8, 9, 14, 15, 16, 17)
 LOSE_LEAD: tuple[int, ...] = (1, 6, 7, 8, 9, 14, 15, 16, 17, 0, 2, 3, 4, 5, 10, 11, 12, 13, 18,

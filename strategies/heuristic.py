@@ -348,7 +348,7 @@ def play_from_observation(rules: Rules, observation: Observation,
     for action in observation.legal_actions:
         card = action.card  # type: ignore[union-attr]
         if card >= 52:
-            jokers.append((card, action.call, action.suit))  # type: ignore[union-attr]
+            jokers.append((card, action.call, action.suit, action.rank))  # type: ignore[union-attr]
         else:
             legal |= 1 << card
     seat = observation.seat

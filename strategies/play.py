@@ -231,7 +231,7 @@ def _decide(strategy: Strategy, observation: Any, budget: float | None) -> Any:
 # -- actions, by exact type and value ------------------------------------------------------------
 
 _FIELDS: dict[type, tuple[str, ...]] = {Bid: ("tricks",), NameTrump: ("suit",),
-                                        Play: ("card", "call", "suit")}
+                                        Play: ("card", "call", "suit", "rank")}
 
 
 def _action_key(action: object) -> tuple[Any, ...] | str:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 
 from raspis.engine import Action, Observation, Play
 from raspis.engine.cards import ABOVE
-from raspis.engine.determinize import Determinizer
+from raspis.engine.determinize import Determinizer, named_choices
 from raspis.engine.game import Game
 
 from .heuristic import _first_leader, observation_out, policy_action
@@ -134,14 +134,20 @@ def distinct_plays(observation: Observation) -> list[Action]:
         return list(actions)
     gone = observation.hand | observation.played
     kept: list[Action] = []
-    seen_calls: set[tuple[str | None, int]] = set()
+    seen_calls: set[tuple[str | None, int, int]] = set()
     cards = sorted((action for action in actions if isinstance(action, Play)),
                    key=lambda action: action.card)
+    # a Joker declared as a card (``joker.as_card``): only the highest and the lowest card of each
+    # suit are tried (``engine.determinize.named_choices``)
+    named = {action.named for action in cards if action.rank}
+    tried = set(named_choices(sum(1 << card for card in named)))
     previous = -1
     for action in cards:
         card = action.card
         if card >= 52:
-            key = (action.call, action.suit)
+            if action.rank and action.named not in tried:
+                continue
+            key = (action.call, action.suit, action.rank)
             if key not in seen_calls:
                 seen_calls.add(key)
                 kept.append(action)
@@ -164,7 +170,8 @@ def representative(candidates: list[Action], action: Action) -> Action:
     if action.card >= 52:
         for candidate in candidates:
             if isinstance(candidate, Play) and candidate.card >= 52 and (
-                candidate.call, candidate.suit) == (action.call, action.suit):
+                candidate.call, candidate.suit, candidate.rank) == (
+                    action.call, action.suit, action.rank):
                 return candidate
         return action
     same = [candidate for candidate in candidates if isinstance(candidate, Play)

@@ -59,6 +59,8 @@ def option_of(action: Play) -> int:
     """The Joker call option of a play over ``codes.OPTIONS`` (-1 for an ordinary card)."""
     if action.card < 52:
         return -1
+    if action.rank:  # the Joker declared as a card (``joker.as_card``)
+        return solve.NAMED_OPTION + action.named
     return int(OPTION_INDEX[CALL_CODES[action.call], action.suit + 1])
 
 
@@ -182,6 +184,7 @@ class OpenHandSolver:
         for index, entry in enumerate(trick):
             trick_cards[index] = entry.card
             trick_options[index] = (-1 if entry.card < 52
+                                    else solve.NAMED_OPTION + entry.named if entry.rank
                                     else OPTION_INDEX[CALL_CODES[entry.call], entry.suit + 1])
         leader = position_of[trick[0].seat if trick else to_move]
         options = plan.variant.kinds[kind]
@@ -201,6 +204,7 @@ class OpenHandSolver:
         params[solve.P_LEAD_CALLS_LATER] = plan.lead_calls_mask(plan.demands_allowed(number, 1),
                                                                 has_trump)
         params[solve.P_LEAD_FINE] = plan.lead_fine
+        params[solve.P_NAMEABLE] = plan.nameable
         params[solve.P_HAND_SIZE] = hand_size
         params[solve.P_BUDGET] = self.budget if budget is None else budget
         # the objective is part of every key of the table

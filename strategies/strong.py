@@ -48,7 +48,8 @@ def action_of(code: int, phase: Phase) -> Action:
         if card < 52:
             return Play(card)
         call = code >> m.CALL_SHIFT & m.CALL_BITS
-        return Play(card, CALL_NAMES[call], (code >> m.SUIT_SHIFT) - 1)  # type: ignore[arg-type]
+        return Play(card, CALL_NAMES[call],  # type: ignore[arg-type]
+                    (code >> m.SUIT_SHIFT & m.SUIT_BITS) - 1, code >> m.RANK_SHIFT)
     if phase == Phase.BID:
         return Bid(code)
     return NameTrump(code - 1)

@@ -49,14 +49,21 @@ from raspis.engine.core.codes import (
     CALL_LOW,
     CALL_LOWEST,
     CALL_TRUMPS,
+    CARD_OPTION,
     OPTION_CALL,
     OPTION_COUNT,
     OPTION_SUIT,
+    OPTIONS,
     TRUMP_CIRCULAR,
+    WINNING_LEADS,
 )
 from raspis.engine.core.deal import splitmix64
 
 JOKERS = rules.JOKER_BITS
+#: the lead options that take the trick, and those that lose it (low, lowest of a suit)
+WINNING_MASK = sum(1 << option for option in WINNING_LEADS)
+LOSING_MASK = sum(1 << option for option, (call, _) in enumerate(OPTIONS)
+                  if call in (CALL_LOW, CALL_LOWEST))
 #: the section's header: the largest hand, the players, then the scales
 (X_MAX_HAND, X_PLAYERS, X_DECK, X_FIT, X_SCALES) = range(5)
 SCALE_UNIT = 1_000_000
@@ -693,6 +700,30 @@ def _joker_lead(calls: int, hand: int, unseen: int, trump: int, high: bool) -> i
 
 
 @njit(cache=True)
+def _named_lead(calls: int, nameable: int, hand: int, unseen: int, trump: int,
+                high: bool) -> int:
+    """The card to declare a led Joker as (``joker.as_card``) where no call does what is wanted,
+    else -1: to take the trick, the highest trump (000 «за козырного туза»; without a trump,
+    the highest card of the suit most likely followed); to lose it, the lowest card of the plain
+    suit most likely followed (000 «или двойку треф»)."""
+    if not calls >> CARD_OPTION & 1 or calls & (WINNING_MASK if high else LOSING_MASK):
+        return -1
+    if high and trump >= 0 and nameable & rules.suit_mask(trump):
+        return rules.highest_index(nameable & rules.suit_mask(trump))
+    best, best_score = -1, -1e9
+    for suit in range(4):
+        mine = nameable & rules.suit_mask(suit)
+        if mine == 0 or (suit == trump and not high):
+            continue
+        mask = rules.suit_mask(suit)
+        score = float(_count(unseen & mask) - 2 * _count(hand & mask))
+        if score > best_score:
+            best = rules.highest_index(mine) if high else _index(mine & -mine)
+            best_score = score
+    return best
+
+
+@njit(cache=True)
 def _lowest_lead(win: np.ndarray, cards: int) -> int:
     """A lead meant to lose: the highest of the cards nearly sure to lose, else the least likely
     to win."""
@@ -783,9 +814,10 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
             if best_card < 0 or win[card] > best or (win[card] == best
                                                      and card % 13 < best_card % 13):
                 best_card, best = card, win[card]
-        if best_card < 0:
-            return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, True))
-        if jokers and not fined and best < 0.6 and must_all:
+        if best_card < 0 or (jokers and not fined and best < 0.6 and must_all):
+            named = _named_lead(calls, plan[m.P_NAMEABLE], hand, unseen, trump, True)
+            if named >= 0:
+                return m.named_code(joker, named)
             return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, True))
         if best >= 0.35 or must_all:
             return best_card
@@ -813,6 +845,9 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
                 lowest, lowest_win = card, win[card]
         if not jokers or lowest_win < (0.6 if fined else 0.25):
             return _lowest_lead(win, legal)
+    named = _named_lead(calls, plan[m.P_NAMEABLE], hand, unseen, trump, False)
+    if named >= 0:
+        return m.named_code(joker, named)
     return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, False))
 
 

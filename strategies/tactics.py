@@ -27,7 +27,7 @@ from math import comb
 from raspis.engine.actions import Play
 from raspis.engine.cards import ABOVE, BELOW, JOKER_MASK, SUIT_MASKS
 from raspis.engine.core import rules as core
-from raspis.engine.core.codes import CALL_CODES, CALL_HIGH
+from raspis.engine.core.codes import CALL_HIGH, call_value
 from raspis.engine.core.plan import TWO_JOKERS_CODES
 from raspis.engine.core.rules import TWO_JOKERS_FIRST_WINS
 from raspis.engine.scoring import deal_points
@@ -39,7 +39,9 @@ SUIT: tuple[int, ...] = tuple(card // 13 if card < 52 else -1 for card in range(
 PLAYS: tuple[Play, ...] = tuple(Play(card) for card in range(54))
 LOW_CALLS = frozenset(("low", "lowest"))
 
-JokerPlay = tuple[int, str, int]
+#: A Joker play: (card, call, suit, rank), the rank that of a card the Joker is declared as
+#: (``joker.as_card``; 0 for the other calls, which are the ones the heuristic plays).
+JokerPlay = tuple[int, str, int, int]
 
 
 class Rules:
@@ -181,12 +183,12 @@ def choose_play(
 ) -> Play:
     """The heuristic's card.
 
-    ``legal`` (mask) and ``jokers`` (card, call, suit) are the legal plays; ``players`` how many
-    play this deal; ``need`` the tricks still wanted; ``unseen`` the cards the seat has not seen (in
-    other hands, the stock or forgotten tricks); ``others_cards`` how many cards the other players
-    hold together; ``keen`` the share of them still wanting tricks (they overtake when they can,
-    the others only when they must); ``cliff``: missing one wanted trick loses the deal's bid (a
-    bid deal), as opposed to a golden deal where each trick simply counts.
+    ``legal`` (mask) and ``jokers`` (card, call, suit, rank) are the legal plays; ``players`` how
+    many play this deal; ``need`` the tricks still wanted; ``unseen`` the cards the seat has not
+    seen (in other hands, the stock or forgotten tricks); ``others_cards`` how many cards the other
+    players hold together; ``keen`` the share of them still wanting tricks (they overtake when they
+    can, the others only when they must); ``cliff``: missing one wanted trick loses the deal's bid
+    (a bid deal), as opposed to a golden deal where each trick simply counts.
     """
     table = _Table(rules, unseen, others_cards, players, keen)
     if not trick:
@@ -262,12 +264,12 @@ def _follow(table: _Table, rules: Rules, hand: int, legal: int, jokers: tuple[Jo
             trick, led: int, trick_trump: int, players: int, need: int, cliff: bool) -> Play:  # noqa: ANN001
     lead = trick[0]
     two_jokers = rules.two_jokers
-    beats = core.trumps_beat_demand(lead.card, CALL_CODES[lead.call], lead.suit, trick_trump,
-                                    rules.trump_wins)
+    beats = core.trumps_beat_demand(lead.card, call_value(lead.call, lead.suit, lead.rank),
+                                    lead.suit, trick_trump, rules.trump_wins)
     best = -1
     for index, entry in enumerate(trick):
-        key = core.card_key(entry.card, CALL_CODES[entry.call], index, led, trick_trump, beats,
-                            two_jokers)
+        key = core.card_key(entry.card, call_value(entry.call, entry.suit, entry.rank), index,
+                            led, trick_trump, beats, two_jokers)
         if key > best:
             best = key
     position = len(trick)
@@ -408,7 +410,7 @@ def _joker_lead(
     lose (low, in the suit most likely to be followed)."""
     best, best_score = jokers[0], -1e9
     for play in jokers:
-        _, call, suit = play
+        call, suit = play[1], play[2]
         if high:
             if call == "trumps":
                 mine = hand & SUIT_MASKS[trump] if trump >= 0 else 0

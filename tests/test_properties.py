@@ -138,6 +138,34 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
                                      "short_points": -50}},
         "play": {"memory": "own"},
     },
+    "options-k": {
+        # Issue 12: the Joker declared as any card (000 fifth article «Также джокер может быть
+        # выдан за любую карту: любого ранга и масти»; 002 «выдав джокера за любую карту любой
+        # масти»), with 003's Odessa calls, trumps beating the demand, and the lock.
+        "extends": "odessa",
+        "players": {"min": 3, "max": 4},
+        "schedule": {"deals": ["1..4", "max", "3*2 no_trump", "3..1"]},
+        "joker": {"as_card": True, "demand_trumped": "trump_wins", "locked_until": "Qs"},
+    },
+    "options-i": {
+        # The Joker declared as any card with two Jokers of a 54-card deck, circular trumps
+        # (the named card's suit sets the trick's trump) and Joker-52's opposite values.
+        "extends": "circular-trumps",
+        "players": {"min": 3, "max": 4},
+        "deck": {"lowest_rank": 2, "jokers": 2, "joker_cards": []},
+        "schedule": {"deals": ["1..5", "max", "4..1"]},
+        "joker": {"as_card": True, "two_jokers": "opposite",
+                  "lead_calls": ["high", "low", "highest_suit", "named_rank"]},
+    },
+    "options-j": {
+        # The Joker declared as any card, two Jokers, the first high one keeping the trick, and
+        # the whole deck dealt (a named card may be in any hand or played already).
+        "extends": "classic",
+        "players": {"min": 3, "max": 4},
+        "deck": {"jokers": 2, "joker_cards": []},
+        "schedule": {"deals": ["1..max-1", "max", "max-1..1"]},
+        "joker": {"as_card": True, "two_jokers": "first_wins"},
+    },
     "options-d": {
         "extends": "joker",
         "players": {"min": 3, "max": 4},
@@ -173,6 +201,16 @@ def suit_of(card: int) -> int:
 def rank_of(card: int) -> int:
     """2 .. 14 (the ace): card ids are 13 a suit from the two."""
     return card % 13 + 2
+
+
+def first_highest(entries: list[tuple[int, int]]) -> int:
+    """The seat of the highest card of ``entries`` (card, seat) in the order played, the first
+    of equal cards (the real card and a Joker declared as it)."""
+    best = entries[0]
+    for entry in entries[1:]:
+        if entry[0] > best[0]:
+            best = entry
+    return best[1]
 
 
 def cards_in(mask: int) -> set[int]:
@@ -243,6 +281,7 @@ TABLES = {
     "joker": georgian_joker_table, "oh-hell": oh_hell_table, "options-d": georgian_joker_table,
     "options-f": flat_table, "joker-pagat": pagat_joker_table, "options-g": classic_table,
     "classic-lobovaya": classic_table, "options-h": classic_table,
+    "options-k": classic_table, "options-i": classic_table, "options-j": classic_table,
 }
 #: Premiums for making every bid (002-GJ l.21): (amount, scope); "best" = the best deal once more.
 PREMIUMS: dict[str, tuple[str | int, str]] = {
@@ -434,7 +473,8 @@ class Referee:
         return self.variant.trump.mode == "circular" and self.kind.trump == "default"
 
     def led_suit(self) -> int:
-        """The suit of the first ordinary card, or the suit a leading Joker named."""
+        """The suit of the first ordinary card, or the suit a leading Joker named; a Joker
+        declared as a card counts as that card (000 «выдан за любую карту»)."""
         if not self.trick:
             return -1
         lead = self.trick[0][1]
@@ -443,7 +483,17 @@ class Referee:
         for _, play in self.trick:
             if play.card not in JOKER_IDS:
                 return suit_of(play.card)
+            if play.call == "card":
+                return play.suit
         return -1
+
+    @staticmethod
+    def as_played(play: Play) -> int:
+        """The card a play counts as in the trick: a Joker declared as a card is that card (000
+        fifth article «выдан за любую карту: любого ранга и масти»); other Jokers stay Jokers."""
+        if play.card in JOKER_IDS and play.call == "card":
+            return 13 * play.suit + play.rank - 2
+        return play.card
 
     def trick_trump(self) -> int:
         if self.circular():
@@ -508,16 +558,23 @@ class Referee:
         plays = {Play(card) for card in allowed}
         if not jokers:
             return plays
+        # 002 «выдав джокера за любую карту любой масти»: led or followed, any card of the deck
+        named = ({card for card in self.variant.deck_cards if card not in JOKER_IDS}
+                 if self.variant.joker.as_card else set())
         if not self.trick:
             calls = self.lead_calls()
         else:
             earlier = [play for _, play in self.trick if play.card in JOKER_IDS]
             if earlier and self.variant.joker.two_jokers == "opposite":
+                # 002 Joker-52: the second takes the opposite value; one declared as a card
+                # was not high, so the second is
                 calls = {("low", -1)} if earlier[0].call in HIGH_CALLS else {("high", -1)}
+                named = set()
             else:
                 calls = {("high", -1), ("low", -1)}
         for joker in jokers:
             plays |= {Play(joker, call, suit) for call, suit in calls}  # type: ignore[arg-type]
+            plays |= {Play(joker, "card", card // 13, card % 13 + 2) for card in named}
         return plays
 
     def lead_calls(self) -> set[tuple[str, int]]:
@@ -567,22 +624,26 @@ class Referee:
                      if play.card in JOKER_IDS and play.call in HIGH_CALLS]
             if later and options.two_jokers != "first_wins":
                 return later[-1]
-            trumped = [(play.card, seat) for seat, play in self.trick
-                       if play.card not in JOKER_IDS and suit_of(play.card) == trump]
+            trumped = [(self.as_played(play), seat) for seat, play in self.trick
+                       if self.as_played(play) not in JOKER_IDS
+                       and suit_of(self.as_played(play)) == trump]
             if trumped:
-                return max(trumped)[1]
+                return first_highest(trumped)
         high = [seat for seat, play in self.trick
                 if play.card in JOKER_IDS and play.call in HIGH_CALLS]
         if high:
             return high[0] if options.two_jokers == "first_wins" else high[-1]
-        ordinary = [(play.card, seat) for seat, play in self.trick if play.card not in JOKER_IDS]
+        # a Joker declared as a card holds the trick as that card would; with the real card in
+        # the same trick, the one played first keeps it
+        ordinary = [(self.as_played(play), seat) for seat, play in self.trick
+                    if self.as_played(play) not in JOKER_IDS]
         trumped = [entry for entry in ordinary if suit_of(entry[0]) == trump]
         if trumped:
-            return max(trumped)[1]
+            return first_highest(trumped)
         led = self.led_suit()
         followed = [entry for entry in ordinary if suit_of(entry[0]) == led]
         if followed:
-            return max(followed)[1]
+            return first_highest(followed)
         return self.trick[0][0]  # a low Joker led and nobody followed or trumped (003)
 
     # -- checks around one action --------------------------------------------------------------

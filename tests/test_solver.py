@@ -15,12 +15,12 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from raspis.engine import load_variant
+from raspis.engine import load_variant, variant_from_dict
 from raspis.engine.actions import Play
 from raspis.engine.cards import parse_card, parse_cards
 from raspis.engine.core.plan import rule_plan
 from raspis.engine.game import Game, Phase
-from raspis.engine.variant import preset_names
+from raspis.engine.variant import Variant, preset_names
 from raspis.strategies.solver import OpenHandSolver
 
 JOKER_PRESETS = ("classic", "joker", "joker-52", "odessa", "circular-trumps", "georgian")
@@ -39,11 +39,12 @@ def brute_force(game: Game, seat: int) -> int:
     return max(values) if game.to_move == seat else min(values)
 
 
-def random_position(variant_name: str, players: int, hand_size: int, rng: random.Random,
-                    plays: int) -> Game:
-    """A one-deal game of a random kind of the preset, hands dealt at random, random legal bids
-    (or trump named), then ``plays`` random legal plays."""
-    variant = load_variant(variant_name).for_player_count(players)
+def random_position(variant_name: str | Variant, players: int, hand_size: int,
+                    rng: random.Random, plays: int) -> Game:
+    """A one-deal game of a random kind of the preset (or variant), hands dealt at random, random
+    legal bids (or trump named), then ``plays`` random legal plays."""
+    variant = (load_variant(variant_name) if isinstance(variant_name, str)
+               else variant_name).for_player_count(players)
     deck = list(variant.deck_cards)
     rng.shuffle(deck)
     hands = [0] * players
@@ -108,6 +109,31 @@ def test_solver_with_jokers_in_hand_matches_brute_force() -> None:
             if check_against_brute_force(game, SOLVER):
                 checked[name] += 1
     assert all(count == 6 for count in checked.values()), checked
+
+
+AS_CARD = [variant_from_dict({"extends": base, "name": f"{base}-as-card",
+                              "deck": {"lowest_rank": low, "jokers": 1, "joker_cards": []},
+                              "joker": {"as_card": True}})
+           for base, low in (("classic", 6), ("odessa", 2), ("circular-trumps", 6))]
+
+
+def test_solver_with_a_joker_declared_as_any_card_matches_brute_force() -> None:
+    """``joker.as_card`` (000 «джокер может быть выдан за любую карту»): brute force tries every
+    card of the deck as the Joker's name, the solver one name for each way it can hold the
+    trick; the values agree."""
+    rng = random.Random(29)
+    checked = 0
+    for attempt in range(400):
+        if checked >= 18:
+            break
+        variant = AS_CARD[attempt % len(AS_CARD)]
+        game = random_position(variant, rng.choice([3, 4]), rng.choice([2, 3]), rng,
+                               rng.randrange(4))
+        if game.results or not any(hand >> 52 for hand in game.hands):
+            continue
+        if check_against_brute_force(game, SOLVER):
+            checked += 1
+    assert checked >= 18
 
 
 def test_misere_leader_who_cannot_lose_the_lead_takes_nothing() -> None:

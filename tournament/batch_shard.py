@@ -36,6 +36,15 @@ def can_run_batch(strategies: Sequence[str], *, exact: bool = False) -> bool:
     return all(check(spec) for spec in strategies)
 
 
+def can_run_compiled(strategies: Sequence[str]) -> bool:
+    """True when every spec's batch implementation is also a compiled policy, so a batch of them
+    runs on the rules core's state machine (``engine.batch.compiled``), not in numpy lockstep."""
+    from raspis.strategies.batch import batch_class
+
+    found = [batch_class(spec) for spec in strategies]
+    return all(entry is not None and "compiled_runner" in entry[0].__dict__ for entry in found)
+
+
 def game_seeds(root_seed: int, deal_sets: np.ndarray) -> np.ndarray:
     """``tournament.shard.game_seed(root_seed, deal_set)`` for every deal set."""
     base = np.uint64(chance.splitmix64(root_seed & chance.MASK64))

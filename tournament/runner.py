@@ -75,9 +75,13 @@ class TournamentConfig:
         vectorised implementation; else scalar."""
         if self.engine != "auto":
             return self.engine
-        from raspis.tournament.batch_shard import can_run_batch
+        from raspis.tournament.batch_shard import can_run_batch, can_run_compiled
 
-        return "batch" if can_run_batch(self.strategies) else "scalar"
+        if not can_run_batch(self.strategies):
+            return "scalar"
+        if not can_run_compiled(self.strategies) and _lockstep_refuses(self.variants):
+            return "scalar"  # the lockstep batch engine does not play ``joker.as_card``
+        return "batch"
 
     @property
     def effective_shard_size(self) -> int:
@@ -132,6 +136,15 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _lockstep_refuses(variants: tuple[str, ...]) -> bool:
+    """Whether a variant of the run has an option the numpy lockstep batch engine does not play
+    (``joker.as_card``: only the rules core's state machine does)."""
+    try:
+        return any(load_variant(spec).joker.as_card for spec in variants)
+    except Exception:  # a bad variant is reported by ``_validate``
+        return False
+
+
 def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
     from raspis.strategies.play import check_budget
 
@@ -157,6 +170,15 @@ def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
     if config.engine == "batch" and any("isolated+" in spec for spec in config.strategies):
         raise TournamentError("isolated strategies play on the scalar engine: use --engine auto "
                               "or scalar with --isolate / isolated+SPEC")
+    if config.engine == "batch" and _lockstep_refuses(config.variants):
+        from raspis.tournament.batch_shard import can_run_compiled
+
+        if not can_run_compiled(config.strategies):
+            raise TournamentError(
+                "--engine batch: a variant declares the Joker as any card (joker.as_card), which "
+                "the numpy lockstep batch engine does not play; seat only compiled batch "
+                "strategies (lowest, random, fastheuristic, strong) or use --engine auto or "
+                "scalar")
     if config.seating not in SEATING_MODES:
         raise TournamentError(f"--seating must be one of {', '.join(SEATING_MODES)}")
     if config.duplicate == "permutations" and config.players > 6:

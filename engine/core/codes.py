@@ -3,11 +3,14 @@
 A play is ``(card, call, suit)``: ``call`` is ``CALL_NONE`` for an ordinary card and one of the
 Joker calls below for a Joker (``engine.actions`` names them ``high``, ``low``, ``highest``,
 ``lowest``, ``trumps``, ``highest_card``, ``lowest_card``, ``lowest_trump`` and, for a named rank,
-``twos`` .. ``aces``); ``suit`` is the suit a call names, -1 for none. A named-rank demand is one
-call per rank (``CALL_RANK + rank - 2``), so ``suit`` always means a suit. The legal calls of a
-Joker are a bitmask over the 35 ``OPTIONS`` (call, suit) pairs. Everything here is plain data,
-shared by the compiled functions of ``engine.core.rules``, the single-game ``engine.Game`` and the
-batch engine.
+``twos`` .. ``aces``, and ``card`` for a Joker declared as a named card); ``suit`` is the suit a
+call names, -1 for none. A named-rank demand is one call per rank (``CALL_RANK + rank - 2``), so
+``suit`` always means a suit. The legal calls of a Joker are a bitmask over the 36 ``OPTIONS``
+(call, suit) pairs; the last, ``CARD_OPTION``, stands for every card the Joker may be declared as
+(``engine.core.rules.nameable_cards``): such a play names the card's suit and rank, and the state
+holds its call as ``named_call(card)``: ``CALL_CARD | card << NAMED_SHIFT``. Everything here is
+plain data, shared by the compiled functions of ``engine.core.rules``, the single-game
+``engine.Game`` and the batch engine.
 """
 
 from __future__ import annotations
@@ -19,11 +22,18 @@ import numpy as np
 #: The names of the named-rank calls, rank 2 (``CALL_RANK``) to the ace (``CALL_RANK + 12``).
 RANK_CALL_NAMES: tuple[str, ...] = ("twos", "threes", "fours", "fives", "sixes", "sevens",
                                     "eights", "nines", "tens", "jacks", "queens", "kings", "aces")
-#: Every call code; the named-rank calls end it.
+#: Every call code: the named-rank calls, then ``CALL_CARD``, end it.
 CALL_COUNT = CALL_RANK + len(RANK_CALL_NAMES)
+#: The Joker declared as a named card (000 fifth article: «джокер может быть выдан за любую карту:
+#: любого ранга и масти»; 002: «выдав джокера за любую карту любой масти»): ``joker.as_card``.
+CALL_CARD = CALL_COUNT
+CALL_COUNT += 1
+#: The call a Joker declared as ``card`` holds in a trick: ``CALL_CARD | card << NAMED_SHIFT``
+#: (every other call is below ``CALL_CARD``, so ``call >= CALL_CARD`` means a named card).
+NAMED_SHIFT = 5
 CALL_NAMES: tuple[str | None, ...] = (None, "high", "low", "highest", "lowest", "trumps",
                                       "highest_card", "lowest_card", "lowest_trump",
-                                      *RANK_CALL_NAMES)
+                                      *RANK_CALL_NAMES, "card")
 #: Call codes by the names of ``engine.actions`` (and back).
 CALL_CODES: dict[str | None, int] = {name: code for code, name in enumerate(CALL_NAMES)}
 
@@ -37,6 +47,7 @@ OPTIONS: tuple[tuple[int, int], ...] = (
     (CALL_TRUMPS, -1),
     (CALL_HIGHEST_CARD, -1), (CALL_LOWEST_CARD, -1), (CALL_LOWEST_TRUMP, -1),
     *((CALL_RANK + rank, -1) for rank in range(len(RANK_CALL_NAMES))),
+    (CALL_CARD, -1),
 )
 OPTION_COUNT = len(OPTIONS)
 OPTION_CALL = np.array([call for call, _ in OPTIONS], dtype=np.int64)
@@ -50,6 +61,8 @@ LOW_OPTION = 1 << 1
 TRUMPS_OPTION = 1 << 18
 #: The first named-rank option (rank 2); rank ``r`` is option ``RANK_OPTION + r - 2``.
 RANK_OPTION = 22
+#: The option of a Joker declared as a card (any of ``rules.nameable_cards``; ``joker.as_card``).
+CARD_OPTION = 35
 #: The options of each ``joker.lead_calls`` name of ``engine.options`` ("named_rank": every rank,
 #: of which ``RulePlan`` keeps those of the deck).
 LEAD_OPTIONS: dict[str, tuple[int, ...]] = {
@@ -67,7 +80,29 @@ DEMAND_CALLS = ("highest_suit", "lowest_suit", "highest_trumps", "highest_card",
 TRUMP_CALLS = ("highest_trumps", "lowest_trump")
 #: Options that lead the Joker to take the trick (high, high of a suit, highest, highest trumps,
 #: and every demand of any suit: highest card, lowest card, lowest trump, a named rank).
-WINNING_LEADS = (0, 2, 3, 4, 5, 10, 11, 12, 13, 18, *range(19, OPTION_COUNT))
+WINNING_LEADS = (0, 2, 3, 4, 5, 10, 11, 12, 13, 18, *range(19, CARD_OPTION))
+
+
+def named_call(card: int) -> int:
+    """The call a Joker declared as ``card`` holds in a trick (``rules.named_call``)."""
+    return CALL_CARD | card << NAMED_SHIFT
+
+
+def call_value(call: str | None, suit: int, rank: int = 0) -> int:
+    """The call code a play's ``call`` name holds in a trick: ``CALL_CODES[call]``, or for a Joker
+    declared as a card (``call`` "card") the named card of ``suit`` and ``rank``."""
+    if call == "card":
+        return named_call(13 * suit + rank - 2)
+    return CALL_CODES[call]
+
+
+def call_parts(value: int) -> tuple[str | None, int, int]:
+    """A trick's call code as a play's (call name, suit, rank): the named card's suit and rank for
+    a Joker declared as a card, else (``CALL_NAMES[value]``, -1, 0) (the suit is stored apart)."""
+    if value >= CALL_CARD:
+        card = value >> NAMED_SHIFT
+        return "card", card // 13, card % 13 + 2
+    return CALL_NAMES[value], -1, 0
 
 #: Hook rules of a deal.
 HOOK_NONE, HOOK_NO_EQUAL, HOOK_OVERBID = range(3)

@@ -18,7 +18,10 @@ function needs, so a call from Python costs little.
 
 Actions are small integers (``action_code``): a bid is its number of tricks; naming trump is the
 suit plus one (0 for none); a play is ``card | call << 6 | (suit + 1) << 11`` with the call codes of
-``engine.core.codes`` (five bits: ``codes.CALL_COUNT`` calls, the named ranks included).
+``engine.core.codes`` (five bits: ``codes.CALL_COUNT`` calls, the named ranks included); a Joker
+declared as a card (``joker.as_card``) is ``card | CALL_CARD << 6 | (suit + 1) << 11 | rank << 14``
+with the named card's suit and rank (2..14), and the trick holds its call as
+``rules.named_call(named card)``.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from numba import njit, uint64
 
 from . import deal as chance
 from . import rules
-from .codes import HOOK_NO_EQUAL, OPTION_CALL, OPTION_SUIT, TRUMP_TURNED
+from .codes import CALL_CARD, HOOK_NO_EQUAL, OPTION_CALL, OPTION_SUIT, TRUMP_TURNED
 
 # -- phases (``engine.phase.Phase``) ---------------------------------------------------------------
 PH_DEAL, PH_TRUMP, PH_BID, PH_PLAY, PH_SCORE, PH_OVER = range(6)
@@ -46,7 +49,7 @@ EV_LEAD = 32  #: not an event: the next decision leads a trick
  P_PASS_LIMIT, P_PREMIUM_MODE, P_PREMIUM_POINTS, P_TIE_DEALS, P_SCHEDULE, P_FIXED_SUIT,
  P_DEALER_NAMES, P_NAMED_AFTER, P_DEALER_LEADS, P_FIRST_DEALER, P_NO_TRUMP_NAMING, P_ROWS,
  P_MAX_TRICKS, P_MAX_RESULTS, P_SIZE, P_MEMORY, P_PREMIUM_OTHERS, P_PREMIUM_SEVERAL,
- P_PREMIUM_LAST_EXCLUDED,
+ P_PREMIUM_LAST_EXCLUDED, P_NAMEABLE,
  # the state's layout: where each array starts
  O_HANDS, O_FIRST, O_BIDS, O_TAKEN, O_FINES, O_SCORES, O_PASSES, O_ORDER, O_TSEAT, O_TCARD,
  O_TCALL, O_TSUIT, O_STOCK, O_MADE, O_BEST, O_HIST, O_RES, O_NEXT, O_SCRATCH, O_SHOWN,
@@ -79,21 +82,30 @@ H_COUNT, H_TRUMP, H_WINNER, H_CARDS = range(4)
 #: per-seat blocks of a result row, in this order after ``R_SEATS``
 R_BIDS, R_TAKEN, R_POINTS, R_FINES, R_PREMIUMS, R_TOTALS = range(6)
 
-CALL_SHIFT, SUIT_SHIFT = 6, 11
-#: the call's bits in an action code (``codes.CALL_COUNT`` <= 32)
-CALL_BITS = 31
+CALL_SHIFT, SUIT_SHIFT, RANK_SHIFT = 6, 11, 14
+#: the call's bits in an action code (``codes.CALL_COUNT`` <= 32), the suit's (-1..3, plus one)
+CALL_BITS, SUIT_BITS = 31, 7
 
 
-def action_code(card_or_value: int, call: int = 0, suit: int = -1) -> int:
-    """The code of a play (``card`` with a Joker's ``call`` and ``suit``); a bid's code is the bid
-    and naming trump's is the suit plus one."""
-    return card_or_value | call << CALL_SHIFT | (suit + 1) << SUIT_SHIFT
+def action_code(card_or_value: int, call: int = 0, suit: int = -1, rank: int = 0) -> int:
+    """The code of a play (``card`` with a Joker's ``call`` and ``suit``, and the ``rank`` of the
+    card a Joker is declared as: ``CALL_CARD``); a bid's code is the bid and naming trump's is the
+    suit plus one."""
+    return card_or_value | call << CALL_SHIFT | (suit + 1) << SUIT_SHIFT | rank << RANK_SHIFT
+
+
+@njit(cache=True, inline="always")
+def named_code(card: int, named: int) -> int:
+    """``action_code`` for compiled callers: the Joker ``card`` declared as the card ``named``."""
+    return (card | CALL_CARD << CALL_SHIFT | (named // 13 + 1) << SUIT_SHIFT
+            | (named % 13 + 2) << RANK_SHIFT)
 
 
 @njit(cache=True, inline="always")
 def play_code(card: int, option: int) -> int:
     """``action_code`` for compiled callers: playing ``card``, a Joker with the call option
-    ``option`` (over ``codes.OPTIONS``; -1 is taken as the first)."""
+    ``option`` (over ``codes.OPTIONS``; -1 is taken as the first; not ``CARD_OPTION``, which
+    needs the card: ``named_code``)."""
     if card < 52:
         return card
     option = max(option, 0)
@@ -408,8 +420,9 @@ def set_legal(state: np.ndarray, plan: np.ndarray) -> None:
 @njit(cache=True, inline="always")
 def joker_calls(state: np.ndarray, plan: np.ndarray) -> int:
     """The calls a Joker played now may make, as options over ``codes.OPTIONS``: on a lead the
-    deal's lead calls (``lead_calls``), else ``rules.follow_calls`` after the trick's first
-    Joker."""
+    deal's lead calls (``lead_calls``), else ``rules.follow_calls_named`` after the trick's first
+    Joker. With ``codes.CARD_OPTION`` the Joker may be declared as any card of
+    ``plan[P_NAMEABLE]`` (``rules.nameable_cards``)."""
     length = state[S_TRICK_LEN]
     if length == 0:
         return lead_calls(state, plan)
@@ -418,7 +431,7 @@ def joker_calls(state: np.ndarray, plan: np.ndarray) -> int:
         if state[plan[O_TCARD] + index] >= 52:
             first = state[plan[O_TCALL] + index]
             break
-    return rules.follow_calls(plan[P_TWO_JOKERS], first)
+    return rules.follow_calls_named(plan[P_TWO_JOKERS], first, plan[P_NAMEABLE])
 
 
 @njit(cache=True)
@@ -488,7 +501,7 @@ def apply_play(state: np.ndarray, plan: np.ndarray,
     state[S_TRICK_LEN] = length
     led = state[S_LED]
     if led < 0:
-        led = rules.led_suit_after(led, card, length - 1, suit)
+        led = rules.led_suit_after(led, card, length - 1, call, suit)
         state[S_LED] = led
         if led >= 0 and state[S_CIRCULAR]:
             state[S_TRICK_TRUMP] = rules.circular_trick_trump(led)
@@ -627,8 +640,11 @@ def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, in
     events = 0
     state[S_DECISIONS] += 1
     if phase == PH_PLAY:
-        events = apply_play(state, plan, action & 63, action >> CALL_SHIFT & CALL_BITS,
-                            (action >> SUIT_SHIFT) - 1)
+        call = action >> CALL_SHIFT & CALL_BITS
+        suit = (action >> SUIT_SHIFT & SUIT_BITS) - 1
+        if call == CALL_CARD:
+            call = rules.named_call(13 * suit + (action >> RANK_SHIFT) - 2)
+        events = apply_play(state, plan, action & 63, call, suit)
     elif phase == PH_BID:
         apply_bid(state, plan, action)
     elif phase == PH_TRUMP:

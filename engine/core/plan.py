@@ -14,12 +14,14 @@ from functools import cached_property
 import numpy as np
 
 from ..cards import JOKER, parse_card
+from ..errors import VariantError
 from ..options import KindOptions
 from ..schedule import DealSpec
 from ..scoring import deal_points
 from ..variant import Variant
 from . import machine
 from .codes import (
+    CARD_OPTION,
     DEMAND_CALLS,
     HOOK_NO_EQUAL,
     HOOK_NONE,
@@ -46,6 +48,7 @@ from .rules import (
     TWO_JOKERS_FIRST_WINS,
     TWO_JOKERS_OPPOSITE,
     TWO_JOKERS_SECOND_WINS,
+    nameable_cards,
 )
 
 TWO_JOKERS_CODES = {"second_wins": TWO_JOKERS_SECOND_WINS, "first_wins": TWO_JOKERS_FIRST_WINS,
@@ -108,6 +111,18 @@ class RulePlan:
         self.trump_wins = joker.demand_trumped == "trump_wins"
         self.lead_fine = joker.lead_fine
         self.lock_card = parse_card(joker.locked_until) if joker.locked_until else -1
+        self.as_card = joker.as_card
+        #: the cards a Joker may be declared as (``rules.nameable_cards``; 0: ``as_card`` off)
+        self.nameable = nameable_cards(self.deck_mask) if joker.as_card else 0
+        if self.as_card and type(self) is not RulePlan:
+            # the numpy lockstep batch engine (``engine.batch.rules.BatchRules``, a subclass)
+            # plays Jokers by its own loop, which knows no named card: it must not play this
+            raise VariantError(
+                f"variant {variant.name!r}: joker.as_card (the Joker declared as any card) is "
+                "played by the rules core's state machine only: engine.Game (the scalar "
+                "engine) and batches of compiled strategies (lowest, random, fastheuristic, "
+                "strong, without record=True); the numpy lockstep batch engine cannot play it: "
+                "use one of those, or set joker.as_card = false")
         play = variant.play
         self.must_trump = play.must_trump
         self.dealer_leads = play.first_lead == "dealer"
@@ -232,15 +247,20 @@ class RulePlan:
         if not any(mask >> option & 1 for option in WINNING_LEADS) and (
                 mask == 0 or any(option in WINNING_LEADS for option in self.lead_option_order)):
             mask |= 1 << 0
+        if self.as_card:  # the Joker declared as a card (000, 002), never barred as a demand
+            mask |= 1 << CARD_OPTION
         self._lead_masks[key] = mask
         return mask
 
     def call_order(self, lead: bool) -> tuple[int, ...]:
         """Joker call options in the order of the legal actions: on a lead the variant's
-        ``lead_calls`` order, then the fallback "high"; otherwise high, low."""
+        ``lead_calls`` order, then the fallback "high"; otherwise high, low; then, with
+        ``as_card``, the Joker declared as a card (one play per card of ``nameable``)."""
+        named = (CARD_OPTION,) if self.as_card else ()
         if not lead:
-            return (0, 1)
-        return self.lead_option_order + ((0,) if 0 not in self.lead_option_order else ())
+            return (0, 1, *named)
+        return (self.lead_option_order + ((0,) if 0 not in self.lead_option_order else ())
+                + named)
 
     def premium_window(self, number: int, block: int,
                        schedule: list[DealSpec] | None = None) -> tuple[bool, bool]:
@@ -378,6 +398,7 @@ class MachineTables:
             machine.P_PREMIUM_OTHERS: rules.premium_others,
             machine.P_PREMIUM_SEVERAL: rules.premium_several,
             machine.P_PREMIUM_LAST_EXCLUDED: rules.premium_last_excluded,
+            machine.P_NAMEABLE: rules.nameable,
             machine.O_DECK: machine.P_LENGTH, machine.O_DEALS: deals_at,
             machine.O_POINTS: points_at,
         }

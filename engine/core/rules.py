@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from .codes import (
+    CALL_CARD,
     CALL_HIGH,
     CALL_HIGHEST,
     CALL_HIGHEST_CARD,
@@ -23,10 +24,12 @@ from .codes import (
     CALL_LOWEST_TRUMP,
     CALL_RANK,
     CALL_TRUMPS,
+    CARD_OPTION,
     HIGH_OPTION,
     HOOK_NO_EQUAL,
     HOOK_OVERBID,
     LOW_OPTION,
+    NAMED_SHIFT,
 )
 
 JOKER_BITS = (1 << 52) | (1 << 53)
@@ -34,6 +37,8 @@ SUIT_BITS = (1 << 13) - 1
 #: One card of each suit at the same rank (rank 2): shifted by ``rank - 2``, every card of a rank.
 RANK_BITS = 1 | 1 << 13 | 1 << 26 | 1 << 39
 TWO_JOKERS_SECOND_WINS, TWO_JOKERS_FIRST_WINS, TWO_JOKERS_OPPOSITE = range(3)
+#: The legal-calls bit of a Joker declared as a card (``codes.CARD_OPTION``).
+CARD_OPTION_BIT = 1 << CARD_OPTION
 
 
 @njit(cache=True, inline="always")
@@ -93,9 +98,42 @@ def is_high_call(call: int) -> bool:
     every demand of any suit (highest card, lowest card, lowest trump, a named rank: 000's fourth
     article names them beside «Также джокер может быть и младшей картой, которая не забирает
     взятку», so the demanding Joker is the one that takes it; 003 «сбросить карту определённого
-    номинала»: the others discard to it)."""
+    номинала»: the others discard to it). A Joker declared as a card (``is_named_call``) is not
+    high: it holds the trick as that card would (``card_key``)."""
     return (call == CALL_HIGH or call == CALL_HIGHEST or call == CALL_TRUMPS
-            or call >= CALL_HIGHEST_CARD)
+            or CALL_HIGHEST_CARD <= call < CALL_CARD)
+
+
+@njit(cache=True, inline="always")
+def named_call(card: int) -> int:
+    """The call a Joker declared as ``card`` holds in a trick (``codes.named_call``)."""
+    return CALL_CARD | card << NAMED_SHIFT
+
+
+@njit(cache=True, inline="always")
+def is_named_call(call: int) -> bool:
+    """A Joker played with this call was declared as a card (``joker.as_card``)."""
+    return call >= CALL_CARD
+
+
+@njit(cache=True, inline="always")
+def named_card(call: int) -> int:
+    """The card a Joker declared as a card was named (``is_named_call``)."""
+    return call >> NAMED_SHIFT
+
+
+@njit(cache=True, inline="always")
+def nameable_cards(deck: int) -> int:
+    """The cards a Joker may be declared as (``joker.as_card``; 000 fifth article: «джокер может
+    быть выдан за любую карту: любого ранга и масти. Например, за козырного туза или двойку
+    треф»; 002: «выдав джокера за любую карту любой масти»): every ordinary card of the deck
+    (``deck``: its mask), whoever holds it and whether or not it was played already. The texts
+    name any card and bar none, so a card in the Joker's own hand, in another hand or played
+    before may be named; nothing is shown about the hands by the name. A card the deck does not
+    have (a two in a 36-card deck, a card removed or made the Joker) is not named: the deck's
+    lowest card of a suit stands for it. The real card and the Joker named as it may meet in one
+    trick: they hold it equally (``card_key``), and the earlier of the two keeps it."""
+    return deck & ~JOKER_BITS
 
 
 @njit(cache=True, inline="always")
@@ -151,12 +189,13 @@ def follow_mask(hand: int, lead_card: int, lead_call: int, lead_suit: int, led_s
     "lowest <suit>" (000, 002, 003: «по старшим пикам») the suit's highest (lowest) card, failing
     that a trump where obligatory, failing that anything; after "highest trumps" (000) the highest
     trump, failing that anything; after a demand of any suit (highest card, lowest card, lowest
-    trump, a named rank) ``any_suit_demand``. The Joker itself is never bound by these
+    trump, a named rank) ``any_suit_demand``; after a Joker led as a named card its suit is led
+    and followed as the card's own (000, 002). The Joker itself is never bound by these
     (``legal_cards``).
     """
     ordinary = hand & ~JOKER_BITS
     trumps = ordinary & suit_mask(trick_trump)
-    if lead_card >= 52 and lead_call >= CALL_HIGHEST_CARD:
+    if lead_card >= 52 and CALL_HIGHEST_CARD <= lead_call < CALL_CARD:
         return any_suit_demand(ordinary, trumps, lead_call)
     if lead_card >= 52 and (lead_call == CALL_HIGHEST or lead_call == CALL_LOWEST):
         suited = ordinary & suit_mask(lead_suit)
@@ -189,14 +228,17 @@ def joker_locked(lock_card: int, played: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def led_suit_after(led_suit: int, card: int, position: int, call_suit: int) -> int:
+def led_suit_after(led_suit: int, card: int, position: int, call: int, call_suit: int) -> int:
     """The led suit once ``card`` is played ``position``-th in a trick: the first ordinary card
     sets it (after a Joker led without a suit, 002 Joker-52), unless a Joker led with a suit
-    (``call_suit``, 003) set it first."""
+    (``call_suit``, 003) set it first. A Joker declared as a card (``call``) takes the card's
+    place, so it sets the led suit as that card would, led or after such a Joker."""
     if led_suit >= 0:
         return led_suit
     if card < 52:
         return card // 13
+    if is_named_call(call):
+        return named_card(call) // 13
     if position == 0 and call_suit >= 0:
         return call_suit
     return -1
@@ -237,6 +279,19 @@ def follow_calls(two_jokers: int, first_joker_call: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def follow_calls_named(two_jokers: int, first_joker_call: int, nameable: int) -> int:
+    """``follow_calls``, and where the Joker may be declared as a card (``nameable``: the cards
+    of ``nameable_cards``, 0 when ``joker.as_card`` is off) the card option too: «обладатель
+    джокера может в любой момент ... скинуть ненужную ему карту, выдав джокера за любую карту
+    любой масти» (002). Under 002's Joker-52 rule the second Joker of a trick only takes the
+    opposite value of the first (a first one declared as a card is not high: the second is)."""
+    calls = follow_calls(two_jokers, first_joker_call)
+    if nameable and calls == HIGH_OPTION | LOW_OPTION:
+        calls |= CARD_OPTION_BIT
+    return calls
+
+
+@njit(cache=True, inline="always")
 def trumps_beat_demand(lead_card: int, lead_call: int, lead_suit: int, trick_trump: int,
                        trump_wins: bool) -> bool:
     """After a Joker led "highest <suit>", a trump played by a void player beats the Joker, when
@@ -268,8 +323,12 @@ def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: in
     A high Joker: 1000 + position (a later high Joker beats an earlier one), or 1000 - position
     when the first one keeps the trick (``two_jokers`` first_wins). When ``beats``, only the
     leading Joker falls to a trump: a second Joker played high is still high and beats every
-    trump (3000 + position).
+    trump (3000 + position). A Joker declared as a card (``is_named_call``: 000, 002) has that
+    card's key: it beats what the card beats and loses to what beats it, and it ties with the
+    real card, the earlier of the two keeping the trick.
     """
+    if card >= 52 and is_named_call(call):
+        card = named_card(call)
     if card >= 52:
         if not is_high_call(call):
             return -1

@@ -22,12 +22,13 @@ fewer), equivalent cards merged (cards of one suit with no card still in play be
 card that unlocks the Joker is never merged) and a node budget: past it the search stops and says
 so (``stats[1]``), and the caller falls back on something cheaper.
 
-Every rule comes from the rules core (``engine.core.rules``): the legal cards (``legal_cards``),
-the Joker's calls after the lead (``follow_calls``; on the lead the plan's ``lead_calls_mask``, for
-the first trick and for the later ones, passed in), who takes the trick (``card_key``,
+Every rule comes from the rules core (``engine.core.rules``): the legal cards (``legal_cards``), the
+Joker's calls after the lead (``follow_calls_named``; on the lead the plan's ``lead_calls_mask``,
+for the first trick and for the later ones, passed in; a Joker declared as a card once for
+each way the name can hold the trick, ``_named_moves``), who takes the trick (``card_key``,
 ``trumps_beat_demand``), which card sets the led suit (``led_suit_after``) and the trick's trump
-under circular trumps (``circular_trick_trump``), the same functions the state machine plays by,
-and the Joker lead fine (``engine.core.deal.lead_fine``).
+under circular trumps (``circular_trick_trump``), the same functions the state machine plays by, and
+the Joker lead fine (``engine.core.deal.lead_fine``).
 
 Not modelled (the caller plays those deals out with its heuristic instead): drawing from the stock
 after each trick (``play.draw_after_trick``), since the stock's order is hidden. Premiums, which
@@ -39,15 +40,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .codes import CALL_NONE, OPTION_CALL, OPTION_COUNT, OPTION_SUIT
+from .codes import CALL_NONE, CARD_OPTION, OPTION_CALL, OPTION_COUNT, OPTION_SUIT
 from .deal import lead_fine
 from .rules import (
     card_key,
     circular_trick_trump,
-    follow_calls,
+    follow_calls_named,
     is_high_call,
     led_suit_after,
     legal_cards,
+    named_call,
     popcount,
     trumps_beat_demand,
 )
@@ -57,14 +59,18 @@ INFINITY = 1 << 40
 #: Fields of the ``params`` array of ``solve_moves``.
 (P_PLAYERS, P_DECIDER, P_MUST_TRUMP, P_LOCK_CARD, P_TWO_JOKERS, P_TRUMP_WINS, P_TRUMP,
  P_CIRCULAR, P_LEAD_CALLS_FIRST, P_LEAD_CALLS_LATER, P_LEAD_FINE, P_HAND_SIZE, P_BUDGET,
- P_SALT, P_CUT_OFFS) = range(15)
-PARAMS = 15
+ P_SALT, P_CUT_OFFS, P_NAMEABLE) = range(16)
+PARAMS = 16
 #: ``stats``: nodes searched, 1 once the node budget stopped the search.
 S_NODES, S_ABORTED = range(2)
-#: Moves a node may have at most: a hand of 54 cards, or 27 and the 35 Joker calls.
-MAX_MOVES = 80
-#: A move as one number: card * MOVE_RADIX + option + 1 (options 0..OPTION_COUNT - 1).
-MOVE_RADIX = 64
+#: Moves a node may have at most: a hand of 54 cards, or 27 and the 35 Joker calls and the
+#: cards a Joker is declared as (``_named_moves``: at most one more than the cards in play).
+MAX_MOVES = 128
+#: A Joker declared as card ``c`` (``joker.as_card``) is the move option ``NAMED_OPTION + c``.
+NAMED_OPTION = 64
+#: A move as one number: card * MOVE_RADIX + option + 1 (options 0..OPTION_COUNT - 1, or a named
+#: card's ``NAMED_OPTION + card``).
+MOVE_RADIX = 128
 
 
 _OPTION_CALL = OPTION_CALL.copy()
@@ -74,11 +80,15 @@ JOKER_BITS = (1 << 52) | (1 << 53)
 
 @njit(cache=True, inline="always")
 def _call_of(option: int) -> int:
+    if option >= NAMED_OPTION:
+        return named_call(option - NAMED_OPTION)
     return CALL_NONE if option < 0 else _OPTION_CALL[option]
 
 
 @njit(cache=True, inline="always")
 def _suit_of_call(option: int) -> int:
+    if option >= NAMED_OPTION:
+        return (option - NAMED_OPTION) // 13
     return -1 if option < 0 else _OPTION_SUIT[option]
 
 
@@ -118,11 +128,13 @@ def _reachable(row: np.ndarray, taken: int, left: int) -> tuple[int, int, int]:
 
 
 @njit(cache=True)
-def _joker_moves(params: np.ndarray, hand: int, jokers: int, trick_cards: np.ndarray,
+def _joker_moves(params: np.ndarray, hand: int, jokers: int, later: int, trick_cards: np.ndarray,
                  trick_options: np.ndarray, trick_length: int, move_cards: np.ndarray,
                  move_options: np.ndarray, ply: int, count: int, high_first: bool) -> int:
-    """Append a Joker's moves, one per legal call (the rules core's ``follow_calls`` after the
-    lead, the plan's lead calls on it); the two Jokers are alike, so one stands for both."""
+    """Append a Joker's moves, one per legal call (the rules core's ``follow_calls_named`` after
+    the lead, the plan's lead calls on it), the card option as ``_named_moves`` (``later``: the
+    cards of the seats still to play to this trick); the two Jokers are alike, so one stands for
+    both."""
     joker = 52 if jokers & (1 << 52) else 53
     if trick_length == 0:
         done = params[P_HAND_SIZE] - popcount(hand)
@@ -133,14 +145,58 @@ def _joker_moves(params: np.ndarray, hand: int, jokers: int, trick_cards: np.nda
             if trick_cards[index] >= 52:
                 first = _call_of(trick_options[index])
                 break
-        calls = follow_calls(params[P_TWO_JOKERS], first)
+        calls = follow_calls_named(params[P_TWO_JOKERS], first, params[P_NAMEABLE])
     for wanted in range(2):  # winning calls first when tricks are wanted, else last
         for option in range(OPTION_COUNT):
             if calls >> option & 1 and is_high_call(_OPTION_CALL[option]) == (
                     (wanted == 0) == high_first):
+                if option == CARD_OPTION:
+                    count = _named_moves(params[P_NAMEABLE], joker, later, trick_cards,
+                                         trick_options, trick_length, move_cards, move_options,
+                                         ply, count)
+                    continue
                 move_cards[ply, count] = joker
                 move_options[ply, count] = option
                 count += 1
+    return count
+
+
+@njit(cache=True)
+def _named_moves(nameable: int, joker: int, later: int, trick_cards: np.ndarray,
+                 trick_options: np.ndarray, trick_length: int, move_cards: np.ndarray,
+                 move_options: np.ndarray, ply: int, count: int) -> int:
+    """Append the Joker declared as a card (``joker.as_card``), one ``nameable`` card for each
+    way the name can hold the trick. A name counts only in this trick, by its suit (led, trump or
+    neither) and its place among the cards of that suit that meet it there: those already in the
+    trick (a named Joker's card included), which keep a tie, and ``later``'s (the seats still to
+    play), to which it keeps one. Two names with no such card between them are the same move, so
+    the first of each place is enough; the search stays exact except where both Jokers are
+    declared as cards in one trick (the second may then pass the first between two such
+    cards)."""
+    met = 0  # cards already in the trick: a name equal to one of them loses the tie
+    for index in range(trick_length):
+        card = trick_cards[index]
+        if card < 52:
+            met |= 1 << card
+        elif trick_options[index] >= NAMED_OPTION:
+            met |= 1 << (trick_options[index] - NAMED_OPTION)
+    live = (met | later) & ~JOKER_BITS
+    for suit in range(4):
+        suited = (nameable >> (13 * suit)) & 0x1FFF
+        base = 13 * suit
+        seen = 0  # the places met so far in this suit, as bits
+        while suited:
+            low = suited & -suited
+            suited ^= low
+            card = base + popcount(low - 1)
+            below = popcount(live & ((1 << card) - 1) & ~((1 << base) - 1))
+            place = below + (later >> card & 1)
+            if seen >> place & 1:
+                continue
+            seen |= 1 << place
+            move_cards[ply, count] = joker
+            move_options[ply, count] = NAMED_OPTION + card
+            count += 1
     return count
 
 
@@ -172,9 +228,12 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
     lock = params[P_LOCK_CARD]
     count = 0
     jokers = cards & JOKER_BITS
+    later = 0  # the cards of the seats still to play to this trick (a named Joker meets them)
+    for step in range(1, players - trick_length):
+        later |= hands[(mover + step) % players]
     if jokers and high_first:  # the Jokers first when tricks are wanted, winning calls first
-        count = _joker_moves(params, hand, jokers, trick_cards, trick_options, trick_length,
-                             move_cards, move_options, ply, count, True)
+        count = _joker_moves(params, hand, jokers, later, trick_cards, trick_options,
+                             trick_length, move_cards, move_options, ply, count, True)
     start = count
     ordinary = cards & ~JOKER_BITS
     for suit in range(4):
@@ -201,8 +260,8 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
             move_cards[ply, left_index] = move_cards[ply, right_index]
             move_cards[ply, right_index] = swap
     elif jokers:
-        count = _joker_moves(params, hand, jokers, trick_cards, trick_options, trick_length,
-                             move_cards, move_options, ply, count, False)
+        count = _joker_moves(params, hand, jokers, later, trick_cards, trick_options,
+                             trick_length, move_cards, move_options, ply, count, False)
     return count
 
 
@@ -378,7 +437,7 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
             played_cards[ply] = card
             played_options[ply] = option
             led = nodes[ply, N_LED]
-            new_led = led_suit_after(led, card, length, _suit_of_call(option))
+            new_led = led_suit_after(led, card, length, _call_of(option), _suit_of_call(option))
             new_trump = nodes[ply, N_TRUMP]
             if params[P_CIRCULAR] and led < 0 and new_led >= 0:
                 new_trump = circular_trick_trump(new_led)
@@ -639,7 +698,7 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
             played_cards[ply] = card
             played_options[ply] = option
             led = nodes[ply, N_LED]
-            new_led = led_suit_after(led, card, length, _suit_of_call(option))
+            new_led = led_suit_after(led, card, length, _call_of(option), _suit_of_call(option))
             new_trump = nodes[ply, N_TRUMP]
             if params[P_CIRCULAR] and led < 0 and new_led >= 0:
                 new_trump = circular_trick_trump(new_led)
