@@ -55,7 +55,7 @@ EV_LEAD = 32  #: not an event: the next decision leads a trick
  O_TCALL, O_TSUIT, O_STOCK, O_MADE, O_BEST, O_HIST, O_RES, O_NEXT, O_SCRATCH, O_SHOWN,
  # and where the tables start in the plan vector
  O_DECK, O_DEALS, O_POINTS,
- P_LENGTH) = range(51)
+ P_LENGTH) = range(52)
 
 # -- the state vector: scalars ---------------------------------------------------------------------
 (S_PHASE, S_DEAL_INDEX, S_ROW, S_DEALER, S_FIRST_DEALER, S_TO_MOVE, S_NAMER, S_TRUMP,
