@@ -148,8 +148,8 @@ def test_same_seed_same_game_and_fastheuristic_playouts() -> None:
 
 
 def test_mc_prefers_the_better_bid_when_the_guesses_agree() -> None:
-    """With every trump in hand on the last of a 1-card oh-hell deal... (a sure trick): the
-    search bids 1, not the pass."""
+    """A 1-card oh-hell deal where the first bidder holds the ace of trumps, a sure trick: the
+    search bids 1 (11 points), not the pass (1 point)."""
     variant = load_variant("oh-hell").for_player_count(4)
     # seat 1 (first to bid, dealer 0) holds the ace of trumps: it takes the only trick
     hands = [1 << 1, 1 << 12, 1 << 13, 1 << 26]
