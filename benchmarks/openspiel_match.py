@@ -129,10 +129,12 @@ def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[
 
     if cpu_clock:
         import raspis.strategies.ev as ev_module
+        import raspis.strategies.mc as mc_module
         import raspis.strategies.pimc as pimc_module
 
         pimc_module.Deadline = CpuDeadline  # type: ignore[assignment,misc]
         ev_module.Deadline = CpuDeadline  # type: ignore[assignment,misc]
+        mc_module.Deadline = CpuDeadline  # type: ignore[assignment,misc]
     game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": TRICKS})
     chance = np.random.RandomState((base * 1_000_003 + deal) % (2**32))
     state = game.new_initial_state()

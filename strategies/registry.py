@@ -35,6 +35,7 @@ BUILTINS: dict[str, str] = {
     "heuristic": "raspis.strategies.heuristic:HeuristicStrategy",
     "ev": "raspis.strategies.ev:ExpectedValueStrategy",
     "pimc": "raspis.strategies.pimc:PimcStrategy",
+    "mc": "raspis.strategies.mc:MonteCarloStrategy",
     "ismcts": "raspis.strategies.ismcts:IsmctsStrategy",
     # Scalar twins of the batch engine's strategies (``strategies/batch.py``): the same games in
     # either engine.

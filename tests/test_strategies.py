@@ -47,8 +47,9 @@ CHEAP = {
     "ev": "ev:samples=2,window=1",
     "pimc": "pimc:samples=2,bid_samples=1,window=1",
     "ismcts": "ismcts:iterations=6,bid_samples=1,window=1",
+    "mc": "mc:samples=2",
 }
-SEARCH = ("pimc", "ismcts")
+SEARCH = ("pimc", "ismcts", "mc")
 
 #: Special deals the presets do not play (lobovaya), a Joker turned up that the dealer names, a
 #: fixed trump, and the dark "overbid" rule, so that every kind of decision comes up.

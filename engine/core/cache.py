@@ -24,7 +24,8 @@ _ENGINE = Path(__file__).resolve().parent.parent
 COMPILED_SOURCES = (*sorted((_ENGINE / "core").glob("*.py")), _ENGINE / "batch" / "kernels.py",
                     _ENGINE / "batch" / "compiled.py",
                     _ENGINE.parent / "strategies" / "compiled.py",
-                    _ENGINE.parent / "strategies" / "strong_policy.py")
+                    _ENGINE.parent / "strategies" / "strong_policy.py",
+                    _ENGINE.parent / "strategies" / "playout.py")
 
 
 def source_hash() -> str:

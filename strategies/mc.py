@@ -1,0 +1,220 @@
+"""``mc``: Monte Carlo search whose playouts are played by a compiled information-set policy.
+
+At every decision with more than one distinct legal action (equivalent cards merged, the Joker
+with each of its calls, every legal bid, every trump it may name) it guesses the hidden cards as
+many times as its time budget allows (``samples`` at most), honestly: from every card the seat has
+not seen, the voids shown respected, the trump guessed where the seat cannot see it (the masks of
+``engine.determinize.HandSampler``, dealt by the compiled ``playout.sample_hands``). In every guess
+it plays each candidate out to the deal's score with a compiled policy at every seat
+(``playout.evaluate``: ``strong`` by default, ``fastheuristic`` optionally), the same guesses for
+every candidate (common random numbers), and plays the candidate with the best mean value under
+the variant's own score: the seat's deal points, fines included, plus, while the premium of a span
+(002) is in reach, its stake when the bid is made (``heuristic.PremiumOutlook``, as ``pimc``).
+Ties go to the policy's own choice.
+
+The policy never reads a hand it could not see (``tests/test_strong.py``), so unlike ``pimc``'s
+open-hand solving a playout has no strategy fusion: no seat of a guessed deal plays as if it saw
+the others' cards. A bid is searched the same way: each legal bid, the later bidders bidding as
+the policy does on their guessed hands, the whole deal played out.
+
+Time: ``time`` (seconds a card decision, ``bid_time`` a bid or a trump; checked between chunks of
+``chunk`` guesses) bounds a decision together with ``samples``; with ``time`` 0 (the default) only
+``samples`` does, and the same seed plays the same games on any machine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from raspis.engine import Action, Bid, NameTrump, Observation, Play
+from raspis.engine.core import machine as m
+from raspis.engine.core.codes import CALL_CODES
+from raspis.engine.determinize import Determinizer
+from raspis.engine.game import Phase
+
+from . import playout
+from .base import Parameter
+from .compiled import T_STRONG_AT
+from .ev import ExpectedValueStrategy
+from .heuristic import PREMIUM_PARAMETERS, PremiumOutlook
+from .pimc import PimcStrategy
+from .registry import StrategySpecError
+from .search import Deadline, distinct_plays, representative
+from .strong import _table, action_of
+from .strong_policy import decide_strong
+
+__all__ = ["MonteCarloStrategy", "action_code"]
+
+
+def action_code(action: Action) -> int:
+    """The machine's code of an action (``machine.action_code``)."""
+    if isinstance(action, Play):
+        return m.action_code(action.card, CALL_CODES[action.call], action.suit)
+    if isinstance(action, Bid):
+        return action.tricks
+    assert isinstance(action, NameTrump)
+    return action.suit + 1
+
+
+class Position:
+    """One decision's search position: the template state of the current deal built from the
+    observation alone (``Game.from_observation``, every hidden hand empty), the sampler's masks,
+    the policy's table, and the buffers of the compiled calls."""
+
+    def __init__(self, observation: Observation, policy: int) -> None:
+        self.observation = observation
+        self.determinizer = Determinizer(observation)
+        template = self.determinizer.template
+        self.template = template.state
+        self.plan = template.tables.plan
+        self.table = _table(template.tables, template.plan, True)
+        self.policy = policy
+        sampler = self.determinizer.sampler
+        self.known = np.array(sampler.known, dtype=np.int64)
+        self.missing = np.array(sampler.missing, dtype=np.int64)
+        self.forbidden = np.array(sampler.forbidden, dtype=np.int64)
+        self.pool = np.array(sampler.pool, dtype=np.int64)
+        self.rest = int(sampler.rest)
+        self.scratch = np.empty_like(self.template)
+
+    def draw(self, count: int, seed: int, rng) -> tuple[np.ndarray, np.ndarray, int]:  # noqa: ANN001
+        """``count`` guesses: (hands, trumps: suit and card where hidden, else -2; the sampler's
+        next seed). ``rng`` (``random.Random``) guesses a hidden trump."""
+        players = self.known.shape[0]
+        hands = np.empty((count, players), dtype=np.int64)
+        seed = int(playout.sample_hands(self.known, self.missing, self.forbidden, self.pool,
+                                        self.rest, seed, count, hands))
+        trumps = np.full((count, 2), -2, dtype=np.int64)
+        if self.observation.trump_hidden:
+            for guess in range(count):
+                trump = self.determinizer.guess_trump([int(hand) for hand in hands[guess]], rng)
+                if trump is not None:
+                    trumps[guess, 0] = trump[0]
+                    trumps[guess, 1] = -1 if trump[1] is None else trump[1]
+        return hands, trumps, seed
+
+    def policy_code(self, hands: np.ndarray, trumps: np.ndarray) -> int:
+        """``strong``'s own action in the first guess (it reads only the seat's own view, so any
+        guess gives the same)."""
+        state = self.template.copy()
+        players = hands.shape[1]
+        state[self.plan[m.O_HANDS]:self.plan[m.O_HANDS] + players] = hands[0]
+        state[self.plan[m.O_FIRST]:self.plan[m.O_FIRST] + players] = hands[0]
+        if trumps[0, 0] != -2:
+            state[m.S_TRUMP] = state[m.S_TRICK_TRUMP] = trumps[0, 0]
+            state[m.S_TRUMP_CARD] = trumps[0, 1]
+        m.set_legal(state, self.plan)
+        return int(decide_strong(state, self.plan, self.table, int(self.table[T_STRONG_AT])))
+
+    def evaluate(self, hands: np.ndarray, trumps: np.ndarray, codes: np.ndarray,
+                 seat: int) -> np.ndarray:
+        """The playout values (guesses x candidates x ``playout.VALUES``)."""
+        values = np.empty((hands.shape[0], codes.shape[0], playout.VALUES), dtype=np.int64)
+        playout.evaluate(self.template, self.plan, self.table, self.policy, hands, trumps, codes,
+                         seat, self.scratch, values)
+        return values
+
+
+class MonteCarloStrategy(ExpectedValueStrategy):
+    """Monte Carlo search over honest guesses, each candidate played out by a compiled policy.
+
+    Parameters: ``samples`` (guesses per decision at most), ``time`` and ``bid_time`` (seconds a
+    decision, checked between chunks of ``chunk`` guesses; 0: no limit), ``policy`` (``strong``
+    or ``fastheuristic``: who plays the playouts), and the premium's (``premium``,
+    ``premium_odds``). Deterministic given its seed when the times are 0.
+    """
+
+    name = "mc"
+    description = ("Monte Carlo search: every legal action played out over honest guesses of "
+                   "the hidden cards by the compiled strong policy at every seat")
+    parameters = {
+        "samples": Parameter(int, 200, "guesses of the hidden cards per decision at most"),
+        "time": Parameter(float, 0.0, "seconds per card decision at most, checked between "
+                          "chunks of guesses (0: no limit; a limit makes the play depend on the "
+                          "machine's speed)"),
+        "bid_time": Parameter(float, -1.0, "seconds per bid or trump naming at most (below 0: "
+                              "as time)"),
+        "chunk": Parameter(int, 8, "guesses played out between two looks at the clock"),
+        "policy": Parameter(str, "strong", "the compiled policy of the playouts, at every seat: "
+                            "strong or fastheuristic"),
+        **PREMIUM_PARAMETERS,
+    }
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        if self.policy not in playout.POLICIES:
+            raise StrategySpecError(f"mc: policy = {self.policy!r}; choose one of "
+                                    f"{', '.join(playout.POLICIES)}")
+        if self.samples < 1 or self.chunk < 1:
+            raise StrategySpecError("mc: samples and chunk must be at least 1")
+
+    @property
+    def bid_seconds(self) -> float:
+        """The time budget of a bid or a trump naming."""
+        return self.time if self.bid_time < 0 else self.bid_time
+
+    def act(self, observation: Observation) -> Action:
+        """The candidate with the best mean playout value."""
+        outlook = self.premium_outlook(observation)  # followed at every decision
+        actions = observation.legal_actions
+        if len(actions) == 1:
+            return actions[0]
+        phase = observation.phase
+        candidates = distinct_plays(observation) if phase == Phase.PLAY else list(actions)
+        if len(candidates) == 1:
+            return candidates[0]
+        return self.search(observation, candidates, outlook)
+
+    def stakes(self, observation: Observation, candidates: list[Action],
+               outlook: PremiumOutlook | None) -> np.ndarray:
+        """What making its bid adds to each candidate's value: the premium in reach."""
+        if outlook is None:
+            return np.zeros(len(candidates))
+        if observation.phase == Phase.BID:
+            return np.array([PimcStrategy.stake(observation, outlook, action.tricks)
+                             for action in candidates], dtype=np.float64)  # type: ignore[union-attr]
+        bid = observation.bids[observation.seat]
+        if bid is None:
+            return np.zeros(len(candidates))
+        return np.full(len(candidates), float(PimcStrategy.stake(observation, outlook, bid)))
+
+    def search(self, observation: Observation, candidates: list[Action],
+               outlook: PremiumOutlook | None) -> Action:
+        """Play every candidate out over guesses until the samples or the time run out."""
+        position = Position(observation, playout.POLICIES[self.policy])
+        codes = np.array([action_code(action) for action in candidates], dtype=np.int64)
+        stakes = self.stakes(observation, candidates, outlook)
+        seconds = self.time if observation.phase == Phase.PLAY else self.bid_seconds
+        deadline = Deadline(seconds)
+        seed = self.rng.getrandbits(64) - (1 << 63)
+        totals = np.zeros(len(candidates))
+        preferred: int | None = None
+        done = 0
+        seat = observation.seat
+        while done < self.samples:
+            count = min(self.chunk, self.samples - done)
+            hands, trumps, seed = position.draw(count, seed, self.rng)
+            if preferred is None:
+                preferred = position.policy_code(hands, trumps)
+            values = position.evaluate(hands, trumps, codes, seat)
+            totals += (values[:, :, playout.V_POINTS] + values[:, :, playout.V_PREMIUM]
+                       + values[:, :, playout.V_MADE] * stakes).sum(axis=0)
+            done += count
+            if deadline.passed():
+                break
+        return self.pick(observation, candidates, codes, totals, preferred)
+
+    @staticmethod
+    def pick(observation: Observation, candidates: list[Action], codes: np.ndarray,
+             totals: np.ndarray, preferred: int | None) -> Action:
+        """The best candidate; ties go to the policy's choice (``preferred``, a code)."""
+        favourite = -1
+        if preferred is not None:
+            action = representative(candidates, action_of(preferred, observation.phase))
+            for index, candidate in enumerate(candidates):
+                if candidate == action:
+                    favourite = index
+        best = int(np.argmax(totals))
+        top = totals[best]
+        if favourite >= 0 and totals[favourite] >= top - 1e-9:
+            best = favourite
+        return candidates[best]

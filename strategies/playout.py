@@ -1,0 +1,162 @@
+"""Compiled playouts: a deal played to its score by a compiled policy at every seat, at machine
+speed, for Monte Carlo search (``strategies.mc``).
+
+A playout starts from a state vector of the rules core (``engine.core.machine``), applies a first
+action, and lets a compiled policy (``strategies.compiled``: ``STRONG`` or ``FAST_HEURISTIC``)
+decide for every seat until the deal is scored; it returns what one seat got for the deal: its
+points (fines included), its premium and whether it made its bid. Both policies read only what
+the seat to move may see (``tests/test_strong.py::test_strong_never_reads_the_hidden_hands``), so
+a playout of a guessed deal has no strategy fusion: no seat plays on cards it could not know.
+
+``evaluate`` does this for every candidate action over many guessed deals in one call: each guess
+(the hidden hands, and the trump where the seat cannot see it) is written into a copy of one
+template state and every candidate is played out from it (common random numbers). The caller's
+states are never written: every playout runs in a scratch buffer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from raspis.engine.core import machine as m
+
+from .compiled import FAST_HEURISTIC, STRONG, decide
+
+__all__ = ["FAST_HEURISTIC", "POLICIES", "STRONG", "V_MADE", "V_POINTS", "V_PREMIUM", "VALUES",
+           "evaluate", "play_out", "playout_value", "sample_hands"]
+
+#: the policies a playout may use, by name
+POLICIES = {"strong": STRONG, "fastheuristic": FAST_HEURISTIC}
+#: what a playout returns for the seat: its deal points, its premium, 1 if it made its bid
+V_POINTS, V_PREMIUM, V_MADE = range(3)
+VALUES = 3
+
+
+@njit(cache=True)
+def play_out(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int,
+             result: int) -> None:
+    """Play on in ``state``, ``policy`` at every seat, until result row ``result`` is written
+    (the deal under way is scored; nothing is played when it already is)."""
+    while state[m.S_RESULTS] <= result and state[m.S_PHASE] != m.PH_OVER:
+        m.step(state, plan, decide(state, plan, table, policy, 0, 0))
+
+
+@njit(cache=True, inline="always")
+def _seat_result(state: np.ndarray, plan: np.ndarray, result: int, seat: int,
+                 out: np.ndarray) -> None:
+    """Write ``seat``'s points, premium and made bid of result row ``result`` into ``out``."""
+    players = plan[m.P_PLAYERS]
+    seats = plan[m.O_RES] + result * (m.R_SEATS + 6 * players) + m.R_SEATS
+    out[V_POINTS] = state[seats + m.R_POINTS * players + seat]
+    out[V_PREMIUM] = state[seats + m.R_PREMIUMS * players + seat]
+    out[V_MADE] = (state[seats + m.R_BIDS * players + seat]
+                   == state[seats + m.R_TAKEN * players + seat])
+
+
+@njit(cache=True)
+def playout_value(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int,
+                  action: int, seat: int, scratch: np.ndarray, out: np.ndarray) -> None:
+    """Copy ``state`` into ``scratch``, apply ``action`` (an ``machine.action_code`` legal for the
+    seat to move; below 0: none) and play the deal out with ``policy``; ``out`` gets ``seat``'s
+    points, premium and made bid (``V_*``). ``state`` is not written."""
+    scratch[:] = state
+    result = state[m.S_RESULTS]
+    if action >= 0:
+        m.step(scratch, plan, action)
+    play_out(scratch, plan, table, policy, result)
+    _seat_result(scratch, plan, result, seat, out)
+
+
+@njit(cache=True)
+def evaluate(template: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int,
+             hands: np.ndarray, trumps: np.ndarray, actions: np.ndarray, seat: int,
+             scratch: np.ndarray, values: np.ndarray) -> None:
+    """For each guess ``g`` (``hands[g]``: every seat's hand; ``trumps[g]``: the trump suit and
+    card shown, used where ``trumps[g, 0]`` is not -2) and each candidate ``actions[a]``, play the
+    deal out from ``template`` with that guess dealt in: ``values[g, a]`` gets ``seat``'s points,
+    premium and made bid (``V_*``). ``template`` is not written."""
+    players = plan[m.P_PLAYERS]
+    hands_at = plan[m.O_HANDS]
+    first_at = plan[m.O_FIRST]
+    for guess in range(hands.shape[0]):
+        for index in range(actions.shape[0]):
+            scratch[:] = template
+            for other in range(players):
+                scratch[hands_at + other] = hands[guess, other]
+                scratch[first_at + other] = hands[guess, other]
+            if trumps[guess, 0] != -2:
+                scratch[m.S_TRUMP] = trumps[guess, 0]
+                scratch[m.S_TRUMP_CARD] = trumps[guess, 1]
+                scratch[m.S_TRICK_TRUMP] = trumps[guess, 0]
+            m.set_legal(scratch, plan)
+            result = scratch[m.S_RESULTS]
+            m.step(scratch, plan, actions[index])
+            play_out(scratch, plan, table, policy, result)
+            _seat_result(scratch, plan, result, seat, values[guess, index])
+
+
+@njit(cache=True)
+def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """One step of splitmix64: (the next state, a random 64-bit word)."""
+    state = state + np.uint64(0x9E3779B97F4A7C15)
+    word = state
+    word = (word ^ (word >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    word = (word ^ (word >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, word ^ (word >> np.uint64(31))
+
+
+@njit(cache=True)
+def sample_hands(known: np.ndarray, missing: np.ndarray, forbidden: np.ndarray, pool: np.ndarray,
+                 rest: int, seed: int, count: int, hands: np.ndarray) -> int:
+    """Deal ``count`` guesses of the hidden cards into ``hands`` (``count`` x seats): each seat
+    keeps ``known[s]`` and gets ``missing[s]`` cards of ``pool`` (the cards the observing seat has
+    not seen), none of ``forbidden[s]`` (its shown voids), the other ``rest`` cards of the pool
+    going to nobody (the stock, the hidden tricks). The deal of ``engine.determinize.HandSampler``:
+    the most constrained cards first, each card to a seat (or to the rest) with chance in
+    proportion to the room left there among the places it may go, which with nothing forbidden is
+    a uniform deal; a dead end deals the guess again (20 tries, then the voids are ignored).
+    ``seed`` is the generator's state (an ``int64`` view); returns its next state."""
+    seats = known.shape[0]
+    size = pool.shape[0]
+    constraint = np.zeros(size, dtype=np.int64)
+    for index in range(size):
+        bit = np.int64(1) << pool[index]
+        for other in range(seats):
+            if missing[other] and forbidden[other] & bit:
+                constraint[index] += 1
+    cards = pool[np.argsort(-constraint, kind="mergesort")]
+    room = np.zeros(seats, dtype=np.int64)
+    state = np.uint64(seed)
+    for guess in range(count):
+        for attempt in range(21):
+            strict = attempt < 20
+            for other in range(seats):
+                hands[guess, other] = known[other]
+                room[other] = missing[other]
+            left = rest
+            ok = True
+            for position in range(size):
+                bit = np.int64(1) << cards[position]
+                total = left
+                for other in range(seats):
+                    if room[other] and not (strict and forbidden[other] & bit):
+                        total += room[other]
+                if total == 0:
+                    ok = False
+                    break
+                state, word = _splitmix(state)
+                pick = np.int64(word % np.uint64(total))
+                if pick < left:
+                    left -= 1
+                    continue
+                pick -= left
+                for other in range(seats):
+                    if room[other] and not (strict and forbidden[other] & bit):
+                        if pick < room[other]:
+                            room[other] -= 1
+                            hands[guess, other] |= bit
+                            break
+                        pick -= room[other]
+            if ok:
+                break
+    return np.int64(state)

@@ -1,0 +1,161 @@
+"""``mc`` and its compiled playouts (``strategies.playout``): a playout scores what the reference
+engine scores when ``strong`` plays the same deal, the caller's state is never written, the
+compiled guesses are honest (the seat's known cards, the hand sizes, the shown voids), and the
+strategy plays legal, repeatable games."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from raspis.engine import Game, Phase, load_variant, preset_names
+from raspis.engine.cards import popcount
+from raspis.engine.determinize import Determinizer
+from raspis.strategies import load_strategy, play_game
+from raspis.strategies import playout as po
+from raspis.strategies.mc import MonteCarloStrategy, Position, action_code
+from raspis.strategies.strong import StrongStrategy, _table
+
+
+def _decisions(variant_name: str, seed: int, count: int) -> list[Game]:
+    """Clones of a game of four ``strong`` seats at its first ``count`` decisions with a
+    choice."""
+    game = Game(load_variant(variant_name), 4, seed, log=False)
+    strategies = [StrongStrategy() for _ in range(4)]
+    for seat, strategy in enumerate(strategies):
+        strategy.start_game(game.variant, seat, 4, random.Random(seed + seat))
+    found = []
+    while not game.is_over() and len(found) < count:
+        observation = game.observation(game.to_move)
+        if len(observation.legal_actions) > 1:
+            found.append(game.clone())
+        game.apply(strategies[game.to_move].act(observation))
+    return found
+
+
+def _reference(game: Game, first, seat: int) -> tuple[int, int, bool]:  # noqa: ANN001
+    """The seat's points, premium and made bid when ``first`` is played and then ``strong`` plays
+    the deal out at every seat, through ``engine.Game`` and ``StrongStrategy``."""
+    strategies = [StrongStrategy() for _ in range(game.players)]
+    for other, strategy in enumerate(strategies):
+        strategy.start_game(game.variant, other, game.players, random.Random(other))
+    deals = len(game.results)
+    game.apply(first)
+    while len(game.results) == deals:
+        game.apply(strategies[game.to_move].act(game.observation(game.to_move)))
+    result = game.results[deals]
+    return result.points[seat], result.premiums[seat], result.bids[seat] == result.taken[seat]
+
+
+@pytest.mark.parametrize("name", ["classic", "joker", "oh-hell"])
+def test_a_playout_scores_what_strong_scores_in_the_reference_engine(name: str) -> None:
+    checked = 0
+    for seed in (3, 4):
+        for game in _decisions(name, seed, 8):
+            plan = game.tables.plan
+            table = _table(game.tables, game.plan, True)
+            seat = game.to_move
+            for first in game.legal_actions()[:3]:
+                state = game.state.copy()
+                scratch = np.empty_like(state)
+                out = np.zeros(po.VALUES, dtype=np.int64)
+                po.playout_value(state, plan, table, po.STRONG, action_code(first), seat,
+                                 scratch, out)
+                assert np.array_equal(state, game.state)  # the caller's state is not written
+                expected = _reference(game.clone(), first, seat)
+                assert (int(out[po.V_POINTS]), int(out[po.V_PREMIUM]),
+                        bool(out[po.V_MADE])) == expected, (name, seed, first)
+                checked += 1
+    assert checked > 25
+
+
+def test_evaluate_plays_each_guess_as_its_own_game() -> None:
+    """``evaluate`` over guesses equals one playout of each guessed deal built by the reference
+    engine (``Determinizer.game``), and leaves the template alone."""
+    generator = random.Random(2)
+    for game in _decisions("oh-hell", 6, 8):
+        observation = game.observation(game.to_move)
+        position = Position(observation, po.STRONG)
+        template = position.template.copy()
+        candidates = list(observation.legal_actions)
+        codes = np.array([action_code(action) for action in candidates], dtype=np.int64)
+        hands, trumps, _ = position.draw(5, generator.getrandbits(63), generator)
+        values = position.evaluate(hands, trumps, codes, observation.seat)
+        assert np.array_equal(position.template, template)
+        determinizer = Determinizer(observation)
+        for guess in range(len(hands)):
+            for index, action in enumerate(candidates):
+                searched = determinizer.game([int(hand) for hand in hands[guess]])
+                expected = _reference(searched, action, observation.seat)
+                got = values[guess, index]
+                assert (int(got[po.V_POINTS]), int(got[po.V_PREMIUM]),
+                        bool(got[po.V_MADE])) == expected
+
+
+def test_compiled_guesses_are_honest() -> None:
+    """Every guess keeps the seat's known cards, gives each hidden hand its size from the unseen
+    cards only, never a card of a shown void; without voids every unseen card is as likely in
+    each hand (its share of the hidden places)."""
+    pool = np.array([card for card in range(52) if card % 3], dtype=np.int64)  # 34 unseen cards
+    known = np.array([1 << 0 | 1 << 3, 0, 0, 0], dtype=np.int64)
+    missing = np.array([0, 5, 5, 5], dtype=np.int64)
+    rest = len(pool) - 15
+    void = sum(1 << int(card) for card in pool if card < 13)  # seat 1 is void in spades
+    for forbidden in (np.zeros(4, dtype=np.int64), np.array([0, void, 0, 0], dtype=np.int64)):
+        hands = np.zeros((4000, 4), dtype=np.int64)
+        po.sample_hands(known, missing, forbidden, pool, rest, 12345, len(hands), hands)
+        counts = np.zeros((4, 54))
+        pool_mask = sum(1 << int(card) for card in pool)
+        for row in hands:
+            row = [int(hand) for hand in row]
+            assert row[0] == int(known[0])
+            for seat in (1, 2, 3):
+                assert popcount(row[seat]) == 5 and row[seat] & ~pool_mask == 0
+                assert row[seat] & int(forbidden[seat]) == 0
+                for card in range(54):
+                    counts[seat, card] += row[seat] >> card & 1
+            assert row[1] & row[2] == row[1] & row[3] == row[2] & row[3] == 0
+        share = counts[2, pool] / len(hands)
+        if not forbidden.any():  # 5 of 34 places: 0.147, 4000 draws: sd 0.0056
+            assert np.all(np.abs(share - 5 / 34) < 0.03)
+        else:  # seat 1 never holds a spade, so seats 2 and 3 hold them more often
+            spades = pool[pool < 13]
+            assert counts[1, spades].sum() == 0
+            assert counts[2, spades].mean() / len(hands) > 5 / 34 + 0.01
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_mc_plays_every_preset_legally(name: str) -> None:
+    variant = load_variant(name)
+    players = variant.player_counts()[len(variant.player_counts()) // 2]
+    strategies = [load_strategy("mc:samples=2" if seat % 2 == 0 else "strong")
+                  for seat in range(players)]
+    record = play_game(variant, players, 5, strategies)
+    assert record.fault is None, str(record.fault)
+    assert record.game.is_over()
+
+
+def test_same_seed_same_game_and_fastheuristic_playouts() -> None:
+    variant = load_variant("joker")
+    traces = []
+    for spec in ("mc:samples=3", "mc:samples=3", "mc:samples=3,policy=fastheuristic"):
+        record = play_game(variant, 3, 9, [load_strategy(spec) for _ in range(3)], log=True)
+        assert record.fault is None
+        traces.append(record.game.trace())
+    assert traces[0] == traces[1]
+    assert traces[2] != traces[0]
+
+
+def test_mc_prefers_the_better_bid_when_the_guesses_agree() -> None:
+    """A 1-card oh-hell deal where the first bidder holds the ace of trumps, a sure trick: the
+    search bids 1 (11 points), not the pass (1 point)."""
+    variant = load_variant("oh-hell").for_player_count(4)
+    # seat 1 (first to bid, dealer 0) holds the ace of trumps: it takes the only trick
+    hands = [1 << 1, 1 << 12, 1 << 13, 1 << 26]
+    game = Game.single_deal(variant, hands, 0, dealer=0, trump_card=0 + 5, log=False)
+    strategy = MonteCarloStrategy(samples=16)
+    strategy.start_game(game.variant, game.to_move, 4, random.Random(1))
+    observation = game.observation(game.to_move)
+    assert observation.phase == Phase.BID and observation.hand == 1 << 12
+    assert strategy.act(observation).tricks == 1  # type: ignore[union-attr]
