@@ -24,14 +24,15 @@ from raspis.engine import rng as chance
 from raspis.engine.batch.bits import JOKER_BITS, NOT_JOKERS, lowest_card, popcount, select_bit
 from raspis.engine.batch.observation import BatchObservation
 from raspis.engine.batch.rng import mix, python_random_bits64, splitmix64
-from raspis.engine.batch.rules import OPTION_CALL, OPTION_SUIT, BatchRules
+from raspis.engine.batch.rules import OPTION_CALL, OPTION_SUIT
+from raspis.engine.core.plan import RulePlan
 
 from . import compiled
 from .batch import BatchStrategy, first_option
 
 
 def _call_orders(variant: Variant, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    rules = BatchRules(variant, players)
+    rules = RulePlan(variant, players)
     return rules.call_order(True), rules.call_order(False)
 
 
