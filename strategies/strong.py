@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from raspis.engine import Action, Bid, NameTrump, Observation, Play, Variant
+from raspis.engine import Action, Bid, Keep, NameTrump, Observation, Play, Variant
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import CALL_NAMES
 from raspis.engine.core.plan import MachineTables, RulePlan
@@ -51,6 +51,8 @@ def action_of(code: int, phase: Phase) -> Action:
         return Play(card, CALL_NAMES[call], (code >> m.SUIT_SHIFT) - 1)  # type: ignore[arg-type]
     if phase == Phase.BID:
         return Bid(code)
+    if phase == Phase.KEEP:
+        return Keep(code != 0)
     return NameTrump(code - 1)
 
 

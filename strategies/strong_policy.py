@@ -56,6 +56,8 @@ from raspis.engine.core.codes import (
 )
 from raspis.engine.core.deal import splitmix64
 
+from .keep import keep_code
+
 JOKERS = rules.JOKER_BITS
 #: the section's header: the largest hand, the players, then the scales
 (X_MAX_HAND, X_PLAYERS, X_DECK, X_FIT, X_SCALES) = range(5)
@@ -575,6 +577,8 @@ def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: 
                     value += aimed[taken] * _points(plan, row, bid, taken)
             if choice < 0 or value > best + 1e-9:
                 choice, best = bid, value
+    if choice < 0:  # every legal bid above the hand (``play.draw_after_trick``): the lowest
+        choice = _index(legal & -legal)
     return choice
 
 
@@ -935,6 +939,8 @@ def decide_strong(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: in
     hand = m.visible_hand(state, plan, seat)
     if phase == m.PH_TRUMP:
         return _name_trump(hand) + 1
+    if phase == m.PH_KEEP:
+        return keep_code(state, plan)
     if phase == m.PH_BID:
         legal = state[m.S_LEGAL_A]
         if legal & (legal - 1) == 0:
