@@ -94,6 +94,7 @@ HASH_NEUTRAL_DEFAULTS: dict[tuple[str, str], object] = {
     ("scoring", "premium_last_deal"): "counts",
     ("scoring", "premium_several"): "each",
     ("match", "playoff"): "all",
+    ("joker", "lead_choice"): False,
 }
 
 
