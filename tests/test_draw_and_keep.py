@@ -301,3 +301,4 @@ def test_variants_show_lists_both_options() -> None:
     assert result.exit_code == 0, result.output
     assert "play.draw_after_trick = False" in result.output
     assert "joker.lead_choice = False" in result.output
+

@@ -32,8 +32,8 @@ and the Joker lead fine (``engine.core.deal.lead_fine``).
 Not modelled (the caller plays those deals out with its heuristic instead): drawing from the stock
 after each trick (``play.draw_after_trick``), since the stock's order is hidden, and the Joker's
 player keeping or declining the trick it led (``joker.lead_choice``: a decision after a trick's
-last card, which the search does not branch on; ``strategies.solver.solvable`` says so). Premiums, which
-depend on the deals before, are the caller's (it may add them to ``row``).
+last card, which the search does not branch on; ``strategies.solver.solvable`` says so).
+Premiums, which depend on the deals before, are the caller's (it may add them to ``row``).
 """
 
 from __future__ import annotations
