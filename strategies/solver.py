@@ -14,8 +14,7 @@ maximise them and every other seat plays to minimise them, with all cards open:
   for a bid being weighed (bidding).
 
 ``None`` when the deal is one the solver does not model (``play.draw_after_trick``: the stock's
-order is hidden; ``joker.lead_choice``: the keep decision is not searched) or when the node budget
-ran out; the caller then plays out with the heuristic.
+order is hidden) or when the node budget ran out; the caller then plays out with the heuristic.
 
 Premiums (002: making every bid of a game or a pulka) depend on earlier deals; a ``bonus`` is
 added to the points of making the bid exactly, for a strategy that knows what premium it still
@@ -52,9 +51,9 @@ DEFAULT_BUDGET = 100_000
 
 def solvable(variant: Any) -> bool:
     """Whether the solver models the play of ``variant`` (everything but drawing from the
-    stock after each trick, and the Joker's player keeping or declining the trick it led,
-    ``joker.lead_choice``: a decision between the tricks the search does not branch on)."""
-    return not variant.play.draw_after_trick and not variant.joker.lead_choice
+    stock after each trick; the Joker's player keeping or declining the trick, ``joker.lead_choice``,
+    is a node of the search)."""
+    return not variant.play.draw_after_trick
 
 
 def option_of(action: Play) -> int:
@@ -207,6 +206,7 @@ class OpenHandSolver:
         params[solve.P_BUDGET] = self.budget if budget is None else budget
         # the objective is part of every key of the table
         params[solve.P_CUT_OFFS] = self.cut_offs
+        params[solve.P_KEEP] = plan.lead_choice
         bid = bids[seat]
         objective = (tuple(bids), self.cut_offs) if maxn else bid
         params[solve.P_SALT] = hash((plan.variant.content_hash, players, number, kind,
