@@ -51,8 +51,8 @@ DEFAULT_BUDGET = 100_000
 
 def solvable(variant: Any) -> bool:
     """Whether the solver models the play of ``variant`` (everything but drawing from the
-    stock after each trick; the Joker's player keeping or declining the trick, ``joker.lead_choice``,
-    is a node of the search)."""
+    stock after each trick; the Joker's player keeping or declining the trick,
+    ``joker.lead_choice``, is a node of the search)."""
     return not variant.play.draw_after_trick
 
 

@@ -33,7 +33,8 @@ The Joker's player keeping or declining the trick it led (``joker.lead_choice``,
 of its own after the trick's last card (a *keep node*: the trick full, its leader to move, two
 moves), searched like any other. Not modelled (the caller plays those deals out with its heuristic
 instead): drawing from the stock after each trick (``play.draw_after_trick``), since the stock's
-order is hidden. Premiums, which depend on the deals before, are the caller's (it may add them to ``row``).
+order is hidden. Premiums, which depend on the deals before, are the caller's (it may add them
+to ``row``).
 """
 
 from __future__ import annotations
