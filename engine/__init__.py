@@ -17,7 +17,7 @@ The Python API in one place::
 
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action, Bid, NameTrump, Play, parse_action
+from .actions import Action, Bid, Keep, NameTrump, Play, parse_action
 from .cards import card_str, mask_str, parse_card, parse_cards
 from .errors import IllegalActionError, RaspisError, VariantError
 from .variant import Variant, load_variant, preset_names, variant_from_dict
@@ -43,8 +43,9 @@ def __getattr__(name: str) -> Any:
     return value
 
 __all__ = [
-    "Action", "Bid", "DealResult", "Game", "IllegalActionError", "NameTrump", "Observation",
-    "Phase", "Play", "RaspisError", "Trick", "TrickCard", "Variant", "VariantError", "card_str",
+    "Action", "Bid", "DealResult", "Game", "IllegalActionError", "Keep", "NameTrump",
+    "Observation", "Phase", "Play", "RaspisError", "Trick", "TrickCard", "Variant", "VariantError",
+    "card_str",
     "load_variant", "mask_str", "parse_action", "parse_card", "parse_cards", "preset_names",
     "variant_from_dict",
 ]

@@ -1,7 +1,9 @@
 """Actions as small frozen records that print like the score sheet and parse back.
 
 A player's choices are a ``Bid`` (0 is the pass, "пас"), a ``NameTrump`` (a suit, or -1 for no
-trump) and a ``Play`` of a card. Playing a Joker carries a ``call``: how the Joker counts.
+trump), a ``Play`` of a card and, under ``joker.lead_choice``, a ``Keep``: the player who led the
+Joker keeps the trick or declines it (000). Playing a Joker carries a ``call``: how the Joker
+counts.
 
 Joker calls, on the lead (RULES §5):
 
@@ -90,11 +92,24 @@ class Play:
         return text
 
 
-Action = Bid | NameTrump | Play
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """The player who led the Joker keeps the trick (``True``) or declines it (``False``: the best
+    of the other cards takes it; 000 «Походивший с джокера может забрать взятку, либо отказаться от
+    нее»)."""
+
+    keep: bool
+
+    def __str__(self) -> str:
+        return "keep" if self.keep else "decline"
+
+
+Action = Bid | NameTrump | Play | Keep
 
 
 def parse_action(text: str) -> Action:
     """Read an action as printed: ``pass``, ``bid 2``, ``2``, ``trump ♠``, ``trump none``,
+    ``keep``, ``decline``,
     ``7♠``, ``Th``, ``JK high``, ``JK highest s``, ``JK low ♥``, ``JK trumps``,
     ``JK lowest_trump``, ``JK aces``, ``JK card A♥`` (``JK card Ah``)."""
     words = text.strip().lower().split()
@@ -102,6 +117,8 @@ def parse_action(text: str) -> Action:
         raise ValueError("empty action")
     if words == ["pass"] or words == ["пас"]:
         return Bid(0)
+    if words in (["keep"], ["decline"]):
+        return Keep(words[0] == "keep")
     if words[0] == "bid" and len(words) == 2 and words[1].isdigit():
         return Bid(int(words[1]))
     if len(words) == 1 and words[0].isdigit():

@@ -17,7 +17,10 @@ in play, and it honours what the play has shown:
   be named, ``engine.core.rules.nameable_cards``), though led or setting the led suit as a card
   it makes the others follow that card's suit;
 - the trump card shown as the dealer's last card (a deal of the whole deck) is in the dealer's hand
-  until played (with full memory), and a card turned up from the stock is in nobody's hand;
+  until played (with full memory), and a card turned up from the stock is in nobody's hand; where
+  the players draw after each trick (``play.draw_after_trick``, 002) it lies under the stock,
+  drawn last, and then is in the hand of the seat that drew it (``Observation.turned_holder``)
+  until played; the stock left is guessed from the unseen cards nobody holds;
 - what the observation shows of the other hands (``other_hands``: every hand while bidding a
   forehead deal, the card each seat showed in a lobovaya deal read as one card each) stays in
   its holder's hand.
@@ -70,14 +73,33 @@ def shown_card_is_dealt(variant: Variant, hand_size: int, players_in_deal: int) 
     return rule_plan(variant, players_in_deal).shown_card_is_dealt(hand_size, players_in_deal)
 
 
+def draws_made(observation: Observation) -> int:
+    """Rounds drawn from the stock so far (``play.draw_after_trick``: one after each trick while
+    the stock lasts, ``Observation.deal_tricks`` less the hand in all)."""
+    rounds = observation.deal_tricks - observation.hand_size
+    return min(sum(observation.taken), rounds) if rounds else 0
+
+
+def stock_left(observation: Observation) -> int:
+    """Cards left in the stock to draw (``play.draw_after_trick``; the turned card included while
+    it lies under the stock), 0 where nobody draws."""
+    rounds = observation.deal_tricks - observation.hand_size
+    if not rounds:
+        return 0
+    participants = len(observation.order)
+    stock = len(observation.variant.deck_cards) - observation.hand_size * participants
+    return stock - participants * draws_made(observation)
+
+
 def remaining_counts(observation: Observation) -> list[int]:
     """How many cards each seat holds now (0 for a seat that sits this deal out)."""
     counts = [0] * observation.players
-    if observation.phase == Phase.PLAY:
+    if observation.phase in (Phase.PLAY, Phase.KEEP):
         done = sum(observation.taken)
+        drawn = draws_made(observation)
         in_trick = {entry.seat for entry in observation.trick}
         for seat in observation.order:
-            counts[seat] = observation.hand_size - done - (seat in in_trick)
+            counts[seat] = observation.hand_size + drawn - done - (seat in in_trick)
     elif observation.phase in (Phase.TRUMP, Phase.BID):
         for seat in observation.order:
             counts[seat] = observation.hand_size
@@ -141,9 +163,18 @@ class HandSampler:
                 known[other] = hand
         out = observation.played
         trump_card = observation.trump_card
+        #: the turned card while it lies under the stock, drawn last (002, draw_after_trick)
+        self.turned_under = None
+        self.stock_size = stock_left(observation)
         if trump_card is not None and not observation.played >> trump_card & 1:
-            if not shown_card_is_dealt(variant, observation.hand_size, len(observation.order)):
+            holder = observation.turned_holder
+            if holder >= 0:  # drawn from under the stock, face up: everyone saw who took it
+                if variant.play.memory == "full":  # else it may be in a trick not looked back at
+                    known[holder] |= 1 << trump_card
+            elif not shown_card_is_dealt(variant, observation.hand_size, len(observation.order)):
                 out |= 1 << trump_card  # turned up from the stock: in nobody's hand
+                if self.stock_size:
+                    self.turned_under = trump_card
             elif (observation.dealer != seat and counts[observation.dealer] > 0
                   and (variant.play.memory == "full" or not sum(observation.taken))):
                 known[observation.dealer] |= 1 << trump_card
@@ -162,6 +193,24 @@ class HandSampler:
                           for s in range(players)]
         self.constrained = any(self.forbidden)
         self.seats = [s for s in range(players) if self.missing[s]]
+
+    def sample_stock(self, hands: Sequence[int], rng: random.Random) -> list[int]:
+        """A guess of the stock left, in drawing order, given a guess of every hand
+        (``play.draw_after_trick``): the unseen cards nobody holds, at random, the turned card
+        last while it lies under the stock; empty where nobody draws."""
+        size = self.stock_size
+        if not size:
+            return []
+        held = 0
+        for hand in hands:
+            held |= hand
+        free = [card for card in self.pool if not held >> card & 1]
+        under = self.turned_under
+        count = size - (under is not None)
+        stock = rng.sample(free, min(count, len(free)))
+        if under is not None:
+            stock.append(under)
+        return stock
 
     def sample(self, rng: random.Random) -> list[int]:
         """One guess of every seat's hand (masks); the seat's known cards are always in it."""
@@ -246,8 +295,13 @@ class Determinizer:
 
     def game(self, hands: Sequence[int], trump: tuple[int, int | None, str] | None = None) -> Game:
         """A search game of the current deal with these hands (and, when the observation hides
-        the trump, the guessed ``trump``: suit, card shown, how; see ``guess_trump``)."""
-        return self.template.with_hands(hands, trump)
+        the trump, the guessed ``trump``: suit, card shown, how; see ``guess_trump``). Where the
+        players draw after each trick the stock is guessed too (``HandSampler.sample_stock``),
+        from a generator seeded by the hands, so the same hands give the same game."""
+        stock = None
+        if self.observation.deal_tricks != self.observation.hand_size:
+            stock = self.sampler.sample_stock(hands, random.Random(hash(tuple(hands))))
+        return self.template.with_hands(hands, trump, stock)
 
     def guess_trump(
         self, hands: Sequence[int], rng: random.Random

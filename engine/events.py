@@ -76,6 +76,17 @@ class CardPlayed:
 
 
 @dataclass(frozen=True, slots=True)
+class TrickKept:
+    """The seat that led the Joker kept the trick or declined it (``joker.lead_choice``, 000)."""
+
+    seat: int
+    keep: bool
+
+    def __str__(self) -> str:
+        return f"  seat {self.seat} {'keeps' if self.keep else 'declines'} the trick"
+
+
+@dataclass(frozen=True, slots=True)
 class TrickWon:
     """A seat took trick number ``trick`` (1-based) of the deal."""
 
@@ -111,5 +122,5 @@ class GameEnded:
         return f"game over: totals {list(self.totals)} places {list(self.places)}"
 
 
-Event = (DealStarted | CardsShown | TrumpChosen | BidMade | CardPlayed | TrickWon | DealScored
-         | GameEnded)
+Event = (DealStarted | CardsShown | TrumpChosen | BidMade | CardPlayed | TrickKept | TrickWon
+         | DealScored | GameEnded)

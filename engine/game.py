@@ -1,9 +1,10 @@
 """The game: a thin Python face over the compiled state machine of the rules core.
 
 Phases (``Phase``): ``DEAL`` (chance: shuffle, deal, turn the trump card), ``TRUMP`` (a player names
-trump), ``BID``, ``PLAY``, ``SCORE`` (chance-free bookkeeping at the end of a deal) and
+trump), ``BID``, ``PLAY`` (with ``KEEP``: the Joker's player keeps or declines the trick it led,
+``joker.lead_choice``), ``SCORE`` (chance-free bookkeeping at the end of a deal) and
 ``GAME_OVER``. The chance phases run by themselves, so a caller only ever sees a player to move in
-``TRUMP``, ``BID`` or ``PLAY``, or the end.
+``TRUMP``, ``BID``, ``PLAY`` or ``KEEP``, or the end.
 
 The whole state lives in one ``int64`` vector of ``engine.core.machine``, and ``apply`` is one call
 of its compiled ``step``: the rules (``engine.core.rules``), the deal (``engine.core.deal``) and the
@@ -23,7 +24,7 @@ from sys import getrefcount
 
 import numpy as np
 
-from .actions import Action, Bid, NameTrump, Play
+from .actions import Action, Bid, Keep, NameTrump, Play
 from .cards import JOKER_MASK, card_list, is_joker, popcount
 from .core import deal as chance
 from .core import machine as m
@@ -47,6 +48,7 @@ from .events import (
     DealStarted,
     Event,
     GameEnded,
+    TrickKept,
     TrickWon,
     TrumpChosen,
 )
@@ -60,7 +62,9 @@ from .variant import Variant, load_variant
 __all__ = ["NO_SUIT", "DealResult", "Game", "Phase", "Trick", "TrickCard"]
 
 _PHASES = tuple(Phase)
-_TRUMP, _BID, _PLAY = int(Phase.TRUMP), int(Phase.BID), int(Phase.PLAY)
+_TRUMP, _BID, _PLAY, _KEEP = int(Phase.TRUMP), int(Phase.BID), int(Phase.PLAY), int(Phase.KEEP)
+#: the legal actions of a ``KEEP`` decision, keeping first
+_KEEP_ACTIONS = (Keep(True), Keep(False))
 _CALLS = CALL_CODES
 _step = m.step
 _CALL_SHIFT, _SUIT_SHIFT, _RANK_SHIFT = m.CALL_SHIFT, m.SUIT_SHIFT, m.RANK_SHIFT
@@ -270,7 +274,8 @@ class Game:
 
     @classmethod
     def from_observation(cls, observation: Observation, hands: Sequence[int],
-                         trump: tuple[int, int | None, str] | None = None) -> Game:
+                         trump: tuple[int, int | None, str] | None = None,
+                         stock: Sequence[int] = ()) -> Game:
         """A game of the current deal only, standing where ``observation`` stands, with ``hands``
         as every seat's cards: for search (``Observation.resample`` draws the hands).
 
@@ -279,7 +284,9 @@ class Game:
         a row (the pass limit) are the observation's; ``trump`` (suit, card shown, how) replaces
         a trump the observation hides (dark bidding). The game ends when the deal is scored:
         ``results[0]`` then holds each seat's points for it (fines included, no premiums); a tie
-        is shared, never broken by an extra deal.
+        is shared, never broken by an extra deal. With ``play.draw_after_trick`` ``stock`` is
+        the stock left, in drawing order (``engine.determinize`` guesses it: the turned card
+        last while it lies there).
         """
         variant = _one_deal_variant(observation.variant)
         players = observation.players
@@ -319,9 +326,10 @@ class Game:
         state[m.S_TRICKS_DONE] = completed
         fine = game.plan.lead_fine
         if fine:  # fines already incurred this deal, where the tricks are there to see
+            last = int(game.tables.deals[0, m.D_TRICKS]) - 1
             for index, shown in enumerate([*tricks, Trick(tuple(trick), -1, -1)]):
                 if (shown.cards and is_joker(shown.cards[0].card)
-                        and index < observation.hand_size - 1):
+                        and index < last):
                     state[plan[m.O_FINES] + shown.cards[0].seat] += fine
         state[m.S_LED] = observation.led_suit
         state[m.S_TRICK_TRUMP] = observation.trick_trump if trump is None else suit
@@ -330,17 +338,30 @@ class Game:
         state[m.S_TO_MOVE] = observation.to_move
         state[m.S_NAMER] = observation.to_move if phase == Phase.TRUMP else -1
         state[m.S_PLAYED] = observation.played
+        state[m.S_TURNED_HOLDER] = observation.turned_holder
+        game._set_stock(stock)
         if phase == Phase.TRUMP:
             state[m.S_LEGAL_A] = plan[m.P_NO_TRUMP_NAMING]
         m.set_legal(state, plan)
         game._sync()
         return game
 
+    def _set_stock(self, stock: Sequence[int]) -> None:
+        """The stock left, in drawing order (``play.draw_after_trick``)."""
+        state, plan = self.state, self.tables.plan
+        at = int(plan[m.O_STOCK])
+        state[at:at + len(stock)] = stock
+        state[m.S_STOCK_LEN] = len(stock)
+        state[m.S_STOCK_POS] = 0
+
     def with_hands(self, hands: Sequence[int],
-                   trump: tuple[int, int | None, str] | None = None) -> Game:
-        """A copy of this game with other hands (and, given, another trump: suit, card, how), for
-        search: the same position dealt differently."""
+                   trump: tuple[int, int | None, str] | None = None,
+                   stock: Sequence[int] | None = None) -> Game:
+        """A copy of this game with other hands (and, given, another trump: suit, card, how, and
+        another stock: ``from_observation``), for search: the same position dealt differently."""
         game = self.clone()
+        if stock is not None:
+            game._set_stock(stock)
         state, plan = game.state, game.tables.plan
         players = self.players
         state[plan[m.O_HANDS]:plan[m.O_HANDS] + players] = hands
@@ -646,11 +667,13 @@ class Game:
                 found += jokers  # type: ignore[operator]
         elif phase == _BID:
             mask = self._legal[0]
-            key = (mask, self.deal.hand_size)
+            key = ("bids", mask)
             found = memo.get(key)  # type: ignore[assignment]
             if found is None:
                 found = memo[key] = tuple(
-                    Bid(bid) for bid in range(self.deal.hand_size + 1) if mask >> bid & 1)
+                    Bid(bid) for bid in range(mask.bit_length()) if mask >> bid & 1)
+        elif phase == _KEEP:
+            found = _KEEP_ACTIONS
         elif phase == _TRUMP:
             found = tuple(NameTrump(suit) for suit in (0, 1, 2, 3, NO_SUIT)[:4 + self._legal[0]])
         else:
@@ -683,6 +706,8 @@ class Game:
                     | action.rank << _RANK_SHIFT)  # type: ignore[union-attr]
         elif kind is Bid:
             code = action.tricks  # type: ignore[union-attr]
+        elif kind is Keep:
+            code = int(action.keep)  # type: ignore[union-attr]
         else:
             code = action.suit + 1  # type: ignore[union-attr]
         if self.logging:
@@ -740,7 +765,19 @@ class Game:
     def legal_bids(self) -> list[int]:
         """The legal bids of the seat to move, lowest first, in ``BID``."""
         mask = self.legal_bid_mask()
-        return [bid for bid in range(self.deal.hand_size + 1) if mask >> bid & 1]
+        return [bid for bid in range(mask.bit_length()) if mask >> bid & 1]
+
+    @property
+    def deal_tricks(self) -> int:
+        """Tricks the current deal plays: its hand size, and with ``play.draw_after_trick`` one
+        more for each round drawn from the stock (``engine.core.deal.deal_tricks``)."""
+        return int(self.tables.deals[self.row, m.D_TRICKS])
+
+    @property
+    def turned_holder(self) -> int:
+        """The seat that drew the turned trump card from under the stock (002, with
+        ``play.draw_after_trick``); -1 while it lies there, or where none was turned."""
+        return int(self.state[m.S_TURNED_HOLDER])
 
     def legal_play_options(self) -> tuple[int, int]:
         """The legal plays of the seat to move, cheaply, in ``PLAY``: (mask of the cards that may
@@ -790,6 +827,8 @@ class Game:
             log.append(CardPlayed(seat, action))
         elif type(action) is Bid:
             log.append(BidMade(seat, action.tricks))
+        elif type(action) is Keep:
+            log.append(TrickKept(seat, action.keep))
         if events & m.EV_TRICK:
             winner = finished_trick(self.state, self.tables.plan, done).winner
             log.append(TrickWon(winner, done + 1))

@@ -37,9 +37,9 @@ FIELDS = (
     "variant", "seat", "players", "phase", "deal_number", "hand_size", "kind", "dealer", "order",
     "to_move", "hand", "hand_hidden", "other_hands", "trump", "trump_card", "trump_how", "bids",
     "taken", "trick", "led_suit", "trick_trump", "tricks", "played", "scores", "hook_rule",
-    "legal_actions", "trump_hidden", "passes_in_row",
+    "legal_actions", "trump_hidden", "passes_in_row", "turned_holder",
 )
-_DEFAULTS = {"trump_hidden": False, "passes_in_row": ()}
+_DEFAULTS = {"trump_hidden": False, "passes_in_row": (), "turned_holder": -1}
 
 
 class Observation:
@@ -54,7 +54,11 @@ class Observation:
     card each (0 once it is played); ``trump_hidden`` is True
     while bidding a dark deal (bids come before the deal, so the trump is not known yet: ``trump``
     is then -1 and ``trump_card`` None whatever they will be); ``passes_in_row`` is each seat's
-    passes in a row so far (public: every bid is seen), for the pass limit. Immutable.
+    passes in a row so far (public: every bid is seen), for the pass limit; ``turned_holder`` is
+    the seat that drew the turned trump card from under the stock (``play.draw_after_trick``, 002:
+    it lies face up, so everyone sees who takes it), -1 while nobody has. ``deal_tricks`` is the
+    number of tricks the deal plays (``hand_size`` but where the players draw after each trick).
+    Immutable.
     """
 
     __slots__ = (*FIELDS, "_source")
@@ -87,6 +91,15 @@ class Observation:
     legal_actions: tuple[Action, ...]
     trump_hidden: bool
     passes_in_row: tuple[int, ...]
+    turned_holder: int
+
+    @property
+    def deal_tricks(self) -> int:
+        """Tricks the deal plays: the hand, and with ``play.draw_after_trick`` one more for each
+        round drawn from the stock (``engine.core.deal.deal_tricks``); what bids range over."""
+        from .core.plan import rule_plan
+
+        return rule_plan(self.variant, self.players).deal_tricks(self.hand_size, len(self.order))
 
     def __init__(self, *args: Any, **fields: Any) -> None:
         if len(args) > len(FIELDS):
@@ -259,6 +272,7 @@ def _seat_fields(view: Observation, source: list[Any]) -> None:
     _SET(view, "scores", tuple(state[at:at + players].tolist()))
     at = plan[m.O_PASSES]
     _SET(view, "passes_in_row", tuple(state[at:at + players].tolist()))
+    _SET(view, "turned_holder", int(state[m.S_TURNED_HOLDER]))
 
 
 def _how_text(state: Any, game: Game) -> str:
@@ -341,7 +355,7 @@ _READERS = {
     **dict.fromkeys(("variant", "players", "phase", "to_move"), _basic_fields),
     **dict.fromkeys(("deal_number", "hand_size", "kind", "dealer", "order", "hook_rule"),
                     _deal_fields),
-    **dict.fromkeys(("bids", "taken", "scores", "passes_in_row"), _seat_fields),
+    **dict.fromkeys(("bids", "taken", "scores", "passes_in_row", "turned_holder"), _seat_fields),
     **dict.fromkeys(("hand", "hand_hidden", "other_hands", "trump_hidden", "trump", "trump_card",
                      "trump_how", "trick_trump"), _hand_fields),
     **dict.fromkeys(("trick", "led_suit", "tricks", "played"), _trick_fields),

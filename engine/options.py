@@ -293,6 +293,12 @@ class JokerOptions(Section):
         "Played as 'JK card A♥'. Off: only the calls of lead_calls, and high / low after the "
         "lead",
     )
+    lead_choice: bool = Field(
+        False,
+        description="the player who led the Joker sees the whole trick and keeps it or declines "
+        "it; a declined trick goes to the best of the other cards (000 second article: "
+        "'Походивший с джокера может забрать взятку, либо отказаться от нее')",
+    )
 
     @field_validator("locked_until")
     @classmethod
@@ -339,8 +345,11 @@ class PlayOptions(Section):
     )
     draw_after_trick: bool = Field(
         False,
-        description="after each trick every player draws a card from the stock, the winner first, "
-        "while it lasts (002 Joker-52 read literally; off in the preset)",
+        description="after each trick every player draws a card from the stock in turn, the "
+        "winner first, while it has a card for everyone; the turned trump card lies under the "
+        "stock and is drawn last; bids and the hook count the deal's tricks (hand + full rounds "
+        "of draws) (002 Joker-52 'После чего игроки берут по одной карте из оставшейся колоды', "
+        "read literally; off in the preset)",
     )
     memory: Literal["full", "own_and_last", "last", "none", "own"] = Field(
         "full",

@@ -7,7 +7,9 @@ import enum
 
 
 class Phase(enum.IntEnum):
-    """The phases of the game, in the order a deal goes through them."""
+    """The phases of the game, in the order a deal goes through them; ``KEEP`` (numbered last, so
+    the others keep their numbers) comes within ``PLAY``: after a trick a Joker led, its player
+    keeps or declines it (``joker.lead_choice``, 000)."""
 
     DEAL = 0
     TRUMP = 1
@@ -15,3 +17,4 @@ class Phase(enum.IntEnum):
     PLAY = 3
     SCORE = 4
     GAME_OVER = 5
+    KEEP = 6

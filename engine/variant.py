@@ -95,6 +95,7 @@ HASH_NEUTRAL_DEFAULTS: dict[tuple[str, str], object] = {
     ("scoring", "premium_several"): "each",
     ("match", "playoff"): "all",
     ("joker", "as_card"): False,
+    ("joker", "lead_choice"): False,
 }
 
 

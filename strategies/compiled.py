@@ -26,6 +26,7 @@ from raspis.engine.core.deal import splitmix64
 from raspis.engine.core.plan import MachineTables, RulePlan
 
 from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, suit_tables
+from .keep import keep_code
 from .strong_fit import find_fit
 from .strong_policy import decide_strong, strong_section
 
@@ -149,6 +150,8 @@ def lowest(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     legal = state[m.S_LEGAL_A]
     if phase == m.PH_TRUMP:
         return 1
+    if phase == m.PH_KEEP:  # the first of Keep(True), Keep(False)
+        return 1
     if phase == m.PH_BID:
         return rules.bit_index(legal & -legal)
     card = rules.bit_index(legal & -legal)
@@ -169,6 +172,8 @@ def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, ind
         return choice + 1 if choice < 4 else 0
     if phase == m.PH_BID:
         return _nth_bit(legal, int(draw % uint64(rules.popcount(legal))))
+    if phase == m.PH_KEEP:  # Keep(True) first, as ``Game.legal_actions``
+        return 1 - int(draw % uint64(2))
     ordinary = legal & ~rules.JOKER_BITS
     plain = rules.popcount(ordinary)
     jokers = legal & rules.JOKER_BITS
@@ -239,6 +244,8 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
             if count > most:
                 best, most = suit, count
         return best + 1
+    if phase == m.PH_KEEP:
+        return keep_code(state, plan)
     if phase == m.PH_BID:
         participants = state[m.S_ORDER_LEN]
         hand_size = m.deal_value(plan, row, m.D_HAND)
@@ -255,7 +262,7 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
                 pattern = ((hand >> (13 * suit)) & 8191) >> low
                 estimate += table[at + (kind * 4 + suit) * patterns + pattern]
         choice, distance = -1, 0
-        for bid in range(hand_size + 1):
+        for bid in range(m.deal_value(plan, row, m.D_TRICKS) + 1):  # bids range over the tricks
             if legal >> bid & 1:
                 gap = abs(1000 * bid - estimate)
                 if choice < 0 or gap < distance:

@@ -51,9 +51,9 @@ def candidate_bids(observation: Observation, window: int, outlook: PremiumOutloo
         observation_out(observation),
     )
     table: list[list[int]] | list[list[float]] = points_table(
-        rules, observation.kind, observation.hand_size)
+        rules, observation.kind, observation.deal_tricks)
     if outlook is not None:
-        table = outlook.table(rules, observation.kind, observation.hand_size, observation.seat)
+        table = outlook.table(rules, observation.kind, observation.deal_tricks, observation.seat)
     start, _ = best_bid(prior, legal, table)
     candidates = [bid for bid in legal if abs(bid - start) <= window or bid == 0]
     return rules, table, start, candidates
@@ -102,7 +102,7 @@ class ExpectedValueStrategy(HeuristicStrategy):
         rules, table, start, candidates = candidate_bids(observation, window, outlook)
         if len(candidates) == 1 or samples <= 0:
             return start
-        counts = {bid: [0] * (observation.hand_size + 1) for bid in candidates}
+        counts = {bid: [0] * (observation.deal_tricks + 1) for bid in candidates}
         determinizer = Determinizer(observation)
         stream = guesses(determinizer, BidEvidence(observation, rules, self.inference), self.rng)
         deadline = Deadline(seconds)

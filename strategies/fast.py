@@ -99,6 +99,10 @@ class FastHeuristicStrategy(Strategy):
         if observation.phase == Phase.TRUMP:
             counts = [((observation.hand >> (13 * suit)) & 8191).bit_count() for suit in range(4)]
             return NameTrump(counts.index(max(counts)))
+        if observation.phase == Phase.KEEP:
+            from .keep import keep_from_observation
+
+            return keep_from_observation(observation)
         if observation.phase == Phase.BID:
             estimate = self._estimate(observation)
             legal = [action.tricks for action in observation.legal_actions]  # type: ignore[union-attr]

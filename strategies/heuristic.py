@@ -36,6 +36,7 @@ from raspis.engine.game import Game, Phase
 from raspis.engine.variant import Variant
 
 from .base import Parameter, Strategy
+from .keep import keep_from_game, keep_from_observation
 from .tactics import (
     PLAYS,
     Rules,
@@ -115,7 +116,7 @@ def bid_distribution(
 def choose_bid(
     rules: Rules,
     kind: str,
-    hand_size: int,
+    tricks: int,
     legal: list[int] | tuple[int, ...],
     distribution: list[float],
     by_table: bool = True,
@@ -123,9 +124,10 @@ def choose_bid(
 ) -> int:
     """The bid with the best expected points under the deal's table (``by_table``; ``table``: that
     table with the premium's stake added, ``PremiumOutlook.table``), or the legal bid nearest the
-    expected trick count."""
+    expected trick count. ``tricks``: the deal's (``Observation.deal_tricks``), which the bids
+    range over."""
     if by_table:
-        return best_bid(distribution, legal, table or rules.points(kind, hand_size))[0]
+        return best_bid(distribution, legal, table or rules.points(kind, tricks))[0]
     expected = sum(count * chance for count, chance in enumerate(distribution))
     return nearest_bid(expected, legal)
 
@@ -215,7 +217,7 @@ class PremiumTracker:
             else:
                 self.live = [False] * self.players  # a game starts, or a deal went unseen
             self._open(number)
-            self.kind, self.hand_size = observation.kind, observation.hand_size
+            self.kind, self.hand_size = observation.kind, observation.deal_tricks
             self.order = observation.order
             self.scores = observation.scores
         self.bids, self.taken = observation.bids, observation.taken
@@ -310,8 +312,10 @@ class HeuristicStrategy(Strategy):
         actions = observation.legal_actions
         if len(actions) == 1:
             return actions[0]
-        rules = rules_for(observation.variant)
         phase = observation.phase
+        if phase == Phase.KEEP:
+            return keep_from_observation(observation)
+        rules = rules_for(observation.variant)
         if phase == Phase.PLAY:
             return play_from_observation(rules, observation, outlook)
         if phase == Phase.BID:
@@ -334,9 +338,9 @@ def bid_from_observation(
     )
     legal = [action.tricks for action in observation.legal_actions]  # type: ignore[union-attr]
     table = None if outlook is None else outlook.table(
-        rules, observation.kind, observation.hand_size, observation.seat)
-    return choose_bid(rules, observation.kind, observation.hand_size, legal, distribution, by_table,
-                      table)
+        rules, observation.kind, observation.deal_tricks, observation.seat)
+    return choose_bid(rules, observation.kind, observation.deal_tricks, legal, distribution,
+                      by_table, table)
 
 
 def play_from_observation(rules: Rules, observation: Observation,
@@ -355,9 +359,10 @@ def play_from_observation(rules: Rules, observation: Observation,
     hand = observation.hand
     remaining = hand.bit_count()
     bid, taken = observation.bids[seat], observation.taken[seat]
-    need = rules.need(observation.kind, bid, taken, remaining, observation.hand_size)
+    tricks = observation.deal_tricks
+    need = rules.need(observation.kind, bid, taken, remaining, tricks)
     if (outlook is not None and bid is not None and taken <= bid <= taken + remaining
-            and outlook.stake(rules, observation.kind, observation.hand_size, seat, bid) > 0):
+            and outlook.stake(rules, observation.kind, tricks, seat, bid) > 0):
         need = bid - taken
     unseen = (rules.deck & ~hand & ~observation.played
               & ~observation_out(observation))
@@ -366,7 +371,8 @@ def play_from_observation(rules: Rules, observation: Observation,
             unseen &= ~cards
     done = sum(observation.taken)
     in_trick = len(observation.trick)
-    others = (len(observation.order) - 1) * (observation.hand_size - done) - in_trick
+    drawn = min(done, tricks - observation.hand_size)  # rounds drawn from the stock (002)
+    others = (len(observation.order) - 1) * (observation.hand_size + drawn - done) - in_trick
     keen, cliff = _keenness(rules, observation.kind, observation.bids, observation.taken,
                             observation.order, seat)
     return choose_play(rules, hand, legal, tuple(jokers), observation.trick, observation.led_suit,
@@ -400,7 +406,8 @@ def policy_action(game: Game, rules: Rules) -> Action:
             return PLAYS[legal.bit_length() - 1]
         deal = game.deal
         remaining = hand.bit_count()
-        need = rules.need(deal.kind, game.bids[seat], game.taken[seat], remaining, deal.hand_size)
+        need = rules.need(deal.kind, game.bids[seat], game.taken[seat], remaining,
+                          game.deal_tricks)
         unseen = rules.deck & ~hand & ~game.played & ~game_out(game)
         others = 0
         for other in game.order:
@@ -414,6 +421,8 @@ def policy_action(game: Game, rules: Rules) -> Action:
     if phase == Phase.TRUMP:
         first = game.first_cards[seat] if game.first_cards else game.hands[seat]
         return NameTrump(name_trump_suit(first & ~JOKER_MASK or game.hands[seat]))
+    if phase == Phase.KEEP:
+        return keep_from_game(game)
     raise ValueError(f"no action in phase {phase.name}")
 
 
@@ -429,4 +438,4 @@ def policy_bid(game: Game, rules: Rules, seat: int) -> int:
                                     game.order, game.dealer,
                                     game_out(game))
     deal = game.deal
-    return choose_bid(rules, deal.kind, deal.hand_size, game.legal_bids(), distribution)
+    return choose_bid(rules, deal.kind, game.deal_tricks, game.legal_bids(), distribution)

@@ -35,6 +35,7 @@ from raspis.engine.game import Game, Phase
 from .base import Parameter
 from .ev import ExpectedValueStrategy
 from .heuristic import PremiumOutlook, play_from_observation, policy_action, premium_parameters
+from .keep import keep_from_observation
 from .search import (
     BidEvidence,
     Deadline,
@@ -50,7 +51,10 @@ _JOKER_PLAYS: dict[tuple[int, str, int], Play] = {}
 
 
 def _legal_plays(game: Game) -> list[Action]:
-    """The legal plays of the seat to move as ``Play`` records (cached, so cheap)."""
+    """The legal plays of the seat to move as ``Play`` records (cached, so cheap); in ``KEEP``
+    keeping and declining the trick."""
+    if game.phase == Phase.KEEP:
+        return list(game.legal_action_tuple())
     cards, jokers = play_options(game)
     actions: list[Action] = []
     while cards:
@@ -115,6 +119,8 @@ class IsmctsStrategy(ExpectedValueStrategy):
         if len(actions) == 1:
             return actions[0]
         phase = observation.phase
+        if phase == Phase.KEEP:
+            return keep_from_observation(observation)
         if phase == Phase.BID:
             return Bid(self.search_bid(observation, self.bid_samples, self.window, self.time,
                                        outlook=outlook))
@@ -132,11 +138,11 @@ class IsmctsStrategy(ExpectedValueStrategy):
             return candidates[0]
         preferred = representative(candidates,
                                    play_from_observation(rules, observation, outlook))
-        table = rules.points(observation.kind, observation.hand_size)
+        table = rules.points(observation.kind, observation.deal_tricks)
         stakes = [0.0] * observation.players
         if outlook is not None:
             for seat in observation.order:
-                stakes[seat] = outlook.stake(rules, observation.kind, observation.hand_size, seat,
+                stakes[seat] = outlook.stake(rules, observation.kind, observation.deal_tricks, seat,
                                              observation.bids[seat])
         bids = observation.bids
         low = (min(min(row) for row in table) + min(0, observation.variant.joker.lead_fine)

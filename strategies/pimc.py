@@ -45,6 +45,7 @@ from .heuristic import (
     play_from_observation,
     policy_action,
 )
+from .keep import keep_from_observation
 from .registry import StrategySpecError
 from .search import (
     BidEvidence,
@@ -124,6 +125,8 @@ class PimcStrategy(ExpectedValueStrategy):
         if len(actions) == 1:
             return actions[0]
         phase = observation.phase
+        if phase == Phase.KEEP:
+            return keep_from_observation(observation)
         if phase == Phase.BID:
             return self.search_bid_action(observation, outlook)
         if phase == Phase.TRUMP:
@@ -137,7 +140,7 @@ class PimcStrategy(ExpectedValueStrategy):
         if outlook is None:
             return 0
         return round(outlook.stake(rules_for(observation.variant), observation.kind,
-                                   observation.hand_size, observation.seat, bid))
+                                   observation.deal_tricks, observation.seat, bid))
 
     # -- bidding ------------------------------------------------------------------------------
 
@@ -203,7 +206,7 @@ class PimcStrategy(ExpectedValueStrategy):
         seat = observation.seat
         exact = self.solve == "exact" and solvable(observation.variant)
         if exact and self.endgame > 0:
-            exact = observation.hand_size - sum(observation.taken) <= self.endgame
+            exact = observation.deal_tricks - sum(observation.taken) <= self.endgame
         solver = self.solver if exact else None
         bid = observation.bids[seat]
         bonus = self.stake(observation, outlook, bid)

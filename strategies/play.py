@@ -32,7 +32,7 @@ from typing import Any
 
 from raspis.engine import Game, Variant
 from raspis.engine import rng as chance
-from raspis.engine.actions import Bid, NameTrump, Play
+from raspis.engine.actions import Bid, Keep, NameTrump, Play
 
 from .base import Strategy
 
@@ -231,7 +231,7 @@ def _decide(strategy: Strategy, observation: Any, budget: float | None) -> Any:
 # -- actions, by exact type and value ------------------------------------------------------------
 
 _FIELDS: dict[type, tuple[str, ...]] = {Bid: ("tricks",), NameTrump: ("suit",),
-                                        Play: ("card", "call", "suit", "rank")}
+                                        Play: ("card", "call", "suit", "rank"), Keep: ("keep",)}
 
 
 def _action_key(action: object) -> tuple[Any, ...] | str:
@@ -239,14 +239,18 @@ def _action_key(action: object) -> tuple[Any, ...] | str:
     kind = type(action)
     fields = _FIELDS.get(kind)
     if fields is None:
-        return f"an object of type {_type_name(action)}, not Bid, NameTrump or Play"
+        return f"an object of type {_type_name(action)}, not Bid, NameTrump, Play or Keep"
     values: list[Any] = [kind]
     for name in fields:
         value = getattr(action, name)  # a slot of the engine's own frozen class
-        allowed = (type(value) is str or value is None) if name == "call" else type(value) is int
+        if name == "call":
+            allowed, want = type(value) is str or value is None, "str or None"
+        elif name == "keep":
+            allowed, want = type(value) is bool, "bool"
+        else:
+            allowed, want = type(value) is int, "int"
         if not allowed:
             shown = repr(value) if type(value) in (float, bool, str, complex) else ""
-            want = "str or None" if name == "call" else "int"
             return (f"{kind.__name__} whose {name} is {_type_name(value)} {shown}".rstrip()
                     + f", not {want}")
         values.append(value)

@@ -51,7 +51,8 @@ DEFAULT_BUDGET = 100_000
 
 def solvable(variant: Any) -> bool:
     """Whether the solver models the play of ``variant`` (everything but drawing from the
-    stock after each trick)."""
+    stock after each trick; the Joker's player keeping or declining the trick,
+    ``joker.lead_choice``, is a node of the search)."""
     return not variant.play.draw_after_trick
 
 
@@ -209,6 +210,7 @@ class OpenHandSolver:
         params[solve.P_BUDGET] = self.budget if budget is None else budget
         # the objective is part of every key of the table
         params[solve.P_CUT_OFFS] = self.cut_offs
+        params[solve.P_KEEP] = plan.lead_choice
         bid = bids[seat]
         objective = (tuple(bids), self.cut_offs) if maxn else bid
         params[solve.P_SALT] = hash((plan.variant.content_hash, players, number, kind,

@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from raspis.engine import Action, Bid, NameTrump, Observation, Play, Variant
+from raspis.engine import Action, Bid, Keep, NameTrump, Observation, Play, Variant
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import CALL_NAMES
 from raspis.engine.core.plan import MachineTables, RulePlan
@@ -52,6 +52,8 @@ def action_of(code: int, phase: Phase) -> Action:
                     (code >> m.SUIT_SHIFT & m.SUIT_BITS) - 1, code >> m.RANK_SHIFT)
     if phase == Phase.BID:
         return Bid(code)
+    if phase == Phase.KEEP:
+        return Keep(code != 0)
     return NameTrump(code - 1)
 
 

@@ -59,6 +59,8 @@ from raspis.engine.core.codes import (
 )
 from raspis.engine.core.deal import splitmix64
 
+from .keep import keep_code
+
 JOKERS = rules.JOKER_BITS
 #: the lead options that take the trick, and those that lose it (low, lowest of a suit)
 WINNING_MASK = sum(1 << option for option in WINNING_LEADS)
@@ -582,6 +584,8 @@ def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: 
                     value += aimed[taken] * _points(plan, row, bid, taken)
             if choice < 0 or value > best + 1e-9:
                 choice, best = bid, value
+    if choice < 0:  # every legal bid above the hand (``play.draw_after_trick``): the lowest
+        choice = _index(legal & -legal)
     return choice
 
 
@@ -970,6 +974,8 @@ def decide_strong(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: in
     hand = m.visible_hand(state, plan, seat)
     if phase == m.PH_TRUMP:
         return _name_trump(hand) + 1
+    if phase == m.PH_KEEP:
+        return keep_code(state, plan)
     if phase == m.PH_BID:
         legal = state[m.S_LEGAL_A]
         if legal & (legal - 1) == 0:

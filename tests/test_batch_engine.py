@@ -196,12 +196,12 @@ OPTION_CASES: dict[str, dict[str, Any]] = {
         "extends": "joker-52", "trump": {"joker_turned": "dealer_names"},
         "joker": {"lead_calls": ["high_suit", "low_suit", "lowest_suit"], "lead_fine": 0},
     },
-    "named-full-deal-draws-and-lock": {
+    "named-full-deal-and-lock": {
         "extends": "classic", "players": {"min": 3, "max": 4},
         "schedule": {"deals": ["1..3", "2*players", "max"]},
         "trump": {"full_deal": "named", "naming_allows_no_trump": False, "named_after_cards": 2},
         "joker": {"locked_until": "Qs", "two_jokers": "first_wins", "lead_calls": ["high", "low"]},
-        "play": {"draw_after_trick": True, "memory": "last", "first_lead": "dealer"},
+        "play": {"memory": "last", "first_lead": "dealer"},
     },
     "demands-trumped-and-lowest": {
         "extends": "odessa", "deck": {"lowest_rank": 2, "jokers": 2, "joker_cards": []},
@@ -278,9 +278,12 @@ _KIND_BLOCKS = ["2 dark", "max dark", "2 golden", "max misere", "2 no_trump", "3
 
 
 @st.composite
-def option_variants(draw: st.DrawFn, one_card: bool = False) -> tuple[Variant, int]:
+def option_variants(draw: st.DrawFn, one_card: bool = False,
+                    lockstep: bool = True) -> tuple[Variant, int]:
     """A variant of random options (valid by construction) and a player count it allows; with
-    ``one_card``, with lobovaya deals read as one card each (``view = "forehead_card"``)."""
+    ``one_card``, with lobovaya deals read as one card each (``view = "forehead_card"``); without
+    ``lockstep`` also the options the lockstep engine refuses (``RulePlan.lockstep_refusal``):
+    the draw after each trick and the Joker's player keeping or declining the trick."""
     players = draw(st.integers(2, 5))
     lowest = draw(st.sampled_from([2, 6]))
     designated = draw(st.sampled_from([[], ["7s"], ["6c", "6s"]])) if lowest == 6 else []
@@ -315,6 +318,7 @@ def option_variants(draw: st.DrawFn, one_card: bool = False) -> tuple[Variant, i
             "two_jokers": draw(st.sampled_from(["second_wins", "first_wins", "opposite"])),
             "lead_fine": draw(st.sampled_from([0, -10])),
             "locked_until": draw(st.sampled_from([None, "Qs", "As"])),
+            "lead_choice": False if lockstep else draw(st.booleans()),
         },
         "bidding": {
             "hook": draw(st.sampled_from(["always", "off", "from_deal", "specials_only",
@@ -325,7 +329,7 @@ def option_variants(draw: st.DrawFn, one_card: bool = False) -> tuple[Variant, i
         "play": {
             "must_trump": draw(st.booleans()),
             "first_lead": draw(st.sampled_from(["left_of_dealer", "dealer"])),
-            "draw_after_trick": draw(st.booleans()),
+            "draw_after_trick": False if lockstep else draw(st.booleans()),
             "memory": draw(st.sampled_from(["full", "own_and_last", "last", "none", "own"])),
         },
         "kinds": {
@@ -405,6 +409,89 @@ def test_random_rule_options_through_the_adapter(case: tuple[Variant, int], seed
     assert not result.errored[0], result.errors[0]
     assert result.deals_played[0] == len(game.results)
     assert result.scores[0].tolist() == game.scores
+
+
+# -- the options only the core machine plays: the compiled loop against the reference ------------
+
+
+def assert_same_compiled_games(variant: Variant, players: int, seeds: list[int], scalar: Any,
+                               batch: Any) -> None:
+    """Play ``seeds`` in ``engine.Game`` with ``scalar`` and in the compiled batch loop
+    (``engine.batch.compiled``: the core machine, the twin's compiled policy) and compare every
+    deal's record and the totals."""
+    result = play_batch(variant, players, seeds, [batch], np.zeros(players, dtype=int))
+    assert result.log is None  # no lockstep: the compiled loop played it
+    for index, game in enumerate(_scalar_games(variant, players, seeds, scalar)):
+        where = f"{variant.name} players={players} seed={seeds[index]}"
+        assert not result.errored[index], (where, result.errors[index])
+        assert result.first_dealer[index] == game.first_dealer, where
+        assert result.deals_played[index] == len(game.results), where
+        for deal in game.results:
+            number = deal.number
+            at = f"{where} deal={number + 1}"
+            assert result.hand_size[index, number] == deal.hand_size, at
+            assert result.dealer[index, number] == deal.dealer, at
+            assert result.trump[index, number] == deal.trump, at
+            bids = [-1 if bid is None else bid for bid in deal.bids]
+            assert result.bid[index, number].tolist() == bids, at
+            assert result.tricks[index, number].tolist() == list(deal.taken), at
+            assert result.points[index, number].tolist() == list(deal.points), at
+            assert result.premium[index, number].tolist() == list(deal.premiums), at
+            assert bool(result.hook_forced[index, number]) == deal.hook_forced, at
+        assert result.scores[index].tolist() == game.scores, where
+        assert result.places[index].tolist() == game.places(), where
+
+
+DRAW_AND_KEEP = {
+    # 002 Joker-52 read literally («После чего игроки берут по одной карте из оставшейся колоды»)
+    # and 000's «Походивший с джокера может забрать взятку, либо отказаться от нее»
+    "joker-52-draws-and-keeps": {
+        "extends": "joker-52", "schedule": {"deals": ["2..4", "3..2"]},
+        "play": {"draw_after_trick": True}, "joker": {"lead_choice": True},
+    },
+    "classic-keeps": {
+        "extends": "classic", "players": {"min": 3, "max": 5},
+        "joker": {"lead_choice": True, "demand_trumped": "trump_wins"},
+    },
+}
+
+
+@pytest.mark.parametrize("case", sorted(DRAW_AND_KEEP))
+@pytest.mark.parametrize("twin", sorted(TWINS))
+def test_draws_and_keeps_match_the_reference_engine_in_the_compiled_loop(case: str,
+                                                                         twin: str) -> None:
+    variant = variant_from_dict(dict(DRAW_AND_KEEP[case], name=case), case)
+    scalar, batch = TWINS[twin]
+    for players in variant.player_counts()[:3]:
+        assert_same_compiled_games(variant, players, list(range(8)), scalar, batch())
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(case=option_variants(lockstep=False), seed=st.integers(0, 2**64 - 1),
+       twin=st.sampled_from(["fastrandom", "lowest", "fastheuristic"]))
+def test_random_rule_options_with_draws_and_keeps_match_in_the_compiled_loop(
+        case: tuple[Variant, int], seed: int, twin: str) -> None:
+    variant, players = case
+    scalar, batch = TWINS[twin]
+    assert_same_compiled_games(variant, players, [seed, seed ^ 0x5555], scalar, batch())
+
+
+@pytest.mark.parametrize(("options", "named"), [
+    ({"play": {"draw_after_trick": True}}, "play.draw_after_trick"),
+    ({"joker": {"lead_choice": True}}, "joker.lead_choice"),
+])
+def test_the_lockstep_engine_refuses_what_it_cannot_play(options: dict[str, Any],
+                                                         named: str) -> None:
+    """The lockstep engine has its own copy of the deal and the trick, which knows neither rule:
+    it says so, naming the option, rather than play them wrongly (``RulePlan.lockstep_refusal``)."""
+    from raspis.engine.errors import RaspisError
+
+    variant = variant_from_dict({"extends": "joker-52", "name": "refused", **options})
+    with pytest.raises(RaspisError, match=named.replace(".", r"\.")):
+        play_batch(variant, 3, [1], [BatchLowest()], record=True)
+    with pytest.raises(RaspisError, match="lockstep"):
+        play_batch(variant, 3, [1], [ScalarAdapter("heuristic")])
 
 
 # -- matches ---------------------------------------------------------------------------------------

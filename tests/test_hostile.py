@@ -62,7 +62,7 @@ CAUGHT = [
     ("BaseExceptionBot", "BaseException: not an Exception"),
     ("StartGameBot", "start_game: RuntimeError: start_game exploded"),
     ("FloatBidBot", "Bid whose tricks is float"),
-    ("EqualsAllBot", "an object of type _EqualsAll, not Bid, NameTrump or Play"),
+    ("EqualsAllBot", "an object of type _EqualsAll, not Bid, NameTrump, Play or Keep"),
     ("BadReprBot", "an object of type _BadRepr"),
     ("MutateVariantBot", "the variant was changed during this"),
     ("SleepBot", "no decision within 0.3 s"),

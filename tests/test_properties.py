@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 from raspis.engine import (
     Bid,
     Game,
+    Keep,
     NameTrump,
     Phase,
     Play,
@@ -166,6 +167,25 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
         "schedule": {"deals": ["1..max-1", "max", "max-1..1"]},
         "joker": {"as_card": True, "two_jokers": "first_wins"},
     },
+    "options-l": {
+        # Issue 12, 002 Joker-52 read literally: «верхняя карта с колоды снимается и кладется в
+        # открытом виде ... Поперек этой карты кладется колода в закрытом виде, также как и при
+        # игре в Дурака» and «После чего игроки берут по одной карте из оставшейся колоды»; with
+        # 000's «Походивший с джокера может забрать взятку, либо отказаться от нее».
+        "extends": "joker-52",
+        "players": {"min": 3, "max": 4},
+        "schedule": {"deals": ["2..3", "2"]},
+        "play": {"draw_after_trick": True},
+        "joker": {"lead_choice": True},
+    },
+    "options-m": {
+        # The same two rules over classic's 36 cards, must-trump, its demands and the hook.
+        "extends": "classic",
+        "players": {"min": 3, "max": 4},
+        "schedule": {"deals": ["1..3", "max", "2..1"]},
+        "play": {"draw_after_trick": True},
+        "joker": {"lead_choice": True, "demand_trumped": "trump_wins"},
+    },
     "options-d": {
         "extends": "joker",
         "players": {"min": 3, "max": 4},
@@ -282,7 +302,10 @@ TABLES = {
     "options-f": flat_table, "joker-pagat": pagat_joker_table, "options-g": classic_table,
     "classic-lobovaya": classic_table, "options-h": classic_table,
     "options-k": classic_table, "options-i": classic_table, "options-j": classic_table,
+    "options-l": classic_table, "options-m": classic_table,
 }
+#: Variants with 002 Joker-52's -10 for leading the Joker unless it is the last card.
+LEAD_FINED = ("joker-52", "options-l")
 #: Premiums for making every bid (002-GJ l.21): (amount, scope); "best" = the best deal once more.
 PREMIUMS: dict[str, tuple[str | int, str]] = {
     "joker": ("best", "game"), "options-d": (100, "block"), "options-f": (100, "block"),
@@ -344,6 +367,11 @@ class Referee:
         self.played = 0
         self.joker_leads: list[tuple[int, int]] = []  # (seat, cards in hand when leading)
         self.lead_of_trick: int | None = None
+        self.draws = self.variant.play.draw_after_trick
+        # 002 «После чего игроки берут по одной карте из оставшейся колоды»: after each trick
+        # everyone draws one card while the stock (the turned card under it) has one for each.
+        stock_size = len(self.variant.deck_cards) - self.hand_size * len(game.order)
+        self.deal_tricks = self.hand_size + (stock_size // len(game.order) if self.draws else 0)
         # The dealer rotates to the left after every deal.
         players = game.players
         assert self.dealer == (game.first_dealer + self.number) % players
@@ -372,6 +400,8 @@ class Referee:
             assert len(held) == expected
             assert not held & seen
             seen |= held
+        self.stock = list(game.stock)
+        self.turned_card = game.trump_card
         stock = set(game.stock)
         assert len(stock) == len(game.stock)
         assert not stock & seen
@@ -411,6 +441,10 @@ class Referee:
                 assert self.hands[self.seats[-1]] >> card & 1
             else:
                 card = stock.pop(0)  # the card after the deal is turned
+                if self.variant.play.draw_after_trick:
+                    # 002: «Поперек этой карты кладется колода ... как и при игре в Дурака»: the
+                    # turned card lies under the stock, the last card drawn
+                    stock.append(card)
             if card in JOKER_IDS and options.joker_turned == "dealer_names":
                 namer = self.dealer
             elif card not in JOKER_IDS:
@@ -454,7 +488,7 @@ class Referee:
         return "none"
 
     def expected_bids(self, seat: int) -> set[int]:
-        size = self.hand_size
+        size = self.deal_tricks  # bids and the hook count the tricks the deal will have
         bids = set(range(min(self.kind.min_bid, size), size + 1))
         if seat == self.seats[-1]:
             others = sum(bid for bid in self.bids if bid is not None)
@@ -711,6 +745,9 @@ class Referee:
             if not self.trick:
                 leader = self.first_leader() if self.tricks_done == 0 else self.lead_of_trick
                 assert seat == leader
+        elif game.phase == Phase.KEEP:
+            assert set(actions) == {Keep(True), Keep(False)}
+            assert len(self.trick) == len(self.seats) and seat == self.trick[0][0]
         elif game.phase == Phase.TRUMP:
             suits = {0, 1, 2, 3} | ({-1} if self.variant.trump.naming_allows_no_trump else set())
             assert {action.suit for action in actions} == suits
@@ -728,9 +765,10 @@ class Referee:
                 total = sum(self.bids[s] for s in self.seats)  # type: ignore[misc]
                 mode = self.hook_mode()
                 last = self.seats[-1]
-                alternatives = self.hand_size - min(self.kind.min_bid, self.hand_size) + 1
+                tricks = self.deal_tricks
+                alternatives = tricks - min(self.kind.min_bid, tricks) + 1
                 if mode == "no_equal" and alternatives > 1 and last == seat:
-                    assert total != self.hand_size, "the hook was broken"
+                    assert total != tricks, "the hook was broken"
         elif isinstance(action, Play):
             if not self.trick and action.card in JOKER_IDS:
                 self.joker_leads.append((seat, bin(self.hands[seat]).count("1")))
@@ -740,18 +778,69 @@ class Referee:
             self.trick.append((seat, action))
             if len(self.trick) == len(self.seats):
                 winner = self.trick_winner()
-                won = [event for event in events if type(event).__name__ == "TrickWon"]
-                assert len(won) == 1 and won[0].seat == winner, (self.trick, won)
-                self.taken[winner] += 1
-                self.tricks_done += 1
-                self.trick = []
-                self.lead_of_trick = winner
+                leader, lead = self.trick[0]
+                if (self.variant.joker.lead_choice and lead.card in JOKER_IDS
+                        and winner == leader):
+                    # 000: «Походивший с джокера может забрать взятку, либо отказаться от нее»:
+                    # the Joker's player decides, having seen the whole trick
+                    assert "TrickWon" not in kinds
+                    assert game.phase == Phase.KEEP and game.to_move == leader
+                else:
+                    self.finish_trick(winner, events)
             else:
                 assert "TrickWon" not in kinds
+        elif isinstance(action, Keep):
+            leader = self.trick[0][0]
+            assert seat == leader
+            # «Во втором случае взятку забирает игрок, который походил самой сильной картой»
+            winner = leader if action.keep else self.best_other()
+            assert action.keep or winner != leader, "a declined trick went to the Joker's player"
+            self.finish_trick(winner, events)
         if "DealScored" in kinds:
             self.deal_scored(next(e for e in events if type(e).__name__ == "DealScored"))
         if "DealStarted" in kinds:
             self.start_deal()
+
+    def best_other(self) -> int:
+        """The seat of the strongest card of the trick but the leading Joker: a high Joker played
+        later (the last, or the first under first_wins), else the highest trump, else the highest
+        card of the led suit, else the first of them."""
+        others = self.trick[1:]
+        high = [seat for seat, play in others
+                if play.card in JOKER_IDS and play.call in HIGH_CALLS]
+        if high:
+            return high[0] if self.variant.joker.two_jokers == "first_wins" else high[-1]
+        ordinary = [(play.card, seat) for seat, play in others if play.card not in JOKER_IDS]
+        trump = self.trick_trump()
+        trumped = [entry for entry in ordinary if suit_of(entry[0]) == trump]
+        if trumped:
+            return max(trumped)[1]
+        led = self.led_suit()
+        followed = [entry for entry in ordinary if suit_of(entry[0]) == led]
+        if followed:
+            return max(followed)[1]
+        return others[0][0]
+
+    def finish_trick(self, winner: int, events: list[Any]) -> None:
+        won = [event for event in events if type(event).__name__ == "TrickWon"]
+        assert len(won) == 1 and won[0].seat == winner, (self.trick, won)
+        self.taken[winner] += 1
+        self.tricks_done += 1
+        self.trick = []
+        self.lead_of_trick = winner
+        count = len(self.seats)
+        if self.draws and len(self.stock) >= count:
+            # every player draws one card, in turn from the trick's winner
+            position = self.seats.index(winner)
+            for step in range(count):
+                drawer = self.seats[(position + step) % count]
+                card = self.stock.pop(0)
+                self.hands[drawer] |= 1 << card
+                self.dealt |= 1 << card
+                if card == self.turned_card:
+                    assert not self.stock, "the turned card is not the last card drawn"
+        if "DealScored" not in [type(event).__name__ for event in events]:
+            assert list(self.game.stock) == self.stock
 
     def premiums(self, points: list[int]) -> list[int]:
         """Premiums for making every bid of the game or of a block (002-GJ l.21)."""
@@ -777,8 +866,8 @@ class Referee:
     def deal_scored(self, event: Any) -> None:
         game = self.game
         result = game.results[-1]
-        assert self.tricks_done == self.hand_size
-        assert sum(self.taken) == self.hand_size
+        assert self.tricks_done == self.deal_tricks
+        assert sum(self.taken) == self.deal_tricks
         assert list(result.taken) == self.taken
         assert self.played == self.dealt, "the cards played are not the cards dealt"
         assert all(self.hands[seat] == 0 for seat in self.seats)
@@ -787,8 +876,8 @@ class Referee:
         points = [0] * game.players
         for seat in self.seats:
             points[seat] = expected_points(self.name, self.kind_name, self.bids[seat],
-                                           self.taken[seat], self.hand_size)
-        if self.name == "joker-52":  # 002-J52: -10 for leading the Joker unless the last card
+                                           self.taken[seat], self.deal_tricks)
+        if self.name in LEAD_FINED:  # 002-J52: -10 for leading the Joker unless the last card
             for seat, held in self.joker_leads:
                 if held > 1:
                     points[seat] -= 10

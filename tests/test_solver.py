@@ -25,6 +25,11 @@ from raspis.strategies.solver import OpenHandSolver
 
 JOKER_PRESETS = ("classic", "joker", "joker-52", "odessa", "circular-trumps", "georgian")
 PRESETS = (*JOKER_PRESETS, "oh-hell", "odessa-short")
+#: 000's «Походивший с джокера может забрать взятку, либо отказаться от нее» on three presets:
+#: the keep decision is a node of the search.
+KEEPING = {f"{name}-keeping": variant_from_dict({"extends": name, "name": f"{name}-keeping",
+                                                 "joker": {"lead_choice": True}})
+           for name in ("classic", "joker", "joker-52")}
 
 
 def brute_force(game: Game, seat: int) -> int:
@@ -41,10 +46,14 @@ def brute_force(game: Game, seat: int) -> int:
 
 def random_position(variant_name: str | Variant, players: int, hand_size: int,
                     rng: random.Random, plays: int) -> Game:
-    """A one-deal game of a random kind of the preset (or variant), hands dealt at random, random
-    legal bids (or trump named), then ``plays`` random legal plays."""
-    variant = (load_variant(variant_name) if isinstance(variant_name, str)
-               else variant_name).for_player_count(players)
+    """A one-deal game of a random kind of the preset (or variant, or a ``KEEPING`` variant by
+    name), hands dealt at random, random legal bids (or trump named), then ``plays`` random legal
+    plays."""
+    if isinstance(variant_name, str):
+        variant = KEEPING.get(variant_name) or load_variant(variant_name)
+    else:
+        variant = variant_name
+    variant = variant.for_player_count(players)
     deck = list(variant.deck_cards)
     rng.shuffle(deck)
     hands = [0] * players
@@ -134,6 +143,41 @@ def test_solver_with_a_joker_declared_as_any_card_matches_brute_force() -> None:
         if check_against_brute_force(game, SOLVER):
             checked += 1
     assert checked >= 18
+
+
+@pytest.mark.parametrize("model", ["paranoid", "maxn"])
+def test_the_keep_decision_is_searched_as_brute_force_plays_it(model: str) -> None:
+    """Positions with a Joker in some hand under ``joker.lead_choice``: the values of paranoid
+    and of max^n (without cut-offs) equal brute force over ``engine.Game``, which plays the keep
+    decision as any other (``Keep(True)``, ``Keep(False)``)."""
+    solver = SOLVER if model == "paranoid" else MAXN
+    rng = random.Random(29)
+    checked = {name: 0 for name in KEEPING}
+    for name in KEEPING:
+        attempts = 0
+        while checked[name] < 8 and attempts < 600:
+            attempts += 1
+            players = rng.choice([3, 4])
+            game = random_position(name, players, rng.choice([2, 3]), rng, rng.randrange(3))
+            if game.results or game.phase != Phase.PLAY:
+                continue
+            holder = [seat for seat, hand in enumerate(game.hands) if hand >> 52]
+            if not holder:
+                continue
+            seat = game.to_move
+            actions = list(game.legal_action_tuple())
+            if model == "paranoid":
+                values = solver.values(game, seat, actions)
+                assert values is not None
+                expected = [brute_force(_after(game, action), seat) for action in actions]
+            else:
+                values = solver.values(game, seat, actions)
+                assert values is not None
+                expected = [brute_force_maxn(_after(game, action), seat, list(game.fines))[seat]
+                            for action in actions]
+            assert values == expected, (name, game.hands, game.trick, game.bids)
+            checked[name] += 1
+    assert all(count == 8 for count in checked.values()), checked
 
 
 def test_misere_leader_who_cannot_lose_the_lead_takes_nothing() -> None:

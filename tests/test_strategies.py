@@ -122,6 +122,40 @@ def test_builtin_plays_the_issue_12_options_legally(spec: str, mix: int) -> None
         assert record.game.is_over()
 
 
+#: Issue 12's two rules: 002 Joker-52's draw after each trick read literally («После чего игроки
+#: берут по одной карте из оставшейся колоды»: bids above the hand) and 000's keeping or declining
+#: the trick a Joker led («Походивший с джокера может забрать взятку, либо отказаться от нее»),
+#: together and apart, with a dark deal whose minimum bid and hook can leave only bids above the
+#: hand.
+DRAW_AND_KEEP_VARIANTS = [
+    {"extends": "joker-52", "name": "draw-keep-a", "players": {"min": 3, "max": 4},
+     "schedule": {"deals": ["2..3", "2"]}, "play": {"draw_after_trick": True},
+     "joker": {"lead_choice": True}},
+    {"extends": "classic", "name": "draw-keep-b", "players": {"min": 3, "max": 4},
+     "schedule": {"deals": ["1..3", "max", "1*players dark", "3 golden", "2 misere"]},
+     "kinds": {"dark": {"min_bid": 1}},
+     "joker": {"lead_choice": True, "demand_trumped": "trump_wins"}},
+    {"extends": "odessa", "name": "draw-keep-c", "players": {"min": 3, "max": 4},
+     "schedule": {"deals": ["1..2", "1*players dark", "2"]},
+     "kinds": {"dark": {"min_bid": 1}}, "play": {"draw_after_trick": True},
+     "scoring": {"premium": "fixed", "premium_points": 100}},
+]
+EVERY_BUILTIN = {**{name: name for name in registry.BUILTINS}, **CHEAP}
+
+
+@pytest.mark.parametrize("spec", sorted(EVERY_BUILTIN.values()))
+@pytest.mark.parametrize("mix", range(len(DRAW_AND_KEEP_VARIANTS)))
+def test_builtin_plays_the_draw_and_the_keep_legally(spec: str, mix: int) -> None:
+    """Every built-in finishes games with the draw after each trick and the keep decision, with
+    only legal actions (bids above the hand included)."""
+    variant = variant_from_dict(DRAW_AND_KEEP_VARIANTS[mix])
+    for players in (3, 4):
+        for seed in (3, 4):
+            record = _play(variant.for_player_count(players), players, seed + players, spec)
+            assert record.fault is None, str(record.fault)
+            assert record.game.is_over()
+
+
 @pytest.mark.parametrize("strategy", list(CHEAP))
 @pytest.mark.parametrize("players", [3, 4])
 def test_builtin_plays_lobovaya_named_joker_trump_and_overbid_dark(

@@ -269,8 +269,8 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
     # far more games than are played before the signal (it comes after two shards), so that a
     # slow start on a loaded machine cannot let the run finish first
     process = subprocess.Popen(
-        [*RASPIS, "tournament", "--variant", "classic", "--strategies", "random", "--games", "20000",
-         "--shard-size", "2", "--workers", "2", "--quiet", "--out", str(out)],
+        [*RASPIS, "tournament", "--variant", "classic", "--strategies", "random",
+         "--games", "20000", "--shard-size", "2", "--workers", "2", "--quiet", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # the first shards come after the start-up, which on a fresh clone includes compiling the
     # rules core (a minute or more on a loaded machine): wait for them rather than for a clock

@@ -204,3 +204,33 @@ def lead_fine(card: int, cards_in_hand: int, fine: int) -> int:
     if card >= 52 and cards_in_hand > 1:
         return fine
     return 0
+
+
+@njit(cache=True)
+def stock_after_deal(deck: np.ndarray, used: int, turned: bool, under_stock: bool,
+                     out: np.ndarray) -> int:
+    """The stock once ``used`` cards of the shuffled ``deck`` are dealt, in drawing order, into
+    ``out``; returns its length. A card ``turned`` for trump (the card after the dealt ones) lies
+    face up out of play, or, where the players draw after each trick, under the stock, drawn last
+    (002 Joker-52: «Поперек этой карты кладется колода в закрытом виде, также как и при игре в
+    Дурака»)."""
+    start = used + 1 if turned else used
+    count = 0
+    for index in range(start, len(deck)):
+        out[count] = deck[index]
+        count += 1
+    if turned and under_stock and used < len(deck):
+        out[count] = deck[used]
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def deal_tricks(hand_size: int, participants: int, stock: int, draws: bool) -> int:
+    """Tricks a deal plays: the hand, and where every player draws a card from the stock after each
+    trick (002 Joker-52: «После чего игроки берут по одной карте из оставшейся колоды») one more
+    for each full round of draws the ``stock`` gives (the turned card included: it is drawn
+    last); a stock too short for everyone is not drawn from."""
+    if not draws or participants <= 0:
+        return hand_size
+    return hand_size + max(stock, 0) // participants

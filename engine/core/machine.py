@@ -17,11 +17,11 @@ included: ``deal_value``) and every deal's score table. One state and one plan a
 function needs, so a call from Python costs little.
 
 Actions are small integers (``action_code``): a bid is its number of tricks; naming trump is the
-suit plus one (0 for none); a play is ``card | call << 6 | (suit + 1) << 11`` with the call codes of
-``engine.core.codes`` (five bits: ``codes.CALL_COUNT`` calls, the named ranks included); a Joker
-declared as a card (``joker.as_card``) is ``card | CALL_CARD << 6 | (suit + 1) << 11 | rank << 14``
-with the named card's suit and rank (2..14), and the trick holds its call as
-``rules.named_call(named card)``.
+suit plus one (0 for none); keeping the trick a Joker led is 1, declining it 0; a play is
+``card | call << 6 | (suit + 1) << 11`` with the call codes of ``engine.core.codes`` (five bits:
+``codes.CALL_COUNT`` calls, the named ranks included); a Joker declared as a card
+(``joker.as_card``) is ``card | CALL_CARD << 6 | (suit + 1) << 11 | rank << 14`` with the named
+card's suit and rank (2..14), and the trick holds its call as ``rules.named_call(named card)``.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ from .codes import CALL_CARD, HOOK_NO_EQUAL, OPTION_CALL, OPTION_SUIT, TRUMP_TUR
 
 # -- phases (``engine.phase.Phase``) ---------------------------------------------------------------
 PH_DEAL, PH_TRUMP, PH_BID, PH_PLAY, PH_SCORE, PH_OVER = range(6)
+#: the Joker's player keeps or declines the trick it led (000, ``joker.lead_choice``)
+PH_KEEP = 6
 
 # -- how the trump was chosen: ``deal.HOW_*`` and these -------------------------------------------
 HOW_GIVEN = 7  #: set up by hand (``Game.single_deal``)
@@ -49,20 +51,21 @@ EV_LEAD = 32  #: not an event: the next decision leads a trick
  P_PASS_LIMIT, P_PREMIUM_MODE, P_PREMIUM_POINTS, P_TIE_DEALS, P_SCHEDULE, P_FIXED_SUIT,
  P_DEALER_NAMES, P_NAMED_AFTER, P_DEALER_LEADS, P_FIRST_DEALER, P_NO_TRUMP_NAMING, P_ROWS,
  P_MAX_TRICKS, P_MAX_RESULTS, P_SIZE, P_MEMORY, P_PREMIUM_OTHERS, P_PREMIUM_SEVERAL,
- P_PREMIUM_LAST_EXCLUDED, P_NAMEABLE,
+ P_PREMIUM_LAST_EXCLUDED, P_NAMEABLE, P_KEEP,
  # the state's layout: where each array starts
  O_HANDS, O_FIRST, O_BIDS, O_TAKEN, O_FINES, O_SCORES, O_PASSES, O_ORDER, O_TSEAT, O_TCARD,
  O_TCALL, O_TSUIT, O_STOCK, O_MADE, O_BEST, O_HIST, O_RES, O_NEXT, O_SCRATCH, O_SHOWN,
  # and where the tables start in the plan vector
  O_DECK, O_DEALS, O_POINTS,
- P_LENGTH) = range(52)
+ P_LENGTH) = range(53)
 
 # -- the state vector: scalars ---------------------------------------------------------------------
 (S_PHASE, S_DEAL_INDEX, S_ROW, S_DEALER, S_FIRST_DEALER, S_TO_MOVE, S_NAMER, S_TRUMP,
  S_TRUMP_CARD, S_HOW, S_NAMED_BY, S_LED, S_TRICK_TRUMP, S_PLAYED, S_HOOK_FORCED, S_TRICK_LEN,
  S_TRICKS_DONE, S_STOCK_LEN, S_STOCK_POS, S_CIRCULAR, S_ORDER_LEN, S_SEED, S_RESULTS,
  S_LEGAL_A, S_LEGAL_B, S_JOKER_52, S_JOKER_53, S_SCHEDULE, S_DECISIONS,
- S_SCALARS) = range(30)
+ S_TURNED_HOLDER,
+ S_SCALARS) = range(31)
 
 # -- one row of the deal table ---------------------------------------------------------------------
 (D_NUMBER, D_HAND, D_KIND, D_BLOCK, D_HOOK, D_TRUMP_RULE, D_DEMANDS_FIRST, D_DEMANDS_LATER,
@@ -85,6 +88,8 @@ R_BIDS, R_TAKEN, R_POINTS, R_FINES, R_PREMIUMS, R_TOTALS = range(6)
 CALL_SHIFT, SUIT_SHIFT, RANK_SHIFT = 6, 11, 14
 #: the call's bits in an action code (``codes.CALL_COUNT`` <= 32), the suit's (-1..3, plus one)
 CALL_BITS, SUIT_BITS = 31, 7
+#: the legal mask of a ``KEEP`` decision: 1 keeps the trick, 0 declines it
+KEEP_BOTH = 3
 
 
 def action_code(card_or_value: int, call: int = 0, suit: int = -1, rank: int = 0) -> int:
@@ -255,18 +260,14 @@ def start_deal(state: np.ndarray, plan: np.ndarray,
         state[plan[O_HANDS] + seat] = dealt[position]
         state[plan[O_FIRST] + seat] = first[position]
     used = hand_size * count
-    stock_start = used
     rule = deal_value(plan, row, D_TRUMP_RULE)
     turned = deck[used] if used < size else -1
     trump, card, how, namer = chance.trump_of_deal(rule, deck[used - 1], turned,
                                                    plan[P_FIXED_SUIT], plan[P_DEALER_NAMES] != 0)
-    if rule == TRUMP_TURNED:  # the card turned from the stock lies face up, out of play
-        stock_start += 1
-    stock = 0
-    for index in range(stock_start, size):
-        state[plan[O_STOCK] + stock] = deck[index]
-        stock += 1
-    state[S_STOCK_LEN] = stock
+    # the card turned from the stock lies face up: out of play, or under the stock (002)
+    state[S_STOCK_LEN] = chance.stock_after_deal(deck, used, rule == TRUMP_TURNED,
+                                                 plan[P_DRAW] != 0,
+                                                 state[plan[O_STOCK]:plan[O_STOCK] + size])
     state[S_STOCK_POS] = 0
     namer_seat = -1
     if namer == 1:
@@ -302,6 +303,7 @@ def begin_deal(state: np.ndarray, plan: np.ndarray, row: int, trump: int,
     state[S_JOKER_53] = -1
     shown = deal_value(plan, row, D_SHOWN)
     key = _mix3(state[S_SEED], FOREHEAD_TAG, deal_value(plan, row, D_NUMBER))
+    state[S_TURNED_HOLDER] = -1
     for seat in range(players):
         hand = state[plan[O_HANDS] + seat]
         if hand >> 52 & 1:
@@ -386,18 +388,23 @@ def lead_calls(state: np.ndarray, plan: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def set_legal(state: np.ndarray, plan: np.ndarray) -> None:
-    """The legal actions of the seat to move, as masks: in ``BID`` the bids (``rules.legal_bids``);
-    in ``PLAY`` the cards (``rules.legal_cards``) and a Joker's calls (over ``codes.OPTIONS``)."""
+    """The legal actions of the seat to move, as masks: in ``BID`` the bids (``rules.legal_bids``,
+    up to the deal's tricks); in ``PLAY`` the cards (``rules.legal_cards``) and a Joker's calls
+    (over ``codes.OPTIONS``); in ``KEEP`` keeping (bit 1) and declining (bit 0) the trick."""
     phase = state[S_PHASE]
     seat = state[S_TO_MOVE]
     row = state[S_ROW]
     if phase == PH_BID:
-        state[S_LEGAL_A] = rules.legal_bids(deal_value(plan, row, D_HAND),
+        state[S_LEGAL_A] = rules.legal_bids(deal_value(plan, row, D_TRICKS),
                                             deal_value(plan, row, D_MIN_BID),
                                             deal_value(plan, row, D_HOOK),
                                             is_last_bidder(state, plan, seat),
                                             bid_others(state, plan),
                                             state[plan[O_PASSES] + seat], plan[P_PASS_LIMIT])
+        state[S_LEGAL_B] = 0
+        return
+    if phase == PH_KEEP:  # bit 1: keep the trick, bit 0: decline it
+        state[S_LEGAL_A] = KEEP_BOTH
         state[S_LEGAL_B] = 0
         return
     if phase != PH_PLAY:
@@ -450,7 +457,7 @@ def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> None:
     row = state[S_ROW]
     last = is_last_bidder(state, plan, seat)
     if last and deal_value(plan, row, D_HOOK) == HOOK_NO_EQUAL:
-        state[S_HOOK_FORCED] = rules.hook_binds(deal_value(plan, row, D_HAND),
+        state[S_HOOK_FORCED] = rules.hook_binds(deal_value(plan, row, D_TRICKS),
                                                 deal_value(plan, row, D_MIN_BID),
                                                 bid_others(state, plan))
     state[plan[O_BIDS] + seat] = bid
@@ -464,14 +471,17 @@ def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def trick_winner(state: np.ndarray, plan: np.ndarray) -> int:
+def trick_winner(state: np.ndarray, plan: np.ndarray, skip: int) -> int:
     """The position in the trick of the card that takes it: the greatest ``rules.card_key``, the
-    earliest among equals."""
+    earliest among equals; with ``skip`` the best of the other cards (000: a Joker's player who
+    declines the trick: «взятку забирает игрок, который походил самой сильной картой»)."""
     beats = rules.trumps_beat_demand(state[plan[O_TCARD]], state[plan[O_TCALL]],
                                      state[plan[O_TSUIT]], state[S_TRICK_TRUMP],
                                      plan[P_TRUMP_WINS] != 0)
     best, best_key = 0, -2
     for index in range(state[S_TRICK_LEN]):
+        if index == skip:
+            continue
         key = rules.card_key(state[plan[O_TCARD] + index], state[plan[O_TCALL] + index], index,
                              state[S_LED], state[S_TRICK_TRUMP], beats, plan[P_TWO_JOKERS])
         if key > best_key:
@@ -509,7 +519,50 @@ def apply_play(state: np.ndarray, plan: np.ndarray,
         state[S_TO_MOVE] = next_seat(state, plan, seat)
         set_legal(state, plan)
         return 0
-    winner = state[plan[O_TSEAT] + trick_winner(state, plan)]
+    position = trick_winner(state, plan, -1)
+    if plan[P_KEEP] != 0 and rules.may_decline(state[plan[O_TCARD]], position):
+        state[S_PHASE] = PH_KEEP  # 000: «Походивший с джокера может забрать взятку, либо
+        state[S_TO_MOVE] = state[plan[O_TSEAT]]  # отказаться от нее»: after seeing the trick
+        set_legal(state, plan)
+        return 0
+    return finish_trick(state, plan, position)
+
+
+@njit(cache=True, inline="always")
+def apply_keep(state: np.ndarray, plan: np.ndarray, keep: bool) -> int:
+    """The Joker's player keeps the trick it led, or declines it: then the best of the other cards
+    takes it (000). Returns the events."""
+    state[S_PHASE] = PH_PLAY
+    return finish_trick(state, plan, 0 if keep else trick_winner(state, plan, 0))
+
+
+@njit(cache=True, inline="always")
+def draw_round(state: np.ndarray, plan: np.ndarray, winner: int) -> None:
+    """After a trick every player draws one card from the stock, the trick's winner first, in
+    turn (002: «После чего игроки берут по одной карте из оставшейся колоды»), while the stock has
+    a card for everyone; the turned trump card lies under the stock and comes last
+    (``deal.stock_after_deal``): who draws it is seen by all."""
+    count = state[S_ORDER_LEN]
+    if state[S_STOCK_LEN] - state[S_STOCK_POS] < count:
+        return
+    hands = plan[O_HANDS]
+    drawer = winner
+    for _ in range(count):
+        drawn = state[plan[O_STOCK] + state[S_STOCK_POS]]
+        state[S_STOCK_POS] += 1
+        state[hands + drawer] |= 1 << drawn
+        if drawn == state[S_TRUMP_CARD] and state[S_HOW] != chance.HOW_LAST_DEALT:
+            state[S_TURNED_HOLDER] = drawer
+        drawer = next_seat(state, plan, drawer)
+
+
+@njit(cache=True, inline="always")
+def finish_trick(state: np.ndarray, plan: np.ndarray, position: int) -> int:
+    """The card at ``position`` takes the full trick: it is recorded, the stock drawn from (002)
+    and a finished deal scored. Returns the events."""
+    hands = plan[O_HANDS]
+    length = state[S_TRICK_LEN]
+    winner = state[plan[O_TSEAT] + position]
     state[plan[O_TAKEN] + winner] += 1
     players = plan[P_PLAYERS]
     done = state[S_TRICKS_DONE]
@@ -527,14 +580,8 @@ def apply_play(state: np.ndarray, plan: np.ndarray,
     state[S_LED] = -1
     state[S_TRICK_TRUMP] = state[S_TRUMP]
     state[S_TO_MOVE] = winner
-    count = state[S_ORDER_LEN]
-    if plan[P_DRAW] != 0 and state[S_STOCK_LEN] - state[S_STOCK_POS] >= count:
-        drawer = winner
-        for _ in range(count):  # 002: each draws one card from the stock, the winner first
-            drawn = state[plan[O_STOCK] + state[S_STOCK_POS]]
-            state[S_STOCK_POS] += 1
-            state[hands + drawer] |= 1 << drawn
-            drawer = next_seat(state, plan, drawer)
+    if plan[P_DRAW] != 0:
+        draw_round(state, plan, winner)
     if state[hands + winner]:
         set_legal(state, plan)
         return EV_TRICK
@@ -635,7 +682,7 @@ def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, in
     """Apply ``action`` (``action_code``; known to be legal) of the seat to move and everything
     that follows it. Returns (phase, seat to move, legal mask A, legal mask B, events): in ``BID``
     A is the legal bids; in ``PLAY`` A the legal cards and B a Joker's legal calls; in ``TRUMP``
-    A is 1 where naming no trump is allowed."""
+    A is 1 where naming no trump is allowed; in ``KEEP`` A is 3 (keep: 1, decline: 0)."""
     phase = state[S_PHASE]
     events = 0
     state[S_DECISIONS] += 1
@@ -647,6 +694,8 @@ def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, in
         events = apply_play(state, plan, action & 63, call, suit)
     elif phase == PH_BID:
         apply_bid(state, plan, action)
+    elif phase == PH_KEEP:
+        events = apply_keep(state, plan, action != 0)
     elif phase == PH_TRUMP:
         apply_trump(state, plan, action - 1)
         events = EV_TRUMP_CHOSEN

@@ -14,7 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from ..cards import JOKER, parse_card
-from ..errors import VariantError
+from ..errors import RaspisError, VariantError
 from ..options import KindOptions
 from ..schedule import DealSpec
 from ..scoring import deal_points
@@ -37,7 +37,7 @@ from .codes import (
     TRUMP_TURNED,
     WINNING_LEADS,
 )
-from .deal import FIRST_DEALER_CODES
+from .deal import FIRST_DEALER_CODES, deal_tricks
 from .rules import (
     MEMORY_CODES,
     PREMIUM_BEST_DEAL,
@@ -123,6 +123,7 @@ class RulePlan:
                 "engine) and batches of compiled strategies (lowest, random, fastheuristic, "
                 "strong, without record=True); the numpy lockstep batch engine cannot play it: "
                 "use one of those, or set joker.as_card = false")
+        self.lead_choice = joker.lead_choice
         play = variant.play
         self.must_trump = play.must_trump
         self.dealer_leads = play.first_lead == "dealer"
@@ -152,6 +153,24 @@ class RulePlan:
         self.memo: dict[object, object] = {}
         self._machines: dict[object, MachineTables] = {}
         self.kind_names = tuple(variant.kinds)
+        if type(self) is not RulePlan:  # the lockstep engine's ``BatchRules``, its one subclass
+            refusal = self.lockstep_refusal()
+            if refusal:
+                raise RaspisError(refusal)
+
+    def lockstep_refusal(self) -> str | None:
+        """Why the numpy lockstep batch engine (``engine.batch.BatchGame``) cannot play this
+        variant, or None: it has its own copy of the deal and the trick, which knows neither the
+        turned card drawn last nor the deal's tricks with the draw after each trick
+        (``play.draw_after_trick``), nor the Joker's player keeping or declining the trick
+        (``joker.lead_choice``). The compiled batch loop and ``engine.Game`` play both."""
+        named = [name for name, on in (("play.draw_after_trick", self.draw_after_trick),
+                                       ("joker.lead_choice", self.lead_choice)) if on]
+        if not named:
+            return None
+        return (f"variant {self.variant.name!r}: the lockstep batch engine does not play "
+                f"{' and '.join(named)}; play it with compiled batch strategies (every seat a "
+                "compiled policy, no record) or with engine.Game")
 
     @cached_property
     def schedule(self) -> list[DealSpec]:
@@ -283,13 +302,13 @@ class RulePlan:
         cap = self.variant.schedule.max_hand
         return min(hand, cap) if cap else hand
 
-    def deal_tricks(self, hand_size: int, participants: int, rule: int) -> int:
-        """Tricks a deal of ``hand_size`` cards between ``participants`` plays: the hand, and
-        with the draw after each trick (002) one trick more for each round the stock gives."""
-        if not self.draw_after_trick:
-            return hand_size
-        stock = self.deck_size - hand_size * participants - (rule == TRUMP_TURNED)
-        return hand_size + max(stock, 0) // participants
+    def deal_tricks(self, hand_size: int, participants: int) -> int:
+        """Tricks a deal of ``hand_size`` cards between ``participants`` plays
+        (``deal.deal_tricks``): the hand, and with the draw after each trick (002) one trick more
+        for each round the stock gives, the turned trump card counted in the stock (it lies under
+        it, drawn last)."""
+        return int(deal_tricks(hand_size, participants, self.deck_size - hand_size * participants,
+                               self.draw_after_trick))
 
     def machine(self, schedule: tuple[DealSpec, ...] | None = None,
                 tie_deals: int | None = None) -> MachineTables:
@@ -303,14 +322,16 @@ class RulePlan:
 
     def points_table(self, hand_size: int, kind: KindOptions, tricks: int) -> np.ndarray:
         """``table[bid + 1, taken]``: a seat's deal points before fines (row 0: no bid), from the
-        one score table of ``engine.scoring``."""
-        table = np.zeros((hand_size + 2, tricks + 1), dtype=np.int64)
+        one score table of ``engine.scoring``; bids and tricks range over the deal's ``tricks``
+        (the hand, and the rounds drawn with ``play.draw_after_trick``: its "all tricks" rows
+        are those of the whole deal)."""
+        table = np.zeros((tricks + 2, tricks + 1), dtype=np.int64)
         for taken in range(tricks + 1):
             if kind.bidding == "none":
-                table[0, taken] = deal_points(None, taken, hand_size, kind, self.variant.scoring)
+                table[0, taken] = deal_points(None, taken, tricks, kind, self.variant.scoring)
             else:
-                for bid in range(hand_size + 1):
-                    table[bid + 1, taken] = deal_points(bid, taken, hand_size, kind,
+                for bid in range(tricks + 1):
+                    table[bid + 1, taken] = deal_points(bid, taken, tricks, kind,
                                                         self.variant.scoring)
         return table
 
@@ -341,7 +362,7 @@ class MachineTables:
         for row, (spec, participants) in enumerate(specs):
             kind = kinds[spec.kind]
             rule = rules.trump_rule(spec.hand_size, kind, participants)
-            tricks = rules.deal_tricks(spec.hand_size, participants, rule)
+            tricks = rules.deal_tricks(spec.hand_size, participants)
             most_tricks = max(most_tricks, tricks)
             opens, closes = rules.premium_window(spec.number, spec.block, deals) if (
                 spec.number < len(deals)) else (False, False)
@@ -399,6 +420,7 @@ class MachineTables:
             machine.P_PREMIUM_SEVERAL: rules.premium_several,
             machine.P_PREMIUM_LAST_EXCLUDED: rules.premium_last_excluded,
             machine.P_NAMEABLE: rules.nameable,
+            machine.P_KEEP: rules.lead_choice,
             machine.O_DECK: machine.P_LENGTH, machine.O_DEALS: deals_at,
             machine.O_POINTS: points_at,
         }

@@ -344,11 +344,20 @@ def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: in
 
 
 @njit(cache=True, inline="always")
+def may_decline(lead_card: int, winner_position: int) -> bool:
+    """Whether the player who led the trick may decline it (``joker.lead_choice``, 000: «Походивший
+    с джокера может забрать взятку, либо отказаться от нее»): it led a Joker, and the Joker holds
+    the trick (``card_key``); a trick the Joker does not hold is not its to keep."""
+    return lead_card >= 52 and winner_position == 0
+
+
+@njit(cache=True, inline="always")
 def legal_bids(hand_size: int, min_bid: int, hook: int, last: bool, others: int,
                passes_in_row: int, pass_limit: int) -> int:
-    """The legal bids as a mask (bit ``b``: bid ``b``) of a bidder.
+    """The legal bids as a mask (bit ``b``: bid ``b``) of a bidder; ``hand_size``: the tricks the
+    deal plays (the hand, and the rounds drawn from the stock: ``deal.deal_tricks``).
 
-    0 (the pass) .. hand size, from the kind's minimum bid (003: no pass in the dark deals). The
+    0 (the pass) .. the tricks, from the kind's minimum bid (003: no pass in the dark deals). The
     last bidder's hook: the bids may not add up to the tricks (000: «не сходимся»), or under
     ``overbid`` must exceed them (003's dark deals), where no bid can, at least not meet them. No
     more passes in a row than ``pass_limit`` (003: two; -1 for no limit), unless nothing else is

@@ -30,9 +30,12 @@ each way the name can hold the trick, ``_named_moves``), who takes the trick (``
 under circular trumps (``circular_trick_trump``), the same functions the state machine plays by, and
 the Joker lead fine (``engine.core.deal.lead_fine``).
 
-Not modelled (the caller plays those deals out with its heuristic instead): drawing from the stock
-after each trick (``play.draw_after_trick``), since the stock's order is hidden. Premiums, which
-depend on the deals before, are the caller's (it may add them to ``row``).
+The Joker's player keeping or declining the trick it led (``joker.lead_choice``, 000) is a node
+of its own after the trick's last card (a *keep node*: the trick full, its leader to move, two
+moves), searched like any other. Not modelled (the caller plays those deals out with its heuristic
+instead): drawing from the stock after each trick (``play.draw_after_trick``), since the stock's
+order is hidden. Premiums, which depend on the deals before, are the caller's (it may add them
+to ``row``).
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from .rules import (
     is_high_call,
     led_suit_after,
     legal_cards,
+    may_decline,
     named_call,
     popcount,
     trumps_beat_demand,
@@ -59,8 +63,8 @@ INFINITY = 1 << 40
 #: Fields of the ``params`` array of ``solve_moves``.
 (P_PLAYERS, P_DECIDER, P_MUST_TRUMP, P_LOCK_CARD, P_TWO_JOKERS, P_TRUMP_WINS, P_TRUMP,
  P_CIRCULAR, P_LEAD_CALLS_FIRST, P_LEAD_CALLS_LATER, P_LEAD_FINE, P_HAND_SIZE, P_BUDGET,
- P_SALT, P_CUT_OFFS, P_NAMEABLE) = range(16)
-PARAMS = 16
+ P_SALT, P_CUT_OFFS, P_NAMEABLE, P_KEEP) = range(17)
+PARAMS = 17
 #: ``stats``: nodes searched, 1 once the node budget stopped the search.
 S_NODES, S_ABORTED = range(2)
 #: Moves a node may have at most: a hand of 54 cards, or 27 and the 35 Joker calls and the
@@ -71,6 +75,9 @@ NAMED_OPTION = 64
 #: A move as one number: card * MOVE_RADIX + option + 1 (options 0..OPTION_COUNT - 1, or a named
 #: card's ``NAMED_OPTION + card``).
 MOVE_RADIX = 128
+#: The two moves of a keep node (``joker.lead_choice``): the Joker's player keeps the full trick
+#: it led, or declines it; no card has these ids (card 0 is ordinary: its only move is 0).
+KEEP_MOVE, DECLINE_MOVE = 62, 63
 
 
 _OPTION_CALL = OPTION_CALL.copy()
@@ -94,15 +101,18 @@ def _suit_of_call(option: int) -> int:
 
 @njit(cache=True, inline="always")
 def trick_winner(cards: np.ndarray, options: np.ndarray, count: int, led_suit: int,
-                 trick_trump: int, trump_wins: bool, two_jokers: int) -> int:
+                 trick_trump: int, trump_wins: bool, two_jokers: int, skip: int) -> int:
     """The position in the trick of the card that takes it: the greatest ``core.card_key``, the
-    earliest among equals (as ``engine.Game._trick_winner``)."""
+    earliest among equals (as ``machine.trick_winner``); with ``skip`` >= 0 the best of the other
+    cards (a declined trick, 000)."""
     lead_option = options[0]
     beats = trumps_beat_demand(cards[0], _call_of(lead_option), _suit_of_call(lead_option),
                                trick_trump, trump_wins)
     best = 0
     best_key = -2
     for index in range(count):
+        if index == skip:
+            continue
         key = card_key(cards[index], _call_of(options[index]), index, led_suit, trick_trump,
                        beats, two_jokers)
         if key > best_key:
@@ -329,6 +339,57 @@ def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.n
     return False, 0
 
 
+@njit(cache=True, inline="always")
+def _open_keep(nodes: np.ndarray, child: int, players: int, leader: int, led: int, trump: int,
+               taken: int) -> None:
+    """Make ``child`` a keep node (``joker.lead_choice``, 000: «Походивший с джокера может
+    забрать взятку, либо отказаться от нее»): the trick is full, its Joker's player (the leader)
+    to decide; its length is the player count."""
+    nodes[child, N_LENGTH] = players
+    nodes[child, N_LEADER] = leader
+    nodes[child, N_LED] = led
+    nodes[child, N_TRUMP] = trump
+    nodes[child, N_TAKEN] = taken
+
+
+@njit(cache=True, inline="always")
+def _keep_moves(move_cards: np.ndarray, move_options: np.ndarray, ply: int) -> int:
+    """The two moves of a keep node."""
+    move_cards[ply, 0] = KEEP_MOVE
+    move_cards[ply, 1] = DECLINE_MOVE
+    move_options[ply, 0] = -1
+    move_options[ply, 1] = -1
+    return 2
+
+
+@njit(cache=True, inline="always")
+def _kept_by(params: np.ndarray, played_cards: np.ndarray, played_options: np.ndarray,
+             nodes: np.ndarray, ply: int, move: int) -> int:
+    """The position that takes the full trick before the keep node at ``ply``: its leader when
+    kept, else the best of the other cards (000: «взятку забирает игрок, который походил самой
+    сильной картой»)."""
+    players = params[P_PLAYERS]
+    leader = nodes[ply, N_LEADER]
+    if move == KEEP_MOVE:
+        return leader
+    position = trick_winner(played_cards[ply - players:ply], played_options[ply - players:ply],
+                            players, nodes[ply, N_LED], nodes[ply, N_TRUMP],
+                            params[P_TRUMP_WINS] != 0, params[P_TWO_JOKERS], 0)
+    return (leader + position) % players
+
+
+@njit(cache=True, inline="always")
+def _after_keep(nodes: np.ndarray, ply: int, child: int, winner: int, trump: int) -> None:
+    """The node after a keep node: the next trick, led by the trick's taker, the same cards."""
+    nodes[child, N_PLAYED] = nodes[ply, N_PLAYED]
+    nodes[child, N_KEY] = nodes[ply, N_KEY]
+    nodes[child, N_ENTERED] = 0
+    nodes[child, N_LENGTH] = 0
+    nodes[child, N_LEADER] = winner
+    nodes[child, N_LED] = -1
+    nodes[child, N_TRUMP] = trump
+
+
 @njit(cache=True)
 def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
             root: int, forced_card: int, forced_option: int, nodes: np.ndarray,
@@ -396,6 +457,8 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
                 move_cards[ply, 0] = forced_card
                 move_options[ply, 0] = forced_option
                 count = 1
+            elif length == players:  # a keep node: keep or decline the trick
+                count = _keep_moves(move_cards, move_options, ply)
             else:
                 count = _generate(params, hands, mover, played_cards[ply - length:ply],
                                   played_options[ply - length:ply], length, nodes[ply, N_LED],
@@ -428,6 +491,16 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
             leader = nodes[ply, N_LEADER]
             hand = hands[mover]
             nodes[ply, N_HAND] = hand
+            if length == players:  # keep or decline: the trick goes to its taker
+                nodes[ply, N_FINE] = 0
+                winner = _kept_by(params, played_cards, played_options, nodes, ply, card)
+                child = ply + 1
+                _after_keep(nodes, ply, child, winner, params[P_TRUMP])
+                nodes[child, N_ALPHA] = nodes[ply, N_ALPHA]
+                nodes[child, N_BETA] = nodes[ply, N_BETA]
+                nodes[child, N_TAKEN] = nodes[ply, N_TAKEN] + (winner == decider)
+                ply = child
+                continue
             bit = 1 << card
             fine = 0
             if length == 0 and mover == decider and params[P_LEAD_FINE] != 0:
@@ -457,7 +530,12 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
                 position = trick_winner(played_cards[child - players:child],
                                         played_options[child - players:child], players,
                                         new_led, new_trump, params[P_TRUMP_WINS] != 0,
-                                        params[P_TWO_JOKERS])
+                                        params[P_TWO_JOKERS], -1)
+                if params[P_KEEP] and may_decline(played_cards[child - players], position):
+                    _open_keep(nodes, child, players, leader, new_led, new_trump,
+                               nodes[ply, N_TAKEN])
+                    ply = child
+                    continue
                 winner = (leader + position) % players
                 nodes[child, N_LENGTH] = 0
                 nodes[child, N_LEADER] = winner
@@ -508,6 +586,7 @@ def _search_stack(params: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
     plies = trick_length + 2
     for position in range(players):
         plies += popcount(hands[position])
+    plies += plies // max(players, 1) + 1  # a keep node after each trick at most
     move_cards = np.empty((plies, MAX_MOVES), dtype=np.int64)
     move_options = np.empty((plies, MAX_MOVES), dtype=np.int64)
     nodes = np.zeros((plies, NODE_FIELDS), dtype=np.int64)
@@ -674,6 +753,8 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
                 move_cards[ply, 0] = forced_card
                 move_options[ply, 0] = forced_option
                 count = 1
+            elif length == players:  # a keep node: keep or decline the trick
+                count = _keep_moves(move_cards, move_options, ply)
             else:
                 count = _generate(params, hands, mover, played_cards[ply - length:ply],
                                   played_options[ply - length:ply], length, nodes[ply, N_LED],
@@ -690,8 +771,15 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
             leader = nodes[ply, N_LEADER]
             hand = hands[mover]
             nodes[ply, N_HAND] = hand
-            bit = 1 << card
             packed = nodes[ply, N_TAKEN]
+            if length == players:  # keep or decline: the trick goes to its taker
+                winner = _kept_by(params, played_cards, played_options, nodes, ply, card)
+                child = ply + 1
+                _after_keep(nodes, ply, child, winner, params[P_TRUMP])
+                nodes[child, N_TAKEN] = packed + (1 << (SEAT_BITS * winner))
+                ply = child
+                continue
+            bit = 1 << card
             if length == 0 and fine != 0 and lead_fine(card, popcount(hand), fine) != 0:
                 packed += 1 << (SEAT_BITS * mover + 6)
             hands[mover] = hand & ~bit
@@ -716,7 +804,11 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
                 position = trick_winner(played_cards[child - players:child],
                                         played_options[child - players:child], players,
                                         new_led, new_trump, params[P_TRUMP_WINS] != 0,
-                                        params[P_TWO_JOKERS])
+                                        params[P_TWO_JOKERS], -1)
+                if params[P_KEEP] and may_decline(played_cards[child - players], position):
+                    _open_keep(nodes, child, players, leader, new_led, new_trump, packed)
+                    ply = child
+                    continue
                 winner = (leader + position) % players
                 nodes[child, N_LENGTH] = 0
                 nodes[child, N_LEADER] = winner
