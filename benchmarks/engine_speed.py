@@ -11,7 +11,8 @@ time of the process (another job on the machine slows it less than wall time):
   action: what a user's own strategy costs on top of its own code;
 - ``batch``: ``engine.batch.play_batch``, classic, 4 players, ``fastheuristic`` at every seat,
   16,384 games: whole games in the compiled loop of ``engine.batch.compiled``;
-- ``lockstep`` (only when asked): the same with ``compiled=False``, the numpy lockstep engine;
+- ``lockstep`` (only when asked): the same with ``compiled=False``: the lockstep loop of
+  ``engine.batch.game`` (``fastheuristic`` is a compiled policy, decided inside its stepper);
 - ``openspiel``: OpenSpiel's ``oh_hell`` driven from Python (``pyspiel``: 4 players, 4 suits of 9
   cards, the number of tricks drawn by chance as the game does), uniformly random legal actions
   (``pip install open_spiel``; skipped when it is not installed). Chance nodes are sampled and not
@@ -74,8 +75,8 @@ def batch(games: int) -> tuple[float, int]:
 
 
 def lockstep(games: int) -> tuple[float, int]:
-    """``batch`` with the compiled loop turned off: the numpy lockstep engine and the numpy
-    ``fastheuristic`` (for comparison)."""
+    """``batch`` with the whole-game compiled loop turned off: the lockstep loop (for
+    comparison; ``benchmarks.lockstep_rate`` measures it with numpy strategies)."""
     from raspis.engine import load_variant
     from raspis.engine.batch import play_batch
     from raspis.strategies.batch import load_batch_strategy

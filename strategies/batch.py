@@ -21,9 +21,10 @@ step, numpy arrays for the rest, legal actions as masks) and it answers with arr
 
 ``name_trump`` (games whose player names trump) has a default. ``start`` is called once per batch
 with the variant, the player count and the game seeds. One instance may play several seats
-(``shareable``): ``observation.seat`` and ``observation.games`` say which. Set ``needs_history``
-when the strategy reads the trick history through ``scalar_observations()``, and
-``needs_decision_index`` when it reads ``observation.decision_index``.
+(``shareable``): ``observation.seat`` and ``observation.games`` say which. ``needs_history`` and
+``needs_decision_index`` are kept for older strategies: every game's state holds the deal's
+tricks and each seat's decision count, so ``scalar_observations()`` and
+``observation.decision_index`` always work.
 
 A scalar ``Strategy`` plays in a batch game through ``ScalarAdapter`` (one scalar instance per game
 and seat, given exactly the observation ``engine.Game`` would give it), so every strategy works with
@@ -51,7 +52,7 @@ BATCH_BUILTINS: dict[str, str] = {
     "random": "raspis.strategies.batch_basic:BatchRandom",
     "fastrandom": "raspis.strategies.batch_basic:BatchRandom",
     "lowest": "raspis.strategies.batch_basic:BatchLowest",
-    "fastheuristic": "raspis.strategies.batch_heuristic:BatchFastHeuristic",
+    "fastheuristic": "raspis.strategies.batch_basic:BatchFastHeuristic",
     "strong": "raspis.strategies.strong:BatchStrong",
 }
 

@@ -1,4 +1,4 @@
-"""Two simple batch strategies: uniformly random, and always the first legal action.
+"""Simple batch strategies: uniformly random, always the first legal action, and ``fastheuristic``.
 
 ``BatchRandom`` (specs ``random`` and ``fastrandom``) picks uniformly among the legal actions with
 a counter-based hash: for the seat's ``i``-th decision of a game, ``splitmix64(key ^ i)`` modulo
@@ -12,6 +12,13 @@ same distribution.
 
 ``BatchLowest`` (``lowest``) takes the first legal action of the reference's list: the lowest bid,
 the lowest card id, a Joker's first call; its twin is ``strategies.fast.LowestStrategy``.
+
+Both are also compiled policies (``strategies.compiled``): the batch engine decides them inside
+its compiled loops, and uses their numpy methods only when asked to (``play_batch(...,
+compiled=False)``). ``BatchFastHeuristic`` (``fastheuristic``) is a compiled policy only
+(``compiled.fast_heuristic``; the rules of thumb are described in ``strategies.fast``, its scalar
+twin ``FastHeuristicStrategy`` plays the very same games): the engine decides its seats inside
+the compiled loop whatever the other seats are, so it has no numpy methods.
 """
 
 from __future__ import annotations
@@ -140,3 +147,26 @@ class BatchLowest(BatchStrategy):
         joker = card >= 52
         return (card, np.where(joker, OPTION_CALL[option], 0),
                 np.where(joker, OPTION_SUIT[option], -1))
+
+
+class BatchFastHeuristic(BatchStrategy):
+    """``fastheuristic``: rules of thumb, a compiled policy (``compiled.fast_heuristic``); twin:
+    the scalar ``fastheuristic`` (``strategies.fast.FastHeuristicStrategy``)."""
+
+    name = "fastheuristic"
+    description = "fast rules of thumb, compiled (batch engine); the same as scalar fastheuristic"
+    scalar_twin = "fastheuristic"
+    compiled_policy = compiled.FAST_HEURISTIC
+    compiled_runner = staticmethod(compiled.run_games)
+    #: decided inside the engine's compiled loop only (``engine.batch.game``)
+    numpy_decisions = False
+
+    def bid(self, observation: BatchObservation) -> np.ndarray:
+        """Not asked: the engine decides this policy in its compiled loop."""
+        raise NotImplementedError("fastheuristic is decided inside the batch engine's compiled "
+                                  "loop (a compiled policy)")
+
+    def play(self, observation: BatchObservation) -> tuple[np.ndarray, Any, Any]:
+        """Not asked: the engine decides this policy in its compiled loop."""
+        raise NotImplementedError("fastheuristic is decided inside the batch engine's compiled "
+                                  "loop (a compiled policy)")

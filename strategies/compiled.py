@@ -4,10 +4,38 @@ rules core's state machine directly, and the loop that plays whole games with th
 When every seat of a batch is one of these, ``engine.batch.play_batch`` hands the games to
 ``run_games``: each game is played from its first deal to its end inside one compiled loop
 (``engine.core.machine.step`` for the rules, ``decide`` for the policy), with no Python between
-decisions. The decisions are the very ones the numpy batch strategies (``strategies.batch_basic``,
-``strategies.batch_heuristic``) and their scalar twins (``strategies.fast``) make: the same rules
-of thumb, the same tables (``strategies.fast_tables``), the same counter-based random draws. What
-a seat may see is asked of the machine (``visible_hand``, ``visible_trump``, ``seen_cards``).
+decisions. The decisions are the very ones the numpy batch strategies
+(``strategies.batch_basic``) and the scalar twins (``strategies.fast``) make: the same rules of
+thumb, the same tables (``strategies.fast_tables``), the same counter-based random draws. What a
+seat may see is asked of the machine (``visible_hand``, ``visible_trump``, ``seen_cards``). When
+some seat is a numpy batch strategy, the lockstep engine plays the compiled seats with
+``Stepper`` (``advance_rows``): each game's compiled seats move inside numba until the numpy
+seat is to move.
+
+``fastheuristic`` (``fast_heuristic``), the rules of thumb:
+
+Bidding: the expected tricks of the hand in thousandths, from ``fast_tables.suit_tables`` (one
+lookup per suit: the trump suit, a side suit under a trump, a suit of a no-trump deal) plus
+``JOKER_VALUE`` a Joker; the legal bid nearest that (ties to the lower bid), so the hook is
+respected. A hidden hand (dark, forehead) counts ``hand_size / players`` tricks. Naming trump: the
+longest suit seen, ties to the lowest suit.
+
+Play: ``need`` is the tricks still wanted: the bid minus the tricks taken while short of it;
+past the bid, all that remain when an overtrick scores (``scoring.over_per_trick > 0``), else none;
+in a deal without bidding, all when tricks score (golden) and none when they cost (misère).
+
+- Leading, wanting tricks: the Joker (first of ``WIN_LEAD`` among its legal calls) when it is the
+  only choice, when every remaining card must win, or when more tricks are wanted than the hand
+  has suits headed by a master card and leading it costs no fine; else the card of highest rank.
+- Leading, wanting none: the card of lowest rank; the Joker (``LOSE_LEAD``) only when nothing else.
+- Following, wanting tricks: the lowest-ranked card that beats the trick so far; else the Joker
+  high if it would win; else discard the lowest-ranked card, a non-trump if possible; a Joker
+  that cannot win goes low.
+- Following, wanting none: the highest-ranked card that does not beat the trick; else the Joker
+  low; else the highest-ranked card.
+
+"Rank" compares 2..A across suits: the lowest rank goes to the lowest suit among equals, the
+highest rank to the highest suit (suits ♠ ♣ ♦ ♥ = 0..3).
 """
 
 from __future__ import annotations
@@ -16,9 +44,9 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from numba import carray, njit, types, uint64
-from numba.extending import intrinsic
+from numba import njit, uint64
 from raspis.engine.batch.compiled import record_game
+from raspis.engine.batch.kernels import borrowed, logged_step, note_row, prefetch_row
 from raspis.engine.core import machine as m
 from raspis.engine.core import rules
 from raspis.engine.core.codes import CALL_HIGH, CARD_OPTION
@@ -217,7 +245,7 @@ def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, ind
 @njit(cache=True, inline="always")
 def _need(state: np.ndarray, plan: np.ndarray, table: np.ndarray, seat: int,
           remaining: int) -> int:
-    """The tricks the seat still wants (``strategies.batch_heuristic``)."""
+    """The tricks the seat still wants (``need``, see the module docstring)."""
     row = state[m.S_ROW]
     if m.deal_value(plan, row, m.D_BIDDING) == 0:
         return remaining if table[table[T_ROWS_AT] + 2 * row + 1] else 0
@@ -231,7 +259,7 @@ def _need(state: np.ndarray, plan: np.ndarray, table: np.ndarray, seat: int,
 @njit(cache=True, inline="always")
 def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     """``fastheuristic``: name the longest suit, bid the legal bid nearest the hand's expected
-    tricks, play by the rules of thumb of ``strategies.batch_heuristic``."""
+    tricks, play by the rules of thumb of the module docstring."""
     phase = state[m.S_PHASE]
     seat = state[m.S_TO_MOVE]
     legal = state[m.S_LEGAL_A]
@@ -329,26 +357,6 @@ def decide(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, 
     return lowest(state, plan, table)
 
 
-@intrinsic
-def _pointer(typingctx, address):  # noqa: ANN001, ANN202 - numba's intrinsic protocol
-    """An ``int64`` address as a pointer, for ``carray``."""
-    signature = types.CPointer(types.int64)(address)
-
-    def codegen(context, builder, sig, args):  # noqa: ANN001, ANN202
-        return builder.inttoptr(args[0], context.get_value_type(sig.return_type))
-
-    return signature, codegen
-
-
-@njit(cache=True, inline="always")
-def borrowed(array: np.ndarray) -> np.ndarray:
-    """A view of a one-dimensional ``int64`` array without a reference count: numba then passes
-    it between the functions of the loop without the atomic increments and decrements of its
-    reference counting (a quarter of the loop's time otherwise). Only for an array that the
-    Python caller holds for as long as the view is used."""
-    return carray(_pointer(array.ctypes.data), array.shape)
-
-
 @njit(cache=True)
 def play_games(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np.ndarray,
                keys: np.ndarray, seeds: np.ndarray, jokers: np.ndarray,
@@ -378,6 +386,58 @@ def play_games(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray, policies
     return decisions
 
 
+@njit(cache=True)
+def advance_rows(states: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np.ndarray,
+                 keys: np.ndarray, counts: np.ndarray, rows: np.ndarray, codes: np.ndarray,
+                 apply: bool, record: bool, logs: tuple, jokers: bool,  # type: ignore[type-arg]
+                 view: np.ndarray, progress: np.ndarray) -> None:
+    """Play the compiled seats of the games of ``rows`` (rows of the state matrix ``states``):
+    with ``apply``, each game's mover first plays ``codes[index]`` (a numpy strategy's checked
+    answer); then each game goes on until a seat whose policy is -1 (decided by a numpy batch
+    strategy) is to move, or to its end, and its next decision is noted
+    (``engine.batch.kernels.note_row``: ``jokers``, ``view``, ``progress``). ``counts[row,
+    seat]``: each seat's decisions so far; ``record``, ``logs``: the log
+    (``engine.batch.kernels.logged_step``)."""
+    plan, table = borrowed(plan), borrowed(table)
+    for index in range(len(rows)):
+        prefetch_row(states, plan, rows, index)
+        row = rows[index]
+        state = borrowed(states[row])
+        if apply:
+            counts[row, state[m.S_TO_MOVE]] += 1
+            logged_step(state, plan, codes[index], row, record, logs)
+        while state[m.S_PHASE] != m.PH_OVER:
+            seat = state[m.S_TO_MOVE]
+            policy = policies[row, seat]
+            if policy < 0:
+                break
+            code = decide(state, plan, table, policy, keys[row, seat], counts[row, seat])
+            counts[row, seat] += 1
+            logged_step(state, plan, code, row, record, logs)
+        note_row(state, plan, row, jokers, view, progress)
+
+
+class Stepper:
+    """The compiled seats of a lockstep batch (``engine.batch.game``): ``policies[g, s]`` the
+    policy code of seat ``s`` of game ``g``, -1 where a numpy strategy decides; ``keys`` their
+    random keys."""
+
+    def __init__(self, tables: MachineTables, plan: RulePlan, policies: np.ndarray,
+                 keys: np.ndarray) -> None:
+        self.table = _policy_table(tables, plan, strong_on=bool(np.any(policies == STRONG)))
+        self.plan = tables.plan
+        self.policies = np.ascontiguousarray(policies, dtype=np.int64)
+        self.keys = np.ascontiguousarray(keys).view(np.int64)
+
+    def advance(self, states: np.ndarray, rows: np.ndarray, codes: np.ndarray | None,
+                counts: np.ndarray, record: bool, logs: tuple,  # type: ignore[type-arg]
+                jokers: bool, view: np.ndarray, progress: np.ndarray) -> None:
+        """``advance_rows`` of ``rows`` (``codes`` None: nothing to apply first)."""
+        apply = codes is not None
+        advance_rows(states, self.plan, self.table, self.policies, self.keys, counts, rows,
+                     codes if apply else rows, apply, record, logs, jokers, view, progress)
+
+
 def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies: np.ndarray,
               keys: np.ndarray, jokers: np.ndarray, records: tuple) -> int:  # type: ignore[type-arg]
     """Play the games of ``seeds`` (uint64) with ``policies`` (games x seats) into ``records``
@@ -390,4 +450,8 @@ def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies
                           np.ascontiguousarray(keys), signed, jokers, records))
 
 
-__all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "RANDOM", "STRONG", "run_games"]
+#: what the lockstep engine plays the compiled seats of a mixed lineup with
+run_games.stepper = Stepper  # type: ignore[attr-defined]
+
+__all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "RANDOM", "STRONG", "Stepper", "advance_rows",
+                      "run_games"]

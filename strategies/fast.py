@@ -1,9 +1,9 @@
 """Scalar twins of the batch strategies: they play exactly the batch strategies' games.
 
 Each class here is an ordinary ``Strategy`` for ``engine.Game`` whose decisions equal, game for
-game, those of its batch twin in ``engine.batch`` (``strategies.batch_basic``,
-``strategies.batch_heuristic``). They exist so the two engines can be compared like for like, and
-so a tournament may mix engines without changing what a strategy does.
+game, those of its batch twin in ``engine.batch`` (``strategies.batch_basic``, and the
+compiled policies of ``strategies.compiled``). They exist so the two engines can be compared like
+for like, and so a tournament may mix engines without changing what a strategy does.
 
 - ``lowest``: the first legal action (twin of ``BatchLowest``);
 - ``fastrandom``: uniform over the legal actions from a counter-based hash (twin of
@@ -74,7 +74,7 @@ def _top(mask: int, suit: int) -> int:
 
 class FastHeuristicStrategy(Strategy):
     """Simple rules of thumb with integer arithmetic and shared tables; plays exactly like the
-    batch ``fastheuristic`` (the rules are described in ``strategies.batch_heuristic``)."""
+    batch ``fastheuristic`` (the rules are described in ``strategies.compiled``)."""
 
     name = "fastheuristic"
     description = "fast rules of thumb (twin of the vectorised batch fastheuristic)"

@@ -1,6 +1,6 @@
 """The tables shared by the fast heuristic and its scalar twin (``fastheuristic``).
 
-``strategies.batch_heuristic.BatchFastHeuristic`` (numpy, many games at once) and
+``strategies.compiled.fast_heuristic`` (the compiled policy of the batch ``fastheuristic``) and
 ``strategies.fast.FastHeuristicStrategy`` (one game, ``engine.Game``) make the very same decisions
 because they read the same tables and do the same integer arithmetic. Everything with a
 probability in it is worked out here once, rounded to whole thousandths of a trick.

@@ -8,7 +8,8 @@ premium, hook flag, Joker holders, totals and places. The twins:
 
 - ``lowest`` (first legal action) / ``BatchLowest``;
 - ``fastrandom`` (uniform from a counter-based hash) / ``BatchRandom``: explores every rule branch;
-- ``fastheuristic`` / ``BatchFastHeuristic``: plays like a player, so deals run their real course;
+- ``fastheuristic`` / ``BatchFastHeuristic`` (a compiled policy, decided inside the engine's
+  compiled loop): plays like a player, so deals run their real course;
 - any scalar strategy / ``ScalarAdapter``: checks the batch engine's observations and legal actions
   equal the reference's (the scalar ``random`` and ``heuristic`` are used).
 
@@ -36,8 +37,7 @@ from raspis.engine.events import CardPlayed, DealStarted, TrickWon, TrumpChosen
 from raspis.engine.variant import Variant
 from raspis.strategies import Strategy, load_strategy, play_game, registry
 from raspis.strategies.batch import ScalarAdapter
-from raspis.strategies.batch_basic import BatchLowest, BatchRandom
-from raspis.strategies.batch_heuristic import BatchFastHeuristic
+from raspis.strategies.batch_basic import BatchFastHeuristic, BatchLowest, BatchRandom
 from raspis.strategies.fast import FastHeuristicStrategy, HashRandomStrategy, LowestStrategy
 from raspis.tournament.runner import TournamentConfig, _validate, plan_shards
 from raspis.tournament.shard import run_shard

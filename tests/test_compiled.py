@@ -1,8 +1,11 @@
-"""The compiled batch (``engine.batch.compiled``, ``strategies.compiled``) against the numpy
-lockstep engine with the numpy batch strategies: two implementations of the same games, written
-apart (the lockstep engine's own deal flow and numpy rules of thumb, against the rules core's state
-machine and compiled policies), must give the same ``BatchResult`` array for array, on every
-preset at every allowed player count and on the golden corpus's option mixes.
+"""The compiled batch (``engine.batch.compiled``, ``strategies.compiled``) against the lockstep
+loop (``engine.batch.game``) with the numpy batch strategies: both drive the rules core's state
+machine, but the whole-game loop decides every seat in numba and records each game as it ends,
+while the lockstep loop (``compiled=False``) asks ``lowest`` and ``random`` through their numpy
+methods and ``BatchObservation`` (``fastheuristic`` is a compiled policy only, decided inside the
+lockstep's compiled stepper) and records the games from the final states. They must give the same
+``BatchResult`` array for array, on every preset at every allowed player count and on the golden
+corpus's option mixes.
 """
 
 from __future__ import annotations
@@ -86,3 +89,24 @@ def test_a_lineup_with_a_numpy_strategy_stays_in_lockstep() -> None:
     lineup = [load_batch_strategy("fastheuristic"), load_batch_strategy("heuristic")]
     result = play_batch(variant, 2, np.arange(3, dtype=np.uint64), lineup, record=True)
     assert result.log is not None and result.deals_played.min() > 0
+
+
+def test_a_numpy_seat_beside_compiled_seats_plays_the_compiled_games() -> None:
+    """A seat of a numpy batch strategy (a subclass of the batch ``lowest``: no compiled policy,
+    so asked through its numpy methods) beside compiled seats, which are decided inside numba
+    between its decisions: the games are those of the whole-game compiled loop with the compiled
+    ``lowest`` in that seat."""
+    from raspis.strategies.batch_basic import BatchLowest
+
+    class NumpyLowest(BatchLowest):
+        pass
+
+    for name, players in (("classic", 4), ("joker", 3), ("odessa", 5), ("joker-52", 2)):
+        variant = load_variant(name)
+        seeds = np.arange(40, dtype=np.uint64) * 104729 + 11
+        others = [load_batch_strategy(MIX[seat % len(MIX)]) for seat in range(1, players)]
+        mixed = play_batch(variant, players, seeds, [NumpyLowest(), *others])
+        compiled = play_batch(variant, players, seeds, [load_batch_strategy("lowest"), *others])
+        for field in FIELDS:
+            assert np.array_equal(getattr(mixed, field), getattr(compiled, field)), (name, field)
+        assert mixed.decisions == compiled.decisions

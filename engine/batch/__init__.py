@@ -1,12 +1,14 @@
-"""The batch engine: thousands of games of one variant played in lockstep with numpy.
+"""The batch engine: thousands of games of one variant, each a state of the rules core's machine.
 
-All games of a batch share the variant, the player count and so the deal schedule; only the seeds
-(the cards, the first dealer), who leads each trick and what each player chooses differ, and masks
-handle those. Hands are ``uint64`` bitmasks (54 cards fit in 64 bits); one array operation moves
-every game one step. The rules are those of the reference engine ``engine.game`` for every option
-and preset, and the same seeds give the same deals (the shuffles are the reference's SplitMix64
-keys computed with numpy). Decisions go to batch strategies (``strategies.batch``); a scalar
-strategy plays through an adapter.
+All games of a batch share the variant, the player count and so the deal schedule. Each game is
+one state vector of ``engine.core.machine`` (a row of one matrix), moved by the machine's own
+``step``, so every rule, chance event and bookkeeping step is the reference engine's
+(``engine.game`` drives the same machine for one game) and the same seeds give the same games.
+Where every seat is a compiled policy (``engine.batch.compiled``), whole games are played in one
+compiled loop; otherwise ``engine.batch.game`` plays in lockstep: the compiled seats inside numba,
+and the numpy batch strategies (``strategies.batch``) asked for many games at once through a
+``BatchObservation`` (``uint64`` card masks, legal actions as masks). A scalar strategy plays
+through an adapter that hands it the reference ``Observation`` of the game's state.
 
     >>> from raspis.engine import load_variant
     >>> from raspis.engine.batch import play_batch

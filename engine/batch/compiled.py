@@ -8,7 +8,10 @@ every strategy of a batch has them (and no full log is asked for), ``play_batch`
 this way: ``engine.core.machine`` for every rule, the strategies' compiled code for every
 decision, no Python in between. Each game's final state is copied into the result's arrays as
 soon as it ends (``record_game``: one result row per deal, ``machine.R_*``), so the
-``BatchResult`` is the one the lockstep engine makes.
+``BatchResult`` is the one the lockstep engine makes (it records its games from their final
+states with the same function, ``record_many``). The runner's ``stepper`` attribute
+(``strategies.compiled.Stepper``) is how the lockstep engine plays compiled seats beside numpy
+ones.
 """
 
 from __future__ import annotations
@@ -159,6 +162,14 @@ def record_game(state: np.ndarray, plan: np.ndarray, game: int, jokers: np.ndarr
     lead_changes[game] = changes
 
 
+@njit(cache=True)
+def record_many(states: np.ndarray, plan: np.ndarray, jokers: np.ndarray,
+                records: tuple) -> None:  # type: ignore[type-arg]
+    """``record_game`` of every finished game of the state matrix ``states`` (one row a game)."""
+    for game in range(states.shape[0]):
+        record_game(states[game], plan, game, jokers, records)
+
+
 def result_of(variant: Variant, players: int, seeds: np.ndarray, records: Records,
               plan: Any) -> BatchResult:
     """The ``BatchResult`` of finished games' ``records``."""
@@ -179,4 +190,5 @@ def result_of(variant: Variant, players: int, seeds: np.ndarray, records: Record
     )
 
 
-__all__ = ["Records", "compiled_runner", "play_compiled", "record_game", "result_of"]
+__all__ = ["Records", "compiled_runner", "play_compiled", "record_game", "record_many",
+           "result_of"]

@@ -1,12 +1,18 @@
-"""The batch engine's game loop: N games of one variant, played deal by deal in lockstep.
+"""The batch engine's lockstep loop: N games of one variant on the rules core's state machine.
 
-``BatchGame`` plays every deal of the schedule for all its games at once (the first dealer differs
-per game, so each game has its own dealer and order; masks and per-position arrays handle that),
-then the tie-break golden deals (``end.tie = golden_deal``) for the games that need them, grouped by
-the number of tied players. Decisions go to batch strategies (``strategies.batch.BatchStrategy``);
-a seat's strategy is found from the game's seating. A strategy that raises or answers an illegal
-action does not stop the batch: the game is marked errored at that deal (as ``play_game`` records
-a ``StrategyFault``), goes on with the first legal action, and its results stop before that deal.
+Each game is one state vector of ``engine.core.machine`` (a row of one ``int64`` matrix), moved
+by the machine's own ``step``: the machine plays every chance and bookkeeping event (the shuffle,
+the deal, the trump, the tricks, the draw, the score, the premiums, the tie-break deals, the
+end), so no rule is written here. The seats of compiled policies (a strategy whose class declares
+``compiled_policy``, see ``engine.batch.compiled``) are decided inside the compiled loop of their
+runner (``stepper``); each game then stops where a numpy batch strategy is to move
+(``strategies.batch.BatchStrategy``). Those decisions are asked in lockstep: the games least far
+on (``kernels.progress``: the same deal, phase, trick and place in it) are grouped by deal row
+and strategy, each group gets one ``BatchObservation`` built from the states, the strategy's
+answers are checked against the legal masks the machine left in the states, and the rows step
+on. A strategy that raises or answers an illegal action does not stop the batch: the game is
+marked errored at that deal (as ``play_game`` records a ``StrategyFault``), goes on with the first
+legal action, and its results stop before that deal.
 """
 
 from __future__ import annotations
@@ -16,18 +22,27 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from raspis.engine.core import machine as m
+from raspis.engine.core.plan import rule_plan
 from raspis.engine.variant import Variant
 
-from .bits import JOKER_BITS, NOT_JOKERS, lowest_card
-from .compiled import compiled_runner, play_compiled
-from .deal import DealState, order_from, start_deal, start_play
-from .kernels import first_dealer_many, premiums_many, shuffle_many
-from .observation import BatchObservation
+from .compiled import Records, compiled_runner, play_compiled, record_many, result_of
+from .kernels import (
+    DONE,
+    V_PHASE,
+    V_ROW,
+    V_SEAT,
+    V_WIDTH,
+    apply_rows,
+    check_bids,
+    check_plays,
+    check_trumps,
+    new_games,
+    note_rows,
+)
+from .observation import PHASES, BatchObservation
 from .result import BatchLog, BatchResult, lead_changes_of, places_of
-from .rng import as_seeds, lot_keys
-from .rules import OPTION_CALL, OPTION_SUIT, BatchRules, DealPlan
-from .steps import bid_step, name_trump
-from .trick import end_trick, lead_call_masks, play_step, start_tricks
+from .rng import as_seeds
 
 _METHODS = {"trump": "name_trump", "bid": "bid", "play": "play"}
 
@@ -67,53 +82,30 @@ class BatchGame:
 
     def __init__(self, variant: Variant, players: int, seeds: Sequence[int] | np.ndarray,
                  strategies: Sequence[Any], seatings: np.ndarray | None = None, *,
-                 record: bool = False) -> None:
-        self.rules = BatchRules(variant, players)
+                 record: bool = False, compiled: bool = True) -> None:
+        self.variant = variant.for_player_count(players)
         self.players = players
+        self.plan = rule_plan(self.variant, players)
+        self.tables = self.plan.machine()
         self.seeds = as_seeds(seeds)
         count = len(self.seeds)
         self.count = count
         self.instances, self.seat_instance = seating(strategies, seatings, count, players)
         self.record = record
-        self.history = record or any(getattr(s, "needs_history", False) for s in self.instances)
-        needs_index = any(getattr(s, "needs_decision_index", False) for s in self.instances)
-        self.decisions = np.zeros((count, players), dtype=np.int64) if needs_index else None
-        rules = self.rules
-        #: each seat's passes in a row (the pass limit; shown in observations)
-        self.passes = np.zeros((count, players), dtype=np.int64)
-        lots = np.empty((count, rules.deck_size), dtype=np.int64)
-        shuffle_many(rules.deck_cards, lot_keys(self.seeds), lots)
-        self.first_dealer = np.empty(count, dtype=np.int64)
-        first_dealer_many(lots, players, rules.first_dealer, self.first_dealer)
-        self.scores = np.zeros((count, players), dtype=np.int64)
-        self.leader = np.full(count, -1, dtype=np.int64)
-        self.lead_changes = np.zeros(count, dtype=np.int64)
-        self.all_made = np.zeros((count, players), dtype=bool)
-        self.best_points = np.zeros((count, players), dtype=np.int64)
+        self.compiled = compiled
         self.fault_deal = np.full(count, -1, dtype=np.int64)
         self.errors: list[str | None] = [None] * count
-        self.decision_count = 0
-        deals = rules.schedule_length + rules.tie_deals
+        self.states = np.zeros((count, self.tables.length), dtype=np.int64)
+        #: each seat's decisions so far (``BatchObservation.decision_index``)
+        self.counts = np.zeros((count, players), dtype=np.int64)
+        #: where each game waits (``kernels.note_row``): its decision's view, and how far it is
+        self.view = np.zeros((V_WIDTH, count), dtype=np.int64)
+        self.keys = np.zeros(count, dtype=np.int64)
+        deals = self.tables.max_results
         self.deal_count = deals
-        self.kind_names = tuple(rules.variant.kinds)
-        # Records, deal-major while playing (one deal's rows are contiguous); transposed at the end.
-        self.deal_played = np.zeros((deals, count), dtype=bool)
-        self.deal_kind = np.zeros((deals, count), dtype=np.int8)
-        self.deal_block = np.full((deals, count), -1, dtype=np.int16)
-        self.deal_special = np.zeros((deals, count), dtype=bool)
-        self.hand_size = np.zeros((deals, count), dtype=np.int16)
-        self.dealer = np.full((deals, count), -1, dtype=np.int8)
-        self.trump = np.full((deals, count), -1, dtype=np.int8)
-        self.hook_forced = np.zeros((deals, count), dtype=bool)
-        self.joker_holder = np.full((deals, count, 2), -1, dtype=np.int8)
-        self.participated = np.zeros((deals, count, players), dtype=bool)
-        self.bid = np.full((deals, count, players), -1, dtype=np.int8)
-        self.tricks = np.zeros((deals, count, players), dtype=np.int8)
-        self.points = np.zeros((deals, count, players), dtype=np.int32)
-        self.premium = np.zeros((deals, count, players), dtype=np.int32)
         self.log: BatchLog | None = None
         if record:
-            plays = max(rules.deck_size, max((p.tricks * players for p in rules.plans), default=0))
+            plays = max(self.plan.deck_size, self.tables.max_tricks * players)
             self.log = BatchLog(
                 hands=np.zeros((count, deals, players), dtype=np.uint64),
                 trump_card=np.full((count, deals), -1, dtype=np.int64),
@@ -122,274 +114,221 @@ class BatchGame:
                 plays=np.full((count, deals, plays, 4), -1, dtype=np.int64),
                 winners=np.full((count, deals, plays), -1, dtype=np.int64),
             )
+            log = self.log
+            self.logs = (log.hands.view(np.int64), log.trump_card, log.trump_namer,
+                         log.bid_order, log.plays, log.winners)
+        else:
+            self.logs = (np.zeros((0, 0, 0), dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
+                         np.zeros((0, 0), dtype=np.int64), np.zeros((0, 0, 0), dtype=np.int64),
+                         np.zeros((0, 0, 0, 0), dtype=np.int64),
+                         np.zeros((0, 0, 0), dtype=np.int64))
+        self.lead_order = np.array(self.plan.call_order(True), dtype=np.int64)
+        self.follow_order = np.array(self.plan.call_order(False), dtype=np.int64)
 
     # -- the loop -------------------------------------------------------------------------------
 
-    def run(self) -> BatchResult:
-        """Play every game to the end and return the result."""
-        started = time.perf_counter()
-        rules = self.rules
+    def _start(self) -> None:
+        """Call each strategy's ``start``; its bug errors the games it sits in, not the batch."""
         for index, strategy in enumerate(self.instances):
             start = getattr(strategy, "start", None)
             if start is None:
                 continue
             try:
-                start(rules.variant, self.players, self.seeds)
-            except Exception as error:  # its bug errors the games it sits in, not the batch
+                start(self.variant, self.players, self.seeds)
+            except Exception as error:
                 seated = np.flatnonzero((self.seat_instance == index).any(axis=1))
                 for game in seated:
                     if self.fault_deal[game] < 0:
                         self.fault_deal[game] = 0
                         self.errors[game] = (f"{_spec(strategy)} raised before the first deal, "
                                              f"start: {type(error).__name__}: {error}")
-        every = np.arange(self.count)
-        seats = np.arange(self.players)
-        for plan in rules.plans:
-            dealer = (self.first_dealer + plan.number) % self.players
-            order = (dealer[:, None] + 1 + seats[None, :]) % self.players
-            self.play_deal(plan, every, order, dealer)
-        alive = np.ones(self.count, dtype=bool)
-        for extra in range(rules.tie_deals):
-            number = rules.schedule_length + extra
-            tied = self.scores == self.scores.max(axis=1)[:, None]
-            tied_count = tied.sum(axis=1)
-            alive &= tied_count > 1
-            for size in np.unique(tied_count[alive]):
-                games = np.flatnonzero(alive & (tied_count == size))
-                dealer = (self.first_dealer[games] + number) % self.players
-                order = order_from(dealer, tied[games], self.players)
-                plan = rules.plan(number, rules.tie_hand_size(int(size)), "golden", -1, int(size))
-                self.play_deal(plan, games, order, dealer)
+
+    def _stepper(self) -> Any:
+        """The compiled seats' stepper (``strategies.compiled.Stepper``), or None where every
+        seat is decided by numpy; ``self.numpy_seat[i]``: instance ``i`` is asked in numpy."""
+        instances = self.instances
+        self.numpy_seat = np.ones(len(instances), dtype=bool)
+        runner = None
+        for index, strategy in enumerate(instances):
+            own = compiled_runner([strategy])
+            if own is None or not hasattr(own, "stepper"):
+                continue
+            # ``compiled=False``: a strategy with numpy decisions of its own uses them
+            if not self.compiled and getattr(strategy, "numpy_decisions", True):
+                continue
+            if runner is not None and own is not runner:
+                continue
+            runner = own
+            self.numpy_seat[index] = False
+        if runner is None:
+            return None
+        policies = np.full((self.count, self.players), -1, dtype=np.int64)
+        keys = np.zeros((self.count, self.players), dtype=np.uint64)
+        for index, strategy in enumerate(instances):
+            if self.numpy_seat[index]:
+                continue
+            seated = self.seat_instance == index
+            policies[seated] = type(strategy).__dict__["compiled_policy"]
+            own = getattr(strategy, "keys", None)
+            if own is not None:
+                keys[seated] = np.asarray(own, dtype=np.uint64)[seated]
+        return runner.stepper(self.tables, self.plan, policies, keys)
+
+    def run(self) -> BatchResult:
+        """Play every game to the end and return the result."""
+        started = time.perf_counter()
+        self._start()
+        stepper = self._stepper()
+        plan = self.tables.plan
+        states, counts, record, logs = self.states, self.counts, self.record, self.logs
+        view, keys, jokers = self.view, self.keys, self.plan.has_jokers
+        new_games(states, plan, self.seeds.view(np.int64), record, logs)
+        every = np.arange(self.count, dtype=np.int64)
+        if stepper is not None:
+            stepper.advance(states, every, None, counts, record, logs, jokers, view, keys)
+        else:
+            note_rows(states, plan, every, jokers, view, keys)
+        instance_of = self.seat_instance
+        instances = len(self.instances)
+        while True:
+            least = keys.min(initial=DONE)
+            if least == DONE:
+                break
+            rows = np.flatnonzero(keys == least)
+            phase = PHASES[int(view[V_PHASE, rows[0]]) - m.PH_TRUMP]
+            deal_rows = view[V_ROW][rows]
+            one_deal = deal_rows[0] == deal_rows[-1] and (deal_rows == deal_rows[0]).all()
+            if instances == 1 and one_deal:
+                groups = [(0, rows)]
+            else:
+                acting = instance_of[rows, view[V_SEAT][rows]]
+                if not one_deal:  # tie-break deals of different sizes: a group per deal row too
+                    acting = acting + deal_rows * instances
+                groups = []
+                for value in np.unique(acting) if not one_deal else range(instances):
+                    chosen = rows[acting == value]
+                    if len(chosen):
+                        groups.append((int(value) % instances, chosen))
+            for index, games in groups:
+                codes = self._decide(self.instances[index], phase, games)
+                if stepper is not None:
+                    stepper.advance(states, games, codes, counts, record, logs, jokers, view,
+                                    keys)
+                else:
+                    apply_rows(states, plan, games, codes, counts, record, logs, jokers, view,
+                               keys)
         return self.finish(time.perf_counter() - started)
-
-    def play_deal(self, plan: DealPlan, games: np.ndarray, order: np.ndarray,
-                  dealer: np.ndarray) -> None:
-        """Play one deal in the games ``games`` (their seats in ``order``, by position)."""
-        rules = self.rules
-        state = DealState(plan, games, order, dealer, self.history)
-        start_deal(rules, state, self.seeds[games])
-        if self.log is not None:
-            self.log.hands[games[:, None], plan.number, order] = state.hands
-        if (state.namer >= 0).any():
-            name_trump(self, state)
-        if plan.bidding != "none":
-            for position in range(state.participants):
-                bid_step(self, state, position)
-        start_play(rules, state)
-        first_calls = later_calls = None
-        if rules.has_jokers:
-            first_calls, later_calls = lead_call_masks(self, state)
-        start_tricks(self, state)
-        for trick in range(plan.tricks):
-            calls = first_calls if trick == 0 else later_calls
-            for _ in range(state.participants):
-                play_step(self, state, calls)
-            end_trick(self, state)
-        self.score_deal(state)
-
-    def score_deal(self, state: DealState) -> None:
-        """``Game._score_deal`` and ``_premiums``, and the deal's records."""
-        plan = state.plan
-        rules = self.rules
-        games = state.games
-        number = plan.number
-        points = plan.points[state.bids + 1, state.taken] + state.fines
-        premiums = np.zeros_like(points)
-        flat = games[:, None] * self.players + state.order
-        if rules.premium != "none" and plan.block >= 0:
-            all_made = self.all_made.ravel()[flat]
-            best = self.best_points.ravel()[flat]
-            counted = not (plan.premium_closes and rules.premium_last_excluded)
-            premiums_many(state.bids, state.taken, points, state.order, plan.premium_opens,
-                          plan.premium_closes, counted, rules.premium_mode,
-                          rules.premium_points, rules.premium_others, rules.premium_several,
-                          all_made, best, premiums)
-            self.all_made.ravel()[flat] = all_made
-            self.best_points.ravel()[flat] = best
-        self.scores.ravel()[flat] += points + premiums
-        # tournament.shard._lead_changes, one deal at a time
-        totals = self.scores[games]
-        at_top = totals == totals.max(axis=1)[:, None]
-        unique = at_top.sum(axis=1) == 1
-        current = np.argmax(at_top, axis=1)
-        leader = self.leader[games]
-        self.lead_changes[games] += unique & (leader >= 0) & (current != leader)
-        self.leader[games] = np.where(unique, current, leader)
-        self.deal_played[number, games] = True
-        self.deal_kind[number, games] = self.kind_names.index(plan.kind_name)
-        self.deal_block[number, games] = plan.block
-        self.deal_special[number, games] = plan.kind.special
-        self.hand_size[number, games] = plan.hand_size
-        self.dealer[number, games] = state.dealer
-        self.trump[number, games] = state.trump
-        self.hook_forced[number, games] = state.hook_forced
-        self.joker_holder[number, games] = state.joker_holders
-        self.participated[number].ravel()[flat] = True
-        self.bid[number].ravel()[flat] = state.bids
-        self.tricks[number].ravel()[flat] = state.taken
-        self.points[number].ravel()[flat] = points
-        self.premium[number].ravel()[flat] = premiums
-        if self.log is not None:
-            self._record(state)
-
-    def _record(self, state: DealState) -> None:
-        log = self.log
-        assert log is not None
-        games, number, order = state.games, state.plan.number, state.order
-        log.trump_card[games, number] = state.trump_card
-        log.trump_namer[games, number] = np.where(state.trump_how == 6, state.namer, -1)
-        log.bid_order[games, number, : state.participants] = order
-        tricks, participants = state.plan.tricks, state.participants
-        positions = state.history_positions.reshape(state.count, -1)
-        seats = np.take_along_axis(order, positions, axis=1)
-        plays = np.stack([seats, state.history_cards.reshape(state.count, -1),
-                          state.history_calls.reshape(state.count, -1),
-                          state.history_suits.reshape(state.count, -1)], axis=2)
-        log.plays[games, number, : tricks * participants] = plays
-        log.winners[games, number, :tricks] = np.take_along_axis(order, state.history_winners,
-                                                                  axis=1)
 
     # -- decisions -------------------------------------------------------------------------------
 
-    def decide(self, phase: str, observation: BatchObservation) -> Any:
-        """Ask each strategy for its games' decisions; faults fall back to the first legal one."""
-        self.decision_count += observation.count
-        if len(self.instances) == 1:
-            return self._ask(self.instances[0], phase, observation)
-        acting = self.seat_instance[observation.games, observation.seat]
-        outputs: list[np.ndarray] | None = None
-        for index in np.unique(acting):
-            rows = np.flatnonzero(acting == index)
-            sub = observation.take(rows) if len(rows) < observation.count else observation
-            answer = self._ask(self.instances[index], phase, sub)
-            parts = list(answer) if phase == "play" else [answer]
-            if outputs is None:
-                outputs = [np.zeros(observation.count, dtype=np.int64) for _ in parts]
-            for output, part in zip(outputs, parts, strict=True):
-                output[rows] = part
-        assert outputs is not None
-        return tuple(outputs) if phase == "play" else outputs[0]
-
-    def _ask(self, strategy: Any, phase: str, observation: BatchObservation) -> Any:
+    def _decide(self, strategy: Any, phase: str, games: np.ndarray) -> np.ndarray:
+        """Ask ``strategy`` for the decisions of ``games``; the action codes, the first legal
+        action where it raised or answered an illegal one."""
+        observation = BatchObservation(self, games, phase)
+        count = len(games)
+        codes = np.empty(count, dtype=np.int64)
+        bad = np.zeros(count, dtype=np.bool_)
         try:
-            return getattr(strategy, _METHODS[phase])(observation)
+            answer = getattr(strategy, _METHODS[phase])(observation)
+            texts = self._check(phase, games, answer, codes, bad)
         except Exception as error:  # a batch strategy's own bug: errored games, not a crash
-            rows = np.arange(observation.count)
             seats = observation.seat
             spec = _spec(strategy)
             messages = [f"seat {seat} ({spec}) raised in deal {observation.deal_number + 1}, "
                         f"{phase}: {type(error).__name__}: {error}" for seat in seats]
+            observation.report_faults(np.arange(count), messages)
+            bad[:] = True
+            self._check(phase, games, None, codes, bad)
+            return codes
+        if texts is not None:
+            rows = np.flatnonzero(bad)
+            seats = observation.seat[rows]
+            spec = _spec(strategy)
+            messages = [f"seat {seat} ({spec}) illegal in deal {observation.deal_number + 1}, "
+                        f"{phase}: returned {text}, not a legal action"
+                        for seat, text in zip(seats, texts, strict=True)]
             observation.report_faults(rows, messages)
-            return self._first_legal(phase, observation)
+        return codes
 
-    def _first_legal(self, phase: str, observation: BatchObservation) -> Any:
-        if phase == "trump":
-            return np.zeros(observation.count, dtype=np.int64)
+    def _check(self, phase: str, games: np.ndarray, answer: Any, codes: np.ndarray,
+               bad: np.ndarray) -> list[str] | None:
+        """The action codes of ``answer`` into ``codes`` (``answer`` None: the first legal
+        action everywhere); the texts of the illegal answers (marked in ``bad``), None if none."""
+        count = len(games)
+        view = self.view
+
+        def column(value: Any) -> np.ndarray:
+            array = np.asarray(value, dtype=np.int64)
+            return np.ascontiguousarray(np.broadcast_to(array, (count,)))
+
+        if phase == "play":
+            if answer is None:
+                card = np.full(count, -1, dtype=np.int64)
+                call = suit = card
+            else:
+                card, call, suit = answer
+                card, call, suit = column(card), column(call), column(suit)
+            check_plays(view, games, card, call, suit, self.lead_order, self.follow_order,
+                        codes, bad)
+            if answer is None or not bad.any():
+                return None
+            return [f"card {c} call {k} suit {s}"
+                    for c, k, s in zip(card[bad], call[bad], suit[bad], strict=True)]
+        values = (np.full(count, -2, dtype=np.int64) if answer is None else column(answer))
         if phase == "bid":
-            return lowest_card(observation.legal_bids)
-        legal = observation.legal_cards
-        calls = observation.legal_calls if self.rules.has_jokers else None
-        count = observation.count
-        return self.fallback_play(legal, calls, np.zeros(count, dtype=np.int64),
-                                  np.zeros(count, dtype=np.int64), np.full(count, -1),
-                                  np.ones(count, dtype=bool), lead=observation.trick_position == 0)
+            check_bids(view, games, values, codes, bad)
+        else:
+            check_trumps(view, games, values, codes, bad)
+        if answer is None or not bad.any():
+            return None
+        return [f"{'bid' if phase == 'bid' else 'trump'} {value}" for value in values[bad]]
 
-    def fallback_play(self, legal: np.ndarray, calls: np.ndarray | None, card: np.ndarray,
-                      call: Any, suit: Any, bad: np.ndarray, *, lead: bool
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The reference's first legal play where ``bad``, the given play elsewhere."""
-        ordinary = legal & NOT_JOKERS
-        first = np.where(ordinary != 0, lowest_card(ordinary), lowest_card(legal & JOKER_BITS))
-        card = np.where(bad, first, card)
-        call = np.broadcast_to(np.asarray(call, dtype=np.int64), card.shape).copy()
-        suit = np.broadcast_to(np.asarray(suit, dtype=np.int64), card.shape).copy()
-        if calls is not None:
-            option = self.first_call_option(calls, lead)
-            call = np.where(bad & (card >= 52), OPTION_CALL[option], np.where(bad, 0, call))
-            suit = np.where(bad & (card >= 52), OPTION_SUIT[option], np.where(bad, -1, suit))
-        return card, call, suit
-
-    def first_call_option(self, calls: np.ndarray, lead: bool) -> np.ndarray:
-        """The first legal Joker call in the reference's order of legal actions."""
-        order = self.rules.call_order(lead)
-        chosen = np.full(calls.shape, 0, dtype=np.int64)
-        found = np.zeros(calls.shape, dtype=bool)
-        for option in order:
-            here = ~found & (((calls >> option) & 1) == 1)
-            chosen = np.where(here, option, chosen)
-            found |= here
-        return chosen
-
-    def illegal(self, state: DealState, observation: BatchObservation, rows: np.ndarray,
-                texts: list[str]) -> None:
-        """Record the games of ``rows`` whose strategy answered an illegal action."""
-        seats = observation.seat[rows]
-        acting = self.seat_instance[observation.games[rows], seats]
-        messages = [
-            f"seat {seat} ({_spec(self.instances[index])}) illegal in deal "
-            f"{state.plan.number + 1}, {observation.phase}: returned {text}, not a legal action"
-            for seat, index, text in zip(seats, acting, texts, strict=True)
-        ]
-        observation.report_faults(rows, messages)
-
-    def record_faults(self, state: DealState, rows: np.ndarray, messages: list[str]) -> None:
-        """Mark games (rows of ``state``) errored in this deal, keeping each game's first fault."""
-        for row, message in zip(rows, messages, strict=True):
-            game = int(state.games[row])
+    def record_faults(self, games: np.ndarray, messages: list[str]) -> None:
+        """Mark ``games`` errored in their current deal, keeping each game's first fault."""
+        for game, message in zip(games, messages, strict=True):
+            game = int(game)
             if self.fault_deal[game] < 0:
-                self.fault_deal[game] = state.plan.number
+                self.fault_deal[game] = int(self.states[game, m.S_DEAL_INDEX])
                 self.errors[game] = message
-
-    def count_decisions(self, state: DealState, rows: np.ndarray | None,
-                        seat: np.ndarray | None) -> None:
-        """Advance each mover's decision counter (only when a strategy reads it)."""
-        if self.decisions is None or seat is None:
-            return
-        games = state.games if rows is None else state.games[rows]
-        self.decisions.ravel()[games * self.players + seat] += 1
 
     # -- the result ------------------------------------------------------------------------------
 
     def finish(self, seconds: float) -> BatchResult:
-        """Assemble the ``BatchResult`` (games cut short by a fault keep their earlier deals)."""
-        deals = np.arange(self.deal_count)[None, :]
+        """Assemble the ``BatchResult`` from the final states (games cut short by a fault keep
+        their earlier deals)."""
+        plan = self.plan
+        records = Records(self.count, self.deal_count, self.players)
+        arrays = records.arrays()
+        jokers = np.array(plan.jokers_in_deck[:2], dtype=np.int64)
+        record_many(self.states, self.tables.plan, jokers, arrays)
+        result = result_of(self.variant, self.players, self.seeds, records, plan)
+        result.log = self.log
+        result.seconds = seconds
+        result.decisions = int(self.states[:, m.S_DECISIONS].sum())
         errored = self.fault_deal >= 0
+        if not errored.any():
+            return result
+        result.errored = errored
+        result.errors = self.errors
+        deals = np.arange(self.deal_count)[None, :]
         cut = np.where(errored, self.fault_deal, self.deal_count)
-
-        def games_first(array: np.ndarray) -> np.ndarray:
-            return np.ascontiguousarray(np.swapaxes(array, 0, 1))
-
-        played = games_first(self.deal_played) & (deals < cut[:, None])
-        result = BatchResult(
-            variant=self.rules.variant, players=self.players, seeds=self.seeds,
-            first_dealer=self.first_dealer, scores=self.scores, places=self.scores,
-            double_loss=self.scores, deals_played=played.sum(axis=1),
-            lead_changes=np.zeros(self.count, dtype=np.int64), errored=errored,
-            errors=self.errors, kind_names=self.kind_names, deal_played=played,
-            deal_kind=games_first(self.deal_kind), deal_block=games_first(self.deal_block),
-            deal_special=games_first(self.deal_special), hand_size=games_first(self.hand_size),
-            dealer=games_first(self.dealer), trump=games_first(self.trump),
-            hook_forced=games_first(self.hook_forced),
-            joker_holder=games_first(self.joker_holder),
-            participated=games_first(self.participated) & played[:, :, None],
-            bid=games_first(self.bid), tricks=games_first(self.tricks),
-            points=games_first(self.points), premium=games_first(self.premium), log=self.log,
-            seconds=seconds, decisions=self.decision_count,
-        )
-        scores = self.scores.copy()
-        changes = self.lead_changes.copy()
+        played = result.deal_played & (deals < cut[:, None])
+        result.deal_played = played
+        result.participated = result.participated & played[:, :, None]
+        result.deals_played = played.sum(axis=1)
+        scores = result.scores.copy()
+        changes = result.lead_changes.copy()
         faulted = np.flatnonzero(errored)
-        if len(faulted):  # totals and lead changes of the deals before the fault only
-            kept = played[faulted]
-            gained = np.where(kept[:, :, None], result.points[faulted] + result.premium[faulted],
-                              0)
-            totals = np.cumsum(gained, axis=1)
-            scores[faulted] = totals[:, -1, :]
-            changes[faulted] = lead_changes_of(totals, kept)
+        # totals and lead changes of the deals before the fault only
+        kept = played[faulted]
+        gained = np.where(kept[:, :, None], result.points[faulted] + result.premium[faulted], 0)
+        totals = np.cumsum(gained, axis=1)
+        scores[faulted] = totals[:, -1, :]
+        changes[faulted] = lead_changes_of(totals, kept)
         result.scores = scores
         result.places = places_of(scores)
-        result.double_loss = (scores < 0) if self.rules.double_loss else np.zeros_like(scores,
-                                                                                      dtype=bool)
+        result.double_loss = ((scores < 0) if plan.double_loss
+                              else np.zeros_like(scores, dtype=bool))
         result.lead_changes = changes
         return result
 
@@ -407,9 +346,12 @@ def play_batch(variant: Variant, players: int, seeds: Sequence[int] | np.ndarray
     ``strategies`` are batch strategies, one per lineup slot (the same object may fill several
     slots); ``seatings[g, seat]`` is the slot sitting at ``seat`` in game ``g`` (default: slot i at
     seat i, or a lone strategy at every seat), one row for all games or one per game. Same seeds,
-    same deals as ``engine.Game``. Where every strategy is also a compiled policy
-    (``engine.batch.compiled``) and ``compiled`` is left on, whole games are played in one
-    compiled loop instead, with the very same decisions and result.
+    same games as ``engine.Game``. Where every strategy is also a compiled policy
+    (``engine.batch.compiled``), ``compiled`` is left on and no log is asked for (``record``),
+    whole games are played in one compiled loop, with the very same decisions and result;
+    otherwise in lockstep (``BatchGame``), the compiled policies still decided inside numba
+    (with ``compiled=False`` a strategy that also has numpy methods of its own is asked through
+    them instead).
     """
     if compiled and not record:
         runner = compiled_runner(strategies)
@@ -417,7 +359,8 @@ def play_batch(variant: Variant, players: int, seeds: Sequence[int] | np.ndarray
             seeds = as_seeds(seeds)
             instances, seat_instance = seating(strategies, seatings, len(seeds), players)
             return play_compiled(variant, players, seeds, instances, seat_instance, runner)
-    return BatchGame(variant, players, seeds, strategies, seatings, record=record).run()
+    return BatchGame(variant, players, seeds, strategies, seatings, record=record,
+                     compiled=compiled).run()
 
 
 __all__ = ["BatchGame", "play_batch"]

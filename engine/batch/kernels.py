@@ -1,95 +1,28 @@
-"""The rules core over many games: compiled loops that call ``engine.core.rules`` once per game.
+"""The rules core's state machine over many games: compiled loops over rows of a state matrix.
 
-The batch engine keeps one row per game in numpy arrays; each function here walks the rows in a
-``numba`` loop and asks the core's rule functions, so the batch states no rule of its own. Masks
-are passed as ``int64`` views of the engine's ``uint64`` arrays (54 card bits fit below bit 63).
+The batch engine keeps one ``engine.core.machine`` state vector a game, the rows of one ``int64``
+matrix, and moves them with the machine's own functions (``new_game``, ``step``), so it states no
+rule of its own. Each function here walks the rows it is given in a ``numba`` loop: start the
+games, turn a batch strategy's answers into action codes (checked against the legal masks the
+machine left in the state, ``S_LEGAL_A``/``S_LEGAL_B``), step the rows, say how far each game
+has come (``progress``, for the lockstep's order), and read what an observation shows. A step
+may also write the game's log (``logged_step``: the hands dealt, who named trump, each card
+played and each trick's winner). Masks are ``int64`` (54 card bits fit below bit 63).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import carray, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 from raspis.engine.core import deal, rules
+from raspis.engine.core import machine as m
+from raspis.engine.core.codes import CALL_COUNT, OPTION_INDEX
 
-
-@njit(cache=True)
-def legal_bids_many(hand_size: int, min_bid: int, hook: int, last: bool, others: np.ndarray,
-                    passes: np.ndarray, pass_limit: int, out: np.ndarray) -> None:
-    """``rules.legal_bids`` of every game's bidder; ``passes`` its passes in a row."""
-    for row in range(len(out)):
-        out[row] = rules.legal_bids(hand_size, min_bid, hook, last, others[row], passes[row],
-                                    pass_limit)
-
-
-@njit(cache=True)
-def hook_binds_many(hand_size: int, min_bid: int, others: np.ndarray, out: np.ndarray) -> None:
-    """``rules.hook_binds`` for every game."""
-    for row in range(len(out)):
-        out[row] = rules.hook_binds(hand_size, min_bid, others[row])
-
-
-@njit(cache=True)
-def legal_cards_many(hands: np.ndarray, step: int, lead_cards: np.ndarray,
-                     lead_calls: np.ndarray, lead_suits: np.ndarray, led: np.ndarray,
-                     trick_trump: np.ndarray, must_trump: bool, lock_card: int,
-                     played: np.ndarray, out: np.ndarray) -> None:
-    """``rules.legal_cards`` of every game's player to move (``hands``: their hands)."""
-    for row in range(len(out)):
-        out[row] = rules.legal_cards(hands[row], step, lead_cards[row], lead_calls[row],
-                                     lead_suits[row], led[row], trick_trump[row], must_trump,
-                                     lock_card, played[row])
-
-
-@njit(cache=True)
-def follow_calls_many(two_jokers: int, first_calls: np.ndarray, out: np.ndarray) -> None:
-    """``rules.follow_calls`` for every game (``first_calls``: the trick's first Joker call, -1
-    for none)."""
-    for row in range(len(out)):
-        out[row] = rules.follow_calls(two_jokers, first_calls[row])
-
-
-@njit(cache=True)
-def beats_many(lead_cards: np.ndarray, lead_calls: np.ndarray, lead_suits: np.ndarray,
-               trick_trump: np.ndarray, trump_wins: bool, out: np.ndarray) -> None:
-    """``rules.trumps_beat_demand`` for every game's trick."""
-    for row in range(len(out)):
-        out[row] = rules.trumps_beat_demand(lead_cards[row], lead_calls[row], lead_suits[row],
-                                            trick_trump[row], trump_wins)
-
-
-@njit(cache=True)
-def card_keys_many(cards: np.ndarray, calls: np.ndarray, position: int, led: np.ndarray,
-                   trick_trump: np.ndarray, beats: np.ndarray, two_jokers: int,
-                   out: np.ndarray) -> None:
-    """``rules.card_key`` of the card in each row of ``cards``."""
-    for row in range(len(out)):
-        out[row] = rules.card_key(cards[row], calls[row], position, led[row], trick_trump[row],
-                                  beats[row], two_jokers)
-
-
-@njit(cache=True)
-def take_trick_lead(cards: np.ndarray, calls: np.ndarray, step: int, led: np.ndarray,
-                    trick_trump: np.ndarray, beats: np.ndarray, two_jokers: int,
-                    players: np.ndarray, best_key: np.ndarray, best_position: np.ndarray) -> None:
-    """The trick's running winner after each game's ``step``-th card: the greatest
-    ``rules.card_key`` so far, the earliest among equals (``players``: who played the card)."""
-    for row in range(len(best_key)):
-        key = rules.card_key(cards[row], calls[row], step, led[row], trick_trump[row],
-                             beats[row], two_jokers)
-        if step == 0 or key > best_key[row]:
-            best_key[row] = key
-            best_position[row] = players[row]
-
-
-@njit(cache=True)
-def winning_cards_many(cards: np.ndarray, best_keys: np.ndarray, position: int,
-                       led: np.ndarray, trick_trump: np.ndarray, beats: np.ndarray,
-                       two_jokers: int, out: np.ndarray) -> None:
-    """``rules.winning_cards`` for every game: the ordinary cards of ``cards`` that would take the
-    trick from its best key so far."""
-    for row in range(len(out)):
-        out[row] = rules.winning_cards(cards[row], best_keys[row], position, led[row],
-                                       trick_trump[row], beats[row], two_jokers)
+#: ``progress`` of a finished game: after every other
+DONE = np.iinfo(np.int64).max
 
 
 @njit(cache=True)
@@ -106,78 +39,306 @@ def first_dealer_many(decks: np.ndarray, players: int, how: int, out: np.ndarray
         out[row] = deal.first_dealer(decks[row], players, how)
 
 
-@njit(cache=True)
-def deal_many(decks: np.ndarray, hand_size: int, participants: int, first_rounds: int,
-              hands: np.ndarray, first_cards: np.ndarray) -> None:
-    """``deal.deal_hands`` of each game (``hands``, ``first_cards``: one row per game, by
-    position)."""
-    for row in range(len(decks)):
-        deal.deal_hands(decks[row], hand_size, participants, first_rounds, hands[row],
-                        first_cards[row])
+@intrinsic
+def _pointer(typingctx, address):  # noqa: ANN001, ANN202 - numba's intrinsic protocol
+    """An ``int64`` address as a pointer, for ``carray``."""
+    signature = types.CPointer(types.int64)(address)
+
+    def codegen(context, builder, sig, args):  # noqa: ANN001, ANN202
+        return builder.inttoptr(args[0], context.get_value_type(sig.return_type))
+
+    return signature, codegen
+
+
+@njit(cache=True, inline="always")
+def borrowed(array: np.ndarray) -> np.ndarray:
+    """A view of a one-dimensional ``int64`` array without a reference count: numba then passes
+    it between the functions of the loop without the atomic increments and decrements of its
+    reference counting (a quarter of the loop's time otherwise). Only for an array that the
+    Python caller holds for as long as the view is used."""
+    return carray(_pointer(array.ctypes.data), array.shape)
+
+
+
+@intrinsic
+def _prefetch(typingctx, address):  # noqa: ANN001, ANN202 - numba's intrinsic protocol
+    """Ask the processor to fetch the cache line at ``address`` (``llvm.prefetch``: for a
+    write, kept in every cache level)."""
+    signature = types.void(types.int64)
+
+    def codegen(context, builder, sig, args):  # noqa: ANN001, ANN202
+        pointer = ir.IntType(8).as_pointer()
+        word = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [pointer, word, word, word]),
+            "llvm.prefetch.p0")
+        builder.call(function, [builder.inttoptr(args[0], pointer), ir.Constant(word, 1),
+                                ir.Constant(word, 3), ir.Constant(word, 1)])
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+#: rows ahead whose state is fetched while a row steps
+AHEAD = 4
+
+
+@njit(cache=True, inline="always")
+def prefetch_row(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, index: int) -> None:
+    """Fetch the part of a state a step reads (the scalars, the per-seat arrays up to the trick,
+    the order's successors) of the game ``AHEAD`` rows after ``index`` of ``rows``: a batch's
+    states are far apart in memory (kilobytes each), so a step that waits for each of them
+    spends most of its time waiting."""
+    if index + AHEAD >= len(rows):
+        return
+    at = states.ctypes.data + rows[index + AHEAD] * states.shape[1] * 8
+    for line in range(0, (plan[m.O_TSUIT] + plan[m.P_PLAYERS]) * 8, 64):
+        _prefetch(at + line)
+    _prefetch(at + plan[m.O_NEXT] * 8)
+
+
+# -- the log -------------------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def trump_many(rule: int, decks: np.ndarray, used: int, fixed_suit: int,
-               dealer_names_on_joker: bool, trump: np.ndarray, trump_card: np.ndarray,
-               how: np.ndarray, namer: np.ndarray) -> None:
-    """``deal.trump_of_deal`` of each game (``used``: cards dealt; the next one is turned)."""
-    for row in range(len(trump)):
-        turned = decks[row, used] if used < decks.shape[1] else -1
-        trump[row], trump_card[row], how[row], namer[row] = deal.trump_of_deal(
-            rule, decks[row, used - 1], turned, fixed_suit, dealer_names_on_joker)
+def log_deal(state: np.ndarray, plan: np.ndarray, row: int, logs: tuple) -> None:  # type: ignore[type-arg]
+    """Note the deal just started in game ``row``: the hands as dealt, the trump card, the order
+    of bidding (``BatchLog``)."""
+    hands, trump_card, _, bid_order, _, _ = logs
+    number = state[m.S_DEAL_INDEX]
+    for seat in range(plan[m.P_PLAYERS]):
+        hands[row, number, seat] = state[plan[m.O_HANDS] + seat]
+    trump_card[row, number] = state[m.S_TRUMP_CARD]
+    for position in range(state[m.S_ORDER_LEN]):
+        bid_order[row, number, position] = state[plan[m.O_ORDER] + position]
+
+
+@njit(cache=True, inline="always")
+def logged_step(state: np.ndarray, plan: np.ndarray, code: int, row: int, record: bool,
+                logs: tuple) -> None:  # type: ignore[type-arg]
+    """``machine.step`` of game ``row`` with ``code``; with ``record`` the log's entries too."""
+    if not record:
+        m.step(state, plan, code)
+        return
+    _, _, namer, _, plays, winners = logs
+    number = state[m.S_DEAL_INDEX]
+    phase = state[m.S_PHASE]
+    done = state[m.S_TRICKS_DONE]
+    if phase == m.PH_PLAY:
+        at = done * state[m.S_ORDER_LEN] + state[m.S_TRICK_LEN]
+        plays[row, number, at, 0] = state[m.S_TO_MOVE]
+        plays[row, number, at, 1] = code & 63
+        plays[row, number, at, 2] = code >> m.CALL_SHIFT & m.CALL_BITS
+        plays[row, number, at, 3] = (code >> m.SUIT_SHIFT) - 1
+    elif phase == m.PH_TRUMP:
+        namer[row, number] = state[m.S_TO_MOVE]
+    events = m.step(state, plan, code)[4]
+    if events & m.EV_TRICK:
+        width = m.H_CARDS + 4 * plan[m.P_PLAYERS]
+        winners[row, number, done] = state[plan[m.O_HIST] + done * width + m.H_WINNER]
+    if events & m.EV_DEAL_STARTED:
+        log_deal(state, plan, row, logs)
+
+
+# -- the lockstep --------------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def first_leader_many(hands: np.ndarray, dealer_position: np.ndarray, dealer_leads: bool,
-                      joker_holder_leads: bool, out: np.ndarray) -> None:
-    """``deal.first_leader`` of each game (``hands`` by position)."""
-    for row in range(len(out)):
-        out[row] = deal.first_leader(hands[row], hands.shape[1], dealer_position[row],
-                                     dealer_leads, joker_holder_leads)
+def new_games(states: np.ndarray, plan: np.ndarray, seeds: np.ndarray, record: bool,
+              logs: tuple) -> None:  # type: ignore[type-arg]
+    """A fresh game in each row of ``states`` (``seeds``: ``int64`` views of the seeds)."""
+    plan = borrowed(plan)
+    for row in range(len(seeds)):
+        m.new_game(borrowed(states[row]), plan, seeds[row])
+        if record:
+            log_deal(states[row], plan, row, logs)
+
+
+#: the rows of the decision view (``view[V_*, game]``): for each game waiting on a numpy strategy,
+#: what its observation reads most (``note_row``), in one small matrix rather than in the
+#: far-apart states
+(V_PHASE, V_ROW, V_SEAT, V_POSITION, V_HAND, V_LEGAL, V_CALLS, V_TRICK_LEN, V_DEALER, V_TRUMP,
+ V_TRUMP_CARD, V_HOW, V_TRICK_TRUMP, V_LED, V_OWN_BID, V_OWN_TAKEN, V_WIDTH) = range(17)
+
+
+@njit(cache=True, inline="always")
+def note_row(state: np.ndarray, plan: np.ndarray, row: int, jokers: bool, view: np.ndarray,
+             keys: np.ndarray) -> None:
+    """Note where game ``row`` stands once it waits for a decision (or is over): how far it has
+    come into ``keys[row]`` (the deal, then naming trump before bidding before play, then the bids
+    made or the cards played; ``DONE`` once over: the lockstep asks the games least far on first,
+    so the games of a batch stay together, the same deal, trick and place in it, as when they were
+    played deal by deal), and the decision's view into ``view[:, row]`` (``V_*``: the mover, its
+    position, its hand as ``machine.visible_hand`` shows it, the legal mask ``S_LEGAL_A``, a
+    Joker's calls ``machine.joker_calls`` where the deck has Jokers, ...)."""
+    phase = state[m.S_PHASE]
+    if phase == m.PH_OVER:
+        keys[row] = DONE
+        return
+    players = plan[m.P_PLAYERS]
+    seat = state[m.S_TO_MOVE]
+    sub = 0
+    if phase == m.PH_TRUMP:
+        rank = 0
+    elif phase == m.PH_BID:
+        rank = 1
+        for other in range(players):
+            sub += state[plan[m.O_BIDS] + other] >= 0
+    else:
+        rank = 2
+        sub = state[m.S_TRICKS_DONE] * 64 + state[m.S_TRICK_LEN]
+    keys[row] = ((state[m.S_DEAL_INDEX] * 4 + rank) << 24) + sub
+    position = -1
+    for index in range(state[m.S_ORDER_LEN]):
+        if state[plan[m.O_ORDER] + index] == seat:
+            position = index
+    view[V_PHASE, row] = phase
+    view[V_ROW, row] = state[m.S_ROW]
+    view[V_SEAT, row] = seat
+    view[V_POSITION, row] = position
+    view[V_HAND, row] = m.visible_hand(state, plan, seat)
+    view[V_LEGAL, row] = state[m.S_LEGAL_A]
+    view[V_CALLS, row] = m.joker_calls(state, plan) if jokers and phase == m.PH_PLAY else 0
+    view[V_TRICK_LEN, row] = state[m.S_TRICK_LEN]
+    view[V_DEALER, row] = state[m.S_DEALER]
+    view[V_TRUMP, row] = state[m.S_TRUMP]
+    view[V_TRUMP_CARD, row] = state[m.S_TRUMP_CARD]
+    view[V_HOW, row] = state[m.S_HOW]
+    view[V_TRICK_TRUMP, row] = state[m.S_TRICK_TRUMP]
+    view[V_LED, row] = state[m.S_LED]
+    view[V_OWN_BID, row] = state[plan[m.O_BIDS] + seat]
+    view[V_OWN_TAKEN, row] = state[plan[m.O_TAKEN] + seat]
 
 
 @njit(cache=True)
-def lead_fines_many(cards: np.ndarray, hands: np.ndarray, fine: int, out: np.ndarray) -> None:
-    """``deal.lead_fine`` of each game's leader (``hands``: the hand before the lead)."""
-    for row in range(len(out)):
-        out[row] = deal.lead_fine(cards[row], rules.popcount(hands[row]), fine)
+def note_rows(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, jokers: bool,
+              view: np.ndarray, keys: np.ndarray) -> None:
+    """``note_row`` of each game of ``rows``."""
+    plan = borrowed(plan)
+    for index in range(len(rows)):
+        prefetch_row(states, plan, rows, index)
+        row = rows[index]
+        note_row(borrowed(states[row]), plan, row, jokers, view, keys)
 
 
 @njit(cache=True)
-def premiums_many(bids: np.ndarray, taken: np.ndarray, points: np.ndarray, order: np.ndarray,
-                  opens: bool, closes: bool, counted: bool, mode: int, fixed_points: int,
-                  others: int, several: int, made_so_far: np.ndarray, best_so_far: np.ndarray,
-                  out: np.ndarray) -> None:
-    """One deal of every game and seat in the span of the premium (``rules.span_record``, and
-    ``rules.span_premiums`` where the deal closes the span): ``made_so_far`` / ``best_so_far``
-    (by position, as ``bids``) carry the span's records, updated in place unless the deal is not
-    ``counted`` (``premium_last_deal = excluded``); ``order[row, position]`` is the position's
-    seat; ``out`` gets what the close adds."""
-    positions = bids.shape[1]
-    made = np.zeros(positions, dtype=np.int64)
-    best = np.zeros(positions, dtype=np.int64)
-    adds = np.zeros(positions, dtype=np.int64)
-    for row in range(bids.shape[0]):
-        for position in range(positions):
-            if counted:
-                record = rules.span_record(made_so_far[row, position] != 0,
-                                           best_so_far[row, position], bids[row, position],
-                                           taken[row, position], points[row, position], opens)
-                made_so_far[row, position] = record[0]
-                best_so_far[row, position] = record[1]
-            out[row, position] = 0
-        if not closes:
+def apply_rows(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, codes: np.ndarray,
+               counts: np.ndarray, record: bool, logs: tuple, jokers: bool,  # type: ignore[type-arg]
+               view: np.ndarray, keys: np.ndarray) -> None:
+    """The mover of each game of ``rows`` plays ``codes[index]`` (``machine.action_code``, legal:
+    see ``check_*``), then the game's next decision is noted (``note_row``); ``counts[row,
+    seat]``: each seat's decisions so far."""
+    plan = borrowed(plan)
+    for index in range(len(rows)):
+        prefetch_row(states, plan, rows, index)
+        row = rows[index]
+        state = borrowed(states[row])
+        counts[row, state[m.S_TO_MOVE]] += 1
+        logged_step(state, plan, codes[index], row, record, logs)
+        note_row(state, plan, row, jokers, view, keys)
+
+
+@njit(cache=True, inline="always")
+def _first_in(order: np.ndarray, calls: int) -> int:
+    """The first option of ``order`` set in ``calls``; -1 for none."""
+    for option in order:
+        if calls >> option & 1:
+            return option
+    return -1
+
+
+@njit(cache=True)
+def check_plays(view: np.ndarray, rows: np.ndarray, cards: np.ndarray, calls: np.ndarray,
+                suits: np.ndarray, lead_order: np.ndarray, follow_order: np.ndarray,
+                codes: np.ndarray, bad: np.ndarray) -> None:
+    """The action codes of answered plays (``cards``, and a Joker's ``calls`` and ``suits``):
+    legal when the card is in the legal mask and a Joker's (call, suit) one of its calls (the
+    view's ``V_LEGAL``, ``V_CALLS``: the machine's ``S_LEGAL_A`` and calls); an illegal answer
+    is marked ``bad`` and replaced by the first legal action of the reference's list (the lowest
+    card, a Joker with its first call in ``*_order``)."""
+    for index in range(len(rows)):
+        row = rows[index]
+        legal = view[V_LEGAL, row]
+        options = view[V_CALLS, row]
+        card, call, suit = cards[index], calls[index], suits[index]
+        ok = 0 <= card < 64 and legal >> card & 1 != 0
+        if ok and card >= 52:
+            ok = 0 <= call < CALL_COUNT and -1 <= suit < 4
+            if ok:
+                option = OPTION_INDEX[call, suit + 1]
+                ok = option >= 0 and options >> option & 1 != 0
+        if ok:
+            codes[index] = card if card < 52 else (card | call << m.CALL_SHIFT
+                                                    | (suit + 1) << m.SUIT_SHIFT)
+            bad[index] = False
             continue
-        for position in range(positions):  # the records by seat, for the rule
-            seat = order[row, position]
-            made[seat] = made_so_far[row, position]
-            best[seat] = best_so_far[row, position]
-        rules.span_premiums(made, best, counted or not opens, mode, fixed_points, others,
-                            several, adds)
-        for position in range(positions):
-            out[row, position] = adds[order[row, position]]
+        bad[index] = True
+        first = rules.bit_index(legal & -legal)
+        order = lead_order if view[V_TRICK_LEN, row] == 0 else follow_order
+        codes[index] = m.play_code(first, _first_in(order, options))
 
 
-def as_int64(array: np.ndarray) -> np.ndarray:
-    """An ``int64`` view of a ``uint64`` mask array (no copy)."""
-    return array.view(np.int64) if array.dtype == np.uint64 else array
+@njit(cache=True)
+def check_bids(view: np.ndarray, rows: np.ndarray, bids: np.ndarray, codes: np.ndarray,
+               bad: np.ndarray) -> None:
+    """The action codes of answered bids: legal when in the legal mask (``V_LEGAL``), else
+    ``bad`` and the lowest legal bid."""
+    for index in range(len(rows)):
+        legal = view[V_LEGAL, rows[index]]
+        bid = bids[index]
+        bad[index] = not (0 <= bid < 64 and legal >> bid & 1 != 0)
+        codes[index] = rules.bit_index(legal & -legal) if bad[index] else bid
+
+
+@njit(cache=True)
+def check_trumps(view: np.ndarray, rows: np.ndarray, suits: np.ndarray, codes: np.ndarray,
+                 bad: np.ndarray) -> None:
+    """The action codes of named trumps: a suit 0..3, or -1 (no trump) where the legal mask
+    (``V_LEGAL``: the machine's ``S_LEGAL_A``) allows it; else ``bad`` and the first suit."""
+    for index in range(len(rows)):
+        suit = suits[index]
+        allowed = 0 <= suit < 4 or (suit == -1 and view[V_LEGAL, rows[index]] != 0)
+        bad[index] = not allowed
+        codes[index] = suit + 1 if allowed else 1
+
+
+# -- what an observation shows -------------------------------------------------------------------
+
+
+@njit(cache=True)
+def seen_many(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, out: np.ndarray) -> None:
+    """``machine.seen_cards`` of the mover of each game of ``rows``."""
+    for index in range(len(rows)):
+        state = borrowed(states[rows[index]])
+        out[index] = m.seen_cards(state, plan, state[m.S_TO_MOVE])
+
+
+@njit(cache=True)
+def trick_lead_many(states: np.ndarray, plan: np.ndarray, rows: np.ndarray,
+                    best_position: np.ndarray, best_key: np.ndarray, beats: np.ndarray) -> None:
+    """The trick so far in each game of ``rows``: the position in the deal's order of who plays
+    the card taking it (the greatest ``rules.card_key``, the earliest among equals), that key,
+    and whether trumps beat the leading Joker's demand (``rules.trumps_beat_demand``); 0, 0 and
+    False before the lead."""
+    cards, calls, suits = plan[m.O_TCARD], plan[m.O_TCALL], plan[m.O_TSUIT]
+    for index in range(len(rows)):
+        state = borrowed(states[rows[index]])
+        length = state[m.S_TRICK_LEN]
+        best_position[index], best_key[index], beats[index] = 0, 0, False
+        if length == 0:
+            continue
+        trump = state[m.S_TRICK_TRUMP]
+        beat = rules.trumps_beat_demand(state[cards], state[calls], state[suits], trump,
+                                        plan[m.P_TRUMP_WINS] != 0)
+        beats[index] = beat
+        top, key = 0, -2
+        for entry in range(length):
+            value = rules.card_key(state[cards + entry], state[calls + entry], entry,
+                                   state[m.S_LED], trump, beat, plan[m.P_TWO_JOKERS])
+            if value > key:
+                top, key = entry, value
+        best_key[index] = key
+        seat = state[plan[m.O_TSEAT] + top]
+        for position in range(state[m.S_ORDER_LEN]):
+            if state[plan[m.O_ORDER] + position] == seat:
+                best_position[index] = position

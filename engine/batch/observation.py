@@ -16,6 +16,11 @@ action mask:
   ``engine.batch.rules.OPTIONS`` (the same for both Jokers);
 - ``legal_trumps``: bits 0..3 for the suits and bit 4 for "no trump", when naming trump.
 
+Every field is read from the games' states in the rules core's state machine
+(``engine.core.machine``; the batch engine keeps one state a game, ``engine.batch.game``): the
+legal masks the machine leaves there (``S_LEGAL_A``, ``S_LEGAL_B``), what a seat may see
+(``machine.visible_hand``'s rules, ``machine.seen_cards``), the trick so far (``rules.card_key``).
+
 The observation holds exactly what the scalar ``engine.observation.observe`` shows a seat: the hand
 (hidden while bidding a dark or forehead deal; the first cards only while naming trump), the other
 hands only while bidding a forehead deal, and the cards played as the variant's memory rule allows
@@ -28,15 +33,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from raspis.engine.core.plan import bidding_view
-from raspis.engine.core.rules import MEMORY_CODES, trick_visible
+from raspis.engine.core import machine as m
+from raspis.engine.core.codes import HOOK_NAMES
+from raspis.engine.core.deal import HOW_NAMED
 from raspis.engine.options import KindOptions
 from raspis.engine.variant import Variant
 
-from .rules import HOOK_NAMES
+from . import kernels as k
+from .bits import SUIT_MASK_OR_NONE
+from .kernels import seen_many, trick_lead_many
 
 if TYPE_CHECKING:
-    from .deal import DealState
     from .game import BatchGame
 
 PHASES = ("trump", "bid", "play")
@@ -102,41 +109,52 @@ class BatchObservation:
     played = _Lazy("cards seen played this deal under the memory rule, with the current trick")
     decision_index = _Lazy("decisions this seat made earlier in the game")
 
-    def __init__(self, game: BatchGame, state: DealState, phase: str, position: np.ndarray,
-                 values: dict[str, Any], *, trick_index: int = 0, trick_position: int = 0,
-                 hook: int = 0, legal_trumps: int = 0) -> None:
+    def __init__(self, game: BatchGame, games: np.ndarray, phase: str) -> None:
+        """The decision of the movers of ``games`` (rows of ``game.states``, all at the same deal
+        row, phase, trick and place in it) in ``phase``."""
         self._game = game
-        self._state = state
-        self._shared: dict[str, Any] = dict(values)
-        self._shared["position"] = position
+        self._games = games
+        self._shared: dict[str, Any] = {}
         self._local: dict[str, Any] = {}
         self.rows: np.ndarray | None = None
         self.phase = phase
-        plan = state.plan
-        self.variant: Variant = game.rules.variant
+        state = game.states[games[0]]
+        deal = game.tables.deals[state[m.S_ROW]]
+        self.variant: Variant = game.variant
         self.players: int = game.players
-        self.participants: int = state.participants
-        self.deal_number: int = plan.number
-        self.hand_size: int = plan.hand_size
-        self.kind: str = plan.kind_name
-        self.kind_options: KindOptions = plan.kind
-        self.tricks: int = plan.tricks
-        self.trick_index = trick_index
-        self.trick_position = trick_position
-        self.hook_rule = HOOK_NAMES[hook] if phase == "bid" else "none"
-        hidden, trump_hidden, shown = bidding_view(plan.kind) if phase == "bid" else (
-            False, False, False)
-        self.hand_hidden = hidden
+        self.participants: int = int(state[m.S_ORDER_LEN])
+        self.deal_number: int = int(deal[m.D_NUMBER])
+        self.hand_size: int = int(deal[m.D_HAND])
+        self.kind: str = game.plan.kind_names[deal[m.D_KIND]]
+        self.kind_options: KindOptions = game.variant.kinds[self.kind]
+        self.tricks: int = int(deal[m.D_TRICKS])
+        playing = phase == "play"
+        bidding = phase == "bid"
+        self.trick_index = int(state[m.S_TRICKS_DONE]) if playing else 0
+        self.trick_position = int(state[m.S_TRICK_LEN]) if playing else 0
+        self.hook_rule = HOOK_NAMES[deal[m.D_HOOK]] if bidding else "none"
+        self.hand_hidden = bidding and bool(deal[m.D_HAND_HIDDEN])
         #: bidding a dark deal: the trump is not known yet (trump -1, trump_card -1)
-        self.trump_hidden = trump_hidden
-        self.sees_others = shown
-        self.legal_trumps = legal_trumps
-        #: some game's current trick was led by a Joker (its led suit may still be unset)
-        self.joker_led = phase == "play" and state.joker_leads is not None
-        self.count = len(position)
+        self.trump_hidden = bidding and bool(deal[m.D_TRUMP_HIDDEN])
+        self.sees_others = bidding and bool(deal[m.D_OTHERS_SHOWN])
+        self.legal_trumps = (0b1111 | (0b10000 if state[m.S_LEGAL_A] else 0)
+                             if phase == "trump" else 0)
+        self.count = len(games)
 
     def __len__(self) -> int:
         return self.count
+
+    @property
+    def joker_led(self) -> bool:
+        """Some game's current trick was led by a Joker (its led suit may still be unset)."""
+        found = self._shared.get("joker_led")
+        if found is None:
+            game = self._game
+            found = (self.phase == "play" and self.trick_position > 0 and game.plan.has_jokers
+                     and bool((game.states[self._games, game.tables.plan[m.O_TCARD]] >= 52)
+                              .any()))
+            self._shared["joker_led"] = found
+        return found
 
     def take(self, rows: np.ndarray) -> BatchObservation:
         """The observation of a subset of its rows (indices into this observation)."""
@@ -150,152 +168,10 @@ class BatchObservation:
     def _value(self, name: str) -> Any:
         value = self._local.get(name)
         if value is None:
-            full = self._shared.get(name)
-            if full is None:
-                full = getattr(self, "_make_" + name)()
-                self._shared[name] = full
+            full = self._value_full(name)
             value = full if self.rows is None else full[self.rows]
             self._local[name] = value
         return value
-
-    # -- builders over every game of the step (indices are the deal state's rows) ---------------
-
-    def _at_position(self, array: np.ndarray) -> np.ndarray:
-        flat = self._shared.get("flat")
-        if flat is None:
-            flat = self._shared["flat"] = self._state.base + self._shared["position"]
-        return array.ravel()[flat]
-
-    def _make_games(self) -> np.ndarray:
-        return self._state.games
-
-    def _make_seeds(self) -> np.ndarray:
-        return self._game.seeds[self._state.games]
-
-    def _make_seat(self) -> np.ndarray:
-        return self._at_position(self._state.order)
-
-    def _make_dealer(self) -> np.ndarray:
-        return self._state.dealer
-
-    def _make_order(self) -> np.ndarray:
-        return self._state.order
-
-    def _make_hand(self) -> np.ndarray:
-        state = self._state
-        if self.phase == "trump":
-            # Named after the first cards (002); a dealer naming after a turned Joker saw them all.
-            assert state.first_cards is not None
-            position = self._shared["position"]
-            flat = state.base + np.maximum(position, 0)
-            cards = np.where(state.trump_card >= 0, state.hands.ravel()[flat],
-                             state.first_cards.ravel()[flat])
-            return np.where(position >= 0, cards, np.uint64(0))
-        if self.hand_hidden:
-            return np.zeros(state.count, dtype=np.uint64)
-        return self._at_position(state.hands)
-
-    def _make_other_hands(self) -> np.ndarray:
-        state = self._state
-        if not self.sees_others:
-            return np.zeros_like(state.hands)
-        others = state.hands.copy()
-        others.ravel()[state.base + self._shared["position"]] = 0
-        return others
-
-    def _make_trump(self) -> np.ndarray:
-        if self.trump_hidden:
-            return np.full(self._state.count, -1, dtype=np.int64)
-        return self._state.trump
-
-    def _make_trump_card(self) -> np.ndarray:
-        if self.trump_hidden:
-            return np.full(self._state.count, -1, dtype=np.int64)
-        return self._state.trump_card
-
-    def _make_trump_how(self) -> np.ndarray:
-        if self.trump_hidden:
-            return np.full(self._state.count, -1, dtype=np.int64)
-        return self._state.trump_how
-
-    def _make_trick_trump(self) -> np.ndarray:
-        if self.trump_hidden:  # not known before a dark deal (the reference's field still shows it)
-            return np.full(self._state.count, -1, dtype=np.int64)
-        return self._state.trick_trump
-
-    def _make_led_suit(self) -> np.ndarray:
-        return self._state.led
-
-    def _make_bids(self) -> np.ndarray:
-        return self._state.bids
-
-    def _make_taken(self) -> np.ndarray:
-        return self._state.taken
-
-    def _make_scores(self) -> np.ndarray:
-        return self._game.scores[self._state.games]
-
-    def _make_legal_bids(self) -> np.ndarray:
-        return np.zeros(self._state.count, dtype=np.uint64)
-
-    def _make_legal_cards(self) -> np.ndarray:
-        return np.zeros(self._state.count, dtype=np.uint64)
-
-    def _make_legal_calls(self) -> np.ndarray:
-        return np.zeros(self._state.count, dtype=np.int64)
-
-    def _make_trick_cards(self) -> np.ndarray:
-        return self._state.trick_cards_t.T
-
-    def _make_trick_calls(self) -> np.ndarray:
-        return self._state.trick_calls_t.T
-
-    def _make_trick_suits(self) -> np.ndarray:
-        return self._state.trick_suits_t.T
-
-    def _make_trick_positions(self) -> np.ndarray:
-        return self._state.positions_t.T
-
-    def _make_led_suit_mask(self) -> np.ndarray:
-        return self._state.led_mask
-
-    def _make_trick_trump_mask(self) -> np.ndarray:
-        return self._state.trump_mask
-
-    def _make_own_bid(self) -> np.ndarray:
-        return self._at_position(self._state.bids)
-
-    def _make_own_taken(self) -> np.ndarray:
-        return self._at_position(self._state.taken)
-
-    def _make_winning_position(self) -> np.ndarray:
-        return self._state.best_position.copy()  # updated in place as the trick goes on
-
-    def _make_winning_key(self) -> np.ndarray:
-        return self._state.best_key.copy()
-
-    def _make_trumps_beat_jokers(self) -> np.ndarray:
-        return self._state.beats
-
-    def _make_played(self) -> np.ndarray:
-        state = self._state
-        memory = self._game.rules.memory
-        if memory == "full":
-            return state.played
-        code = MEMORY_CODES[memory]
-        played = state.trick_mask.copy()
-        if trick_visible(code, True, False):  # the seat's own tricks
-            assert state.won is not None
-            played |= self._at_position(state.won)
-        if trick_visible(code, False, True):  # the last trick, whoever took it
-            played |= state.last_trick
-        return played
-
-    def _make_decision_index(self) -> np.ndarray:
-        game = self._game
-        assert game.decisions is not None, "decision_index needs a strategy that declares it"
-        seat = self._value_full("seat")
-        return game.decisions.ravel()[self._state.games * game.players + seat]
 
     def _value_full(self, name: str) -> Any:
         full = self._shared.get(name)
@@ -304,16 +180,181 @@ class BatchObservation:
             self._shared[name] = full
         return full
 
+    # -- builders over every game of the step, from the state matrix ----------------------------
+
+    def _noted(self, column: int) -> np.ndarray:
+        """Column ``column`` (``kernels.V_*``) of the game's decision view
+        (``kernels.note_row``)."""
+        return self._game.view[column][self._games]
+
+    def _column(self, at: int | np.ndarray) -> np.ndarray:
+        """Entry ``at`` of each game's state (``at``: one per game, or one for all)."""
+        return self._game.states[self._games, at]
+
+    def _block(self, at: int | np.ndarray, width: int) -> np.ndarray:
+        """(games, width): entries ``at`` .. ``at + width - 1`` of each game's state (``at``: one
+        for all, or (games, width) already)."""
+        columns = at + np.arange(width) if np.ndim(at) == 0 else at
+        return self._game.states[self._games[:, None], columns]
+
+    def _offset(self, name: str) -> int:
+        return int(self._game.tables.plan[getattr(m, name)])
+
+    def _by_position(self, name: str) -> np.ndarray:
+        """(games, participants): the per-seat array ``name`` by position in the deal's order."""
+        return self._block(self._offset(name) + self._value_full("order"), 0)
+
+    def _make_games(self) -> np.ndarray:
+        return self._games
+
+    def _make_seeds(self) -> np.ndarray:
+        return self._game.seeds[self._games]
+
+    def _make_seat(self) -> np.ndarray:
+        return self._noted(k.V_SEAT)
+
+    def _make_position(self) -> np.ndarray:
+        return self._noted(k.V_POSITION)
+
+    def _make_dealer(self) -> np.ndarray:
+        return self._noted(k.V_DEALER)
+
+    def _make_order(self) -> np.ndarray:
+        return self._block(self._offset("O_ORDER"), self.participants)
+
+    def _make_hand(self) -> np.ndarray:
+        # ``machine.visible_hand``: hidden while bidding a dark or forehead deal; named after the
+        # first cards only (002), unless a dealer naming after a turned Joker saw them all
+        return self._noted(k.V_HAND).view(np.uint64)
+
+    def _make_other_hands(self) -> np.ndarray:
+        if not self.sees_others:
+            return np.zeros((self.count, self.participants), dtype=np.uint64)
+        others = self._by_position("O_HANDS").view(np.uint64)
+        others[self._value_full("order") == self._value_full("seat")[:, None]] = 0
+        return others
+
+    def _hidden_or(self, column: int) -> np.ndarray:
+        if self.trump_hidden:
+            return np.full(self.count, -1, dtype=np.int64)
+        return self._noted(column)
+
+    def _make_trump(self) -> np.ndarray:
+        return self._hidden_or(k.V_TRUMP)
+
+    def _make_trump_card(self) -> np.ndarray:
+        return self._hidden_or(k.V_TRUMP_CARD)
+
+    def _make_trump_how(self) -> np.ndarray:
+        how = self._hidden_or(k.V_HOW)
+        return np.where(how == m.HOW_NAMED_BY, HOW_NAMED, how)
+
+    def _make_trick_trump(self) -> np.ndarray:
+        # not known before a dark deal (the reference's field still shows it)
+        return self._hidden_or(k.V_TRICK_TRUMP)
+
+    def _make_led_suit(self) -> np.ndarray:
+        return self._noted(k.V_LED)
+
+    def _make_bids(self) -> np.ndarray:
+        return self._by_position("O_BIDS")
+
+    def _make_taken(self) -> np.ndarray:
+        return self._by_position("O_TAKEN")
+
+    def _make_scores(self) -> np.ndarray:
+        return self._block(self._offset("O_SCORES"), self.players)
+
+    def _legal_a(self, phase: str) -> np.ndarray:
+        if self.phase != phase:
+            return np.zeros(self.count, dtype=np.uint64)
+        return self._noted(k.V_LEGAL).view(np.uint64)
+
+    def _make_legal_bids(self) -> np.ndarray:
+        return self._legal_a("bid")
+
+    def _make_legal_cards(self) -> np.ndarray:
+        return self._legal_a("play")
+
+    def _make_legal_calls(self) -> np.ndarray:
+        return self._noted(k.V_CALLS)  # ``machine.joker_calls`` (0 without Jokers in the deck)
+
+    def _trick(self, name: str, empty: int) -> np.ndarray:
+        values = self._block(self._offset(name), self.participants)
+        return np.where(np.arange(self.participants) < self.trick_position, values, empty)
+
+    def _make_trick_cards(self) -> np.ndarray:
+        return self._trick("O_TCARD", -1)
+
+    def _make_trick_calls(self) -> np.ndarray:
+        return self._trick("O_TCALL", 0)
+
+    def _make_trick_suits(self) -> np.ndarray:
+        return self._trick("O_TSUIT", -1)
+
+    def _make_trick_positions(self) -> np.ndarray:
+        # who plays at each step of the trick: from its leader round the deal's order
+        if self.trick_position:
+            leader = self._column(self._offset("O_TSEAT"))
+            match = self._value_full("order") == leader[:, None]
+            first = np.argmax(match, axis=1)
+        else:
+            first = self._value_full("position")
+        return (first[:, None] + np.arange(self.participants)) % self.participants
+
+    def _trick_lead(self) -> None:
+        count = self.count
+        position = np.zeros(count, dtype=np.int64)
+        key = np.zeros(count, dtype=np.int64)
+        beats = np.zeros(count, dtype=np.bool_)
+        trick_lead_many(self._game.states, self._game.tables.plan, self._games, position, key,
+                        beats)
+        self._shared.update(winning_position=position, winning_key=key,
+                            trumps_beat_jokers=beats)
+
+    def _make_winning_position(self) -> np.ndarray:
+        self._trick_lead()
+        return self._shared["winning_position"]
+
+    def _make_winning_key(self) -> np.ndarray:
+        self._trick_lead()
+        return self._shared["winning_key"]
+
+    def _make_trumps_beat_jokers(self) -> np.ndarray:
+        self._trick_lead()
+        return self._shared["trumps_beat_jokers"]
+
+    def _make_led_suit_mask(self) -> np.ndarray:
+        return SUIT_MASK_OR_NONE[self._value_full("led_suit") + 1]
+
+    def _make_trick_trump_mask(self) -> np.ndarray:
+        return SUIT_MASK_OR_NONE[self._noted(k.V_TRICK_TRUMP) + 1]
+
+    def _make_own_bid(self) -> np.ndarray:
+        return self._noted(k.V_OWN_BID)
+
+    def _make_own_taken(self) -> np.ndarray:
+        return self._noted(k.V_OWN_TAKEN)
+
+    def _make_played(self) -> np.ndarray:
+        seen = np.zeros(self.count, dtype=np.int64)
+        seen_many(self._game.states, self._game.tables.plan, self._games, seen)
+        return seen.view(np.uint64)
+
+    def _make_decision_index(self) -> np.ndarray:
+        game = self._game
+        return game.counts.ravel()[self._games * game.players + self._value_full("seat")]
+
     # -- for the scalar adapter --------------------------------------------------------------
 
     def scalar_observations(self) -> list[Any]:
         """The reference ``engine.Observation`` of each row (slow; for scalar strategies)."""
         from .scalar_view import scalar_observations
 
-        rows = np.arange(self._state.count) if self.rows is None else self.rows
-        return scalar_observations(self._game, self._state, self, rows)
+        return scalar_observations(self._game, self._value_full("games") if self.rows is None
+                                   else self._games[self.rows])
 
     def report_faults(self, rows: np.ndarray, messages: list[str]) -> None:
         """Mark the games of ``rows`` (indices into this observation) as errored."""
         full_rows = rows if self.rows is None else self.rows[rows]
-        self._game.record_faults(self._state, full_rows, messages)
+        self._game.record_faults(self._games[full_rows], messages)
