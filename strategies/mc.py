@@ -36,6 +36,7 @@ from .base import Parameter
 from .compiled import T_STRONG_AT
 from .ev import ExpectedValueStrategy
 from .heuristic import PREMIUM_PARAMETERS, PremiumOutlook
+from .keep import keep_from_observation
 from .pimc import PimcStrategy
 from .registry import StrategySpecError
 from .search import Deadline, distinct_plays, representative
@@ -48,7 +49,7 @@ __all__ = ["MonteCarloStrategy", "action_code"]
 def action_code(action: Action) -> int:
     """The machine's code of an action (``machine.action_code``)."""
     if isinstance(action, Play):
-        return m.action_code(action.card, CALL_CODES[action.call], action.suit)
+        return m.action_code(action.card, CALL_CODES[action.call], action.suit, action.rank)
     if isinstance(action, Bid):
         return action.tricks
     assert isinstance(action, NameTrump)
@@ -159,6 +160,8 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         if len(actions) == 1:
             return actions[0]
         phase = observation.phase
+        if phase == Phase.KEEP:  # keep or decline the Joker's trick: one rule for every strategy
+            return keep_from_observation(observation)
         candidates = distinct_plays(observation) if phase == Phase.PLAY else list(actions)
         if len(candidates) == 1:
             return candidates[0]

@@ -481,13 +481,19 @@ def test_random_rule_options_with_draws_and_keeps_match_in_the_compiled_loop(
 ])
 def test_the_lockstep_engine_refuses_what_it_cannot_play(options: dict[str, Any],
                                                          named: str) -> None:
-    """The lockstep engine has its own copy of the deal and the trick, which knows neither rule:
-    it says so, naming the option, rather than play them wrongly (``RulePlan.lockstep_refusal``)."""
+    """Numpy seats cannot answer these rules (their observations know neither the draw's stock
+    nor a keep decision): the lockstep engine says so, naming the option, rather than play them
+    wrongly (``RulePlan.lockstep_refusal``); compiled seats play them on the machine's states in
+    the lockstep loop too, deal log and all, the games of the whole-game compiled loop."""
     from raspis.engine.errors import RaspisError
 
     variant = variant_from_dict({"extends": "joker-52", "name": "refused", **options})
+    logged = play_batch(variant, 3, [1, 2], [BatchLowest()], record=True)
+    whole = play_batch(variant, 3, [1, 2], [BatchLowest()])
+    assert logged.log is not None and not logged.errored.any()
+    assert logged.scores.tolist() == whole.scores.tolist()
     with pytest.raises(RaspisError, match=named.replace(".", r"\.")):
-        play_batch(variant, 3, [1], [BatchLowest()], record=True)
+        play_batch(variant, 3, [1], [ScalarAdapter("heuristic")])
     with pytest.raises(RaspisError, match="lockstep"):
         play_batch(variant, 3, [1], [ScalarAdapter("heuristic")])
 

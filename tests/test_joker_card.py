@@ -40,7 +40,7 @@ from raspis.engine.determinize import inferred_voids
 from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant
 from raspis.strategies import load_strategy, play_game
-from raspis.strategies.batch import load_batch_strategy
+from raspis.strategies.batch import ScalarAdapter, load_batch_strategy
 from raspis.tournament.runner import TournamentConfig, TournamentError, _validate
 
 SPADES, CLUBS, DIAMONDS, HEARTS, NO_TRUMP = 0, 1, 2, 3, -1
@@ -230,7 +230,7 @@ def test_a_joker_declared_as_a_card_shows_nothing_of_its_hand() -> None:
 def test_the_lockstep_batch_engine_refuses_it_and_the_compiled_batch_plays_it() -> None:
     seeds = np.arange(6, dtype=np.uint64)
     with pytest.raises(VariantError, match="as_card"):
-        play_batch(AS_CARD, 3, seeds, [load_batch_strategy("fastheuristic")], compiled=False)
+        play_batch(AS_CARD, 3, seeds, [ScalarAdapter("random")])  # a seat that is not compiled
     result = play_batch(AS_CARD, 3, seeds, [load_batch_strategy("fastheuristic")])
     assert not result.errored.any()
 

@@ -43,6 +43,7 @@ from .kernels import (
 from .observation import PHASES, BatchObservation
 from .result import BatchLog, BatchResult, lead_changes_of, places_of
 from .rng import as_seeds
+from .rules import BatchRules
 
 _METHODS = {"trump": "name_trump", "bid": "bid", "play": "play"}
 
@@ -179,6 +180,11 @@ class BatchGame:
         started = time.perf_counter()
         self._start()
         stepper = self._stepper()
+        if self.numpy_seat.any():
+            # a seat asked in numpy (or through a scalar adapter) cannot be shown what some
+            # options need (a shown card, a keep decision, a named card, the draw's stock):
+            # ``BatchRules`` refuses those options, naming them, before any game is played
+            BatchRules(self.variant, self.players)
         plan = self.tables.plan
         states, counts, record, logs = self.states, self.counts, self.record, self.logs
         view, keys, jokers = self.view, self.keys, self.plan.has_jokers
