@@ -303,6 +303,31 @@ def test_batch_engine_writes_the_scalar_engines_dataset(tmp_path: Path) -> None:
     assert manifest["engine"] == "batch"
 
 
+@pytest.mark.parametrize("option", ['[joker]\nlead_choice = true', '[joker]\nas_card = true',
+                                    '[play]\ndraw_after_trick = true'])
+def test_auto_engine_seats_numpy_batch_strategies_only_where_they_can_play(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str) -> None:
+    """A numpy batch strategy (one without a compiled policy) is not shown a named Joker, a keep
+    decision or the draw's stock: with such an option the auto engine is the scalar one, and an
+    explicit ``--engine batch`` is refused before any game, naming the option; a variant without
+    them stays on the batch engine."""
+    import raspis.tournament.batch_shard as batch_shard
+    from raspis.tournament.runner import _validate
+
+    monkeypatch.setattr(batch_shard, "can_run_compiled", lambda strategies: False)
+    path = tmp_path / "mine.toml"
+    path.write_text(f'extends = "joker-52"\nname = "mine"\n\n{option}\n', encoding="utf-8")
+    name = option.split("\n")[1].split(" =")[0]
+    config = TournamentConfig(variants=(str(path),), players=3,
+                              strategies=("lowest", "random", "lowest"), games=1)
+    assert config.resolved_engine() == "scalar"
+    plain = TournamentConfig(**{**config.__dict__, "variants": ("joker-52",)})
+    assert plain.resolved_engine() == "batch"
+    forced = TournamentConfig(**{**config.__dict__, "engine": "batch"})
+    with pytest.raises(TournamentError, match=name):
+        _validate(forced)
+
+
 def test_auto_engine_falls_back_to_scalar_for_scalar_only_strategies() -> None:
     config = TournamentConfig(variants=("classic",), players=4,
                               strategies=("heuristic", "random", "random", "random"), games=1)

@@ -79,8 +79,9 @@ class TournamentConfig:
 
         if not can_run_batch(self.strategies):
             return "scalar"
-        if not can_run_compiled(self.strategies) and _lockstep_refuses(self.variants):
-            return "scalar"  # the lockstep batch engine does not play ``joker.as_card``
+        if not can_run_compiled(self.strategies) and lockstep_refusal(self.variants,
+                                                                      self.players):
+            return "scalar"  # a numpy batch seat could not be shown what the variant needs
         return "batch"
 
     @property
@@ -136,13 +137,19 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _lockstep_refuses(variants: tuple[str, ...]) -> bool:
-    """Whether a variant of the run has an option the numpy lockstep batch engine does not play
-    (``joker.as_card``: only the rules core's state machine does)."""
-    try:
-        return any(load_variant(spec).joker.as_card for spec in variants)
-    except Exception:  # a bad variant is reported by ``_validate``
-        return False
+def lockstep_refusal(variants: tuple[str, ...], players: int) -> str | None:
+    """Why a numpy batch strategy cannot play a variant of the run at ``players`` seats
+    (``RulePlan.lockstep_refusal``: the one list of such options), or None."""
+    from raspis.engine.core.plan import RulePlan
+
+    for spec in variants:
+        try:
+            refusal = RulePlan(load_variant(spec), players).lockstep_refusal()
+        except Exception:  # a bad variant or player count is reported by ``_validate``
+            continue
+        if refusal:
+            return refusal
+    return None
 
 
 def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
@@ -170,15 +177,12 @@ def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
     if config.engine == "batch" and any("isolated+" in spec for spec in config.strategies):
         raise TournamentError("isolated strategies play on the scalar engine: use --engine auto "
                               "or scalar with --isolate / isolated+SPEC")
-    if config.engine == "batch" and _lockstep_refuses(config.variants):
+    if config.engine == "batch":
         from raspis.tournament.batch_shard import can_run_compiled
 
-        if not can_run_compiled(config.strategies):
-            raise TournamentError(
-                "--engine batch: a variant declares the Joker as any card (joker.as_card), which "
-                "the numpy lockstep batch engine does not play; seat only compiled batch "
-                "strategies (lowest, random, fastheuristic, strong) or use --engine auto or "
-                "scalar")
+        refusal = lockstep_refusal(config.variants, config.players)
+        if refusal and not can_run_compiled(config.strategies):
+            raise TournamentError(f"--engine batch: {refusal}")
     if config.seating not in SEATING_MODES:
         raise TournamentError(f"--seating must be one of {', '.join(SEATING_MODES)}")
     if config.duplicate == "permutations" and config.players > 6:

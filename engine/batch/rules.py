@@ -36,7 +36,7 @@ from raspis.engine.core.codes import (
     TRUMP_TURNED,
     TRUMPS_OPTION,
 )
-from raspis.engine.core.plan import RulePlan, shown_cards
+from raspis.engine.core.plan import RulePlan
 from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant
 
@@ -55,14 +55,6 @@ class BatchRules(RulePlan):
 
     def __init__(self, variant: Variant, players: int) -> None:
         super().__init__(variant, players)
-        shown = sorted({spec.kind for spec in self.schedule
-                        if shown_cards(self.variant.kinds[spec.kind])})
-        if shown:
-            # the batch observations of numpy strategies carry no shown cards (the machine keeps
-            # them, ``O_SHOWN``): such a seat would bid blind to them; the compiled loop plays them
-            raise VariantError(
-                f"variant {self.variant.name!r}: the deal kinds {shown} show a card of each hand "
-                "(view = 'forehead_card'), which the numpy lockstep batch engine does not play; "
-                "play them with the reference engine (raspis.engine.Game) or with compiled batch "
-                "strategies (lowest, fastrandom, fastheuristic, strong: engine.batch.compiled)"
-            )
+        refusal = self.lockstep_refusal()
+        if refusal:
+            raise VariantError(refusal)

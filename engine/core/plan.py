@@ -14,7 +14,6 @@ from functools import cached_property
 import numpy as np
 
 from ..cards import JOKER, parse_card
-from ..errors import RaspisError, VariantError
 from ..options import KindOptions
 from ..schedule import DealSpec
 from ..scoring import deal_points
@@ -114,15 +113,6 @@ class RulePlan:
         self.as_card = joker.as_card
         #: the cards a Joker may be declared as (``rules.nameable_cards``; 0: ``as_card`` off)
         self.nameable = nameable_cards(self.deck_mask) if joker.as_card else 0
-        if self.as_card and type(self) is not RulePlan:
-            # the numpy lockstep batch engine (``engine.batch.rules.BatchRules``, a subclass)
-            # plays Jokers by its own loop, which knows no named card: it must not play this
-            raise VariantError(
-                f"variant {variant.name!r}: joker.as_card (the Joker declared as any card) is "
-                "played by the rules core's state machine only: engine.Game (the scalar "
-                "engine) and batches of compiled strategies (lowest, random, fastheuristic, "
-                "strong, without record=True); the numpy lockstep batch engine cannot play it: "
-                "use one of those, or set joker.as_card = false")
         self.lead_choice = joker.lead_choice
         play = variant.play
         self.must_trump = play.must_trump
@@ -153,24 +143,33 @@ class RulePlan:
         self.memo: dict[object, object] = {}
         self._machines: dict[object, MachineTables] = {}
         self.kind_names = tuple(variant.kinds)
-        if type(self) is not RulePlan:  # the lockstep engine's ``BatchRules``, its one subclass
-            refusal = self.lockstep_refusal()
-            if refusal:
-                raise RaspisError(refusal)
 
     def lockstep_refusal(self) -> str | None:
-        """Why the numpy lockstep batch engine (``engine.batch.BatchGame``) cannot play this
-        variant, or None: it has its own copy of the deal and the trick, which knows neither the
-        turned card drawn last nor the deal's tricks with the draw after each trick
-        (``play.draw_after_trick``), nor the Joker's player keeping or declining the trick
-        (``joker.lead_choice``). The compiled batch loop and ``engine.Game`` play both."""
-        named = [name for name, on in (("play.draw_after_trick", self.draw_after_trick),
-                                       ("joker.lead_choice", self.lead_choice)) if on]
+        """Why a numpy batch strategy (a seat of ``engine.batch.BatchGame`` decided in numpy, or
+        through a scalar adapter) cannot play this variant, or None. Its ``BatchObservation``
+        and its action columns carry no shown card (``view = "forehead_card"``), no named card
+        (``joker.as_card``), no keep-or-decline decision (``joker.lead_choice``) and no stock
+        drawn after each trick (``play.draw_after_trick``); the state machine plays them all, so
+        ``engine.Game`` and batches of compiled strategies do. The one list of these options:
+        ``engine.batch.rules.BatchRules`` raises it, and the tournament runner asks it to pick
+        the scalar engine instead."""
+        shown = sorted({spec.kind for spec in self.schedule
+                        if shown_cards(self.variant.kinds[spec.kind])})
+        named = [name for name, on in (
+            ("joker.as_card (the Joker declared as any card)", self.as_card),
+            ("joker.lead_choice (keep or decline the trick after a Joker lead)",
+             self.lead_choice),
+            ("play.draw_after_trick (a draw from the stock after each trick)",
+             self.draw_after_trick),
+            (f"view = 'forehead_card' (one card of each hand shown, deal kinds {shown})",
+             bool(shown))) if on]
         if not named:
             return None
-        return (f"variant {self.variant.name!r}: the lockstep batch engine does not play "
-                f"{' and '.join(named)}; play it with compiled batch strategies (every seat a "
-                "compiled policy, no record) or with engine.Game")
+        return (f"variant {self.variant.name!r}: {'; '.join(named)}: a numpy batch strategy "
+                "of the lockstep batch engine cannot play it, its batch observation does not "
+                "show it. Play the variant with compiled batch strategies (lowest, random, "
+                "fastrandom, fastheuristic, strong) or with the reference engine (engine.Game, "
+                "--engine scalar)")
 
     @cached_property
     def schedule(self) -> list[DealSpec]:
