@@ -49,14 +49,6 @@ def first_preferred(calls: int, preference: tuple[int, ...]) -> int:
     return -1
 
 
-def first_preferred_many(calls: np.ndarray, preference: tuple[int, ...]) -> np.ndarray:
-    """``first_preferred`` of each legal-calls mask of ``calls`` (an ``int64`` array)."""
-    chosen = np.full(calls.shape, -1, dtype=np.int64)
-    for option in reversed(preference):
-        chosen = np.where((calls >> option) & 1 == 1, option, chosen)
-    return chosen
-
-
 def deck_mask(variant: Variant) -> int:
     """The deck as a card mask (``Variant.deck_mask``)."""
     return variant.deck_mask

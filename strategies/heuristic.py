@@ -36,7 +36,7 @@ from raspis.engine.game import Game, Phase
 from raspis.engine.variant import Variant
 
 from .base import Parameter, Strategy
-from .keep import keep_from_game, keep_from_observation
+from .keep import keep_from_game, settled_action
 from .tactics import (
     PLAYS,
     Rules,
@@ -309,12 +309,10 @@ class HeuristicStrategy(Strategy):
     def act(self, observation: Observation) -> Action:
         """The heuristic's action for ``observation``."""
         outlook = self.premium_outlook(observation)
-        actions = observation.legal_actions
-        if len(actions) == 1:
-            return actions[0]
+        settled = settled_action(observation)
+        if settled is not None:
+            return settled
         phase = observation.phase
-        if phase == Phase.KEEP:
-            return keep_from_observation(observation)
         rules = rules_for(observation.variant)
         if phase == Phase.PLAY:
             return play_from_observation(rules, observation, outlook)

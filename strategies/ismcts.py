@@ -35,7 +35,7 @@ from raspis.engine.game import Game, Phase
 from .base import Parameter
 from .ev import ExpectedValueStrategy
 from .heuristic import PremiumOutlook, play_from_observation, policy_action, premium_parameters
-from .keep import keep_from_observation
+from .keep import settled_action
 from .search import (
     BidEvidence,
     Deadline,
@@ -115,12 +115,10 @@ class IsmctsStrategy(ExpectedValueStrategy):
     def act(self, observation: Observation) -> Action:
         """Search the card to play; bid and name trump as ``ev``."""
         outlook = self.premium_outlook(observation)
-        actions = observation.legal_actions
-        if len(actions) == 1:
-            return actions[0]
+        settled = settled_action(observation)
+        if settled is not None:
+            return settled
         phase = observation.phase
-        if phase == Phase.KEEP:
-            return keep_from_observation(observation)
         if phase == Phase.BID:
             return Bid(self.search_bid(observation, self.bid_samples, self.window, self.time,
                                        outlook=outlook))

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from raspis.engine import Game, Keep, Observation
+from raspis.engine import Action, Game, Keep, Observation
 from raspis.engine.core import machine as m
 from raspis.engine.core.plan import rule_plan
+from raspis.engine.game import Phase
 
 KEEP, DECLINE = Keep(True), Keep(False)
 
@@ -61,5 +62,17 @@ def keep_from_observation(observation: Observation) -> Keep:
     return KEEP if keep_trick(row, observation.taken[seat]) else DECLINE
 
 
+def settled_action(observation: Observation) -> Action | None:
+    """The action a strategy need not think about, or None: the only legal action, or the keep
+    decision after a Joker lead (``keep_from_observation``, the one rule every built-in strategy
+    keeps by). The heuristic and the search strategies ask it first."""
+    actions = observation.legal_actions
+    if len(actions) == 1:
+        return actions[0]
+    if observation.phase == Phase.KEEP:
+        return keep_from_observation(observation)
+    return None
+
+
 __all__ = ["DECLINE", "KEEP", "keep_code", "keep_from_game", "keep_from_observation",
-           "keep_trick"]
+           "keep_trick", "settled_action"]

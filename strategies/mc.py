@@ -36,7 +36,7 @@ from .base import Parameter
 from .compiled import T_STRONG_AT
 from .ev import ExpectedValueStrategy
 from .heuristic import PREMIUM_PARAMETERS, PremiumOutlook
-from .keep import keep_from_observation
+from .keep import settled_action
 from .pimc import PimcStrategy
 from .registry import StrategySpecError
 from .search import Deadline, distinct_plays, representative
@@ -156,13 +156,12 @@ class MonteCarloStrategy(ExpectedValueStrategy):
     def act(self, observation: Observation) -> Action:
         """The candidate with the best mean playout value."""
         outlook = self.premium_outlook(observation)  # followed at every decision
-        actions = observation.legal_actions
-        if len(actions) == 1:
-            return actions[0]
+        settled = settled_action(observation)
+        if settled is not None:
+            return settled
         phase = observation.phase
-        if phase == Phase.KEEP:  # keep or decline the Joker's trick: one rule for every strategy
-            return keep_from_observation(observation)
-        candidates = distinct_plays(observation) if phase == Phase.PLAY else list(actions)
+        candidates = (distinct_plays(observation) if phase == Phase.PLAY
+                      else list(observation.legal_actions))
         if len(candidates) == 1:
             return candidates[0]
         return self.search(observation, candidates, outlook)

@@ -45,7 +45,7 @@ from .heuristic import (
     play_from_observation,
     policy_action,
 )
-from .keep import keep_from_observation
+from .keep import settled_action
 from .registry import StrategySpecError
 from .search import (
     BidEvidence,
@@ -121,12 +121,10 @@ class PimcStrategy(ExpectedValueStrategy):
     def act(self, observation: Observation) -> Action:
         """Search the card to play or the bid; name trump as ``ev``."""
         outlook = self.premium_outlook(observation)  # followed at every decision
-        actions = observation.legal_actions
-        if len(actions) == 1:
-            return actions[0]
+        settled = settled_action(observation)
+        if settled is not None:
+            return settled
         phase = observation.phase
-        if phase == Phase.KEEP:
-            return keep_from_observation(observation)
         if phase == Phase.BID:
             return self.search_bid_action(observation, outlook)
         if phase == Phase.TRUMP:
