@@ -1,7 +1,9 @@
 """Every shell command of the README runs as written, in a fresh directory.
 
 The ``sh`` blocks of README.md are split into commands (comments dropped, backslash continuations
-joined) and run one after the other with bash in a temporary directory that holds what a fresh
+joined) and run in the README's order with bash, in three independent groups (``group``: the
+study, the tournaments and their readers, the rest), each in a temporary directory that holds what
+a fresh
 clone has next to them: links to the project's ``.venv``, ``examples/``, ``Makefile`` and
 ``pyproject.toml``, and the files the README shows in full (its ``toml`` blocks, written under the
 name their first comment gives them; ``my-variant.toml`` is the same file). Only sizes change:
@@ -60,9 +62,40 @@ def test_readme_has_the_commands_of_every_section() -> None:
         assert any(f"raspis {name} " in c for c in commands), name
 
 
+def group(command: str) -> str:
+    """Which of the independent runs a command belongs to: ``study`` (``make run`` and what reads
+    its results), ``results`` (the tournaments and what reads theirs), ``rest`` (the others). Each
+    group runs in a directory of its own, in the README's order, so the groups can run side by
+    side."""
+    if command.startswith("make run") or "results/study" in command:
+        return "study"
+    if re.search(r"\b(results|reports)/|ranking\.csv", command):
+        return "results"
+    return "rest"
+
+
+GROUPS = ("study", "results", "rest")
+
+
+def test_every_readme_command_is_in_a_group_that_holds_its_inputs() -> None:
+    """A command reading ``results/NAME`` is in the group of the command that writes it."""
+    commands = readme_commands()
+    writers = {}
+    for command in commands:
+        match = re.search(r"--out (results/\w+)", command)
+        if match:
+            writers[match.group(1)] = group(command)
+    writers["results/study"] = "study"
+    assert {group(c) for c in commands} == set(GROUPS)
+    for command in commands:
+        for path in re.findall(r"results/\w+", command):
+            assert writers.get(path) == group(command), (command, path)
+
+
 @pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "raspis").exists(),
                     reason="needs the project's .venv (make test creates it)")
-def test_every_readme_command_runs(tmp_path: Path) -> None:
+@pytest.mark.parametrize("which", GROUPS)
+def test_every_readme_command_runs(tmp_path: Path, which: str) -> None:
     for name in LINKED:
         (tmp_path / name).symlink_to(ROOT / name)
     for block in _blocks("toml"):
@@ -73,6 +106,8 @@ def test_every_readme_command_runs(tmp_path: Path) -> None:
     environment = {**os.environ, "COLUMNS": "100", "PYTHONDONTWRITEBYTECODE": "1"}
     environment.pop("VIRTUAL_ENV", None)
     for command in readme_commands():
+        if group(command) != which:
+            continue
         shrunk = shrink(command)
         if shrunk is None:
             continue
