@@ -3,8 +3,7 @@
 The ``sh`` blocks of README.md are split into commands (comments dropped, backslash continuations
 joined) and run in the README's order with bash, in three independent groups (``group``: the
 study, the tournaments and their readers, the rest), each in a temporary directory that holds what
-a fresh
-clone has next to them: links to the project's ``.venv``, ``examples/``, ``Makefile`` and
+a fresh clone has next to them: links to the project's ``.venv``, ``examples/``, ``Makefile`` and
 ``pyproject.toml``, and the files the README shows in full (its ``toml`` blocks, written under the
 name their first comment gives them; ``my-variant.toml`` is the same file). Only sizes change:
 ``--games``, ``--simulate`` and ``make run`` get small counts so the test stays short, and ``make``
