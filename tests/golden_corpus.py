@@ -167,9 +167,15 @@ def observation_text(observation: Any) -> str:
     return ";".join(parts)
 
 
+#: types whose text is ``str(value)`` (checked first: most values of an observation are these)
+_SCALARS = frozenset({int, str, bool, type(None)})
+
+
 def _plain(value: Any) -> str:
+    if type(value) in _SCALARS:
+        return str(value)
     if isinstance(value, tuple | list):
-        return "(" + ",".join(_plain(item) for item in value) + ")"
+        return "(" + ",".join([_plain(item) for item in value]) + ")"
     if hasattr(value, "cards") and hasattr(value, "winner"):  # a finished trick
         return f"T[{_plain(value.cards)}|{value.trump}|{value.winner}]"
     if hasattr(value, "seat") and hasattr(value, "call"):  # a card in a trick
