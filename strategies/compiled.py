@@ -4,10 +4,10 @@ rules core's state machine directly, and the loop that plays whole games with th
 When every seat of a batch is one of these, ``engine.batch.play_batch`` hands the games to
 ``run_games``: each game is played from its first deal to its end inside one compiled loop
 (``engine.core.machine.step`` for the rules, ``decide`` for the policy), with no Python between
-decisions. The decisions are the very ones the numpy batch strategies
-(``strategies.batch_basic``) and the scalar twins (``strategies.fast``) make: the same rules of
-thumb, the same tables (``strategies.fast_tables``), the same counter-based random draws. What a
-seat may see is asked of the machine (``visible_hand``, ``visible_trump``, ``seen_cards``). When
+decisions. The scalar twins in ``engine.Game`` run these very functions (``strategies.twin``:
+``fastheuristic``, ``strong``), or draw the same counter-based random numbers (``fastrandom``).
+What a seat may see is asked of the machine (``visible_hand``, ``visible_trump``,
+``seen_cards``). When
 some seat is a numpy batch strategy, the lockstep engine plays the compiled seats with
 ``Stepper`` (``advance_rows``): each game's compiled seats move inside numba until the numpy
 seat is to move.

@@ -1,9 +1,9 @@
-"""The tables shared by the fast heuristic and its scalar twin (``fastheuristic``).
+"""The tables of the compiled fast heuristic (``fastheuristic``).
 
-``strategies.compiled.fast_heuristic`` (the compiled policy of the batch ``fastheuristic``) and
-``strategies.fast.FastHeuristicStrategy`` (one game, ``engine.Game``) make the very same decisions
-because they read the same tables and do the same integer arithmetic. Everything with a
-probability in it is worked out here once, rounded to whole thousandths of a trick.
+``strategies.compiled.fast_heuristic`` (the compiled policy of the batch ``fastheuristic``, which
+its scalar twin ``strategies.fast.FastHeuristicStrategy`` runs too) reads them with integer
+arithmetic only. Everything with a probability in it is worked out here once, rounded to whole
+thousandths of a trick.
 
 ``suit_tables(variant, participants, hand_size)`` gives, for each suit and each 13-bit pattern of a
 hand's cards in that suit, the tricks (in thousandths) the cards are expected to take: a card takes
@@ -39,14 +39,6 @@ LOSE_LEAD: tuple[int, ...] = (1, 6, 7, 8, 9, 14, 15, 16, 17, 0, 2, 3, 4, 5, 10, 
                               *_ANY_SUIT_DEMANDS)
 #: the assumed share of trumps among the unseen cards, for the ruff discount
 _TRUMP_SHARE = 0.25
-
-
-def first_preferred(calls: int, preference: tuple[int, ...]) -> int:
-    """The first option of ``preference`` set in the legal-calls mask ``calls`` (-1 if none)."""
-    for option in preference:
-        if calls >> option & 1:
-            return option
-    return -1
 
 
 def deck_mask(variant: Variant) -> int:

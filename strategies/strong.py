@@ -8,53 +8,34 @@ bid with the best expected points under the deal's own score table) and card pla
 cheapest holding winner, ducking with the most dangerous loser, the Joker kept for when it
 counts), plus the premium of a span kept in reach (002; as ``heuristic:premium=true``).
 
-``StrongStrategy`` (scalar spec ``strong``) is its twin in ``engine.Game``: it runs the same
-compiled function on the state of the game the observation was taken from (``Observation``
-carries it), so the two engines play the very same games. Where an observation carries no state
-(a strategy in its own process, or seated in the batch engine's numpy lockstep loop), the twin
-rebuilds the deal from the observation with the hidden hands guessed (``Observation.resample``):
-the policy never reads them, but such a rebuilt deal knows nothing of the premium span and of
-tricks the memory rule hides, so there the twin plays as ``strong`` without the premium.
+``StrongStrategy`` (scalar spec ``strong``) is its twin in ``engine.Game``
+(``strategies.twin.CompiledTwin``): it runs the same compiled function on the state of the game
+the observation was taken from, so the two engines play the very same games. Where an observation
+carries no state (a strategy in its own process, or seated in the numpy lockstep loop), the twin
+rebuilds the deal from the observation with the hidden hands guessed: the policy never reads
+them, but such a rebuilt deal knows nothing of the premium span and of tricks the memory rule
+hides, so there the twin plays as ``strong`` without the premium.
 """
 
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from raspis.engine import Action, Bid, Keep, NameTrump, Observation, Play, Variant
+from raspis.engine import Variant
 from raspis.engine.core import machine as m
-from raspis.engine.core.codes import CALL_NAMES
 from raspis.engine.core.plan import MachineTables, RulePlan
 from raspis.engine.game import Game, Phase
 
 from . import compiled
-from .base import Strategy
 from .batch import BatchStrategy, ScalarAdapter
 from .strong_policy import decide_strong
+from .twin import CompiledTwin, action_of, policy_table
 
 
-@lru_cache(maxsize=32)
 def _table(tables: MachineTables, plan: RulePlan, fitted: bool = True) -> np.ndarray:
-    return compiled._policy_table(tables, plan, fitted)
-
-
-def action_of(code: int, phase: Phase) -> Action:
-    """The ``Action`` of a machine action code (``machine.action_code``) in ``phase``."""
-    if phase == Phase.PLAY:
-        card = code & 63
-        if card < 52:
-            return Play(card)
-        call = code >> m.CALL_SHIFT & m.CALL_BITS
-        return Play(card, CALL_NAMES[call],  # type: ignore[arg-type]
-                    (code >> m.SUIT_SHIFT & m.SUIT_BITS) - 1, code >> m.RANK_SHIFT)
-    if phase == Phase.BID:
-        return Bid(code)
-    if phase == Phase.KEEP:
-        return Keep(code != 0)
-    return NameTrump(code - 1)
+    return policy_table(tables, plan, True, fitted)
 
 
 def decide(game: Game, state: np.ndarray, fitted: bool = True) -> int:
@@ -125,37 +106,14 @@ def save_fit(variant: Variant, players: int, counts: dict[int, np.ndarray]) -> P
     return path
 
 
-class StrongStrategy(Strategy):
-    """The heuristic's rules, compiled (``strategies.strong_policy``); twin of batch ``strong``."""
+class StrongStrategy(CompiledTwin):
+    """The heuristic's rules, compiled (``strategies.strong_policy``); twin of batch ``strong``
+    (``strategies.twin``: the same compiled function on the observation's game)."""
 
     name = "strong"
     description = ("the heuristic's bidding and card play compiled on the rules core, with the "
                    "premium kept in reach (twin of the batch engine's compiled strong)")
-
-    def start_game(self, variant, seat, players, rng: random.Random) -> None:  # noqa: ANN001
-        """Keep a generator for the rare rebuilt deal (see the module docstring)."""
-        super().start_game(variant, seat, players, rng)
-        self._guess = random.Random(rng.getrandbits(64))
-
-    def act(self, observation: Observation) -> Action:
-        """The compiled policy's action."""
-        actions = observation.legal_actions
-        if len(actions) == 1:
-            return actions[0]
-        try:
-            source = object.__getattribute__(observation, "_source")
-        except AttributeError:
-            source = None
-        if source is not None:
-            state, game = source[0], source[1]
-        else:
-            game = observation.resample(self._guess)
-            state = game.state
-        action = action_of(decide(game, state), observation.phase)
-        for legal in actions:
-            if legal == action:
-                return legal
-        raise RuntimeError(f"strong chose {action}, not a legal action")  # pragma: no cover
+    policy = compiled.STRONG
 
 
 class BatchStrong(BatchStrategy):

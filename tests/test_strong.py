@@ -12,9 +12,10 @@ from raspis.engine import Game, load_variant
 from raspis.engine.batch import play_batch
 from raspis.engine.core import machine as m
 from raspis.engine.variant import preset_names
-from raspis.strategies import load_strategy, play_game
+from raspis.strategies import compiled, load_strategy, play_game
 from raspis.strategies.batch import load_batch_strategy, plays_like_scalar
 from raspis.strategies.strong import decide
+from raspis.strategies.twin import policy_code
 
 
 @pytest.mark.parametrize("name", preset_names())
@@ -61,23 +62,30 @@ def _shuffled_others(state: np.ndarray, plan: np.ndarray, seat: int,
     return other
 
 
+@pytest.mark.parametrize("policy", ["strong", "fastheuristic"])
 @pytest.mark.parametrize("name", ["classic", "joker"])
-def test_strong_never_reads_the_hidden_hands(name: str) -> None:
+def test_strong_never_reads_the_hidden_hands(name: str, policy: str) -> None:
+    """Neither compiled policy that a scalar twin runs (``strategies.twin``) reads another seat's
+    hand: dealing the others' cards anew never changes a decision (so a twin may decide on a
+    deal rebuilt from its observation)."""
+    code_of = {"strong": compiled.STRONG, "fastheuristic": compiled.FAST_HEURISTIC}[policy]
     generator = random.Random(5)
     decisions = changed = 0
     for seed in (1, 2):
         game = Game(load_variant(name), 4, seed, log=False)
-        strategy = load_strategy("strong")
+        strategy = load_strategy(policy)
         strategy.start_game(game.variant, 0, 4, random.Random(seed))
         while not game.is_over():
             seat = game.to_move
             state = game.state
             plan = game.tables.plan
-            code = decide(game, state)
+            code = policy_code(game, state, code_of)
+            if policy == "strong":
+                assert decide(game, state) == code
             for _ in range(3):
                 other = _shuffled_others(state, plan, seat, generator)
                 changed += not np.array_equal(other, state)
-                assert decide(game, other) == code
+                assert policy_code(game, other, code_of) == code
             decisions += 1
             game.apply(strategy.act(game.observation(seat)))
     assert decisions > 100 and changed > 100

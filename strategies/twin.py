@@ -1,0 +1,92 @@
+"""Scalar twins of compiled policies: an ``engine.Game`` strategy that runs the batch engine's
+compiled function itself, so both engines play the very same games from one copy of the rules.
+
+A twin asks the compiled policy (``strategies.compiled.decide``) for the action of the seat to
+move, on the state of the game the observation was taken from (``Observation`` carries it). Where
+an observation carries no state (a strategy in its own process, or seated in the batch engine's
+numpy lockstep loop), the twin rebuilds the deal from the observation with the hidden hands
+guessed (``Observation.resample``): the compiled policies read only what the seat may see, but
+such a rebuilt deal knows nothing of a premium span and of tricks the memory rule hides.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import ClassVar
+
+import numpy as np
+from raspis.engine import Action, Bid, Keep, NameTrump, Observation, Play, Variant
+from raspis.engine.core import machine as m
+from raspis.engine.core.codes import CALL_NAMES
+from raspis.engine.core.plan import MachineTables, RulePlan
+from raspis.engine.game import Game, Phase
+
+from . import compiled
+from .base import Strategy
+
+
+@lru_cache(maxsize=32)
+def policy_table(tables: MachineTables, plan: RulePlan, strong_on: bool = True,
+                 fitted: bool = True) -> np.ndarray:
+    """The compiled policies' table for ``plan`` (``compiled._policy_table``), made once:
+    ``strong_on`` with ``strong``'s section, ``fitted`` with its shipped fitted bids."""
+    return compiled._policy_table(tables, plan, fitted, strong_on=strong_on)
+
+
+def action_of(code: int, phase: Phase) -> Action:
+    """The ``Action`` of a machine action code (``machine.action_code``) in ``phase``."""
+    if phase == Phase.PLAY:
+        card = code & 63
+        if card < 52:
+            return Play(card)
+        call = code >> m.CALL_SHIFT & m.CALL_BITS
+        return Play(card, CALL_NAMES[call],  # type: ignore[arg-type]
+                    (code >> m.SUIT_SHIFT & m.SUIT_BITS) - 1, code >> m.RANK_SHIFT)
+    if phase == Phase.BID:
+        return Bid(code)
+    if phase == Phase.KEEP:
+        return Keep(code != 0)
+    return NameTrump(code - 1)
+
+
+def policy_code(game: Game, state: np.ndarray, policy: int) -> int:
+    """The action code ``policy`` (``compiled.FAST_HEURISTIC``, ``compiled.STRONG``, ...) chooses
+    for the seat to move in ``state``, a state of ``game``'s machine."""
+    table = policy_table(game.tables, game.plan, strong_on=policy == compiled.STRONG)
+    return int(compiled.decide(state, game.tables.plan, table, policy, 0, 0))
+
+
+class CompiledTwin(Strategy):
+    """A scalar strategy that plays the compiled policy ``policy`` (see the module docstring)."""
+
+    policy: ClassVar[int]
+
+    def start_game(self, variant: Variant, seat: int, players: int,
+                   rng: random.Random) -> None:
+        """Keep a generator for the rare rebuilt deal (see the module docstring)."""
+        super().start_game(variant, seat, players, rng)
+        self._guess = random.Random(rng.getrandbits(64))
+
+    def act(self, observation: Observation) -> Action:
+        """The compiled policy's action."""
+        actions = observation.legal_actions
+        if len(actions) == 1:
+            return actions[0]
+        try:
+            source = object.__getattribute__(observation, "_source")
+        except AttributeError:
+            source = None
+        if source is not None:
+            state, game = source[0], source[1]
+        else:
+            game = observation.resample(self._guess)
+            state = game.state
+        action = action_of(policy_code(game, state, self.policy), observation.phase)
+        for legal in actions:
+            if legal == action:
+                return legal
+        raise RuntimeError(f"{self.name} chose {action}, not a legal action")  # pragma: no cover
+
+
+__all__ = ["CompiledTwin", "action_of", "policy_code", "policy_table"]
