@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from raspis.engine import load_variant
+from raspis.engine import load_variant, variant_from_dict
 from raspis.engine.batch import play_batch
 from raspis.engine.errors import VariantError
 from raspis.engine.variant import preset_names
@@ -65,7 +65,19 @@ def test_compiled_batch_plays_the_lockstep_games(name: str, players: int) -> Non
         assert_same_games(variant, players, ["fastheuristic"])  # compiled only: no numpy seat
         return
     assert_same_games(variant, players, ["fastheuristic"])
+    if variant.joker.as_card:
+        # the Joker as any card (classic 000 l.307, georgian 002 l.35): the lockstep loop refuses
+        # a numpy seat; the mixed lineup plays the same preset with the option off
+        with pytest.raises(VariantError, match="as_card"):
+            play_batch(variant, players, [1], [ScalarAdapter("random")])
+        variant = plain_joker(name)
     assert_same_games(variant, players, [MIX[seat % len(MIX)] for seat in range(players)])
+
+
+def plain_joker(name: str) -> object:
+    """Preset ``name`` with the Joker as any card off (for lineups with a numpy seat)."""
+    return variant_from_dict({"name": f"{name}-plain", "extends": name,
+                              "joker": {"as_card": False}})
 
 
 def test_compiled_batch_plays_the_lockstep_games_on_option_mixes() -> None:
@@ -73,7 +85,12 @@ def test_compiled_batch_plays_the_lockstep_games_on_option_mixes() -> None:
     assert len(mixes) > 40
     for case in mixes:
         players = case["players"]
-        assert_same_games(golden_corpus.variant_of(case), players,
+        variant = golden_corpus.variant_of(case)
+        if variant.joker.as_card:  # inherited from classic or georgian: off for the numpy seats
+            mix = case["mix"]
+            variant = variant_from_dict({**mix, "joker": {**mix.get("joker", {}),
+                                                          "as_card": False}}, source=mix["name"])
+        assert_same_games(variant, players,
                           [MIX[(seat + case["seed"]) % len(MIX)] for seat in range(players)],
                           games=12)
 
@@ -81,7 +98,7 @@ def test_compiled_batch_plays_the_lockstep_games_on_option_mixes() -> None:
 def test_a_lineup_with_a_numpy_strategy_stays_in_lockstep() -> None:
     """Only compiled policies go to the compiled loop: a scalar strategy in the lineup keeps the
     whole batch on the lockstep engine (the result says so by its log being possible)."""
-    variant = load_variant("classic")
+    variant = plain_joker("classic")  # the lockstep loop does not play the Joker as any card
     lineup = [load_batch_strategy("fastheuristic"), load_batch_strategy("heuristic")]
     result = play_batch(variant, 2, np.arange(3, dtype=np.uint64), lineup, record=True)
     assert result.log is not None and result.deals_played.min() > 0
@@ -98,7 +115,7 @@ def test_a_numpy_seat_beside_compiled_seats_plays_the_compiled_games() -> None:
         pass
 
     for name, players in (("classic", 4), ("joker", 3), ("odessa", 5), ("joker-52", 2)):
-        variant = load_variant(name)
+        variant = plain_joker(name) if name == "classic" else load_variant(name)
         seeds = np.arange(40, dtype=np.uint64) * 104729 + 11
         others = [load_batch_strategy(MIX[seat % len(MIX)]) for seat in range(1, players)]
         mixed = play_batch(variant, players, seeds, [NumpyLowest(), *others])

@@ -195,10 +195,82 @@ def test_the_real_card_and_the_joker_named_as_it_the_earlier_keeps_the_trick() -
 
 
 def test_the_option_is_off_by_default() -> None:
-    game = deal(load_variant("classic"), ["Ah 6c", "7s 6d", "Kh 7c"], HEARTS)
+    # odessa's Joker (003 l.27) is the highest trump or the lowest card, never a named card
+    game = deal(load_variant("odessa"), ["Ah 6c", "7s 6d", "Kh 7c"], HEARTS)
     play(game, "6c")
     assert not named_plays(game)
-    assert load_variant("classic").joker.as_card is False
+    assert variant_from_dict({"name": "plain"}).joker.as_card is False
+
+
+# -- the presets whose seeds state it ------------------------------------------------------------
+
+#: The 36-card deck's ordinary cards once the 7♠ is the Joker: 4 suits x 9 ranks, less the 7♠.
+CLASSIC_NAMEABLE = {f"{rank}{suit}" for rank in ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
+                    for suit in "♠♣♦♥"} - {"7♠"}
+
+
+@pytest.mark.parametrize("preset", ["classic", "classic-lobovaya"])
+def test_classic_offers_the_joker_as_any_card(preset: str) -> None:
+    """000, fifth article (l.307), whose Joker calls classic follows: «Также джокер может быть
+    выдан за любую карту: любого ранга и масти. Например, за козырного туза или двойку треф.»
+    (classic-lobovaya is classic closed by lobovaya deals.) Seat 1, void in clubs, may declare
+    its Joker (the 7♠, written JK) as any of the deck's other 35 cards, the trump ace among them,
+    and so named it takes the trick as a trump over the clubs; led, it may be named too."""
+    variant = load_variant(preset)
+    assert variant.joker.as_card is True
+    game = deal(variant, ["6c Ad", "JK 6d", "7c Kh"], HEARTS)
+    play(game, "6c")
+    assert named_plays(game) == CLASSIC_NAMEABLE  # «козырного туза» A♥ and the 6♣ among them
+    play(game, "JK card Ah", "7c")
+    assert game.tricks[-1].winner == 1
+    # led (the dealer is seat 0, so seat 1 leads): the Joker may be named as it leads
+    game = deal(variant, ["6c Ad", "JK 6d", "7c Kh"], HEARTS, dealer=0)
+    assert game.to_move == 1
+    assert named_plays(game) == CLASSIC_NAMEABLE
+
+
+def test_circular_trumps_keeps_classics_joker_as_any_card() -> None:
+    """002 l.61 changes only the led Joker's demand in circular poker («ему придется указывать
+    конкретную масть»); the raspisnoy Joker may be declared «за любую карту любой масти» (l.35),
+    as in classic (000 l.307). Spades led, clubs are trump (000 l.105-112, 002 l.61): seat 1, void
+    in spades, names its Joker the six of clubs, the lowest trump of the trick, and beats the ace
+    of spades."""
+    variant = load_variant("circular-trumps")
+    assert variant.joker.as_card is True
+    game = deal(variant, ["6s Ad", "JK 6d", "As Kh"], NO_TRUMP)
+    play(game, "6s")
+    assert "6♣" in named_plays(game)
+    play(game, "JK card 6c", "As")
+    assert game.tricks[-1].winner == 1
+
+
+def test_georgian_offers_the_joker_as_any_card() -> None:
+    """002 l.63: «Правила использования джокера в «грузинском покере» ничем не отличаются от
+    обычного «расписного покера»», whose Joker (l.35) the holder may play «выдав джокера за любую
+    карту любой масти»; 000 l.140 (the third article, before its Georgian poker, l.161):
+    «Счастливый обладатель джокера может объявить его любой картой». At four, the 36-card deck
+    with the 7♠ as Joker: the other 35 cards; at six, the 52 + 2 Jokers deck: all 52 ordinary
+    cards, the two of clubs among them."""
+    variant = load_variant("georgian")
+    assert variant.joker.as_card is True
+    game = deal(variant, ["6c Ad", "JK 6d", "7c Kh", "8c 9h"], HEARTS)
+    play(game, "6c")
+    assert len(named_plays(game)) == 35 and {"A♥", "6♣"} <= named_plays(game)
+    play(game, "JK card 6d", "7c", "8c")
+    assert game.tricks[-1].winner == 3  # named a diamond off the led clubs, it takes nothing
+    six = variant.for_player_count(6)
+    assert six.joker.as_card is True
+    game = deal(six, ["2c Ad", "JK 2d", "3c Kh", "4c 9h", "5c 8h", "6c 7h"], HEARTS)
+    play(game, "2c")
+    assert len(named_plays(game)) == 52 and {"2♣", "A♥"} <= named_plays(game)
+
+
+@pytest.mark.parametrize("preset", ["joker", "joker-pagat", "joker-52", "odessa"])
+def test_the_presets_whose_seeds_do_not_state_it_leave_it_off(preset: str) -> None:
+    """002's first text (l.1), its Joker-52 (l.108: «должен объявить его "старшим" или
+    "младшим"») and 003 (l.27: the highest trump or the lowest card) give the Joker no named
+    card; pagat's Joker extends 002's first text."""
+    assert load_variant(preset).joker.as_card is False
 
 
 def test_a_named_joker_prints_and_reads_back() -> None:

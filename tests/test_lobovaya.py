@@ -219,8 +219,15 @@ def test_the_lockstep_batch_refuses_and_the_compiled_batch_plays_the_reference_g
     option; the compiled batch runs the rules core's machine and plays the very games of the
     reference engine (fastheuristic, strong and their scalar twins)."""
     seeds = [3, 8, 2**40 + 1]
+    # classic-lobovaya's Joker as any card (000 l.307) is refused there too: the shown cards
+    # are checked on the same deals with that option off
+    plain_joker = variant_from_dict({"name": "lobovaya-short-plain", "extends": "classic-lobovaya",
+                                     "schedule": SHORT.schedule.model_dump(),
+                                     "joker": {"as_card": False}})
     with pytest.raises(VariantError, match="forehead_card.*lockstep"):
-        play_batch(SHORT, 4, seeds, [ScalarAdapter("random")])  # a seat that is not compiled
+        play_batch(plain_joker, 4, seeds, [ScalarAdapter("random")])  # a seat not compiled
+    with pytest.raises(VariantError, match="as_card"):
+        play_batch(SHORT, 4, seeds, [ScalarAdapter("random")])
     for name, twin in (("fastheuristic", "fastheuristic"), ("strong", "strong")):
         result = play_batch(SHORT, 4, np.array(seeds, dtype=np.uint64),
                             [load_batch_strategy(name)])
