@@ -129,7 +129,7 @@ def logged_step(state: np.ndarray, plan: np.ndarray, code: int, row: int, record
         plays[row, number, at, 0] = state[m.S_TO_MOVE]
         plays[row, number, at, 1] = code & 63
         plays[row, number, at, 2] = code >> m.CALL_SHIFT & m.CALL_BITS
-        plays[row, number, at, 3] = (code >> m.SUIT_SHIFT) - 1
+        plays[row, number, at, 3] = (code >> m.SUIT_SHIFT & m.SUIT_BITS) - 1
     elif phase == m.PH_TRUMP:
         namer[row, number] = state[m.S_TO_MOVE]
     events = m.step(state, plan, code)[4]
