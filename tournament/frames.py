@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
+from numba import njit
 from raspis.engine.batch.result import BatchResult
 from raspis.engine.variant import Variant
 from raspis.tournament.schema import (
@@ -22,8 +23,9 @@ from raspis.tournament.schema import (
     GAMES_SCHEMA,
 )
 
-_STAT_VALUES = ["count", "points_sum", "points_sq_sum", "bids", "bid_sum", "tricks_sum", "made",
-                "over", "under", "passes", "passes_made", "hook_forced"]
+#: The summed columns of ``deal_stats``, in ``_sum_groups``' order.
+_STAT_VALUES = ("count", "points_sum", "points_sq_sum", "bids", "bid_sum", "tricks_sum", "made",
+                "over", "under", "passes", "passes_made", "hook_forced")
 
 
 def _strings(codes: np.ndarray, names: Sequence[str], name: str) -> pl.Series:
@@ -91,10 +93,10 @@ def _deal_tables(result: BatchResult, variant_hash: str, strategies: Sequence[st
                  game_ids: np.ndarray, deal_rows: bool,
                  blocks: np.ndarray) -> tuple[pl.DataFrame | None, pl.DataFrame]:
     kinds = result.variant.kinds
-    no_bidding = np.array([kinds[name].bidding == "none" for name in result.kind_names])
-    # run_shard skips a seat that sat out a deal with bidding (a tie-break deal it is not in)
-    rows = result.deal_played[:, :, None] & (result.participated
-                                             | no_bidding[result.deal_kind][:, :, None])
+    no_bidding = np.array([kinds[name].bidding == "none" for name in result.kind_names],
+                          dtype=np.bool_)
+    rows = _counted_rows(result.deal_played, result.participated, no_bidding,
+                         result.deal_kind)
     stats = _deal_stats(result, variant_hash, strategies, seatings, rows, blocks)
     if not deal_rows:
         return None, stats
@@ -137,67 +139,25 @@ def _deal_tables(result: BatchResult, variant_hash: str, strategies: Sequence[st
 
 def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str],
                 seatings: np.ndarray, rows: np.ndarray, blocks: np.ndarray) -> pl.DataFrame:
-    """The ``deal_stats`` groups summed with ``np.bincount`` over the (game, deal, seat) arrays.
+    """The ``deal_stats`` groups of the (game, deal, seat) rows where ``rows`` is True, summed in
+    one compiled pass (``_sum_groups``), sorted by the group key.
 
     A group is (block of deal sets, strategy, dealer offset, deal, hand size, Joker 1 held,
     Joker 2 held): the deal and the hand size fix the kind and whether it is special (tie-break
     deals are golden). ``blocks`` holds each game's ``deal_block``."""
-    count, deals = result.deal_played.shape
+    deals = result.deal_played.shape[1]
     players = result.players
     names, inverse = np.unique(np.asarray(strategies), return_inverse=True)
     spec_id = np.asarray(inverse, dtype=np.int64)[seatings]                     # (N, P)
-    seats = np.arange(players, dtype=np.int32)
-    offset = (seats[None, None, :] - result.dealer[:, :, None].astype(np.int32)) % players
-    holders = result.joker_holder.astype(np.int32)
-    held1 = holders[:, :, 0, None] == seats
-    held2 = holders[:, :, 1, None] == seats
     hands = int(result.hand_size.max(initial=0)) + 1
-    deal_index = np.arange(deals, dtype=np.int32)[None, :, None]
     block_values, block_of_game = np.unique(np.asarray(blocks, dtype=np.int64),
                                             return_inverse=True)
-    key = block_of_game.reshape(-1, 1, 1) * len(names) + spec_id[:, None, :]
-    key = key * players + offset
-    key *= deals
-    key += deal_index
-    key *= hands
-    key += result.hand_size[:, :, None].astype(np.int32)
-    key *= 4
-    key += held1 * 2 + held2
-    whole = bool(rows.all())
-
-    def pick(array: np.ndarray) -> np.ndarray:
-        array = np.broadcast_to(array, rows.shape)
-        return array.ravel() if whole else array[rows]
-
-    # the groups that occur, numbered densely (blocks x groups would be too many bins)
-    groups, key = _dense(pick(key).ravel(),
-                         len(block_values) * len(names) * players * deals * hands * 4)
-    bid = pick(result.bid).astype(np.int32)
-    tricks = pick(result.tricks).astype(np.int32)
-    points = pick(result.points).astype(np.float64)
-    has_bid = bid >= 0
-    forced = pick(result.hook_forced[:, :, None] & (offset == 0))
-    # One count per group and outcome code: (no bid, under, made, over) x pass x hook forced.
-    outcome = has_bid * (2 + np.sign(tricks - bid))
-    code = (outcome * 2 + (bid == 0)) * 2 + forced
-    bins = len(groups)
-    by_code = np.bincount(key * 16 + code, minlength=bins * 16).reshape(bins, 4, 2, 2)
-    sums = {
-        "count": by_code.sum(axis=(1, 2, 3)),
-        "points_sum": np.bincount(key, points, bins),
-        "points_sq_sum": np.bincount(key, points * points, bins),
-        "bids": by_code[:, 1:].sum(axis=(1, 2, 3)),
-        "bid_sum": np.bincount(key, np.maximum(bid, 0), bins),
-        "tricks_sum": np.bincount(key, tricks, bins),
-        "made": by_code[:, 2].sum(axis=(1, 2)),
-        "over": by_code[:, 3].sum(axis=(1, 2)),
-        "under": by_code[:, 1].sum(axis=(1, 2)),
-        "passes": by_code[:, 1:, 1].sum(axis=(1, 2)),
-        "passes_made": by_code[:, 2, 1].sum(axis=1),
-        "hook_forced": by_code[:, :, :, 1].sum(axis=(1, 2)),
-    }
-    used = np.flatnonzero(sums["count"])
-    rest, held2_used = np.divmod(groups[used], 2)
+    block_of_game = np.asarray(block_of_game, dtype=np.int64).ravel()
+    keys, sums = _sum_groups(rows, np.argsort(block_of_game, kind="stable"), block_of_game,
+                             np.ascontiguousarray(spec_id), result.dealer, result.hand_size,
+                             result.joker_holder, result.hook_forced, result.bid, result.tricks,
+                             result.points, len(names), hands)
+    rest, held2_used = np.divmod(keys, 2)
     rest, held1_used = np.divmod(rest, 2)
     rest, hand_used = np.divmod(rest, hands)
     rest, deal_used = np.divmod(rest, deals)
@@ -219,23 +179,98 @@ def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str
         "held_joker1": held1_used.astype(bool),
         "held_joker2": held2_used.astype(bool),
     }
-    for name in _STAT_VALUES:
-        columns[name] = np.rint(sums[name][used]).astype(np.int64)
+    for index, name in enumerate(_STAT_VALUES):
+        columns[name] = sums[:, index]
     frame = pl.DataFrame(columns).with_columns(
         pl.lit(variant_hash, dtype=pl.String()).alias("variant_hash"))
     return frame.select([pl.col(name).cast(dtype) for name, dtype in DEAL_STATS_SCHEMA.items()])
 
 
-def _dense(keys: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray]:
-    """(the distinct values of ``keys`` in ascending order, each key's index among them), as
-    ``np.unique(keys, return_inverse=True)``: by counting when the values lie in a small range
-    (``0 <= keys < space``), which is much faster than sorting millions of keys."""
-    if space > 4 * len(keys) + (1 << 20):
-        groups, inverse = np.unique(keys, return_inverse=True)
-        return groups, inverse.ravel()
-    present = np.bincount(keys, minlength=space) > 0
-    index = np.cumsum(present) - 1
-    return np.flatnonzero(present), index[keys]
+@njit(cache=True)
+def _counted_rows(played: np.ndarray, participated: np.ndarray, no_bidding: np.ndarray,
+                  kind: np.ndarray) -> np.ndarray:
+    """The (game, deal, seat) rows ``run_shard`` records: every seat of a played deal, except a
+    seat that sat out a deal with bidding (a tie-break deal it is not in). ``no_bidding[k]``:
+    deals of kind ``k`` have no bidding; ``kind[game, deal]`` the deal's kind."""
+    count, deals, players = participated.shape
+    rows = np.empty(participated.shape, dtype=np.bool_)
+    for game in range(count):
+        for deal in range(deals):
+            every = no_bidding[kind[game, deal]]
+            for seat in range(players):
+                rows[game, deal, seat] = played[game, deal] and (every
+                                                                 or participated[game, deal, seat])
+    return rows
+
+
+@njit(cache=True)
+def _sum_groups(rows: np.ndarray, order: np.ndarray, block_of_game: np.ndarray,
+                spec_id: np.ndarray, dealer: np.ndarray, hand_size: np.ndarray,
+                joker_holder: np.ndarray, hook_forced: np.ndarray, bid: np.ndarray,
+                tricks: np.ndarray, points: np.ndarray, specs: int,
+                hands: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the group keys that occur, ascending; the ``_STAT_VALUES`` sums of each, one row a group)
+    over the (game, deal, seat) rows where ``rows`` is True.
+
+    A row's group key is, from the most significant digit, (``block_of_game[game]``,
+    ``spec_id[game, seat]``, dealer offset, deal, hand size, holds Joker 1, holds Joker 2) in the
+    bases (blocks, ``specs``, players, deals, ``hands``, 2, 2). ``order`` lists the games block by
+    block, ascending: the rows of one block are summed in one pass into a table indexed by the key
+    below the block digit, whose groups that occur are then appended to the result."""
+    count, deals, players = rows.shape
+    space = specs * players * deals * hands * 4
+    table = np.zeros((space, len(_STAT_VALUES)), dtype=np.int64)
+    keys = np.empty(1024, dtype=np.int64)
+    sums = np.empty((1024, len(_STAT_VALUES)), dtype=np.int64)
+    groups, start = 0, 0
+    while start < count:
+        block = block_of_game[order[start]]
+        stop = start
+        while stop < count and block_of_game[order[stop]] == block:
+            stop += 1
+        for game in order[start:stop]:
+            for deal in range(deals):
+                hand = np.int64(hand_size[game, deal])
+                dealt_by = np.int64(dealer[game, deal])
+                forced = hook_forced[game, deal]
+                joker1, joker2 = joker_holder[game, deal, 0], joker_holder[game, deal, 1]
+                for seat in range(players):
+                    if not rows[game, deal, seat]:
+                        continue
+                    offset = seat - dealt_by
+                    if offset < 0:
+                        offset += players
+                    local = (((spec_id[game, seat] * players + offset) * deals + deal) * hands
+                             + hand) * 4 + 2 * (joker1 == seat) + (joker2 == seat)
+                    said = np.int64(bid[game, deal, seat])
+                    taken = np.int64(tricks[game, deal, seat])
+                    scored = np.int64(points[game, deal, seat])
+                    # in _STAT_VALUES' order
+                    table[local, 0] += 1
+                    table[local, 1] += scored
+                    table[local, 2] += scored * scored
+                    table[local, 5] += taken
+                    if said >= 0:
+                        table[local, 3] += 1
+                        table[local, 4] += said
+                        table[local, 6] += taken == said
+                        table[local, 7] += taken > said
+                        table[local, 8] += taken < said
+                        table[local, 9] += said == 0
+                        table[local, 10] += said == 0 and taken == 0
+                    table[local, 11] += forced and offset == 0
+        for local in range(space):
+            if table[local, 0] == 0:
+                continue
+            if groups == len(keys):
+                keys = np.concatenate((keys, np.empty_like(keys)))
+                sums = np.concatenate((sums, np.empty_like(sums)))
+            keys[groups] = block * space + local
+            sums[groups] = table[local]
+            table[local] = 0
+            groups += 1
+        start = stop
+    return keys[:groups], sums[:groups]
 
 
 def merge_deal_stats(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
