@@ -47,9 +47,17 @@ def plain(game: Game) -> set[str]:
 
 
 def joker_calls(game: Game) -> set[tuple[str | None, int]]:
-    """The (call, suit) pairs a Joker may be played with now."""
+    """The (call, suit) pairs a Joker may be played with now, but for the Joker declared as a
+    named card (``call = "card"``: on in classic since 000 l.307 «джокер может быть выдан за
+    любую карту»; ``named_cards`` and tests/test_joker_card.py)."""
     return {(action.call, action.suit) for action in game.legal_actions()
-            if isinstance(action, Play) and is_joker(action.card)}
+            if isinstance(action, Play) and is_joker(action.card) and action.call != "card"}
+
+
+def named_cards(game: Game) -> set[tuple[int, int]]:
+    """The (suit, rank) of every card the Joker may be declared as now."""
+    return {(action.suit, action.rank) for action in game.legal_actions()
+            if isinstance(action, Play) and is_joker(action.card) and action.call == "card"}
 
 
 def play(game: Game, *cards: str) -> None:
@@ -132,6 +140,9 @@ def test_the_joker_may_be_played_while_holding_the_led_suit() -> None:
     play(game, "8s")
     assert plain(game) == {"K♠"}
     assert joker_calls(game) == {("high", -1), ("low", -1)}
+    # and, followed, as any card of the deck (000 l.307: «любого ранга и масти»): the 36-card
+    # deck's cards but the 7♠, which is the Joker itself (000 l.175 «Джокер: семь пик»)
+    assert len(named_cards(game)) == 35 and (0, 7) not in named_cards(game)
 
 
 def test_a_high_joker_beats_the_trump_ace() -> None:

@@ -630,7 +630,10 @@ def test_play_options_match_the_legal_actions() -> None:
                 cards, jokers = play_options(game)
                 expected = {Play(card) for card in range(52) if cards >> card & 1}
                 expected |= {Play(*joker) for joker in jokers}
-                assert expected == set(actions), (preset, steps)
+                # of the Joker declared as a card (classic, 000 l.307) only ``named_choices``
+                named = {action for action in actions if action.call == "card"}
+                assert expected - named == set(actions) - named, (preset, steps)
+                assert expected & named == {play for play in expected if play.call == "card"}
             game.apply(actions[rng.randrange(len(actions))])
             steps += 1
 
