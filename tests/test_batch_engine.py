@@ -145,25 +145,29 @@ def numpy_seatable(variant: Variant) -> Variant:
 
 def assert_same_results(variant: Variant, players: int, seeds: list[int], scalar: Any,
                         batch: Any) -> None:
-    """Play ``seeds`` in the compiled batch (the rules core's machine, compiled policies) and in
-    the reference engine with the scalar twins, and compare every deal's bids, tricks, points and
-    premiums and the final scores (the compiled batch keeps no event log)."""
+    """Play ``seeds`` in ``engine.Game`` with ``scalar`` and in the compiled batch loop
+    (``engine.batch.compiled``: the core machine, the twin's compiled policy) and compare every
+    deal's record (hand size, dealer, trump, bids, tricks, points, premiums, the hook) and the
+    totals (the compiled batch keeps no event log)."""
     result = play_batch(variant, players, seeds, [batch], np.zeros(players, dtype=int))
-    assert result.log is None
+    assert result.log is None  # no lockstep: the compiled loop played it
     for index, game in enumerate(_scalar_games(variant, players, seeds, scalar)):
         where = f"{variant.name} players={players} seed={seeds[index]}"
         assert not result.errored[index], (where, result.errors[index])
         assert result.first_dealer[index] == game.first_dealer, where
         assert result.deals_played[index] == len(game.results), where
         for deal in game.results:
-            at = f"{where} deal={deal.number + 1}"
-            assert result.dealer[index, deal.number] == deal.dealer, at
-            assert result.trump[index, deal.number] == deal.trump, at
+            number = deal.number
+            at = f"{where} deal={number + 1}"
+            assert result.hand_size[index, number] == deal.hand_size, at
+            assert result.dealer[index, number] == deal.dealer, at
+            assert result.trump[index, number] == deal.trump, at
             bids = [-1 if bid is None else bid for bid in deal.bids]
-            assert result.bid[index, deal.number].tolist() == bids, at
-            assert result.tricks[index, deal.number].tolist() == list(deal.taken), at
-            assert result.points[index, deal.number].tolist() == list(deal.points), at
-            assert result.premium[index, deal.number].tolist() == list(deal.premiums), at
+            assert result.bid[index, number].tolist() == bids, at
+            assert result.tricks[index, number].tolist() == list(deal.taken), at
+            assert result.points[index, number].tolist() == list(deal.points), at
+            assert result.premium[index, number].tolist() == list(deal.premiums), at
+            assert bool(result.hook_forced[index, number]) == deal.hook_forced, at
         assert result.scores[index].tolist() == game.scores, where
         assert result.places[index].tolist() == game.places(), where
 
@@ -430,34 +434,6 @@ def test_random_rule_options_through_the_adapter(case: tuple[Variant, int], seed
 # -- the options only the core machine plays: the compiled loop against the reference ------------
 
 
-def assert_same_compiled_games(variant: Variant, players: int, seeds: list[int], scalar: Any,
-                               batch: Any) -> None:
-    """Play ``seeds`` in ``engine.Game`` with ``scalar`` and in the compiled batch loop
-    (``engine.batch.compiled``: the core machine, the twin's compiled policy) and compare every
-    deal's record and the totals."""
-    result = play_batch(variant, players, seeds, [batch], np.zeros(players, dtype=int))
-    assert result.log is None  # no lockstep: the compiled loop played it
-    for index, game in enumerate(_scalar_games(variant, players, seeds, scalar)):
-        where = f"{variant.name} players={players} seed={seeds[index]}"
-        assert not result.errored[index], (where, result.errors[index])
-        assert result.first_dealer[index] == game.first_dealer, where
-        assert result.deals_played[index] == len(game.results), where
-        for deal in game.results:
-            number = deal.number
-            at = f"{where} deal={number + 1}"
-            assert result.hand_size[index, number] == deal.hand_size, at
-            assert result.dealer[index, number] == deal.dealer, at
-            assert result.trump[index, number] == deal.trump, at
-            bids = [-1 if bid is None else bid for bid in deal.bids]
-            assert result.bid[index, number].tolist() == bids, at
-            assert result.tricks[index, number].tolist() == list(deal.taken), at
-            assert result.points[index, number].tolist() == list(deal.points), at
-            assert result.premium[index, number].tolist() == list(deal.premiums), at
-            assert bool(result.hook_forced[index, number]) == deal.hook_forced, at
-        assert result.scores[index].tolist() == game.scores, where
-        assert result.places[index].tolist() == game.places(), where
-
-
 DRAW_AND_KEEP = {
     # 002 Joker-52 read literally («После чего игроки берут по одной карте из оставшейся колоды»)
     # and 000's «Походивший с джокера может забрать взятку, либо отказаться от нее»
@@ -479,7 +455,7 @@ def test_draws_and_keeps_match_the_reference_engine_in_the_compiled_loop(case: s
     variant = variant_from_dict(dict(DRAW_AND_KEEP[case], name=case), case)
     scalar, batch = TWINS[twin]
     for players in variant.player_counts()[:3]:
-        assert_same_compiled_games(variant, players, list(range(8)), scalar, batch())
+        assert_same_results(variant, players, list(range(8)), scalar, batch())
 
 
 @settings(max_examples=40, deadline=None, derandomize=True,
@@ -490,7 +466,7 @@ def test_random_rule_options_with_draws_and_keeps_match_in_the_compiled_loop(
         case: tuple[Variant, int], seed: int, twin: str) -> None:
     variant, players = case
     scalar, batch = TWINS[twin]
-    assert_same_compiled_games(variant, players, [seed, seed ^ 0x5555], scalar, batch())
+    assert_same_results(variant, players, [seed, seed ^ 0x5555], scalar, batch())
 
 
 @pytest.mark.parametrize(("options", "named"), [

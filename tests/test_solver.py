@@ -145,6 +145,15 @@ def test_solver_with_a_joker_declared_as_any_card_matches_brute_force() -> None:
     assert checked >= 18
 
 
+def reaches_a_keep(game: Game) -> bool:
+    """Whether some line of play from ``game`` to the deal's end meets a keep decision."""
+    if game.results:
+        return False
+    if game.phase == Phase.KEEP:
+        return True
+    return any(reaches_a_keep(_after(game, action)) for action in game.legal_action_tuple())
+
+
 @pytest.mark.parametrize("model", ["paranoid", "maxn"])
 def test_the_keep_decision_is_searched_as_brute_force_plays_it(model: str) -> None:
     """Positions with a Joker in some hand under ``joker.lead_choice``: the values of paranoid
@@ -153,6 +162,7 @@ def test_the_keep_decision_is_searched_as_brute_force_plays_it(model: str) -> No
     solver = SOLVER if model == "paranoid" else MAXN
     rng = random.Random(29)
     checked = {name: 0 for name in KEEPING}
+    keeps = {name: 0 for name in KEEPING}  # positions whose tree holds a keep decision
     for name in KEEPING:
         attempts = 0
         while checked[name] < 8 and attempts < 600:
@@ -166,18 +176,18 @@ def test_the_keep_decision_is_searched_as_brute_force_plays_it(model: str) -> No
                 continue
             seat = game.to_move
             actions = list(game.legal_action_tuple())
+            values = solver.values(game, seat, actions)
+            assert values is not None
             if model == "paranoid":
-                values = solver.values(game, seat, actions)
-                assert values is not None
                 expected = [brute_force(_after(game, action), seat) for action in actions]
             else:
-                values = solver.values(game, seat, actions)
-                assert values is not None
                 expected = [brute_force_maxn(_after(game, action), seat, list(game.fines))[seat]
                             for action in actions]
             assert values == expected, (name, game.hands, game.trick, game.bids)
+            keeps[name] += reaches_a_keep(game)
             checked[name] += 1
     assert all(count == 8 for count in checked.values()), checked
+    assert all(keeps.values()), keeps  # the keep decision was searched in every variant
 
 
 def test_misere_leader_who_cannot_lose_the_lead_takes_nothing() -> None:

@@ -24,6 +24,7 @@ from raspis.engine.determinize import (
     HandSampler,
     determinize,
     inferred_voids,
+    named_choices,
     play_options,
     sample_hidden_hands,
 )
@@ -624,18 +625,26 @@ def test_play_options_match_the_legal_actions() -> None:
         game = Game(load_variant(preset), players, 4, log=False)
         rng = random.Random(4)
         steps = 0
+        seen_named = 0
         while not game.is_over() and steps < 1500:
             actions = game.legal_actions()
             if game.phase == Phase.PLAY:
                 cards, jokers = play_options(game)
                 expected = {Play(card) for card in range(52) if cards >> card & 1}
                 expected |= {Play(*joker) for joker in jokers}
-                # of the Joker declared as a card (classic, 000 l.307) only ``named_choices``
+                # of the Joker declared as a card (classic, 000 l.307) only ``named_choices``:
+                # the highest and lowest card of each suit, each a legal play
                 named = {action for action in actions if action.call == "card"}
                 assert expected - named == set(actions) - named, (preset, steps)
-                assert expected & named == {play for play in expected if play.call == "card"}
+                tried = {Play.declared(joker.card, card)
+                         for joker in named for card in named_choices(game.plan.nameable)}
+                assert {play for play in expected if play.call == "card"} == tried
+                assert tried <= named, (preset, steps)
+                seen_named += bool(tried)
             game.apply(actions[rng.randrange(len(actions))])
             steps += 1
+        # the Joker as any card is on in classic and circular-trumps only (docs/presets.md)
+        assert bool(seen_named) == game.variant.joker.as_card, preset
 
 
 def test_heuristic_policy_on_the_game_matches_the_strategy_on_observations() -> None:
