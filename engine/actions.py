@@ -38,7 +38,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from .cards import SUIT_BY_TEXT, SUIT_SYMBOLS, card_str, is_joker, parse_card
+from .cards import (
+    SUIT_BY_TEXT,
+    SUIT_SYMBOLS,
+    card_str,
+    is_joker,
+    make_card,
+    parse_card,
+    rank_of,
+    suit_of,
+)
 
 JokerCall = Literal["high", "low", "highest", "lowest", "trumps", "highest_card", "lowest_card",
                     "lowest_trump", "twos", "threes", "fours", "fives", "sixes", "sevens",
@@ -76,10 +85,15 @@ class Play:
     suit: int = -1
     rank: int = 0
 
+    @classmethod
+    def declared(cls, joker: int, named: int) -> Play:
+        """The Joker ``joker`` declared as the ordinary card ``named`` (``joker.as_card``)."""
+        return cls(joker, "card", suit_of(named), rank_of(named))
+
     @property
     def named(self) -> int:
         """The card a Joker declared as a card stands for (-1 for any other play)."""
-        return 13 * self.suit + self.rank - 2 if self.rank else -1
+        return make_card(self.rank, self.suit) if self.rank else -1
 
     def __str__(self) -> str:
         text = card_str(self.card)
@@ -138,7 +152,7 @@ def parse_action(text: str) -> Action:
         if is_joker(named) or named < 0:
             raise ValueError(f"cannot read {text!r}: 'card' names an ordinary card, e.g. "
                              "'JK card Ah'")
-        return Play(card, "card", named // 13, named % 13 + 2)
+        return Play.declared(card, named)
     suit = -1
     if len(words) == 3:
         if words[2] not in SUIT_BY_TEXT:

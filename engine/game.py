@@ -800,8 +800,7 @@ class Game:
         for joker in card_list(cards & JOKER_MASK):
             for option in options:
                 if option == CARD_OPTION:
-                    actions.extend(Play(joker, "card", card // 13, card % 13 + 2)
-                                   for card in named)
+                    actions.extend(Play.declared(joker, card) for card in named)
                 else:
                     actions.append(Play(joker, CALL_NAMES[OPTION_CALL[option]],  # type: ignore[arg-type]
                                         int(OPTION_SUIT[option])))

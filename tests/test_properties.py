@@ -608,7 +608,7 @@ class Referee:
                 calls = {("high", -1), ("low", -1)}
         for joker in jokers:
             plays |= {Play(joker, call, suit) for call, suit in calls}  # type: ignore[arg-type]
-            plays |= {Play(joker, "card", card // 13, card % 13 + 2) for card in named}
+            plays |= {Play.declared(joker, card) for card in named}
         return plays
 
     def lead_calls(self) -> set[tuple[str, int]]:

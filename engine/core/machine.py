@@ -21,7 +21,7 @@ suit plus one (0 for none); keeping the trick a Joker led is 1, declining it 0; 
 ``card | call << 6 | (suit + 1) << 11`` with the call codes of ``engine.core.codes`` (five bits:
 ``codes.CALL_COUNT`` calls, the named ranks included); a Joker declared as a card
 (``joker.as_card``) is ``card | CALL_CARD << 6 | (suit + 1) << 11 | rank << 14`` with the named
-card's suit and rank (2..14), and the trick holds its call as ``rules.named_call(named card)``.
+card's suit and rank (2..14), and the trick holds its call as ``codes.named_call(named card)``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from numba import njit, uint64
 
 from . import deal as chance
 from . import rules
-from .codes import CALL_CARD, HOOK_NO_EQUAL, OPTION_CALL, OPTION_SUIT, TRUMP_TURNED
+from .codes import CALL_CARD, HOOK_NO_EQUAL, OPTION_CALL, OPTION_SUIT, TRUMP_TURNED, named_call
 
 # -- phases (``engine.phase.Phase``) ---------------------------------------------------------------
 PH_DEAL, PH_TRUMP, PH_BID, PH_PLAY, PH_SCORE, PH_OVER = range(6)
@@ -690,7 +690,7 @@ def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, in
         call = action >> CALL_SHIFT & CALL_BITS
         suit = (action >> SUIT_SHIFT & SUIT_BITS) - 1
         if call == CALL_CARD:
-            call = rules.named_call(13 * suit + (action >> RANK_SHIFT) - 2)
+            call = named_call(13 * suit + (action >> RANK_SHIFT) - 2)
         events = apply_play(state, plan, action & 63, call, suit)
     elif phase == PH_BID:
         apply_bid(state, plan, action)

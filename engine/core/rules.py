@@ -105,12 +105,6 @@ def is_high_call(call: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def named_call(card: int) -> int:
-    """The call a Joker declared as ``card`` holds in a trick (``codes.named_call``)."""
-    return CALL_CARD | card << NAMED_SHIFT
-
-
-@njit(cache=True, inline="always")
 def is_named_call(call: int) -> bool:
     """A Joker played with this call was declared as a card (``joker.as_card``)."""
     return call >= CALL_CARD

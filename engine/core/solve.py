@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .codes import CALL_NONE, CARD_OPTION, OPTION_CALL, OPTION_COUNT, OPTION_SUIT
+from .codes import CALL_NONE, CARD_OPTION, OPTION_CALL, OPTION_COUNT, OPTION_SUIT, named_call
 from .deal import lead_fine
 from .rules import (
     card_key,
@@ -53,7 +53,6 @@ from .rules import (
     led_suit_after,
     legal_cards,
     may_decline,
-    named_call,
     popcount,
     trumps_beat_demand,
 )
