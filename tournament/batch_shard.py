@@ -38,11 +38,13 @@ def can_run_batch(strategies: Sequence[str], *, exact: bool = False) -> bool:
 
 def can_run_compiled(strategies: Sequence[str]) -> bool:
     """True when every spec's batch implementation is also a compiled policy, so a batch of them
-    runs on the rules core's state machine (``engine.batch.compiled``), not in numpy lockstep."""
+    runs on the rules core's state machine (``engine.batch.compiled``), not in numpy lockstep:
+    ``compiled.shared_runner``, as ``play_batch`` decides it."""
+    from raspis.engine.batch.compiled import shared_runner
     from raspis.strategies.batch import batch_class
 
     found = [batch_class(spec) for spec in strategies]
-    return all(entry is not None and "compiled_runner" in entry[0].__dict__ for entry in found)
+    return None not in found and shared_runner([entry[0] for entry in found]) is not None
 
 
 def game_seeds(root_seed: int, deal_sets: np.ndarray) -> np.ndarray:

@@ -95,8 +95,10 @@ def _deal_tables(result: BatchResult, variant_hash: str, strategies: Sequence[st
     kinds = result.variant.kinds
     no_bidding = np.array([kinds[name].bidding == "none" for name in result.kind_names],
                           dtype=np.bool_)
-    rows = _counted_rows(result.deal_played, result.participated, no_bidding,
-                         result.deal_kind)
+    # the rows run_shard records: every seat of a played deal, except a seat that sat out a deal
+    # with bidding (a tie-break deal it is not in)
+    rows = result.deal_played[:, :, None] & (result.participated
+                                             | no_bidding[result.deal_kind][:, :, None])
     stats = _deal_stats(result, variant_hash, strategies, seatings, rows, blocks)
     if not deal_rows:
         return None, stats
@@ -184,23 +186,6 @@ def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str
     frame = pl.DataFrame(columns).with_columns(
         pl.lit(variant_hash, dtype=pl.String()).alias("variant_hash"))
     return frame.select([pl.col(name).cast(dtype) for name, dtype in DEAL_STATS_SCHEMA.items()])
-
-
-@njit(cache=True)
-def _counted_rows(played: np.ndarray, participated: np.ndarray, no_bidding: np.ndarray,
-                  kind: np.ndarray) -> np.ndarray:
-    """The (game, deal, seat) rows ``run_shard`` records: every seat of a played deal, except a
-    seat that sat out a deal with bidding (a tie-break deal it is not in). ``no_bidding[k]``:
-    deals of kind ``k`` have no bidding; ``kind[game, deal]`` the deal's kind."""
-    count, deals, players = participated.shape
-    rows = np.empty(participated.shape, dtype=np.bool_)
-    for game in range(count):
-        for deal in range(deals):
-            every = no_bidding[kind[game, deal]]
-            for seat in range(players):
-                rows[game, deal, seat] = played[game, deal] and (every
-                                                                 or participated[game, deal, seat])
-    return rows
 
 
 @njit(cache=True)

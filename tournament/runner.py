@@ -75,14 +75,21 @@ class TournamentConfig:
         vectorised implementation; else scalar."""
         if self.engine != "auto":
             return self.engine
-        from raspis.tournament.batch_shard import can_run_batch, can_run_compiled
+        from raspis.tournament.batch_shard import can_run_batch
 
-        if not can_run_batch(self.strategies):
-            return "scalar"
-        if not can_run_compiled(self.strategies) and lockstep_refusal(self.variants,
-                                                                      self.players):
-            return "scalar"  # a numpy batch seat could not be shown what the variant needs
+        if not can_run_batch(self.strategies) or self.numpy_refusal():
+            return "scalar"  # no batch implementation, or a numpy seat refused the variant
         return "batch"
+
+    def numpy_refusal(self) -> str | None:
+        """Why the lineup cannot play a variant of the run on the batch engine, or None: only
+        where some seat is a numpy batch strategy (not a compiled policy), which is refused what
+        its batch observation cannot show (``RulePlan.lockstep_refusal``)."""
+        from raspis.tournament.batch_shard import can_run_compiled
+
+        if can_run_compiled(self.strategies):
+            return None
+        return lockstep_refusal(self.variants, self.players)
 
     @property
     def effective_shard_size(self) -> int:
@@ -177,12 +184,6 @@ def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
     if config.engine == "batch" and any("isolated+" in spec for spec in config.strategies):
         raise TournamentError("isolated strategies play on the scalar engine: use --engine auto "
                               "or scalar with --isolate / isolated+SPEC")
-    if config.engine == "batch":
-        from raspis.tournament.batch_shard import can_run_compiled
-
-        refusal = lockstep_refusal(config.variants, config.players)
-        if refusal and not can_run_compiled(config.strategies):
-            raise TournamentError(f"--engine batch: {refusal}")
     if config.seating not in SEATING_MODES:
         raise TournamentError(f"--seating must be one of {', '.join(SEATING_MODES)}")
     if config.duplicate == "permutations" and config.players > 6:
@@ -194,6 +195,9 @@ def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
         variant = load_variant(spec)
         variant.for_player_count(config.players)
         variants.append(variant.model_dump(mode="json"))
+    refusal = config.numpy_refusal() if config.engine == "batch" else None
+    if refusal:
+        raise TournamentError(f"--engine batch: {refusal}")
     if len(config.strategies) != config.players:
         raise TournamentError(
             f"{config.players} players need {config.players} strategies, one per seat; got "

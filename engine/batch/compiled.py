@@ -32,12 +32,19 @@ from .rng import as_seeds
 
 def compiled_runner(instances: Sequence[Any]) -> Any:
     """The runner every strategy of ``instances`` shares, or None where one has none."""
-    # the class itself must declare them: a subclass that changes a decision is no longer the
-    # compiled policy of its parent
-    # (each class holds its own staticmethod object: the functions are compared, not those)
-    runners = {_function(type(strategy).__dict__.get("compiled_runner")) for strategy in instances}
-    policies = [type(strategy).__dict__.get("compiled_policy") for strategy in instances]
-    if len(runners) != 1 or None in runners or None in policies:
+    return shared_runner([type(strategy) for strategy in instances])
+
+
+def shared_runner(classes: Sequence[type]) -> Any:
+    """The runner every batch strategy class of ``classes`` declares, the same for all, or None.
+
+    The class itself must declare ``compiled_runner`` and ``compiled_policy``: a subclass that
+    changes a decision is no longer the compiled policy of its parent (each class holds its own
+    staticmethod object: the functions are compared, not those)."""
+    runners = {_function(cls.__dict__.get("compiled_runner")) for cls in classes}
+    if len(runners) != 1 or None in runners:
+        return None
+    if any(cls.__dict__.get("compiled_policy") is None for cls in classes):
         return None
     return runners.pop()
 
@@ -191,4 +198,4 @@ def result_of(variant: Variant, players: int, seeds: np.ndarray, records: Record
 
 
 __all__ = ["Records", "compiled_runner", "play_compiled", "record_game", "record_many",
-           "result_of"]
+           "result_of", "shared_runner"]
