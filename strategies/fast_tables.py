@@ -41,11 +41,6 @@ LOSE_LEAD: tuple[int, ...] = (1, 6, 7, 8, 9, 14, 15, 16, 17, 0, 2, 3, 4, 5, 10, 
 _TRUMP_SHARE = 0.25
 
 
-def deck_mask(variant: Variant) -> int:
-    """The deck as a card mask (``Variant.deck_mask``)."""
-    return variant.deck_mask
-
-
 def _tail(count: int, chance: float) -> list[list[float]]:
     """``tail[n][k]``: P(Binomial(n, chance) <= k) for n, k in 0..count."""
     return [[sum(comb(n, j) * chance ** j * (1 - chance) ** (n - j) for j in range(min(k, n) + 1))
@@ -87,4 +82,4 @@ def _suit_tables(deck: int, deck_size: int, participants: int, hand_size: int) -
 def suit_tables(variant: Variant, participants: int, hand_size: int) -> np.ndarray:
     """``tables[kind, suit, pattern]`` in thousandths of a trick; kind 0: the trump suit, 1: a side
     suit under a trump, 2: any suit of a no-trump deal."""
-    return _suit_tables(deck_mask(variant), len(variant.deck_cards), participants, hand_size)
+    return _suit_tables(variant.deck_mask, len(variant.deck_cards), participants, hand_size)

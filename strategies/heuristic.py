@@ -31,7 +31,7 @@ import random
 from raspis.engine import Action, Bid, NameTrump, Observation, Play
 from raspis.engine.cards import JOKER_MASK
 from raspis.engine.core.plan import bidding_view, rule_plan
-from raspis.engine.determinize import play_options, shown_card_is_dealt
+from raspis.engine.determinize import draws_made, play_options, shown_card_is_dealt
 from raspis.engine.game import Game, Phase
 from raspis.engine.variant import Variant
 
@@ -369,7 +369,7 @@ def play_from_observation(rules: Rules, observation: Observation,
             unseen &= ~cards
     done = sum(observation.taken)
     in_trick = len(observation.trick)
-    drawn = min(done, tricks - observation.hand_size)  # rounds drawn from the stock (002)
+    drawn = draws_made(observation)  # rounds drawn from the stock (002)
     others = (len(observation.order) - 1) * (observation.hand_size + drawn - done) - in_trick
     keen, cliff = _keenness(rules, observation.kind, observation.bids, observation.taken,
                             observation.order, seat)

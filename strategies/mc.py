@@ -31,9 +31,8 @@ from raspis.engine.core.codes import CALL_CODES
 from raspis.engine.determinize import Determinizer
 from raspis.engine.game import Phase
 
-from . import playout
+from . import compiled, playout
 from .base import Parameter
-from .compiled import T_STRONG_AT
 from .ev import ExpectedValueStrategy
 from .heuristic import PREMIUM_PARAMETERS, PremiumOutlook
 from .keep import settled_action
@@ -41,7 +40,6 @@ from .pimc import PimcStrategy
 from .registry import StrategySpecError
 from .search import Deadline, distinct_plays, representative
 from .strong import _table, action_of
-from .strong_policy import decide_strong
 
 __all__ = ["MonteCarloStrategy", "action_code"]
 
@@ -94,17 +92,11 @@ class Position:
         return hands, trumps, seed
 
     def policy_code(self, hands: np.ndarray, trumps: np.ndarray) -> int:
-        """``strong``'s own action in the first guess (it reads only the seat's own view, so any
-        guess gives the same)."""
+        """The policy's own action in the first guess (it reads only the seat's own view, so any
+        guess gives the same): where candidates tie, ``search`` plays it."""
         state = self.template.copy()
-        players = hands.shape[1]
-        state[self.plan[m.O_HANDS]:self.plan[m.O_HANDS] + players] = hands[0]
-        state[self.plan[m.O_FIRST]:self.plan[m.O_FIRST] + players] = hands[0]
-        if trumps[0, 0] != -2:
-            state[m.S_TRUMP] = state[m.S_TRICK_TRUMP] = trumps[0, 0]
-            state[m.S_TRUMP_CARD] = trumps[0, 1]
-        m.set_legal(state, self.plan)
-        return int(decide_strong(state, self.plan, self.table, int(self.table[T_STRONG_AT])))
+        playout.deal_in(state, self.plan, hands[0], trumps[0])
+        return int(compiled.decide(state, self.plan, self.table, self.policy, 0, 0))
 
     def evaluate(self, hands: np.ndarray, trumps: np.ndarray, codes: np.ndarray,
                  seat: int) -> np.ndarray:
@@ -169,14 +161,10 @@ class MonteCarloStrategy(ExpectedValueStrategy):
     def stakes(self, observation: Observation, candidates: list[Action],
                outlook: PremiumOutlook | None) -> np.ndarray:
         """What making its bid adds to each candidate's value: the premium in reach."""
-        if outlook is None:
-            return np.zeros(len(candidates))
         if observation.phase == Phase.BID:
             return np.array([PimcStrategy.stake(observation, outlook, action.tricks)
                              for action in candidates], dtype=np.float64)  # type: ignore[union-attr]
-        bid = observation.bids[observation.seat]
-        if bid is None:
-            return np.zeros(len(candidates))
+        bid = observation.bids[observation.seat]  # 0 without an outlook or a bid (``stake``)
         return np.full(len(candidates), float(PimcStrategy.stake(observation, outlook, bid)))
 
     def search(self, observation: Observation, candidates: list[Action],

@@ -19,11 +19,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 from raspis.engine.core import machine as m
+from raspis.engine.core.deal import splitmix64
 
 from .compiled import FAST_HEURISTIC, STRONG, decide
 
 __all__ = ["FAST_HEURISTIC", "POLICIES", "STRONG", "V_MADE", "V_POINTS", "V_PREMIUM", "VALUES",
-           "evaluate", "play_out", "playout_value", "sample_hands"]
+           "deal_in", "evaluate", "play_out", "playout_value", "sample_hands"]
 
 #: the policies a playout may use, by name
 POLICIES = {"strong": STRONG, "fastheuristic": FAST_HEURISTIC}
@@ -68,41 +69,37 @@ def playout_value(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy
 
 
 @njit(cache=True)
+def deal_in(state: np.ndarray, plan: np.ndarray, hands: np.ndarray, trump: np.ndarray) -> None:
+    """Deal a guess into ``state`` (a copy of the search's template): ``hands`` every seat's hand
+    and, where ``trump[0]`` is not -2, the trump suit and the card shown (``trump[1]``); then the
+    legal actions of the seat to move."""
+    players = plan[m.P_PLAYERS]
+    for other in range(players):
+        state[plan[m.O_HANDS] + other] = hands[other]
+        state[plan[m.O_FIRST] + other] = hands[other]
+    if trump[0] != -2:
+        state[m.S_TRUMP] = trump[0]
+        state[m.S_TRUMP_CARD] = trump[1]
+        state[m.S_TRICK_TRUMP] = trump[0]
+    m.set_legal(state, plan)
+
+
+@njit(cache=True)
 def evaluate(template: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int,
              hands: np.ndarray, trumps: np.ndarray, actions: np.ndarray, seat: int,
              scratch: np.ndarray, values: np.ndarray) -> None:
     """For each guess ``g`` (``hands[g]``: every seat's hand; ``trumps[g]``: the trump suit and
     card shown, used where ``trumps[g, 0]`` is not -2) and each candidate ``actions[a]``, play the
-    deal out from ``template`` with that guess dealt in: ``values[g, a]`` gets ``seat``'s points,
-    premium and made bid (``V_*``). ``template`` is not written."""
-    players = plan[m.P_PLAYERS]
-    hands_at = plan[m.O_HANDS]
-    first_at = plan[m.O_FIRST]
+    deal out from ``template`` with that guess dealt in (``deal_in``, ``playout_value``):
+    ``values[g, a]`` gets ``seat``'s points, premium and made bid (``V_*``). ``template`` is not
+    written."""
+    dealt = np.empty_like(template)
     for guess in range(hands.shape[0]):
+        dealt[:] = template
+        deal_in(dealt, plan, hands[guess], trumps[guess])
         for index in range(actions.shape[0]):
-            scratch[:] = template
-            for other in range(players):
-                scratch[hands_at + other] = hands[guess, other]
-                scratch[first_at + other] = hands[guess, other]
-            if trumps[guess, 0] != -2:
-                scratch[m.S_TRUMP] = trumps[guess, 0]
-                scratch[m.S_TRUMP_CARD] = trumps[guess, 1]
-                scratch[m.S_TRICK_TRUMP] = trumps[guess, 0]
-            m.set_legal(scratch, plan)
-            result = scratch[m.S_RESULTS]
-            m.step(scratch, plan, actions[index])
-            play_out(scratch, plan, table, policy, result)
-            _seat_result(scratch, plan, result, seat, values[guess, index])
-
-
-@njit(cache=True)
-def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """One step of splitmix64: (the next state, a random 64-bit word)."""
-    state = state + np.uint64(0x9E3779B97F4A7C15)
-    word = state
-    word = (word ^ (word >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    word = (word ^ (word >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, word ^ (word >> np.uint64(31))
+            playout_value(dealt, plan, table, policy, actions[index], seat, scratch,
+                          values[guess, index])
 
 
 @njit(cache=True)
@@ -144,7 +141,8 @@ def sample_hands(known: np.ndarray, missing: np.ndarray, forbidden: np.ndarray, 
                 if total == 0:
                     ok = False
                     break
-                state, word = _splitmix(state)
+                word = splitmix64(state)  # one step of splitmix64 (``engine.core.deal``)
+                state = state + np.uint64(0x9E3779B97F4A7C15)
                 pick = np.int64(word % np.uint64(total))
                 if pick < left:
                     left -= 1

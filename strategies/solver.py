@@ -36,6 +36,7 @@ from raspis.engine.core.deal import first_leader
 from raspis.engine.core.plan import RulePlan, rule_plan
 from raspis.engine.game import Game, Phase
 from raspis.engine.observation import Observation
+from raspis.engine.tricks import TrickCard
 
 __all__ = ["MODELS", "OpenHandSolver", "option_of", "solvable"]
 
@@ -56,7 +57,7 @@ def solvable(variant: Any) -> bool:
     return not variant.play.draw_after_trick
 
 
-def option_of(action: Play) -> int:
+def option_of(action: Play | TrickCard) -> int:
     """The Joker call option of a play over ``codes.OPTIONS`` (-1 for an ordinary card)."""
     if action.card < 52:
         return -1
@@ -184,9 +185,7 @@ class OpenHandSolver:
         trick_options = np.full(players, -1, dtype=np.int64)
         for index, entry in enumerate(trick):
             trick_cards[index] = entry.card
-            trick_options[index] = (-1 if entry.card < 52
-                                    else solve.NAMED_OPTION + entry.named if entry.rank
-                                    else OPTION_INDEX[CALL_CODES[entry.call], entry.suit + 1])
+            trick_options[index] = option_of(entry)
         leader = position_of[trick[0].seat if trick else to_move]
         options = plan.variant.kinds[kind]
         has_trump = trump >= 0

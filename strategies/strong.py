@@ -31,18 +31,13 @@ from raspis.engine.game import Game, Phase
 from . import compiled
 from .batch import BatchStrategy, ScalarAdapter
 from .strong_policy import decide_strong
-from .twin import CompiledTwin, action_of, policy_table
+from .twin import CompiledTwin, action_of
 
 
 def _table(tables: MachineTables, plan: RulePlan, fitted: bool = True) -> np.ndarray:
-    return policy_table(tables, plan, True, fitted)
-
-
-def decide(game: Game, state: np.ndarray, fitted: bool = True) -> int:
-    """``strong``'s action code for the seat to move in ``state`` (a state of ``game``'s
-    machine); ``fitted``: with the shipped fitted bid outcomes (``fit_bids``)."""
-    table = _table(game.tables, game.plan, fitted)
-    return int(decide_strong(state, game.tables.plan, table, int(table[compiled.T_STRONG_AT])))
+    """The policies' table with ``strong``'s section (``compiled._policy_table``, made once);
+    ``fitted``: with the shipped fitted bid outcomes."""
+    return compiled._policy_table(tables, plan, fitted)
 
 
 def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore: float = 0.5,
@@ -175,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["BatchStrong", "StrongStrategy", "action_of", "decide", "fit_bids", "save_fit"]
+__all__ = ["BatchStrong", "StrongStrategy", "action_of", "fit_bids", "save_fit"]
 
 
 if __name__ == "__main__":

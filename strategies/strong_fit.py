@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 from raspis.engine.errors import VariantError
@@ -70,10 +69,4 @@ def find_fit(variant: Variant, players: int) -> dict[int, np.ndarray] | None:
     return None if name is None else load_fit(name, players, variant.deck_mask)
 
 
-def fit_file(variant: Variant, players: int) -> Path | None:
-    """The file of ``find_fit``'s table, for messages and docs."""
-    name = fit_source(variant, players)
-    return None if name is None else fit_path(name, players)
-
-
-__all__ = ["IGNORED", "find_fit", "fit_file", "fit_source", "rules_key"]
+__all__ = ["IGNORED", "find_fit", "fit_source", "rules_key"]

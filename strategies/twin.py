@@ -12,26 +12,16 @@ such a rebuilt deal knows nothing of a premium span and of tricks the memory rul
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
 from raspis.engine import Action, Bid, Keep, NameTrump, Observation, Play, Variant
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import CALL_NAMES
-from raspis.engine.core.plan import MachineTables, RulePlan
 from raspis.engine.game import Game, Phase
 
 from . import compiled
 from .base import Strategy
-
-
-@lru_cache(maxsize=32)
-def policy_table(tables: MachineTables, plan: RulePlan, strong_on: bool = True,
-                 fitted: bool = True) -> np.ndarray:
-    """The compiled policies' table for ``plan`` (``compiled._policy_table``), made once:
-    ``strong_on`` with ``strong``'s section, ``fitted`` with its shipped fitted bids."""
-    return compiled._policy_table(tables, plan, fitted, strong_on=strong_on)
 
 
 def action_of(code: int, phase: Phase) -> Action:
@@ -53,7 +43,7 @@ def action_of(code: int, phase: Phase) -> Action:
 def policy_code(game: Game, state: np.ndarray, policy: int) -> int:
     """The action code ``policy`` (``compiled.FAST_HEURISTIC``, ``compiled.STRONG``, ...) chooses
     for the seat to move in ``state``, a state of ``game``'s machine."""
-    table = policy_table(game.tables, game.plan, strong_on=policy == compiled.STRONG)
+    table = compiled._policy_table(game.tables, game.plan, strong_on=policy == compiled.STRONG)
     return int(compiled.decide(state, game.tables.plan, table, policy, 0, 0))
 
 
@@ -89,4 +79,4 @@ class CompiledTwin(Strategy):
         raise RuntimeError(f"{self.name} chose {action}, not a legal action")  # pragma: no cover
 
 
-__all__ = ["CompiledTwin", "action_of", "policy_code", "policy_table"]
+__all__ = ["CompiledTwin", "action_of", "policy_code"]

@@ -14,7 +14,6 @@ from raspis.engine.core import machine as m
 from raspis.engine.variant import preset_names
 from raspis.strategies import compiled, load_strategy, play_game
 from raspis.strategies.batch import load_batch_strategy, plays_like_scalar
-from raspis.strategies.strong import decide
 from raspis.strategies.twin import policy_code
 
 
@@ -80,8 +79,6 @@ def test_strong_never_reads_the_hidden_hands(name: str, policy: str) -> None:
             state = game.state
             plan = game.tables.plan
             code = policy_code(game, state, code_of)
-            if policy == "strong":
-                assert decide(game, state) == code
             for _ in range(3):
                 other = _shuffled_others(state, plan, seat, generator)
                 changed += not np.array_equal(other, state)
