@@ -386,11 +386,19 @@ def lead_calls(state: np.ndarray, plan: np.ndarray) -> int:
     return deal_value(plan, row, D_CALLS_NN + 2 * demands + has_trump)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def set_legal(state: np.ndarray, plan: np.ndarray) -> None:
+    """The legal actions of the seat to move, as masks (``legal_masks``), for callers outside
+    ``step``: the start of bidding or play, ``engine.Game``, the playouts."""
+    legal_masks(state, plan)
+
+
+@njit(cache=True, inline="always")
+def legal_masks(state: np.ndarray, plan: np.ndarray) -> None:
     """The legal actions of the seat to move, as masks: in ``BID`` the bids (``rules.legal_bids``,
     up to the deal's tricks); in ``PLAY`` the cards (``rules.legal_cards``) and a Joker's calls
-    (over ``codes.OPTIONS``); in ``KEEP`` keeping (bit 1) and declining (bit 0) the trick."""
+    (over ``codes.OPTIONS``); in ``KEEP`` keeping (bit 1) and declining (bit 0) the trick.
+    Inlined once, at the end of ``step`` (every path of a decision ends there)."""
     phase = state[S_PHASE]
     seat = state[S_TO_MOVE]
     row = state[S_ROW]
@@ -451,8 +459,9 @@ def apply_trump(state: np.ndarray, plan: np.ndarray, suit: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> None:
-    """The seat to move bids ``bid``; the dealer's hook is noted where it binds."""
+def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> bool:
+    """The seat to move bids ``bid``; the dealer's hook is noted where it binds. True when the
+    next seat bids (its legal bids are still to be set), False when play started."""
     seat = state[S_TO_MOVE]
     row = state[S_ROW]
     last = is_last_bidder(state, plan, seat)
@@ -465,9 +474,9 @@ def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> None:
     state[passes] = state[passes] + 1 if bid == 0 else 0
     if last:
         start_play(state, plan)
-    else:
-        state[S_TO_MOVE] = next_seat(state, plan, seat)
-        set_legal(state, plan)
+        return False
+    state[S_TO_MOVE] = next_seat(state, plan, seat)
+    return True
 
 
 @njit(cache=True, inline="always")
@@ -490,10 +499,9 @@ def trick_winner(state: np.ndarray, plan: np.ndarray, skip: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def apply_play(state: np.ndarray, plan: np.ndarray,
-               card: int, call: int, suit: int) -> int:
-    """The seat to move plays ``card`` (a Joker with ``call`` and ``suit``); a full trick is
-    taken, the stock drawn from (002) and a finished deal scored. Returns the events."""
+def apply_play(state: np.ndarray, plan: np.ndarray, card: int, call: int, suit: int) -> bool:
+    """The seat to move plays ``card`` (a Joker with ``call`` and ``suit``) to the trick. True
+    when the trick is full (``step`` then settles it), else the next seat is to move."""
     seat = state[S_TO_MOVE]
     hands = plan[O_HANDS]
     hand = state[hands + seat]
@@ -517,23 +525,8 @@ def apply_play(state: np.ndarray, plan: np.ndarray,
             state[S_TRICK_TRUMP] = rules.circular_trick_trump(led)
     if length < state[S_ORDER_LEN]:
         state[S_TO_MOVE] = next_seat(state, plan, seat)
-        set_legal(state, plan)
-        return 0
-    position = trick_winner(state, plan, -1)
-    if plan[P_KEEP] != 0 and rules.may_decline(state[plan[O_TCARD]], position):
-        state[S_PHASE] = PH_KEEP  # 000: «Походивший с джокера может забрать взятку, либо
-        state[S_TO_MOVE] = state[plan[O_TSEAT]]  # отказаться от нее»: after seeing the trick
-        set_legal(state, plan)
-        return 0
-    return finish_trick(state, plan, position)
-
-
-@njit(cache=True, inline="always")
-def apply_keep(state: np.ndarray, plan: np.ndarray, keep: bool) -> int:
-    """The Joker's player keeps the trick it led, or declines it: then the best of the other cards
-    takes it (000). Returns the events."""
-    state[S_PHASE] = PH_PLAY
-    return finish_trick(state, plan, 0 if keep else trick_winner(state, plan, 0))
+        return False
+    return True
 
 
 @njit(cache=True, inline="always")
@@ -559,7 +552,8 @@ def draw_round(state: np.ndarray, plan: np.ndarray, winner: int) -> None:
 @njit(cache=True, inline="always")
 def finish_trick(state: np.ndarray, plan: np.ndarray, position: int) -> int:
     """The card at ``position`` takes the full trick: it is recorded, the stock drawn from (002)
-    and a finished deal scored. Returns the events."""
+    and a finished deal scored. Returns the events: ``EV_TRICK`` alone while the deal goes on
+    (the winner leads; its legal cards are still to be set)."""
     hands = plan[O_HANDS]
     length = state[S_TRICK_LEN]
     winner = state[plan[O_TSEAT] + position]
@@ -583,7 +577,6 @@ def finish_trick(state: np.ndarray, plan: np.ndarray, position: int) -> int:
     if plan[P_DRAW] != 0:
         draw_round(state, plan, winner)
     if state[hands + winner]:
-        set_legal(state, plan)
         return EV_TRICK
     return EV_TRICK | score_deal(state, plan)
 
@@ -686,19 +679,46 @@ def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, in
     phase = state[S_PHASE]
     events = 0
     state[S_DECISIONS] += 1
+    # each rule function below is inlined once: the trick is settled and the next legal actions
+    # set in one place whichever decision led there
+    refresh = False  # the next decision's legal actions are still to be set
+    settle = False  # a full trick is to be taken
+    skip = -1  # the position in the trick that cannot take it (a declined Joker), -1 for none
+    position = -1  # the position that takes it, where known already (a kept Joker's lead)
     if phase == PH_PLAY:
         call = action >> CALL_SHIFT & CALL_BITS
         suit = (action >> SUIT_SHIFT & SUIT_BITS) - 1
         if call == CALL_CARD:
             call = named_call(13 * suit + (action >> RANK_SHIFT) - 2)
-        events = apply_play(state, plan, action & 63, call, suit)
+        settle = apply_play(state, plan, action & 63, call, suit)
+        refresh = not settle
     elif phase == PH_BID:
-        apply_bid(state, plan, action)
+        refresh = apply_bid(state, plan, action)
     elif phase == PH_KEEP:
-        events = apply_keep(state, plan, action != 0)
+        # 000: the Joker's player keeps the trick it led, or declines it: then the best of the
+        # other cards takes it
+        state[S_PHASE] = PH_PLAY
+        settle = True
+        if action != 0:
+            position = 0
+        else:
+            skip = 0
     elif phase == PH_TRUMP:
         apply_trump(state, plan, action - 1)
         events = EV_TRUMP_CHOSEN
+    if settle:
+        if position < 0:
+            position = trick_winner(state, plan, skip)
+        if (phase == PH_PLAY and plan[P_KEEP] != 0
+                and rules.may_decline(state[plan[O_TCARD]], position)):
+            state[S_PHASE] = PH_KEEP  # 000: «Походивший с джокера может забрать взятку, либо
+            state[S_TO_MOVE] = state[plan[O_TSEAT]]  # отказаться от нее»: after seeing the trick
+            refresh = True
+        else:
+            events = finish_trick(state, plan, position)
+            refresh = events == EV_TRICK
+    if refresh:
+        legal_masks(state, plan)
     if events & EV_DEAL_STARTED and state[S_PHASE] != PH_TRUMP:
         events |= EV_TRUMP_CHOSEN
     if state[S_TRICK_LEN] == 0:
