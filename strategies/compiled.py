@@ -123,7 +123,7 @@ def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = Tru
 # -- small card helpers ----------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _rank_pick(mask: int, highest: bool) -> int:
     """The ordinary card of ``mask`` of lowest rank (lowest suit among equals), or of highest rank
     (highest suit among equals); -1 for none."""
@@ -142,12 +142,12 @@ def _rank_pick(mask: int, highest: bool) -> int:
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _top(mask: int, suit: int) -> int:
     return rules.highest_index((mask >> (13 * suit)) & 8191)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _nth_bit(mask: int, index: int) -> int:
     """The ``index``-th set bit of ``mask`` (0 = lowest)."""
     for _ in range(index):
@@ -155,7 +155,7 @@ def _nth_bit(mask: int, index: int) -> int:
     return rules.bit_index(mask & -mask)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _first_in(table: np.ndarray, start: int, calls: int) -> int:
     """The first option of the order at ``table[start:]`` set in ``calls``; -1 for none."""
     for index in range(ORDER_WIDTH):
@@ -242,7 +242,7 @@ def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, ind
     return m.play_code(joker, chosen)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _need(state: np.ndarray, plan: np.ndarray, table: np.ndarray, seat: int,
           remaining: int) -> int:
     """The tricks the seat still wants (``need``, see the module docstring)."""
@@ -345,9 +345,18 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
 
 
 @njit(cache=True, inline="always")
-def decide(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, key: int,
-           index: int) -> int:
-    """The action code of ``policy`` for the seat to move."""
+def choose_action(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, key: int,
+                  index: int) -> int:
+    """The action code of ``policy`` for the seat to move (``key``, ``index``: the random key and
+    the seat's decisions so far, for ``random``). Inlined once, in ``play_on``; ``decide`` is the
+    same as a function of its own."""
+    phase = state[m.S_PHASE]
+    legal = state[m.S_LEGAL_A]
+    if ((phase == m.PH_PLAY or phase == m.PH_BID) and legal & (legal - 1) == 0
+            and legal & rules.JOKER_BITS == 0):
+        # one legal bid or card (not a Joker, whose calls are choices): every policy plays it,
+        # so none is asked (``random`` still counts the decision: ``play_on``)
+        return rules.bit_index(legal)
     if policy == FAST_HEURISTIC:
         return fast_heuristic(state, plan, table)
     if policy == STRONG:
@@ -358,6 +367,42 @@ def decide(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, 
 
 
 @njit(cache=True)
+def decide(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, key: int,
+           index: int) -> int:
+    """The action code of ``policy`` for the seat to move (``choose_action``)."""
+    return choose_action(state, plan, table, policy, key, index)
+
+
+#: ``play_on``'s ``until`` for "to the game's end"
+GAME_END = 1 << 40
+
+
+@njit(cache=True)
+def play_on(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np.ndarray,
+            keys: np.ndarray, counts: np.ndarray, row: int, until: int) -> int:
+    """Play the game in ``state`` on, seat ``s`` deciding by the policy ``policies[row, s]``
+    (``keys[row, s]``: its random key; ``counts[row, s]``: its decisions so far, counted here)
+    and the machine applying each decision, until a seat whose policy is below 0 (a numpy batch
+    strategy's) is to move, result row ``until`` is written (``GAME_END``: none), or the game is
+    over. Returns the decisions made. The one loop of the compiled policies: whole games
+    (``play_games``), the compiled seats of a lockstep batch (``advance_rows``) and the playouts
+    of search (``strategies.playout``) all play here."""
+    # views without a reference count (``kernels.borrowed``): the caller holds the arrays
+    state, plan, table = borrowed(state), borrowed(plan), borrowed(table)
+    decisions = 0
+    while state[m.S_PHASE] != m.PH_OVER and state[m.S_RESULTS] <= until:
+        seat = state[m.S_TO_MOVE]
+        policy = policies[row, seat]
+        if policy < 0:
+            break
+        code = choose_action(state, plan, table, policy, keys[row, seat], counts[row, seat])
+        counts[row, seat] += 1
+        m.step(state, plan, code)
+        decisions += 1
+    return decisions
+
+
+@njit(cache=True)
 def play_games(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np.ndarray,
                keys: np.ndarray, seeds: np.ndarray, jokers: np.ndarray,
                records: tuple) -> int:  # type: ignore[type-arg]
@@ -365,8 +410,7 @@ def play_games(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray, policies
     ``policies[g, s]`` (``keys[g, s]``: its random key), in one state vector that stays in the
     cache, recording each into ``records`` (``engine.batch.compiled.record_game``). Returns the
     decisions made."""
-    players = plan[m.P_PLAYERS]
-    counts = np.zeros(players, dtype=np.int64)
+    counts = np.zeros(policies.shape, dtype=np.int64)
     # ``buffer`` (the game's state), ``plan`` and ``table`` are the caller's arrays, alive for the
     # whole call: a view of an array made here could outlive it (numba frees a local array after
     # its last use, not at the end of the function)
@@ -374,14 +418,7 @@ def play_games(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray, policies
     decisions = 0
     for game in range(len(seeds)):
         m.new_game(state, plan, seeds[game])
-        counts[:] = 0
-        while state[m.S_PHASE] != m.PH_OVER:
-            seat = state[m.S_TO_MOVE]
-            code = decide(state, plan, table, policies[game, seat], keys[game, seat],
-                          counts[seat])
-            counts[seat] += 1
-            m.step(state, plan, code)
-            decisions += 1
+        decisions += play_on(state, plan, table, policies, keys, counts, game, GAME_END)
         record_game(state, plan, game, jokers, records)
     return decisions
 
@@ -406,7 +443,9 @@ def advance_rows(states: np.ndarray, plan: np.ndarray, table: np.ndarray, polici
         if apply:
             counts[row, state[m.S_TO_MOVE]] += 1
             logged_step(state, plan, codes[index], row, record, logs)
-        while state[m.S_PHASE] != m.PH_OVER:
+        if not record:
+            play_on(state, plan, table, policies, keys, counts, row, GAME_END)
+        while record and state[m.S_PHASE] != m.PH_OVER:  # the same, with the log
             seat = state[m.S_TO_MOVE]
             policy = policies[row, seat]
             if policy < 0:

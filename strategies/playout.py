@@ -21,7 +21,7 @@ from numba import njit
 from raspis.engine.core import machine as m
 from raspis.engine.core.deal import splitmix64
 
-from .compiled import FAST_HEURISTIC, STRONG, decide
+from .compiled import FAST_HEURISTIC, STRONG, play_on
 
 __all__ = ["FAST_HEURISTIC", "POLICIES", "STRONG", "V_MADE", "V_POINTS", "V_PREMIUM", "VALUES",
            "deal_in", "evaluate", "play_out", "playout_value", "sample_hands"]
@@ -38,8 +38,11 @@ def play_out(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int
              result: int) -> None:
     """Play on in ``state``, ``policy`` at every seat, until result row ``result`` is written
     (the deal under way is scored; nothing is played when it already is)."""
-    while state[m.S_RESULTS] <= result and state[m.S_PHASE] != m.PH_OVER:
-        m.step(state, plan, decide(state, plan, table, policy, 0, 0))
+    players = plan[m.P_PLAYERS]
+    policies = np.full((1, players), policy, dtype=np.int64)
+    keys = np.zeros((1, players), dtype=np.int64)  # no random policy plays out
+    counts = np.zeros((1, players), dtype=np.int64)
+    play_on(state, plan, table, policies, keys, counts, 0, result)
 
 
 @njit(cache=True, inline="always")
