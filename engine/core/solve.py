@@ -19,7 +19,8 @@ trick (keyed by a Zobrist hash of every hand, the leader and the tricks taken; a
 objective into the key, so one table serves a whole game), move ordering (the table's best move
 first, then high cards first when the mover wants more tricks, low cards first when it wants
 fewer), equivalent cards merged (cards of one suit with no card still in play between them; the
-card that unlocks the Joker is never merged) and a node budget: past it the search stops and says
+card that unlocks the Joker is never merged, nor any card while a Joker that may be declared as a
+card is in another hand) and a node budget: past it the search stops and says
 so (``stats[1]``), and the caller falls back on something cheaper.
 
 Every rule comes from the rules core (``engine.core.rules``): the legal cards (``legal_cards``), the
@@ -231,9 +232,15 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
     for other in range(players):
         if other != mover:
             blockers |= hands[other]
+    named = 0  # the cards the trick's Jokers are declared as (``joker.as_card``)
     for index in range(trick_length):
         if trick_cards[index] < 52:
             blockers |= 1 << trick_cards[index]
+        elif trick_options[index] >= NAMED_OPTION:
+            named |= 1 << (trick_options[index] - NAMED_OPTION)
+    # a Joker still in another hand may yet be declared as any card, and so come between any two
+    # of the mover's cards (played before the real card it names, it keeps the tie): no merging
+    merge = not (params[P_NAMEABLE] and blockers & JOKER_BITS)
     lock = params[P_LOCK_CARD]
     count = 0
     jokers = cards & JOKER_BITS
@@ -251,10 +258,13 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
         while suited:
             low = suited & -suited
             card = 13 * suit + popcount(low - 1)
-            keep = previous < 0 or card == lock or previous == lock
+            keep = previous < 0 or card == lock or previous == lock or not merge
             if not keep:  # the lowest card of a group with nothing in play between stands for it
                 between = ((1 << card) - 1) & ~((2 << previous) - 1)
-                keep = (blockers & between) != 0
+                # a card named in the trick sits just above the real card it names: it beats
+                # ``previous`` when that is the card it names, and loses to ``card``
+                keep = ((blockers & between) != 0
+                        or (named & ((1 << card) - 1) & ~((1 << previous) - 1)) != 0)
             if keep:
                 move_cards[ply, count] = card
                 move_options[ply, count] = -1
