@@ -493,7 +493,8 @@ class _Worker:
                 stream.close()  # type: ignore[union-attr]
         with contextlib.suppress(Exception):
             self.beat.close()
-        self.beat_file.close()
+        with contextlib.suppress(Exception):
+            self.beat_file.close()
 
 
 def _who_moved(task: ShardTask, seat: int, game: int) -> str:
@@ -723,8 +724,9 @@ def run_tournament(
     workers = workers or os.cpu_count() or 1
     errored = 0
     faults: list[str] = []
+    results = _executor(executor, todo, workers, scheduler, shard_seconds)
     try:
-        for result in _executor(executor, todo, workers, scheduler, shard_seconds):
+        for result in results:
             write_shard(out, result)
             finished_games += result.game_count
             errored += result.errored
@@ -735,6 +737,11 @@ def run_tournament(
         manifest["status"] = "interrupted"
         _write_json_atomic(manifest, out / MANIFEST)
         raise
+    finally:
+        # stop the workers now, not whenever the interrupted generator is collected (which may be
+        # at the interpreter's exit, where an error in its clean-up prints a stray traceback)
+        with contextlib.suppress(Exception):
+            results.close()  # type: ignore[attr-defined]
     games = pl.scan_parquet(out / "games" / "*.parquet")
     totals = games.select(
         pl.col("game_id").n_unique().alias("games"),
