@@ -81,7 +81,7 @@ PRIOR = 20.0
 # -- small helpers ---------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _count(mask: int) -> int:
     """The set bits of a non-negative mask, in unsigned arithmetic (the multiply wraps):
     ``rules.popcount`` multiplies in signed int64, and inlined here on masks with the Jokers'
@@ -94,29 +94,29 @@ def _count(mask: int) -> int:
     return np.int64((value * uint64(0x0101010101010101)) >> uint64(56))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _index(bit: int) -> int:
     """The index of a single set bit."""
     return _count(bit - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _jokers(mask: int) -> int:
     """How many Jokers ``mask`` holds."""
     return (mask >> 52 & 1) + (mask >> 53 & 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _above(card: int) -> int:
     return rules.suit_mask(card // 13) & ~((2 << card) - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _below(card: int) -> int:
     return rules.suit_mask(card // 13) & ((1 << card) - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _at_most(count: int, chance: float, limit: int) -> float:
     """P(Binomial(count, chance) <= limit)."""
     if limit >= count:
@@ -134,7 +134,7 @@ def _at_most(count: int, chance: float, limit: int) -> float:
     return min(1.0, total)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pow(base: float, exponent: float) -> float:
     return base ** exponent
 
@@ -276,7 +276,7 @@ def _distribution(chances: np.ndarray, count: int, scale: float, hand_size: int,
         out[0] *= miss
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def chance_of(chance: float, scale: float) -> float:
     return min(1.0, chance * scale)
 
@@ -385,7 +385,7 @@ def load_fit(name: str, players: int, deck: int) -> dict[int, np.ndarray] | None
 # -- what the seat knows ---------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _points(plan: np.ndarray, row: int, bid: int, taken: int) -> int:
     at = plan[m.O_POINTS] + m.deal_value(plan, row, m.D_POINTS_AT)
     width = m.deal_value(plan, row, m.D_POINTS_WIDTH)
@@ -452,7 +452,7 @@ def _keen(state: np.ndarray, plan: np.ndarray, seat: int) -> tuple[float, bool]:
     return wanting / max(1, count - 1), True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _turned_out(state: np.ndarray, shown: bool, hand: int) -> int:
     """The turned trump card (when ``shown``: not while bidding a dark deal), known to every
     seat."""
@@ -504,7 +504,7 @@ def bid_distribution(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at:
     return expected
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def fit_buckets(hand_size: int) -> int:
     """The fitted table's buckets at a hand size: ``PRESSURES`` x the expected tricks'."""
     return PRESSURES * (BUCKETS * hand_size + 1)

@@ -84,7 +84,7 @@ TRUMP_CALLS = ("highest_trumps", "lowest_trump")
 WINNING_LEADS = (0, 2, 3, 4, 5, 10, 11, 12, 13, 18, *range(19, CARD_OPTION))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def named_call(card: int) -> int:
     """The call a Joker declared as ``card`` holds in a trick (compiled: the rules core's
     ``engine.core.rules`` and ``machine.step`` call it too)."""

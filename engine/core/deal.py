@@ -32,7 +32,7 @@ _MULTIPLIER_1 = uint64(0xBF58476D1CE4E5B9)
 _MULTIPLIER_2 = uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def splitmix64(value: np.uint64) -> np.uint64:
     """One SplitMix64 output (Steele, Lea, Flood 2014), as ``engine.rng.splitmix64``."""
     z = value + _GOLDEN
@@ -48,7 +48,7 @@ def shuffle(cards: np.ndarray, key: np.uint64, out: np.ndarray) -> None:
     shuffle_with(cards, key, out, np.empty(2 * len(cards) + 65, dtype=np.int64))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def shuffle_with(cards: np.ndarray, key: np.uint64, out: np.ndarray,
                  scratch: np.ndarray) -> None:
     """``shuffle`` with working space of its own (``2 * len(cards) + 65`` entries): a counting

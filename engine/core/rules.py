@@ -41,7 +41,7 @@ TWO_JOKERS_SECOND_WINS, TWO_JOKERS_FIRST_WINS, TWO_JOKERS_OPPOSITE = range(3)
 CARD_OPTION_BIT = 1 << CARD_OPTION
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def suit_mask(suit: int) -> int:
     """The 13 cards of ``suit`` (0 for -1, no suit)."""
     if suit < 0:
@@ -49,7 +49,7 @@ def suit_mask(suit: int) -> int:
     return SUIT_BITS << (13 * suit)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def highest_bit(mask: int) -> int:
     """The highest set bit of a non-zero mask, as a mask."""
     bit = 1
@@ -59,7 +59,7 @@ def highest_bit(mask: int) -> int:
     return bit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def highest_index(mask: int) -> int:
     """The index of the highest set bit of a mask below 2**63; -1 for 0."""
     if mask <= 0:
@@ -72,7 +72,7 @@ def highest_index(mask: int) -> int:
     return index
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def popcount(mask: int) -> int:
     """The number of set bits of a non-negative mask (SWAR). The byte counts are summed by shifts
     and adds, not by the usual multiply by 0x0101...01: in ``int64`` that multiply overflows,
@@ -86,13 +86,13 @@ def popcount(mask: int) -> int:
     return mask & 0x7F
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bit_index(bit: int) -> int:
     """The index of a single set bit."""
     return popcount(bit - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def is_high_call(call: int) -> bool:
     """A Joker played with this call takes the trick: high, highest <suit>, highest trumps, and
     every demand of any suit (highest card, lowest card, lowest trump, a named rank: 000's fourth
@@ -104,19 +104,19 @@ def is_high_call(call: int) -> bool:
             or CALL_HIGHEST_CARD <= call < CALL_CARD)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def is_named_call(call: int) -> bool:
     """A Joker played with this call was declared as a card (``joker.as_card``)."""
     return call >= CALL_CARD
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def named_card(call: int) -> int:
     """The card a Joker declared as a card was named (``is_named_call``)."""
     return call >> NAMED_SHIFT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def nameable_cards(deck: int) -> int:
     """The cards a Joker may be declared as (``joker.as_card``; 000 fifth article: «джокер может
     быть выдан за любую карту: любого ранга и масти. Например, за козырного туза или двойку
@@ -130,20 +130,20 @@ def nameable_cards(deck: int) -> int:
     return deck & ~JOKER_BITS
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def ranks_held(cards: int) -> int:
     """The ranks of the ordinary ``cards`` in any suit, as 13 bits (bit ``rank - 2``)."""
     cards &= ~JOKER_BITS
     return (cards | cards >> 13 | cards >> 26 | cards >> 39) & SUIT_BITS
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def cards_of_rank(cards: int, rank_index: int) -> int:
     """The cards of ``cards`` of rank ``rank_index + 2``, in every suit."""
     return cards & (RANK_BITS << rank_index)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def any_suit_demand(ordinary: int, trumps: int, call: int) -> int:
     """The cards of ``ordinary`` (``trumps``: its trumps) that answer a Joker led with a demand of
     any suit.
@@ -173,7 +173,7 @@ def any_suit_demand(ordinary: int, trumps: int, call: int) -> int:
     return cards_of_rank(ordinary, bit_index(ranks & -ranks))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def follow_mask(hand: int, lead_card: int, lead_call: int, lead_suit: int, led_suit: int,
                 trick_trump: int, must_trump: bool) -> int:
     """The ordinary cards of ``hand`` that may be played to a trick under way.
@@ -214,14 +214,14 @@ def follow_mask(hand: int, lead_card: int, lead_call: int, lead_suit: int, led_s
     return ordinary
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def joker_locked(lock_card: int, played: int) -> bool:
     """The Joker may not be played until ``lock_card`` has been (003: «пока не вышла дама пик»);
     -1: never locked."""
     return lock_card >= 0 and not (played >> lock_card) & 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def led_suit_after(led_suit: int, card: int, position: int, call: int, call_suit: int) -> int:
     """The led suit once ``card`` is played ``position``-th in a trick: the first ordinary card
     sets it (after a Joker led without a suit, 002 Joker-52), unless a Joker led with a suit
@@ -238,13 +238,13 @@ def led_suit_after(led_suit: int, card: int, position: int, call: int, call_suit
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def circular_trick_trump(led_suit: int) -> int:
     """Under circular trumps (000, 002) the trick's trump: the suit after the led suit."""
     return (led_suit + 1) % 4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def legal_cards(hand: int, trick_length: int, lead_card: int, lead_call: int, lead_suit: int,
                 led_suit: int, trick_trump: int, must_trump: bool, lock_card: int,
                 played: int) -> int:
@@ -262,7 +262,7 @@ def legal_cards(hand: int, trick_length: int, lead_card: int, lead_call: int, le
     return cards | jokers
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def follow_calls(two_jokers: int, first_joker_call: int) -> int:
     """The calls a Joker may be played with after the lead, as options over ``codes.OPTIONS``:
     high (takes the trick) or low (gives it away); under 002's Joker-52 rule the second Joker of a
@@ -272,7 +272,7 @@ def follow_calls(two_jokers: int, first_joker_call: int) -> int:
     return HIGH_OPTION | LOW_OPTION
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def follow_calls_named(two_jokers: int, first_joker_call: int, nameable: int) -> int:
     """``follow_calls``, and where the Joker may be declared as a card (``nameable``: the cards
     of ``nameable_cards``, 0 when ``joker.as_card`` is off) the card option too: «обладатель
@@ -285,7 +285,7 @@ def follow_calls_named(two_jokers: int, first_joker_call: int, nameable: int) ->
     return calls
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def trumps_beat_demand(lead_card: int, lead_call: int, lead_suit: int, trick_trump: int,
                        trump_wins: bool) -> bool:
     """After a Joker led "highest <suit>", a trump played by a void player beats the Joker, when
@@ -295,7 +295,7 @@ def trumps_beat_demand(lead_card: int, lead_call: int, lead_suit: int, trick_tru
             and trick_trump != lead_suit)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def suit_rank(suit: int, led_suit: int, trick_trump: int, beats: bool) -> int:
     """What an ordinary card of ``suit`` counts for in a trick: a trump 200 (2000 when ``beats``:
     trumps beat the leading Joker's demand), the led suit 100, any other suit -1 (it cannot take
@@ -307,7 +307,7 @@ def suit_rank(suit: int, led_suit: int, trick_trump: int, beats: bool) -> int:
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: int,
              beats: bool, two_jokers: int) -> int:
     """How strongly a card played ``position``-th in a trick holds it; the greatest key wins.
@@ -337,7 +337,7 @@ def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: in
     return rank + card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def may_decline(lead_card: int, winner_position: int) -> bool:
     """Whether the player who led the trick may decline it (``joker.lead_choice``, 000: «Походивший
     с джокера может забрать взятку, либо отказаться от нее»): it led a Joker, and the Joker holds
@@ -345,7 +345,7 @@ def may_decline(lead_card: int, winner_position: int) -> bool:
     return lead_card >= 52 and winner_position == 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def legal_bids(hand_size: int, min_bid: int, hook: int, last: bool, others: int,
                passes_in_row: int, pass_limit: int) -> int:
     """The legal bids as a mask (bit ``b``: bid ``b``) of a bidder; ``hand_size``: the tricks the
@@ -381,7 +381,7 @@ def legal_bids(hand_size: int, min_bid: int, hook: int, last: bool, others: int,
     return mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def hook_binds(hand_size: int, min_bid: int, others: int) -> bool:
     """The dealer's hook took away a bid that would otherwise have been open to the last bidder
     (the bid that makes the sum equal the tricks is within its range)."""
@@ -389,7 +389,7 @@ def hook_binds(hand_size: int, min_bid: int, others: int) -> bool:
     return lowest <= hand_size - others
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _suit_winners(cards: int, best_key: int, suit: int, led_suit: int, trick_trump: int,
                   beats: bool) -> int:
     """The cards of ``suit`` in ``cards`` whose ``suit_rank`` plus card id exceeds ``best_key``."""
@@ -405,7 +405,7 @@ def _suit_winners(cards: int, best_key: int, suit: int, led_suit: int, trick_tru
     return cards & suit_mask(suit) & above
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def winning_cards(cards: int, best_key: int, position: int, led_suit: int, trick_trump: int,
                   beats: bool, two_jokers: int) -> int:
     """The ordinary cards of ``cards`` that, played ``position``-th, would take the trick from its
@@ -423,7 +423,7 @@ def winning_cards(cards: int, best_key: int, position: int, led_suit: int, trick
     return winners
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def cards_ruled_out(card: int, candidates: int, lead_card: int, lead_call: int, lead_suit: int,
                     led_suit: int, trick_trump: int, must_trump: bool) -> int:
     """The cards of ``candidates`` that a player who followed a trick with ``card`` cannot hold:
@@ -451,7 +451,7 @@ def bid_made(bid: int, taken: int) -> bool:
     return bid < 0 or bid == taken
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def premium(mode: int, best_deal: int, fixed_points: int) -> int:
     """The premium of a seat that made every bid of its span (002: «премия» for making every bid
     of the game, or of a pulka): fixed points, or the seat's best deal score of the span once
@@ -474,7 +474,7 @@ PREMIUM_SEVERAL_CODES = {"each": PREMIUM_SEVERAL_EACH,
                          "none": PREMIUM_SEVERAL_NONE}
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def span_record(made_so_far: bool, best_so_far: int, bid: int, taken: int, points: int,
                 opens: bool) -> tuple[bool, int]:
     """A seat's record of the premium's span after one more deal counted: whether it has made
@@ -486,7 +486,7 @@ def span_record(made_so_far: bool, best_so_far: int, bid: int, taken: int, point
     return made and made_so_far, max(points, best_so_far)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def premium_cancels(seat: int, earners: int, players: int, others: int, several: int) -> bool:
     """Whether the premiums of ``earners`` (a mask of seats) cancel ``seat``'s best deal of the
     span (``scoring.premium_others``, the Georgian score apps and jok.ge, issue 12): every other

@@ -85,21 +85,21 @@ _OPTION_SUIT = OPTION_SUIT.copy()
 JOKER_BITS = (1 << 52) | (1 << 53)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _call_of(option: int) -> int:
     if option >= NAMED_OPTION:
         return named_call(option - NAMED_OPTION)
     return CALL_NONE if option < 0 else _OPTION_CALL[option]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _suit_of_call(option: int) -> int:
     if option >= NAMED_OPTION:
         return (option - NAMED_OPTION) // 13
     return -1 if option < 0 else _OPTION_SUIT[option]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def trick_winner(cards: np.ndarray, options: np.ndarray, count: int, led_suit: int,
                  trick_trump: int, trump_wins: bool, two_jokers: int, skip: int) -> int:
     """The position in the trick of the card that takes it: the greatest ``core.card_key``, the
@@ -348,7 +348,7 @@ def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.n
     return False, 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _open_keep(nodes: np.ndarray, child: int, players: int, leader: int, led: int, trump: int,
                taken: int) -> None:
     """Make ``child`` a keep node (``joker.lead_choice``, 000: «Походивший с джокера может
@@ -361,7 +361,7 @@ def _open_keep(nodes: np.ndarray, child: int, players: int, leader: int, led: in
     nodes[child, N_TAKEN] = taken
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _keep_moves(move_cards: np.ndarray, move_options: np.ndarray, ply: int) -> int:
     """The two moves of a keep node."""
     move_cards[ply, 0] = KEEP_MOVE
@@ -371,7 +371,7 @@ def _keep_moves(move_cards: np.ndarray, move_options: np.ndarray, ply: int) -> i
     return 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _kept_by(params: np.ndarray, played_cards: np.ndarray, played_options: np.ndarray,
              nodes: np.ndarray, ply: int, move: int) -> int:
     """The position that takes the full trick before the keep node at ``ply``: its leader when
@@ -387,7 +387,7 @@ def _kept_by(params: np.ndarray, played_cards: np.ndarray, played_options: np.nd
     return (leader + position) % players
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _after_keep(nodes: np.ndarray, ply: int, child: int, winner: int, trump: int) -> None:
     """The node after a keep node: the next trick, led by the trick's taker, the same cards."""
     nodes[child, N_PLAYED] = nodes[ply, N_PLAYED]
@@ -654,14 +654,14 @@ TAKEN_MASK = 63
 MAXN_PLAYERS = 7
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def outcome_score(rows: np.ndarray, packed: int, position: int, fine: int) -> int:
     """The points of ``position`` in a packed outcome: its row at its tricks, plus its fines."""
     own = packed >> (SEAT_BITS * position)
     return rows[position, own & TAKEN_MASK] + fine * ((own >> 6) & 3)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _mix(value: int) -> int:
     """A 64-bit mix of a packed trick count vector, for the table's key."""
     value = (value ^ (value >> 29)) * -4658895280553007687
