@@ -45,8 +45,9 @@ from .heuristic import PREMIUM_PARAMETERS, PremiumOutlook
 from .keep import settled_action
 from .pimc import PimcStrategy
 from .registry import StrategySpecError
-from .search import Deadline, distinct_plays, representative
+from .search import BidEvidence, Deadline, distinct_plays, representative
 from .strong import _table, action_of
+from .tactics import rules_for
 
 __all__ = ["OBJECTIVES", "MonteCarloStrategy", "action_code"]
 
@@ -141,6 +142,9 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         "chunk": Parameter(int, 8, "guesses played out between two looks at the clock"),
         "policy": Parameter(str, "strong", "the compiled policy of the playouts, at every seat: "
                             "strong or fastheuristic"),
+        "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
+                               "the hidden hands, each guess's playouts weighted by how well it "
+                               "explains them (0: none; see search.BidEvidence)"),
         "objective": Parameter(str, "own", "what a candidate is valued by: own (the seat's "
                                "score) or relative (its score minus the mean of the other "
                                "seats' deal points: play to win, a rival's missed bid worth as "
@@ -195,6 +199,7 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         seconds = self.time if observation.phase == Phase.PLAY else self.bid_seconds
         deadline = Deadline(seconds)
         seed = self.rng.getrandbits(64) - (1 << 63)
+        evidence = BidEvidence(observation, rules_for(observation.variant), self.inference)
         totals = np.zeros(len(candidates))
         preferred: int | None = None
         done = 0
@@ -205,7 +210,12 @@ class MonteCarloStrategy(ExpectedValueStrategy):
             if preferred is None:
                 preferred = position.policy_code(hands, trumps)
             values = position.evaluate(hands, trumps, codes, seat)
-            totals += self.value(values, stakes).sum(axis=0)
+            if evidence.items:  # importance weights: how well each guess explains the bids
+                weights = np.array([evidence.weight([int(hand) for hand in row])
+                                    for row in hands])
+                totals += (weights[:, None] * self.value(values, stakes)).sum(axis=0)
+            else:
+                totals += self.value(values, stakes).sum(axis=0)
             done += count
             if deadline.passed():
                 break

@@ -6,9 +6,9 @@ action, and lets a compiled policy (``strategies.compiled``: ``STRONG`` or ``FAS
 decide for every seat until the deal is scored; it returns what one seat got for the deal: its
 points (fines included), its premium and whether it made its bid, and what the other seats of the
 deal got together (their points and premiums summed, and how many they are), for a search that
-values a move relative to the others (``mc``'s ``objective = relative``). Both policies read only what
-the seat to move may see (``tests/test_strong.py::test_strong_never_reads_the_hidden_hands``), so
-a playout of a guessed deal has no strategy fusion: no seat plays on cards it could not know.
+values a move relative to the others (``mc``'s ``objective = relative``). Both policies read only
+what the seat to move may see (``tests/test_strong.py::test_strong_never_reads_the_hidden_hands``),
+so a playout of a guessed deal has no strategy fusion: no seat plays on cards it could not know.
 
 ``evaluate`` does this for every candidate action over many guessed deals in one call: each guess
 (the hidden hands, and the trump where the seat cannot see it) is written into a copy of one
