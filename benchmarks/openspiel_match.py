@@ -262,9 +262,9 @@ def main(argv: list[str] | None = None) -> int:
               not arguments.wall_clock)
              for deal in range(arguments.first, arguments.first + arguments.deals)]
     warming = (arguments.raspis, arguments.simulations, arguments.uct_c, not arguments.wall_clock)
-    started = time.perf_counter()
     results: list[DealResult] = []
     if arguments.workers > 1:
+        started = time.perf_counter()  # the workers warm up in the pool, inside the wall time
         from multiprocess import Pool
 
         with Pool(arguments.workers, warm_up, warming) as pool:
@@ -273,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
                 _progress(results, arguments.deals, started)
     else:
         warm_up(*warming)
+        started = time.perf_counter()
         for task in tasks:
             results.append(play_deal(task))
             _progress(results, arguments.deals, started)
