@@ -21,9 +21,10 @@ Duplicate design: each deal (``--seed``, deal index) is played twice, raspis in 
 the bot in 1 and 3, then the other way round; a deal's value is the mean over the two games of
 raspis's mean score minus the bot's mean score, in points a deal; the interval is Student t over
 deals (95%). CPU time (``time.process_time``) of every decision with more than one legal action is
-recorded for both sides. For equal thinking time give raspis's search a ``time`` budget equal to
-the bot's mean time a move; with ``--cpu-clock`` (the default) raspis's ``time`` budgets count CPU
-time in this script, as the bot's cost is measured, so a loaded machine does not shortchange it.
+recorded for both sides, after one warm-up game in each process that is not counted (numba compiles
+on a process's first decision). For equal thinking time give raspis's search a ``time`` budget equal
+to the bot's mean time a move; with ``--cpu-clock`` (the default) raspis's ``time`` budgets count
+CPU time in this script, as the bot's cost is measured, so a loaded machine does not shortchange it.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ class DealResult:
     bot_cpu: list[float] = field(default_factory=list)
     raspis_made: int = 0
     bot_made: int = 0
+    #: each game's (raspis's seats, dealer, bids by seat, tricks taken by seat)
+    games: list[tuple[list[int], int, list[int], list[int]]] = field(default_factory=list)
 
 
 class CpuDeadline:
@@ -118,8 +121,9 @@ def honest_resampler(game, raspis_game, rng: random.Random):  # noqa: ANN001, AN
     return resample
 
 
-def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[bool]]:
-    """One game of a deal: (returns by seat, raspis CPU times, bot CPU times, bids made)."""
+def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[bool], tuple]:
+    """One game of a deal: (returns by seat, raspis CPU times, bot CPU times, bids made, (dealer,
+    bids, tricks taken))."""
     deal, base, raspis_seats, spec, simulations, uct_c, cpu_clock = task
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
@@ -192,7 +196,8 @@ def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[
     assert [round(value) for value in returns] == list(points), (returns, points)
     result = raspis.results[0]
     made = [result.bids[seat] == result.taken[seat] for seat in range(PLAYERS)]
-    return list(returns), raspis_cpu, bot_cpu, made
+    return (list(returns), raspis_cpu, bot_cpu, made,
+            (dealer, [int(bid) for bid in result.bids], [int(taken) for taken in result.taken]))
 
 
 def play_deal(task: tuple) -> DealResult:
@@ -202,9 +207,11 @@ def play_deal(task: tuple) -> DealResult:
     raspis_cpu: list[float] = []
     bot_cpu: list[float] = []
     raspis_made = bot_made = 0
+    games = []
     for raspis_seats in ((0, 2), (1, 3)):
-        returns, ours, theirs, made = play_game((deal, base, raspis_seats, spec, simulations,
-                                                 uct_c, cpu_clock))
+        returns, ours, theirs, made, (dealer, bids, taken) = play_game(
+            (deal, base, raspis_seats, spec, simulations, uct_c, cpu_clock))
+        games.append((list(raspis_seats), dealer, bids, taken))
         raspis_made += sum(made[seat] for seat in raspis_seats)
         bot_made += sum(made[seat] for seat in range(PLAYERS) if seat not in raspis_seats)
         mine = statistics.fmean(returns[seat] for seat in raspis_seats)
@@ -216,7 +223,18 @@ def play_deal(task: tuple) -> DealResult:
         raspis_cpu += ours
         bot_cpu += theirs
     return DealResult(deal, statistics.fmean(differences), statistics.fmean(raspis_points),
-                      statistics.fmean(bot_points), raspis_cpu, bot_cpu, raspis_made, bot_made)
+                      statistics.fmean(bot_points), raspis_cpu, bot_cpu, raspis_made, bot_made,
+                      games)
+
+
+def warm_up(spec: str, simulations: int, uct_c: float, cpu_clock: bool) -> None:
+    """Play one game outside the match (deal ``WARM_UP_DEAL``) so that compiling (numba, on the
+    first decision of a process) is not counted in any move's CPU time."""
+    play_game((WARM_UP_DEAL, 0, (0, 2), spec, simulations, uct_c, cpu_clock))
+
+
+#: the deal index of the warm-up game, outside any match's deals
+WARM_UP_DEAL = 10**9
 
 
 def t_quantile(probability: float, degrees: int) -> float:
@@ -243,16 +261,19 @@ def main(argv: list[str] | None = None) -> int:
     tasks = [(deal, arguments.seed, arguments.raspis, arguments.simulations, arguments.uct_c,
               not arguments.wall_clock)
              for deal in range(arguments.first, arguments.first + arguments.deals)]
-    started = time.perf_counter()
+    warming = (arguments.raspis, arguments.simulations, arguments.uct_c, not arguments.wall_clock)
     results: list[DealResult] = []
     if arguments.workers > 1:
+        started = time.perf_counter()  # the workers warm up in the pool, inside the wall time
         from multiprocess import Pool
 
-        with Pool(arguments.workers) as pool:
+        with Pool(arguments.workers, warm_up, warming) as pool:
             for result in pool.imap_unordered(play_deal, tasks):
                 results.append(result)
                 _progress(results, arguments.deals, started)
     else:
+        warm_up(*warming)
+        started = time.perf_counter()
         for task in tasks:
             results.append(play_deal(task))
             _progress(results, arguments.deals, started)

@@ -12,6 +12,13 @@ the variant's own score: the seat's deal points, fines included, plus, while the
 (002) is in reach, its stake when the bid is made (``heuristic.PremiumOutlook``, as ``pimc``).
 Ties go to the policy's own choice.
 
+``objective`` says whose points count. ``own`` (the default) values a candidate by the seat's own
+score alone, as above. ``relative`` values it by that score minus the mean of the other
+participating seats' deal points (premiums included) in the same playout: what a player who plays
+to *win* the game (to finish first, not to score most) wants, since making a rival miss an exact
+bid is then worth as much as making one's own. Every other seat counts alike: the strategy knows
+nothing of who its rivals are, only that they are all the others.
+
 The policy never reads a hand it could not see (``tests/test_strong.py``), so unlike ``pimc``'s
 open-hand solving a playout has no strategy fusion: no seat of a guessed deal plays as if it saw
 the others' cards. A bid is searched the same way: each legal bid, the later bidders bidding as
@@ -38,10 +45,14 @@ from .heuristic import PREMIUM_PARAMETERS, PremiumOutlook
 from .keep import settled_action
 from .pimc import PimcStrategy
 from .registry import StrategySpecError
-from .search import Deadline, distinct_plays, representative
+from .search import BidEvidence, Deadline, distinct_plays, representative
 from .strong import _table, action_of
+from .tactics import rules_for
 
-__all__ = ["MonteCarloStrategy", "action_code"]
+__all__ = ["OBJECTIVES", "MonteCarloStrategy", "action_code"]
+
+#: what ``mc`` may value a candidate by (``objective``)
+OBJECTIVES = ("own", "relative")
 
 
 def action_code(action: Action) -> int:
@@ -112,8 +123,10 @@ class MonteCarloStrategy(ExpectedValueStrategy):
 
     Parameters: ``samples`` (guesses per decision at most), ``time`` and ``bid_time`` (seconds a
     decision, checked between chunks of ``chunk`` guesses; 0: no limit), ``policy`` (``strong``
-    or ``fastheuristic``: who plays the playouts), and the premium's (``premium``,
-    ``premium_odds``). Deterministic given its seed when the times are 0.
+    or ``fastheuristic``: who plays the playouts), ``objective`` (``own``: the seat's score;
+    ``relative``: its score minus the mean of the other seats', to win rather than to score),
+    and the premium's (``premium``, ``premium_odds``). Deterministic given its seed when the times
+    are 0.
     """
 
     name = "mc"
@@ -129,6 +142,13 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         "chunk": Parameter(int, 8, "guesses played out between two looks at the clock"),
         "policy": Parameter(str, "strong", "the compiled policy of the playouts, at every seat: "
                             "strong or fastheuristic"),
+        "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
+                               "the hidden hands, each guess's playouts weighted by how well it "
+                               "explains them (0: none; see search.BidEvidence)"),
+        "objective": Parameter(str, "own", "what a candidate is valued by: own (the seat's "
+                               "score) or relative (its score minus the mean of the other "
+                               "seats' deal points: play to win, a rival's missed bid worth as "
+                               "much as one's own made)"),
         **PREMIUM_PARAMETERS,
     }
 
@@ -137,6 +157,9 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         if self.policy not in playout.POLICIES:
             raise StrategySpecError(f"mc: policy = {self.policy!r}; choose one of "
                                     f"{', '.join(playout.POLICIES)}")
+        if self.objective not in OBJECTIVES:
+            raise StrategySpecError(f"mc: objective = {self.objective!r}; choose one of "
+                                    f"{', '.join(OBJECTIVES)}")
         if self.samples < 1 or self.chunk < 1:
             raise StrategySpecError("mc: samples and chunk must be at least 1")
 
@@ -176,6 +199,7 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         seconds = self.time if observation.phase == Phase.PLAY else self.bid_seconds
         deadline = Deadline(seconds)
         seed = self.rng.getrandbits(64) - (1 << 63)
+        evidence = BidEvidence(observation, rules_for(observation.variant), self.inference)
         totals = np.zeros(len(candidates))
         preferred: int | None = None
         done = 0
@@ -186,12 +210,27 @@ class MonteCarloStrategy(ExpectedValueStrategy):
             if preferred is None:
                 preferred = position.policy_code(hands, trumps)
             values = position.evaluate(hands, trumps, codes, seat)
-            totals += (values[:, :, playout.V_POINTS] + values[:, :, playout.V_PREMIUM]
-                       + values[:, :, playout.V_MADE] * stakes).sum(axis=0)
+            if evidence.items:  # importance weights: how well each guess explains the bids
+                weights = np.array([evidence.weight([int(hand) for hand in row])
+                                    for row in hands])
+                totals += (weights[:, None] * self.value(values, stakes)).sum(axis=0)
+            else:
+                totals += self.value(values, stakes).sum(axis=0)
             done += count
             if deadline.passed():
                 break
         return self.pick(observation, candidates, codes, totals, preferred)
+
+    def value(self, values: np.ndarray, stakes: np.ndarray) -> np.ndarray:
+        """Each playout's value (guesses x candidates) under ``objective``: the seat's points,
+        premium and stake when it makes its bid; ``relative`` less the mean of the other
+        participants' points and premiums."""
+        own = (values[:, :, playout.V_POINTS] + values[:, :, playout.V_PREMIUM]
+               + values[:, :, playout.V_MADE] * stakes)
+        if self.objective == "own":
+            return own
+        rivals = np.maximum(values[:, :, playout.V_RIVALS], 1)
+        return own - values[:, :, playout.V_OTHERS] / rivals
 
     @staticmethod
     def pick(observation: Observation, candidates: list[Action], codes: np.ndarray,

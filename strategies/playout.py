@@ -4,9 +4,11 @@ speed, for Monte Carlo search (``strategies.mc``).
 A playout starts from a state vector of the rules core (``engine.core.machine``), applies a first
 action, and lets a compiled policy (``strategies.compiled``: ``STRONG`` or ``FAST_HEURISTIC``)
 decide for every seat until the deal is scored; it returns what one seat got for the deal: its
-points (fines included), its premium and whether it made its bid. Both policies read only what
-the seat to move may see (``tests/test_strong.py::test_strong_never_reads_the_hidden_hands``), so
-a playout of a guessed deal has no strategy fusion: no seat plays on cards it could not know.
+points (fines included), its premium and whether it made its bid, and what the other seats of the
+deal got together (their points and premiums summed, and how many they are), for a search that
+values a move relative to the others (``mc``'s ``objective = relative``). Both policies read only
+what the seat to move may see (``tests/test_strong.py::test_strong_never_reads_the_hidden_hands``),
+so a playout of a guessed deal has no strategy fusion: no seat plays on cards it could not know.
 
 ``evaluate`` does this for every candidate action over many guessed deals in one call: each guess
 (the hidden hands, and the trump where the seat cannot see it) is written into a copy of one
@@ -23,14 +25,17 @@ from raspis.engine.core.deal import splitmix64
 
 from .compiled import FAST_HEURISTIC, STRONG, play_on
 
-__all__ = ["FAST_HEURISTIC", "POLICIES", "STRONG", "V_MADE", "V_POINTS", "V_PREMIUM", "VALUES",
-           "deal_in", "evaluate", "play_out", "playout_value", "sample_hands"]
+__all__ = ["FAST_HEURISTIC", "POLICIES", "STRONG", "V_MADE", "V_OTHERS", "V_POINTS", "V_PREMIUM",
+           "V_RIVALS", "VALUES", "deal_in", "evaluate", "play_out", "playout_value",
+           "sample_hands"]
 
 #: the policies a playout may use, by name
 POLICIES = {"strong": STRONG, "fastheuristic": FAST_HEURISTIC}
-#: what a playout returns for the seat: its deal points, its premium, 1 if it made its bid
-V_POINTS, V_PREMIUM, V_MADE = range(3)
-VALUES = 3
+#: what a playout returns for the seat: its deal points, its premium, 1 if it made its bid; the
+#: other participants' deal points and premiums summed, and how many they are (0 where the seat
+#: played alone)
+V_POINTS, V_PREMIUM, V_MADE, V_OTHERS, V_RIVALS = range(5)
+VALUES = 5
 
 
 @njit(cache=True)
@@ -48,13 +53,25 @@ def play_out(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int
 @njit(cache=True, inline="always")
 def _seat_result(state: np.ndarray, plan: np.ndarray, result: int, seat: int,
                  out: np.ndarray) -> None:
-    """Write ``seat``'s points, premium and made bid of result row ``result`` into ``out``."""
+    """Write ``seat``'s points, premium and made bid of result row ``result`` into ``out``, and
+    the other participants' points and premiums summed and their number (``V_*``)."""
     players = plan[m.P_PLAYERS]
-    seats = plan[m.O_RES] + result * (m.R_SEATS + 6 * players) + m.R_SEATS
+    at = plan[m.O_RES] + result * (m.R_SEATS + 6 * players)
+    seats = at + m.R_SEATS
     out[V_POINTS] = state[seats + m.R_POINTS * players + seat]
     out[V_PREMIUM] = state[seats + m.R_PREMIUMS * players + seat]
     out[V_MADE] = (state[seats + m.R_BIDS * players + seat]
                    == state[seats + m.R_TAKEN * players + seat])
+    participants = state[at + m.R_PARTICIPANTS]
+    others = 0
+    rivals = 0
+    for other in range(players):
+        if other != seat and participants >> other & 1:
+            others += (state[seats + m.R_POINTS * players + other]
+                       + state[seats + m.R_PREMIUMS * players + other])
+            rivals += 1
+    out[V_OTHERS] = others
+    out[V_RIVALS] = rivals
 
 
 @njit(cache=True)
@@ -62,7 +79,7 @@ def playout_value(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy
                   action: int, seat: int, scratch: np.ndarray, out: np.ndarray) -> None:
     """Copy ``state`` into ``scratch``, apply ``action`` (an ``machine.action_code`` legal for the
     seat to move; below 0: none) and play the deal out with ``policy``; ``out`` gets ``seat``'s
-    points, premium and made bid (``V_*``). ``state`` is not written."""
+    points, premium and made bid, the others' sum and number (``V_*``). ``state`` is not written."""
     scratch[:] = state
     result = state[m.S_RESULTS]
     if action >= 0:
@@ -94,7 +111,8 @@ def evaluate(template: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: 
     """For each guess ``g`` (``hands[g]``: every seat's hand; ``trumps[g]``: the trump suit and
     card shown, used where ``trumps[g, 0]`` is not -2) and each candidate ``actions[a]``, play the
     deal out from ``template`` with that guess dealt in (``deal_in``, ``playout_value``):
-    ``values[g, a]`` gets ``seat``'s points, premium and made bid (``V_*``). ``template`` is not
+    ``values[g, a]`` gets ``seat``'s points, premium and made bid, the others' sum and number
+    (``V_*``). ``template`` is not
     written."""
     dealt = np.empty_like(template)
     for guess in range(hands.shape[0]):

@@ -159,3 +159,88 @@ def test_mc_prefers_the_better_bid_when_the_guesses_agree() -> None:
     observation = game.observation(game.to_move)
     assert observation.phase == Phase.BID and observation.hand == 1 << 12
     assert strategy.act(observation).tricks == 1  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("name", ["classic", "oh-hell"])
+def test_a_playout_reports_the_other_seats_deal_points(name: str) -> None:
+    """``V_OTHERS`` is the other seats' points and premiums for the deal summed, ``V_RIVALS`` how
+    many they are, as the reference engine scores the same playout (every seat plays here)."""
+    checked = 0
+    for game in _decisions(name, 5, 6):
+        plan = game.tables.plan
+        table = _table(game.tables, game.plan, True)
+        seat = game.to_move
+        for first in game.legal_actions()[:3]:
+            out = np.zeros(po.VALUES, dtype=np.int64)
+            po.playout_value(game.state.copy(), plan, table, po.STRONG, action_code(first), seat,
+                             np.empty_like(game.state), out)
+            reference = game.clone()
+            _reference(reference, first, seat)
+            result = reference.results[len(game.results)]
+            others = [other for other in range(game.players) if other != seat]
+            assert int(out[po.V_OTHERS]) == sum(result.points[other] + result.premiums[other]
+                                                for other in others)
+            assert int(out[po.V_RIVALS]) == len(others)
+            checked += 1
+    assert checked > 10
+
+
+def test_the_relative_objective_is_own_less_the_others_mean() -> None:
+    """On the same playouts, ``objective = relative`` values a candidate by exactly the seat's own
+    value less the mean of the others' deal points; ``own`` by the seat's value alone."""
+    generator = random.Random(4)
+    own, relative = MonteCarloStrategy(), MonteCarloStrategy(objective="relative")
+    for game in _decisions("oh-hell", 8, 6):
+        observation = game.observation(game.to_move)
+        position = Position(observation, po.STRONG)
+        candidates = list(observation.legal_actions)
+        codes = np.array([action_code(action) for action in candidates], dtype=np.int64)
+        hands, trumps, _ = position.draw(6, generator.getrandbits(63), generator)
+        values = position.evaluate(hands, trumps, codes, observation.seat)
+        stakes = np.full(len(candidates), 3.0)
+        mine = (values[:, :, po.V_POINTS] + values[:, :, po.V_PREMIUM]
+                + values[:, :, po.V_MADE] * 3.0)
+        assert np.array_equal(own.value(values, stakes), mine)
+        assert np.allclose(relative.value(values, stakes),
+                           mine - values[:, :, po.V_OTHERS] / 3.0)
+        assert (values[:, :, po.V_RIVALS] == 3).all()
+
+
+def test_the_relative_objective_changes_some_decisions() -> None:
+    """With the same seeds, ``relative`` and ``own`` choose differently at some decisions of an
+    oh-hell game (spoiling a rival's bid counts for one and not the other), and both are
+    repeatable."""
+    differ = 0
+    decisions = _decisions("oh-hell", 11, 40)
+    for index, game in enumerate(decisions):
+        observation = game.observation(game.to_move)
+        chosen = []
+        for objective in ("own", "relative", "relative"):
+            strategy = MonteCarloStrategy(samples=48, objective=objective)
+            strategy.start_game(game.variant, game.to_move, 4, random.Random(index))
+            chosen.append(strategy.act(observation))
+        assert chosen[1] == chosen[2]
+        differ += chosen[0] != chosen[1]
+    assert 0 < differ < len(decisions)
+
+
+def test_mc_refuses_an_unknown_objective() -> None:
+    from raspis.strategies.registry import StrategySpecError
+
+    with pytest.raises(StrategySpecError):
+        load_strategy("mc:objective=win")
+
+
+def test_inference_weights_the_guesses_and_plays_legally() -> None:
+    """With ``inference`` the bids made weight the guesses; the games stay legal and
+    repeatable."""
+    variant = load_variant("oh-hell")
+    traces = []
+    for spec in ("mc:samples=4,inference=1", "mc:samples=4,inference=1", "mc:samples=4"):
+        record = play_game(variant, 4, 3, [load_strategy(spec) if seat % 2 == 0
+                                           else load_strategy("strong") for seat in range(4)],
+                           log=True)
+        assert record.fault is None, str(record.fault)
+        traces.append(record.game.trace())
+    assert traces[0] == traces[1]
+    assert traces[0] != traces[2]
