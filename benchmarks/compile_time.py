@@ -1,31 +1,91 @@
 """Benchmark (not a test): the compiled core's first-run compile time against a loaded cache.
 
     rm -rf /tmp/coldcache
-    RASPIS_CACHE_DIR=/tmp/coldcache .venv/bin/python benchmarks/compile_time.py cold
-    RASPIS_CACHE_DIR=/tmp/coldcache .venv/bin/python benchmarks/compile_time.py warm
+    RASPIS_CACHE_DIR=/tmp/coldcache .venv/bin/python -m benchmarks.compile_time cold --functions
+    RASPIS_CACHE_DIR=/tmp/coldcache .venv/bin/python -m benchmarks.compile_time warm
 
-Imports the engine and plays one classic game on each engine (``engine.Game`` and a
-``play_batch`` of 64 games), so every rule function and batch kernel such a game uses is compiled
-(with an empty cache) or loaded (once the cache is there); prints wall and CPU time.
+Imports the engine, plays one classic game on the reference engine (``engine.Game``), then a
+``play_batch`` of 64 games with ``fastheuristic`` and one with ``strong`` (the compiled loop), so
+every rule function and compiled policy such games use is compiled (with an empty cache) or loaded
+(once the cache is there); prints the wall and CPU time of each part. ``--functions`` also lists
+the functions numba compiled that took longest, by the CPU time spent in each one itself (its own
+type inference and code generation; the callees it compiled on the way are counted apart).
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
-started, cpu = time.perf_counter(), time.process_time()
+started = time.perf_counter(), time.process_time()
 
-import numpy as np  # noqa: E402
-from raspis.engine import Game, load_variant  # noqa: E402
-from raspis.engine.batch import play_batch  # noqa: E402
-from raspis.strategies.batch import load_batch_strategy  # noqa: E402
 
-variant = load_variant("classic")
-game = Game(variant, 4, 1, log=False)
-while not game.is_over():
-    game.apply_unchecked(game.legal_actions()[0])
-play_batch(variant, 4, np.arange(64, dtype=np.uint64), [load_batch_strategy("fastheuristic")])
-label = sys.argv[1] if len(sys.argv) > 1 else "run"
-print(f"{label}: wall {time.perf_counter() - started:.2f} s, "
-      f"CPU {time.process_time() - cpu:.2f} s (import, one game on each engine)")
+def main() -> None:
+    """Print the time of each part, and with ``--functions`` the slowest compiled functions."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("label", nargs="?", default="run")
+    parser.add_argument("--functions", type=int, nargs="?", const=15, default=0,
+                        help="list this many of the slowest compiled functions (default 15)")
+    options = parser.parse_args()
+    compiled = _record_compiles() if options.functions else None
+    mark = list(started)
+
+    def part(name: str) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        print(f"{options.label}: {name}: wall {wall - mark[0]:.1f} s, CPU {cpu - mark[1]:.1f} s")
+        mark[:] = [wall, cpu]
+
+    import numpy as np
+    from raspis.engine import Game, load_variant
+    from raspis.engine.batch import play_batch
+    from raspis.strategies.batch import load_batch_strategy
+
+    part("import")
+    variant = load_variant("classic")
+    game = Game(variant, 4, 1, log=False)
+    while not game.is_over():
+        game.apply_unchecked(game.legal_actions()[0])
+    part("one game on engine.Game")
+    seeds = np.arange(64, dtype=np.uint64)
+    play_batch(variant, 4, seeds, [load_batch_strategy("fastheuristic")])
+    part("play_batch, fastheuristic")
+    play_batch(variant, 4, seeds, [load_batch_strategy("strong")])
+    part("play_batch, strong")
+    wall, cpu = time.perf_counter() - started[0], time.process_time() - started[1]
+    print(f"{options.label}: in all: wall {wall:.1f} s, CPU {cpu:.1f} s")
+    if compiled is not None:
+        compiled.sort(reverse=True)
+        print(f"numba compiled {len(compiled)} functions, {sum(c[0] for c in compiled):.1f} s of "
+              "CPU in all; the slowest (own CPU s, with callees):")
+        for own, total, name in compiled[:options.functions]:
+            print(f"  {own:6.2f} {total:6.2f}  {name}")
+
+
+def _record_compiles() -> list[tuple[float, float, str]]:
+    """Note each function numba compiles: (own CPU s, CPU s with callees compiled inside, name)."""
+    from numba.core import event
+
+    compiled: list[tuple[float, float, str]] = []
+
+    class Listener(event.Listener):
+        def __init__(self) -> None:
+            self.stack: list[list[float]] = []
+
+        def on_start(self, started_event: event.Event) -> None:
+            self.stack.append([time.process_time(), 0.0])
+
+        def on_end(self, ended_event: event.Event) -> None:
+            began, inner = self.stack.pop()
+            total = time.process_time() - began
+            if self.stack:
+                self.stack[-1][1] += total
+            function = ended_event.data["dispatcher"].py_func
+            name = f"{function.__module__.removeprefix('raspis.')}.{function.__name__}"
+            compiled.append((total - inner, total, name))
+
+    event.register("numba:compile", Listener())
+    return compiled
+
+
+if __name__ == "__main__":
+    main()
