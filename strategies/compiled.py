@@ -2,15 +2,15 @@
 rules core's state machine directly, and the loop that plays whole games with them.
 
 When every seat of a batch is one of these, ``engine.batch.play_batch`` hands the games to
-``run_games``: each game is played from its first deal to its end inside one compiled loop
-(``engine.core.machine.step`` for the rules, ``decide`` for the policy), with no Python between
-decisions. The scalar twins in ``engine.Game`` run these very functions (``strategies.twin``:
-``fastheuristic``, ``strong``), or draw the same counter-based random numbers (``fastrandom``).
-What a seat may see is asked of the machine (``visible_hand``, ``visible_trump``,
-``seen_cards``). When
-some seat is a numpy batch strategy, the lockstep engine plays the compiled seats with
-``Stepper`` (``advance_rows``): each game's compiled seats move inside numba until the numpy
-seat is to move.
+``run_games``: each game is played from its first deal to its end inside one compiled loop,
+``play_on`` (``engine.core.machine.step`` for the rules, ``choose_action`` for the policy), with
+no Python between decisions. The scalar twins in ``engine.Game`` run these very functions
+(``strategies.twin``: ``fastheuristic``, ``strong``; through ``decide``), or draw the same
+counter-based random numbers (``fastrandom``). What a seat may see is asked of the machine
+(``visible_hand``, ``visible_trump``, ``seen_cards``). When some seat is a numpy batch strategy,
+the lockstep engine plays the compiled seats with ``Stepper`` (``advance_rows``): each game's
+compiled seats move in ``play_on`` until the numpy seat is to move. Search playouts
+(``strategies.playout``) play in ``play_on`` too.
 
 ``fastheuristic`` (``fast_heuristic``), the rules of thumb:
 
@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 from numba import njit, uint64
 from raspis.engine.batch.compiled import record_game
-from raspis.engine.batch.kernels import borrowed, logged_step, note_row, prefetch_row
+from raspis.engine.batch.kernels import borrowed, logged_step, no_log, note_row, prefetch_row
 from raspis.engine.core import machine as m
 from raspis.engine.core import rules
 from raspis.engine.core.codes import CALL_HIGH, CARD_OPTION
@@ -379,12 +379,15 @@ GAME_END = 1 << 40
 
 @njit(cache=True)
 def play_on(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np.ndarray,
-            keys: np.ndarray, counts: np.ndarray, row: int, until: int) -> int:
+            keys: np.ndarray, counts: np.ndarray, row: int, until: int, record: bool,
+            logs: tuple) -> int:  # type: ignore[type-arg]
     """Play the game in ``state`` on, seat ``s`` deciding by the policy ``policies[row, s]``
     (``keys[row, s]``: its random key; ``counts[row, s]``: its decisions so far, counted here)
     and the machine applying each decision, until a seat whose policy is below 0 (a numpy batch
     strategy's) is to move, result row ``until`` is written (``GAME_END``: none), or the game is
-    over. Returns the decisions made. The one loop of the compiled policies: whole games
+    over; with ``record``, each step also goes into the log ``logs`` as game ``row``
+    (``engine.batch.kernels.logged_step``; ``no_log()`` where nothing is logged). Returns the
+    decisions made. The one loop of the compiled policies: whole games
     (``play_games``), the compiled seats of a lockstep batch (``advance_rows``) and the playouts
     of search (``strategies.playout``) all play here."""
     # views without a reference count (``kernels.borrowed``): the caller holds the arrays
@@ -397,7 +400,7 @@ def play_on(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np
             break
         code = choose_action(state, plan, table, policy, keys[row, seat], counts[row, seat])
         counts[row, seat] += 1
-        m.step(state, plan, code)
+        logged_step(state, plan, code, row, record, logs)
         decisions += 1
     return decisions
 
@@ -416,9 +419,11 @@ def play_games(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray, policies
     # its last use, not at the end of the function)
     state, plan, table = borrowed(buffer), borrowed(plan), borrowed(table)
     decisions = 0
+    logs = no_log()
     for game in range(len(seeds)):
         m.new_game(state, plan, seeds[game])
-        decisions += play_on(state, plan, table, policies, keys, counts, game, GAME_END)
+        decisions += play_on(state, plan, table, policies, keys, counts, game, GAME_END, False,
+                             logs)
         record_game(state, plan, game, jokers, records)
     return decisions
 
@@ -443,16 +448,7 @@ def advance_rows(states: np.ndarray, plan: np.ndarray, table: np.ndarray, polici
         if apply:
             counts[row, state[m.S_TO_MOVE]] += 1
             logged_step(state, plan, codes[index], row, record, logs)
-        if not record:
-            play_on(state, plan, table, policies, keys, counts, row, GAME_END)
-        while record and state[m.S_PHASE] != m.PH_OVER:  # the same, with the log
-            seat = state[m.S_TO_MOVE]
-            policy = policies[row, seat]
-            if policy < 0:
-                break
-            code = decide(state, plan, table, policy, keys[row, seat], counts[row, seat])
-            counts[row, seat] += 1
-            logged_step(state, plan, code, row, record, logs)
+        play_on(state, plan, table, policies, keys, counts, row, GAME_END, record, logs)
         note_row(state, plan, row, jokers, view, progress)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from raspis.engine.batch.kernels import no_log
 from raspis.engine.core import machine as m
 from raspis.engine.core.deal import splitmix64
 
@@ -47,7 +48,7 @@ def play_out(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int
     policies = np.full((1, players), policy, dtype=np.int64)
     keys = np.zeros((1, players), dtype=np.int64)  # no random policy plays out
     counts = np.zeros((1, players), dtype=np.int64)
-    play_on(state, plan, table, policies, keys, counts, 0, result)
+    play_on(state, plan, table, policies, keys, counts, 0, result, False, no_log())
 
 
 @njit(cache=True, inline="always")

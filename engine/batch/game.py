@@ -38,6 +38,7 @@ from .kernels import (
     check_plays,
     check_trumps,
     new_games,
+    no_log,
     note_rows,
 )
 from .observation import PHASES, BatchObservation
@@ -119,10 +120,7 @@ class BatchGame:
             self.logs = (log.hands.view(np.int64), log.trump_card, log.trump_namer,
                          log.bid_order, log.plays, log.winners)
         else:
-            self.logs = (np.zeros((0, 0, 0), dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
-                         np.zeros((0, 0), dtype=np.int64), np.zeros((0, 0, 0), dtype=np.int64),
-                         np.zeros((0, 0, 0, 0), dtype=np.int64),
-                         np.zeros((0, 0, 0), dtype=np.int64))
+            self.logs = no_log()
         self.lead_order = np.array(self.plan.call_order(True), dtype=np.int64)
         self.follow_order = np.array(self.plan.call_order(False), dtype=np.int64)
 

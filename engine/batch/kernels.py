@@ -140,6 +140,14 @@ def logged_step(state: np.ndarray, plan: np.ndarray, code: int, row: int, record
         log_deal(state, plan, row, logs)
 
 
+@njit(cache=True)
+def no_log() -> tuple:  # type: ignore[type-arg]
+    """The log's arrays where nothing is logged: empty, of the log's types (``logged_step``)."""
+    return (np.zeros((0, 0, 0), dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
+            np.zeros((0, 0), dtype=np.int64), np.zeros((0, 0, 0), dtype=np.int64),
+            np.zeros((0, 0, 0, 0), dtype=np.int64), np.zeros((0, 0, 0), dtype=np.int64))
+
+
 # -- the lockstep --------------------------------------------------------------------------------
 
 
