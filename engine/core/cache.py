@@ -7,7 +7,9 @@ state machine). Here the cache directory is named after a hash of every source f
 holds compiled code (and the numba version): a change to any of them compiles afresh, and each
 process after the first loads the cache instead of compiling. The directory is
 ``$RASPIS_CACHE_DIR`` (else ``$XDG_CACHE_HOME/raspis``, else ``~/.cache/raspis``) plus
-``numba-<hash>``; caches of older sources are removed when a new one is made.
+``numba-<hash>``. Each process marks its folder as used; the caches of other sources are kept for
+the ``KEEP_OTHERS`` most recently used of them (two checkouts, or a build and the one before it
+that a benchmark compares, each keep theirs) and the older ones removed.
 """
 
 from __future__ import annotations
@@ -48,21 +50,46 @@ def cache_root() -> Path:
     return Path(base) / "raspis"
 
 
+#: caches of other sources kept beside the current one: the most recently used
+KEEP_OTHERS = 3
+
+
 def configure() -> Path | None:
-    """Point numba's cache at the folder of the current sources (before anything compiles); None
-    when no folder is writable (numba then compiles in every process)."""
+    """Point numba's cache at the folder of the current sources (before anything compiles),
+    marked as used now, and prune the caches of other sources (``prune``); None when no folder
+    is writable (numba then compiles in every process)."""
     root = cache_root()
     folder = root / f"numba-{source_hash()}"
     try:
-        if not folder.is_dir():
-            folder.mkdir(parents=True, exist_ok=True)
-            for old in root.glob("numba-*"):
-                if old != folder:
-                    shutil.rmtree(old, ignore_errors=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        os.utime(folder)
     except OSError:
         return None
+    prune(root, folder)
     numba.config.CACHE_DIR = str(folder)
     return folder
+
+
+def prune(root: Path, current: Path, keep: int = KEEP_OTHERS) -> list[Path]:
+    """Remove the caches under ``root`` of sources other than ``current``'s, all but the ``keep``
+    most recently used; returns those removed. Other processes may prune at the same time: a
+    folder that vanishes meanwhile is passed over."""
+
+    def used(folder: Path) -> float:
+        try:
+            return folder.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    try:
+        others = [folder for folder in root.glob("numba-*") if folder != current]
+    except OSError:
+        return []
+    others.sort(key=used, reverse=True)
+    removed = others[keep:]
+    for folder in removed:
+        shutil.rmtree(folder, ignore_errors=True)
+    return removed
 
 
 CACHE_FOLDER = configure()
