@@ -199,7 +199,7 @@ def new_game(state: np.ndarray, plan: np.ndarray, seed: int) -> None:
     state[S_FIRST_DEALER] = dealer
     state[S_DEALER] = dealer
     state[S_DEAL_INDEX] = 0
-    start_deal(state, plan, 0)
+    start_deal(state, plan, state[S_DEAL_INDEX])  # an int64, not the literal 0: one compile
 
 
 @njit(cache=True)
