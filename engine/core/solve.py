@@ -138,13 +138,14 @@ def _reachable(row: np.ndarray, taken: int, left: int) -> tuple[int, int, int]:
 
 
 @njit(cache=True)
-def _joker_moves(params: np.ndarray, hand: int, jokers: int, later: int, trick_cards: np.ndarray,
-                 trick_options: np.ndarray, trick_length: int, move_cards: np.ndarray,
-                 move_options: np.ndarray, ply: int, count: int, high_first: bool) -> int:
+def _joker_moves(params: np.ndarray, hand: int, jokers: int, later: int, met: int,
+                 trick_cards: np.ndarray, trick_options: np.ndarray, trick_length: int,
+                 move_cards: np.ndarray, move_options: np.ndarray, ply: int, count: int,
+                 high_first: bool) -> int:
     """Append a Joker's moves, one per legal call (the rules core's ``follow_calls_named`` after
     the lead, the plan's lead calls on it), the card option as ``_named_moves`` (``later``: the
-    cards of the seats still to play to this trick); the two Jokers are alike, so one stands for
-    both."""
+    cards of the seats still to play to this trick; ``met``: the cards already in it); the two
+    Jokers are alike, so one stands for both."""
     joker = 52 if jokers & (1 << 52) else 53
     if trick_length == 0:
         done = params[P_HAND_SIZE] - popcount(hand)
@@ -161,9 +162,8 @@ def _joker_moves(params: np.ndarray, hand: int, jokers: int, later: int, trick_c
             if calls >> option & 1 and is_high_call(_OPTION_CALL[option]) == (
                     (wanted == 0) == high_first):
                 if option == CARD_OPTION:
-                    count = _named_moves(params[P_NAMEABLE], joker, later, trick_cards,
-                                         trick_options, trick_length, move_cards, move_options,
-                                         ply, count)
+                    count = _named_moves(params[P_NAMEABLE], joker, later, met, move_cards,
+                                         move_options, ply, count)
                     continue
                 move_cards[ply, count] = joker
                 move_options[ply, count] = option
@@ -172,8 +172,7 @@ def _joker_moves(params: np.ndarray, hand: int, jokers: int, later: int, trick_c
 
 
 @njit(cache=True)
-def _named_moves(nameable: int, joker: int, later: int, trick_cards: np.ndarray,
-                 trick_options: np.ndarray, trick_length: int, move_cards: np.ndarray,
+def _named_moves(nameable: int, joker: int, later: int, met: int, move_cards: np.ndarray,
                  move_options: np.ndarray, ply: int, count: int) -> int:
     """Append the Joker declared as a card (``joker.as_card``), one ``nameable`` card for each
     way the name can hold the trick. A name counts only in this trick, by its suit (led, trump or
@@ -182,14 +181,8 @@ def _named_moves(nameable: int, joker: int, later: int, trick_cards: np.ndarray,
     play), to which it keeps one. Two names with no such card between them are the same move, so
     the first of each place is enough; the search stays exact except where both Jokers are
     declared as cards in one trick (the second may then pass the first between two such
-    cards)."""
-    met = 0  # cards already in the trick: a name equal to one of them loses the tie
-    for index in range(trick_length):
-        card = trick_cards[index]
-        if card < 52:
-            met |= 1 << card
-        elif trick_options[index] >= NAMED_OPTION:
-            met |= 1 << (trick_options[index] - NAMED_OPTION)
+    cards). ``met``: the cards already in the trick, a Joker's by the card it was declared as (a
+    name equal to one of them loses the tie)."""
     live = (met | later) & ~JOKER_BITS
     for suit in range(4):
         suited = (nameable >> (13 * suit)) & 0x1FFF
@@ -228,19 +221,21 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
         cards = legal_cards(hand, 0, -1, CALL_NONE, -1, -1, trick_trump,
                             params[P_MUST_TRUMP] != 0, params[P_LOCK_CARD], played)
     # cards still in play in other hands or on the table separate two cards of a suit
-    blockers = 0
+    others = 0
     for other in range(players):
         if other != mover:
-            blockers |= hands[other]
+            others |= hands[other]
+    in_trick = 0  # the trick's ordinary cards
     named = 0  # the cards the trick's Jokers are declared as (``joker.as_card``)
     for index in range(trick_length):
         if trick_cards[index] < 52:
-            blockers |= 1 << trick_cards[index]
+            in_trick |= 1 << trick_cards[index]
         elif trick_options[index] >= NAMED_OPTION:
             named |= 1 << (trick_options[index] - NAMED_OPTION)
+    blockers = others | in_trick
     # a Joker still in another hand may yet be declared as any card, and so come between any two
     # of the mover's cards (played before the real card it names, it keeps the tie): no merging
-    merge = not (params[P_NAMEABLE] and blockers & JOKER_BITS)
+    merge = not (params[P_NAMEABLE] and others & JOKER_BITS)
     lock = params[P_LOCK_CARD]
     count = 0
     jokers = cards & JOKER_BITS
@@ -248,8 +243,9 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
     for step in range(1, players - trick_length):
         later |= hands[(mover + step) % players]
     if jokers and high_first:  # the Jokers first when tricks are wanted, winning calls first
-        count = _joker_moves(params, hand, jokers, later, trick_cards, trick_options,
-                             trick_length, move_cards, move_options, ply, count, True)
+        count = _joker_moves(params, hand, jokers, later, in_trick | named, trick_cards,
+                             trick_options, trick_length, move_cards, move_options, ply, count,
+                             True)
     start = count
     ordinary = cards & ~JOKER_BITS
     for suit in range(4):
@@ -279,8 +275,9 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
             move_cards[ply, left_index] = move_cards[ply, right_index]
             move_cards[ply, right_index] = swap
     elif jokers:
-        count = _joker_moves(params, hand, jokers, later, trick_cards, trick_options,
-                             trick_length, move_cards, move_options, ply, count, False)
+        count = _joker_moves(params, hand, jokers, later, in_trick | named, trick_cards,
+                             trick_options, trick_length, move_cards, move_options, ply, count,
+                             False)
     return count
 
 
