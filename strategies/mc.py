@@ -209,13 +209,11 @@ class MonteCarloStrategy(ExpectedValueStrategy):
             hands, trumps, seed = position.draw(count, seed, self.rng)
             if preferred is None:
                 preferred = position.policy_code(hands, trumps)
-            values = position.evaluate(hands, trumps, codes, seat)
+            values = self.value(position.evaluate(hands, trumps, codes, seat), stakes)
             if evidence.items:  # importance weights: how well each guess explains the bids
-                weights = np.array([evidence.weight([int(hand) for hand in row])
+                values *= np.array([[evidence.weight([int(hand) for hand in row])]
                                     for row in hands])
-                totals += (weights[:, None] * self.value(values, stakes)).sum(axis=0)
-            else:
-                totals += self.value(values, stakes).sum(axis=0)
+            totals += values.sum(axis=0)
             done += count
             if deadline.passed():
                 break
