@@ -41,7 +41,7 @@ TWO_JOKERS_SECOND_WINS, TWO_JOKERS_FIRST_WINS, TWO_JOKERS_OPPOSITE = range(3)
 CARD_OPTION_BIT = 1 << CARD_OPTION
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def suit_mask(suit: int) -> int:
     """The 13 cards of ``suit`` (0 for -1, no suit)."""
     if suit < 0:
@@ -49,7 +49,7 @@ def suit_mask(suit: int) -> int:
     return SUIT_BITS << (13 * suit)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def highest_bit(mask: int) -> int:
     """The highest set bit of a non-zero mask, as a mask."""
     bit = 1
@@ -59,7 +59,7 @@ def highest_bit(mask: int) -> int:
     return bit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def highest_index(mask: int) -> int:
     """The index of the highest set bit of a mask below 2**63; -1 for 0."""
     if mask <= 0:
@@ -72,7 +72,7 @@ def highest_index(mask: int) -> int:
     return index
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def popcount(mask: int) -> int:
     """The number of set bits of a non-negative mask (SWAR). The byte counts are summed by shifts
     and adds, not by the usual multiply by 0x0101...01: in ``int64`` that multiply overflows,
@@ -86,13 +86,13 @@ def popcount(mask: int) -> int:
     return mask & 0x7F
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bit_index(bit: int) -> int:
     """The index of a single set bit."""
     return popcount(bit - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_high_call(call: int) -> bool:
     """A Joker played with this call takes the trick: high, highest <suit>, highest trumps, and
     every demand of any suit (highest card, lowest card, lowest trump, a named rank: 000's fourth
@@ -104,13 +104,13 @@ def is_high_call(call: int) -> bool:
             or CALL_HIGHEST_CARD <= call < CALL_CARD)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_named_call(call: int) -> bool:
     """A Joker played with this call was declared as a card (``joker.as_card``)."""
     return call >= CALL_CARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def named_card(call: int) -> int:
     """The card a Joker declared as a card was named (``is_named_call``)."""
     return call >> NAMED_SHIFT
@@ -221,7 +221,7 @@ def joker_locked(lock_card: int, played: int) -> bool:
     return lock_card >= 0 and not (played >> lock_card) & 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def led_suit_after(led_suit: int, card: int, position: int, call: int, call_suit: int) -> int:
     """The led suit once ``card`` is played ``position``-th in a trick: the first ordinary card
     sets it (after a Joker led without a suit, 002 Joker-52), unless a Joker led with a suit
@@ -285,7 +285,7 @@ def follow_calls_named(two_jokers: int, first_joker_call: int, nameable: int) ->
     return calls
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trumps_beat_demand(lead_card: int, lead_call: int, lead_suit: int, trick_trump: int,
                        trump_wins: bool) -> bool:
     """After a Joker led "highest <suit>", a trump played by a void player beats the Joker, when
@@ -295,7 +295,7 @@ def trumps_beat_demand(lead_card: int, lead_call: int, lead_suit: int, trick_tru
             and trick_trump != lead_suit)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def suit_rank(suit: int, led_suit: int, trick_trump: int, beats: bool) -> int:
     """What an ordinary card of ``suit`` counts for in a trick: a trump 200 (2000 when ``beats``:
     trumps beat the leading Joker's demand), the led suit 100, any other suit -1 (it cannot take
@@ -307,7 +307,7 @@ def suit_rank(suit: int, led_suit: int, trick_trump: int, beats: bool) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: int,
              beats: bool, two_jokers: int) -> int:
     """How strongly a card played ``position``-th in a trick holds it; the greatest key wins.
@@ -337,7 +337,7 @@ def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: in
     return rank + card
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def may_decline(lead_card: int, winner_position: int) -> bool:
     """Whether the player who led the trick may decline it (``joker.lead_choice``, 000: «Походивший
     с джокера может забрать взятку, либо отказаться от нее»): it led a Joker, and the Joker holds
@@ -445,7 +445,7 @@ def cards_ruled_out(card: int, candidates: int, lead_card: int, lead_call: int, 
 PREMIUM_NONE, PREMIUM_FIXED, PREMIUM_BEST_DEAL = range(3)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bid_made(bid: int, taken: int) -> bool:
     """A seat made its bid (``bid`` -1: a deal without bidding, which counts as made)."""
     return bid < 0 or bid == taken
