@@ -344,21 +344,36 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
     return _rank_pick(losers if losers else ordinary, True)
 
 
+@njit(cache=True)
+def fast_decision(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
+    """``fast_heuristic`` as a function of its own: called by ``choose_action``, inlined only in
+    ``play_fast`` (a second inlined copy costs seconds of the first run's compile)."""
+    return fast_heuristic(state, plan, table)
+
+
+@njit(cache=True, inline="always")
+def forced_action(state: np.ndarray) -> int:
+    """The code of the one legal bid or card (not a Joker, whose calls are choices), which every
+    policy plays, so none is asked; -1 when there is a choice."""
+    phase = state[m.S_PHASE]
+    legal = state[m.S_LEGAL_A]
+    if ((phase == m.PH_PLAY or phase == m.PH_BID) and legal & (legal - 1) == 0
+            and legal & rules.JOKER_BITS == 0):
+        return rules.bit_index(legal)
+    return -1
+
+
 @njit(cache=True, inline="always")
 def choose_action(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, key: int,
                   index: int) -> int:
     """The action code of ``policy`` for the seat to move (``key``, ``index``: the random key and
     the seat's decisions so far, for ``random``). Inlined once, in ``play_on``; ``decide`` is the
     same as a function of its own."""
-    phase = state[m.S_PHASE]
-    legal = state[m.S_LEGAL_A]
-    if ((phase == m.PH_PLAY or phase == m.PH_BID) and legal & (legal - 1) == 0
-            and legal & rules.JOKER_BITS == 0):
-        # one legal bid or card (not a Joker, whose calls are choices): every policy plays it,
-        # so none is asked (``random`` still counts the decision: ``play_on``)
-        return rules.bit_index(legal)
+    forced = forced_action(state)
+    if forced >= 0:  # ``random`` still counts the decision (``play_on``)
+        return forced
     if policy == FAST_HEURISTIC:
-        return fast_heuristic(state, plan, table)
+        return fast_decision(state, plan, table)
     if policy == STRONG:
         return decide_strong(state, plan, table, table[T_STRONG_AT])
     if policy == RANDOM:
@@ -405,6 +420,22 @@ def play_on(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np
     return decisions
 
 
+@njit(cache=True, inline="always")
+def play_fast(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
+    """``play_on`` of a whole game with ``fastheuristic`` at every seat, nothing logged, the
+    machine's ``step`` inlined (``machine.apply_action``): the loop of the longest runs, a
+    fifth faster than calling ``step``. In ``play_on``, beside every policy and the log, the
+    same inlining was slower (measured, see ``docs/benchmarks.md``)."""
+    decisions = 0
+    while state[m.S_PHASE] != m.PH_OVER:
+        code = forced_action(state)
+        if code < 0:
+            code = fast_heuristic(state, plan, table)
+        m.apply_action(state, plan, code)
+        decisions += 1
+    return decisions
+
+
 @njit(cache=True)
 def play_games(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np.ndarray,
                keys: np.ndarray, seeds: np.ndarray, jokers: np.ndarray,
@@ -422,8 +453,16 @@ def play_games(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray, policies
     logs = no_log()
     for game in range(len(seeds)):
         m.new_game(state, plan, seeds[game])
-        decisions += play_on(state, plan, table, policies, keys, counts, game, GAME_END, False,
-                             logs)
+        fast = True
+        for seat in range(policies.shape[1]):
+            fast = fast and policies[game, seat] == FAST_HEURISTIC
+        # the lineup of the longest runs in a loop of its own (``play_fast``); ``strong`` spends
+        # its time in its policy, not in the calls of ``step``
+        if fast:
+            decisions += play_fast(state, plan, table)
+        else:
+            decisions += play_on(state, plan, table, policies, keys, counts, game, GAME_END,
+                                 False, logs)
         record_game(state, plan, game, jokers, records)
     return decisions
 

@@ -675,7 +675,16 @@ def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, in
     """Apply ``action`` (``action_code``; known to be legal) of the seat to move and everything
     that follows it. Returns (phase, seat to move, legal mask A, legal mask B, events): in ``BID``
     A is the legal bids; in ``PLAY`` A the legal cards and B a Joker's legal calls; in ``TRUMP``
-    A is 1 where naming no trump is allowed; in ``KEEP`` A is 3 (keep: 1, decline: 0)."""
+    A is 1 where naming no trump is allowed; in ``KEEP`` A is 3 (keep: 1, decline: 0).
+    ``apply_action`` as a function of its own."""
+    return apply_action(state, plan, action)
+
+
+@njit(cache=True, inline="always")
+def apply_action(state: np.ndarray, plan: np.ndarray,
+                 action: int) -> tuple[int, int, int, int, int]:
+    """``step``, inlined where a call per decision is too dear: the compiled loop of whole games
+    with one policy at every seat (``strategies.compiled.play_uniform``)."""
     phase = state[S_PHASE]
     events = 0
     state[S_DECISIONS] += 1

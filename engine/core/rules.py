@@ -13,7 +13,8 @@ it, the earliest among equal keys (so a trick nobody follows goes to its leader)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from .codes import (
     CALL_CARD,
@@ -49,14 +50,34 @@ def suit_mask(suit: int) -> int:
     return SUIT_BITS << (13 * suit)
 
 
+def _bit_instruction(name: str):  # noqa: ANN202 - builds a numba intrinsic
+    """A numba intrinsic of the processor's bit instruction ``llvm.<name>`` on an ``int64``
+    (``ctpop``: set bits; ``cttz`` / ``ctlz``: zeros below the lowest / above the highest set
+    bit, 64 for 0): one instruction where it is used, with nothing for numba to inline."""
+
+    @intrinsic
+    def instruction(typingctx, mask):  # noqa: ANN001, ANN202 - numba's intrinsic protocol
+        signature = types.int64(mask)
+
+        def codegen(context, builder, sig, args):  # noqa: ANN001, ANN202
+            value = context.cast(builder, args[0], sig.args[0], types.int64)
+            if name == "ctpop":
+                return builder.ctpop(value)
+            zero_undefined = context.get_constant(types.boolean, False)
+            return getattr(builder, name)(value, zero_undefined)
+
+        return signature, codegen
+
+    return instruction
+
+
+_ctpop, _cttz, _ctlz = (_bit_instruction(name) for name in ("ctpop", "cttz", "ctlz"))
+
+
 @njit(cache=True, inline="always")
 def highest_bit(mask: int) -> int:
-    """The highest set bit of a non-zero mask, as a mask."""
-    bit = 1
-    while mask >> 1:
-        mask >>= 1
-        bit <<= 1
-    return bit
+    """The highest set bit of a positive mask, as a mask."""
+    return 1 << (63 - _ctlz(mask))
 
 
 @njit(cache=True, inline="always")
@@ -64,32 +85,19 @@ def highest_index(mask: int) -> int:
     """The index of the highest set bit of a mask below 2**63; -1 for 0."""
     if mask <= 0:
         return -1
-    index = 0
-    for shift in (32, 16, 8, 4, 2, 1):
-        if mask >> shift:
-            mask >>= shift
-            index += shift
-    return index
+    return 63 - _ctlz(mask)
 
 
 @njit(cache=True, inline="always")
 def popcount(mask: int) -> int:
-    """The number of set bits of a non-negative mask (SWAR). The byte counts are summed by shifts
-    and adds, not by the usual multiply by 0x0101...01: in ``int64`` that multiply overflows,
-    which LLVM may treat as undefined once the function is inlined (a miscount was seen)."""
-    mask = mask - ((mask >> 1) & 0x5555555555555555)
-    mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
-    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
-    mask += mask >> 8
-    mask += mask >> 16
-    mask += mask >> 32
-    return mask & 0x7F
+    """The number of set bits of a non-negative mask (the processor's ``popcnt``)."""
+    return _ctpop(mask)
 
 
 @njit(cache=True, inline="always")
 def bit_index(bit: int) -> int:
-    """The index of a single set bit."""
-    return popcount(bit - 1)
+    """The index of a single set bit (64 for none)."""
+    return _cttz(bit)
 
 
 @njit(cache=True, inline="always")
