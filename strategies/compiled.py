@@ -123,7 +123,7 @@ def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = Tru
 # -- small card helpers ----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rank_pick(mask: int, highest: bool) -> int:
     """The ordinary card of ``mask`` of lowest rank (lowest suit among equals), or of highest rank
     (highest suit among equals); -1 for none."""
@@ -142,7 +142,7 @@ def _rank_pick(mask: int, highest: bool) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _top(mask: int, suit: int) -> int:
     return rules.highest_index((mask >> (13 * suit)) & 8191)
 
@@ -155,7 +155,7 @@ def _nth_bit(mask: int, index: int) -> int:
     return rules.bit_index(mask & -mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _first_in(table: np.ndarray, start: int, calls: int) -> int:
     """The first option of the order at ``table[start:]`` set in ``calls``; -1 for none."""
     for index in range(ORDER_WIDTH):
@@ -242,7 +242,7 @@ def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, ind
     return m.play_code(joker, chosen)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _need(state: np.ndarray, plan: np.ndarray, table: np.ndarray, seat: int,
           remaining: int) -> int:
     """The tricks the seat still wants (``need``, see the module docstring)."""

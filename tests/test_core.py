@@ -78,6 +78,30 @@ def _first_dealer_by_the_texts(cards: list[int], players: int, how: str) -> int:
     return drawing[0]
 
 
+def test_the_shuffle_orders_alike_whether_or_not_two_hashes_share_a_bucket() -> None:
+    """``deal.shuffle_with`` places the cards by a bitmap of their hashes' top 12 bits, and sorts
+    the hashes in full only where two cards share those bits: both ways give the order of the
+    definition (``rng.shuffled``: by hash, ties by card), and both ways occur."""
+    import numpy as np
+    from raspis.engine import rng
+    from raspis.engine.core import deal
+
+    shared = alone = 0
+    for size in (36, 52, 54, 20):
+        cards = list(range(size))
+        out = np.empty(size, dtype=np.int64)
+        for number in range(700):
+            key = rng.deal_key(number * 7919 + size, number)
+            deal.shuffle(np.array(cards, dtype=np.int64), np.uint64(key), out)
+            assert out.tolist() == rng.shuffled(cards, key), (size, number)
+            tops = {rng.splitmix64(key ^ (card * rng.GOLDEN & rng.MASK64)) >> 52 for card in cards}
+            if len(tops) < size:
+                shared += 1
+            else:
+                alone += 1
+    assert shared > 100 and alone > 100, (shared, alone)
+
+
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), players=st.integers(2, 6),
        how=st.sampled_from(["lot", "first_ace", "seat0"]),

@@ -128,7 +128,7 @@ def layout(players: int, deck_size: int, max_tricks: int, max_results: int) -> d
              # the cards each seat showed the others at the deal (lobovaya, one card each)
              ("O_SHOWN", players),
              # working space of a deal's start: the deck, the shuffle's, the dealt hands
-             ("O_SCRATCH", 3 * deck_size + 65 + 3 * players),
+             ("O_SCRATCH", 3 * deck_size + chance.SHUFFLE_SCRATCH + 3 * players),
              ("O_HIST", max_tricks * hist_width(players)),
              ("O_RES", max_results * result_width(players)))
     offsets = {}
@@ -202,7 +202,7 @@ def new_game(state: np.ndarray, plan: np.ndarray, seed: int) -> None:
     start_deal(state, plan, state[S_DEAL_INDEX])  # an int64, not the literal 0: one compile
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def order_from(state: np.ndarray, plan: np.ndarray, participants: int) -> None:
     """The deal's order: the seats of ``participants`` (a mask) from the dealer's left round."""
     players = plan[P_PLAYERS]
@@ -216,7 +216,7 @@ def order_from(state: np.ndarray, plan: np.ndarray, participants: int) -> None:
     link_order(state, plan)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def link_order(state: np.ndarray, plan: np.ndarray) -> None:
     """Each seat's successor in the deal's order (``next_seat``), from the order."""
     count = state[S_ORDER_LEN]
@@ -247,10 +247,11 @@ def start_deal(state: np.ndarray, plan: np.ndarray,
     deck = state[scratch:scratch + size]
     chance.shuffle_with(plan[plan[O_DECK]:plan[O_DECK] + size],
                         _mix3(state[S_SEED], DEAL_TAG, deal_value(plan, row, D_NUMBER)), deck,
-                        state[scratch + size:scratch + 3 * size + 65])
+                        state[scratch + size:scratch + 3 * size + chance.SHUFFLE_SCRATCH])
     hand_size = deal_value(plan, row, D_HAND)
-    dealt = state[scratch + 3 * size + 65:scratch + 3 * size + 65 + count]
-    first = state[scratch + 3 * size + 65 + count:scratch + 3 * size + 65 + 2 * count]
+    hands_at = scratch + 3 * size + chance.SHUFFLE_SCRATCH
+    dealt = state[hands_at:hands_at + count]
+    first = state[hands_at + count:hands_at + 2 * count]
     chance.deal_hands(deck, hand_size, count, plan[P_NAMED_AFTER], dealt, first)
     for seat in range(players):
         state[plan[O_HANDS] + seat] = 0
@@ -277,7 +278,7 @@ def start_deal(state: np.ndarray, plan: np.ndarray,
     begin_deal(state, plan, row, trump, card, how, namer_seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_deal(state: np.ndarray, plan: np.ndarray, row: int, trump: int,
                card: int, how: int, namer: int) -> None:
     """The deal's bookkeeping once the hands are in ``state``: trump, bids, tricks, the Jokers'
@@ -338,7 +339,7 @@ def start_play(state: np.ndarray, plan: np.ndarray) -> None:
     """The first trick's leader (``deal.first_leader``)."""
     state[S_PHASE] = PH_PLAY
     count = state[S_ORDER_LEN]
-    scratch = plan[O_SCRATCH] + 3 * plan[P_DECK] + 65 + 2 * plan[P_PLAYERS]
+    scratch = plan[O_SCRATCH] + 3 * plan[P_DECK] + chance.SHUFFLE_SCRATCH + 2 * plan[P_PLAYERS]
     hands = state[scratch:scratch + count]
     dealer_position = -1
     for position in range(count):
@@ -738,7 +739,7 @@ def apply_action(state: np.ndarray, plan: np.ndarray,
 # -- what a seat may see ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def visible_hand(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """The cards ``seat`` sees of its own hand: none while bidding a dark, blind or forehead deal
     (``plan.bidding_view``); only the first cards while naming trump after them (002), unless a

@@ -397,7 +397,7 @@ def hook_binds(hand_size: int, min_bid: int, others: int) -> bool:
     return lowest <= hand_size - others
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _suit_winners(cards: int, best_key: int, suit: int, led_suit: int, trick_trump: int,
                   beats: bool) -> int:
     """The cards of ``suit`` in ``cards`` whose ``suit_rank`` plus card id exceeds ``best_key``."""
@@ -413,7 +413,7 @@ def _suit_winners(cards: int, best_key: int, suit: int, led_suit: int, trick_tru
     return cards & suit_mask(suit) & above
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def winning_cards(cards: int, best_key: int, position: int, led_suit: int, trick_trump: int,
                   beats: bool, two_jokers: int) -> int:
     """The ordinary cards of ``cards`` that, played ``position``-th, would take the trick from its
