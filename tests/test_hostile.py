@@ -227,11 +227,14 @@ def test_sigterm_sighup_and_ctrl_c_stop_cleanly_with_the_resume_command(
     process = subprocess.Popen([*RASPIS, *arguments], cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
+        # the first shard comes after the start-up, which on a fresh clone includes compiling
+        # the rules core (minutes on a loaded machine): wait for it rather than for a clock
+        deadline = time.monotonic() + 400
+        while time.monotonic() < deadline and process.poll() is None:
             if (out / "games").is_dir() and list((out / "games").glob("*.parquet")):
                 break
             time.sleep(0.05)
+        assert process.poll() is None, process.communicate()[1]
         process.send_signal(number)
         stdout, stderr = process.communicate(timeout=60)
     finally:

@@ -288,6 +288,19 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
     assert manifest["status"] == "interrupted"
 
 
+def test_a_run_stopped_before_its_first_shard_is_marked_interrupted(tmp_path: Path) -> None:
+    """A Ctrl-C that lands while the run starts (here: at its first progress report, before any
+    worker runs) leaves a manifest that says the run was interrupted, not one still running."""
+
+    def stop(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(SMALL, out, workers=1, progress=stop)
+    assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+
+
 def test_batch_engine_writes_the_scalar_engines_dataset(tmp_path: Path) -> None:
     """fastheuristic, fastrandom and lowest play the same games in either engine, so a run on the
     batch engine must equal the same run on the scalar engine, row for row."""

@@ -702,30 +702,33 @@ def run_tournament(
     manifest["status"] = "running"
     out.mkdir(parents=True, exist_ok=True)
     _write_json_atomic(manifest, out / MANIFEST)  # first: a folder with tables has a manifest
-    for table in TABLES:
-        (out / table).mkdir(exist_ok=True)
-    for stale in out.glob("*/.*.tmp"):
-        stale.unlink()
-    done = completed_shards(out)
-    if existing is not None:
-        for task in tasks:
-            if task.shard_id in done:
-                problem = shard_problem(out, task)
-                if problem is not None:
-                    _remove_shard(out, task.shard_id)
-                    done.discard(task.shard_id)
-                    if replayed is not None:
-                        replayed.append(problem)
-    todo = [task for task in tasks if task.shard_id not in done]
-    total = config.total_games()
-    finished_games = sum(len(task.games) for task in tasks if task.shard_id in done)
-    if progress:
-        progress(finished_games, total)
-    workers = workers or os.cpu_count() or 1
-    errored = 0
-    faults: list[str] = []
-    results = _executor(executor, todo, workers, scheduler, shard_seconds)
+    results: Iterator[ShardResult] | None = None
+    # from here on a run that stops early says so in its manifest, whenever it stops (a Ctrl-C
+    # while the shards are checked or the workers start, too: not only between shards)
     try:
+        for table in TABLES:
+            (out / table).mkdir(exist_ok=True)
+        for stale in out.glob("*/.*.tmp"):
+            stale.unlink()
+        done = completed_shards(out)
+        if existing is not None:
+            for task in tasks:
+                if task.shard_id in done:
+                    problem = shard_problem(out, task)
+                    if problem is not None:
+                        _remove_shard(out, task.shard_id)
+                        done.discard(task.shard_id)
+                        if replayed is not None:
+                            replayed.append(problem)
+        todo = [task for task in tasks if task.shard_id not in done]
+        total = config.total_games()
+        finished_games = sum(len(task.games) for task in tasks if task.shard_id in done)
+        if progress:
+            progress(finished_games, total)
+        workers = workers or os.cpu_count() or 1
+        errored = 0
+        faults: list[str] = []
+        results = _executor(executor, todo, workers, scheduler, shard_seconds)
         for result in results:
             write_shard(out, result)
             finished_games += result.game_count
@@ -740,8 +743,9 @@ def run_tournament(
     finally:
         # stop the workers now, not whenever the interrupted generator is collected (which may be
         # at the interpreter's exit, where an error in its clean-up prints a stray traceback)
-        with contextlib.suppress(Exception):
-            results.close()  # type: ignore[attr-defined]
+        if results is not None:
+            with contextlib.suppress(Exception):
+                results.close()  # type: ignore[attr-defined]
     games = pl.scan_parquet(out / "games" / "*.parquet")
     totals = games.select(
         pl.col("game_id").n_unique().alias("games"),
