@@ -60,6 +60,23 @@ from .strong_policy import decide_strong, strong_section
 
 #: policy codes, one per seat of each game (``run_games``)
 LOWEST, RANDOM, FAST_HEURISTIC, STRONG = range(4)
+#: a policy code's bits from ``NOISE_SHIFT`` up (``noisy``): the chance, in 65536ths, that a card
+#: decision is a uniformly random legal action (``hashed``) instead of the policy's; 0 in a plain
+#: code, ``NOISE_ONE`` always random
+NOISE_SHIFT = 8
+NOISE_ONE = 1 << 16
+POLICY_MASK = (1 << NOISE_SHIFT) - 1
+#: mixed into the key of the coin of a noisy decision, so that it is not ``hashed``'s own draw
+NOISE_SALT = 0x5DEECE66D2B7E151
+
+
+def noisy(policy: int, noise: float) -> int:
+    """``policy``'s code with chance ``noise`` (0 to 1) of a uniformly random legal card instead
+    of its own at each card decision (bids and trumps stay the policy's); the random draws come
+    from the seat's key and decision count (``choose_action``)."""
+    if not 0.0 <= noise <= 1.0:
+        raise ValueError(f"noise {noise} is not a chance between 0 and 1")
+    return (policy & POLICY_MASK) | round(noise * NOISE_ONE) << NOISE_SHIFT
 
 # -- the policy table: constants, then call orders, then one entry pair per deal row, then the
 # -- suit tables of ``fast_tables`` for each (participants, hand size) the rows need
@@ -348,8 +365,8 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
 def choose_action(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, key: int,
                   index: int) -> int:
     """The action code of ``policy`` for the seat to move (``key``, ``index``: the random key and
-    the seat's decisions so far, for ``random``). Inlined once, in ``play_on``; ``decide`` is the
-    same as a function of its own."""
+    the seat's decisions so far, for ``random`` and a noisy code's coin, ``noisy``). Inlined
+    once, in ``play_on``; ``decide`` is the same as a function of its own."""
     phase = state[m.S_PHASE]
     legal = state[m.S_LEGAL_A]
     if ((phase == m.PH_PLAY or phase == m.PH_BID) and legal & (legal - 1) == 0
@@ -357,6 +374,12 @@ def choose_action(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy
         # one legal bid or card (not a Joker, whose calls are choices): every policy plays it,
         # so none is asked (``random`` still counts the decision: ``play_on``)
         return rules.bit_index(legal)
+    chance = policy >> NOISE_SHIFT
+    if chance:  # a noisy code (``noisy``): a card at random with that chance
+        policy &= POLICY_MASK
+        coin = splitmix64(uint64(key) ^ uint64(index) ^ uint64(NOISE_SALT)) >> uint64(48)
+        if phase == m.PH_PLAY and int(coin) < chance:
+            return hashed(state, plan, table, key, index)
     if policy == FAST_HEURISTIC:
         return fast_heuristic(state, plan, table)
     if policy == STRONG:
@@ -488,5 +511,5 @@ def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies
 #: what the lockstep engine plays the compiled seats of a mixed lineup with
 run_games.stepper = Stepper  # type: ignore[attr-defined]
 
-__all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "RANDOM", "STRONG", "Stepper", "advance_rows",
-                      "run_games"]
+__all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "NOISE_ONE", "NOISE_SHIFT", "POLICY_MASK",
+                      "RANDOM", "STRONG", "Stepper", "advance_rows", "noisy", "run_games"]
