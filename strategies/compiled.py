@@ -60,23 +60,30 @@ from .strong_policy import decide_strong, strong_section
 
 #: policy codes, one per seat of each game (``run_games``)
 LOWEST, RANDOM, FAST_HEURISTIC, STRONG = range(4)
-#: a policy code's bits from ``NOISE_SHIFT`` up (``noisy``): the chance, in 65536ths, that a card
-#: decision is a uniformly random legal action (``hashed``) instead of the policy's; 0 in a plain
-#: code, ``NOISE_ONE`` always random
+#: a policy code's bits from ``NOISE_SHIFT`` up (``noisy``): two chances, in 65536ths
+#: (``NOISE_ONE``: always), that a card decision (the low ``NOISE_BITS``) and a bid (the next
+#: ``NOISE_BITS``) is a uniformly random legal action (``hashed``) instead of the policy's; 0 in a
+#: plain code
 NOISE_SHIFT = 8
 NOISE_ONE = 1 << 16
+NOISE_BITS = 17
+NOISE_FIELD = (1 << NOISE_BITS) - 1
 POLICY_MASK = (1 << NOISE_SHIFT) - 1
 #: mixed into the key of the coin of a noisy decision, so that it is not ``hashed``'s own draw
 NOISE_SALT = 0x5DEECE66D2B7E151
 
 
-def noisy(policy: int, noise: float) -> int:
+def noisy(policy: int, noise: float, bid_noise: float = 0.0) -> int:
     """``policy``'s code with chance ``noise`` (0 to 1) of a uniformly random legal card instead
-    of its own at each card decision (bids and trumps stay the policy's); the random draws come
-    from the seat's key and decision count (``choose_action``)."""
-    if not 0.0 <= noise <= 1.0:
-        raise ValueError(f"noise {noise} is not a chance between 0 and 1")
-    return (policy & POLICY_MASK) | round(noise * NOISE_ONE) << NOISE_SHIFT
+    of its own at each card decision, and ``bid_noise`` of a uniformly random legal bid at each
+    bid (trumps and keeps stay the policy's); the random draws come from the seat's key and
+    decision count (``choose_action``)."""
+    for chance in (noise, bid_noise):
+        if not 0.0 <= chance <= 1.0:
+            raise ValueError(f"noise {chance} is not a chance between 0 and 1")
+    return ((policy & POLICY_MASK) | round(noise * NOISE_ONE) << NOISE_SHIFT
+            | round(bid_noise * NOISE_ONE) << (NOISE_SHIFT + NOISE_BITS))
+
 
 # -- the policy table: constants, then call orders, then one entry pair per deal row, then the
 # -- suit tables of ``fast_tables`` for each (participants, hand size) the rows need
@@ -374,11 +381,13 @@ def choose_action(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy
         # one legal bid or card (not a Joker, whose calls are choices): every policy plays it,
         # so none is asked (``random`` still counts the decision: ``play_on``)
         return rules.bit_index(legal)
-    chance = policy >> NOISE_SHIFT
-    if chance:  # a noisy code (``noisy``): a card at random with that chance
+    chances = policy >> NOISE_SHIFT
+    if chances:  # a noisy code (``noisy``): a card or a bid at random with its chance
         policy &= POLICY_MASK
+        chance = (chances & NOISE_FIELD if phase == m.PH_PLAY
+                  else chances >> NOISE_BITS if phase == m.PH_BID else 0)
         coin = splitmix64(uint64(key) ^ uint64(index) ^ uint64(NOISE_SALT)) >> uint64(48)
-        if phase == m.PH_PLAY and int(coin) < chance:
+        if int(coin) < chance:
             return hashed(state, plan, table, key, index)
     if policy == FAST_HEURISTIC:
         return fast_heuristic(state, plan, table)

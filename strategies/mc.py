@@ -26,7 +26,8 @@ the policy does on their guessed hands, the whole deal played out.
 
 ``noise`` models rivals weaker than the policy: in the playouts, every seat but the deciding one
 plays, at each card decision, a uniformly random legal card with that chance and the policy's card
-otherwise (``compiled.noisy``); bids stay the policy's. The draws come from the guesses' sampler
+otherwise (``compiled.noisy``); ``bid_noise`` likewise makes their bids uniformly random with
+that chance (0 by default: bids stay the policy's). The draws come from the guesses' sampler
 state, the same for every candidate of a guess, so a seed still plays the same games; with
 ``noise_self`` the deciding seat's own later cards are noisy too.
 
@@ -77,7 +78,7 @@ class Position:
     the policy's table, and the buffers of the compiled calls."""
 
     def __init__(self, observation: Observation, policy: int, noise: float = 0.0,
-                 noise_self: bool = False) -> None:
+                 noise_self: bool = False, bid_noise: float = 0.0) -> None:
         self.observation = observation
         self.determinizer = Determinizer(observation)
         template = self.determinizer.template
@@ -86,7 +87,8 @@ class Position:
         self.table = _table(template.tables, template.plan, True)
         self.policy = policy
         #: the playouts' policy code: ``policy``, noisy where ``noise`` (``compiled.noisy``)
-        self.playout_policy = compiled.noisy(policy, noise) if noise else policy
+        self.playout_policy = (compiled.noisy(policy, noise, bid_noise) if noise or bid_noise
+                               else policy)
         self.steady = not noise_self
         sampler = self.determinizer.sampler
         self.known = np.array(sampler.known, dtype=np.int64)
@@ -136,7 +138,8 @@ class MonteCarloStrategy(ExpectedValueStrategy):
     decision, checked between chunks of ``chunk`` guesses; 0: no limit), ``policy`` (``strong``
     or ``fastheuristic``: who plays the playouts), ``objective`` (``own``: the seat's score;
     ``relative``: its score minus the mean of the other seats', to win rather than to score),
-    ``noise`` and ``noise_self`` (the playouts' rivals play a random card with that chance),
+    ``noise``, ``bid_noise`` and ``noise_self`` (the playouts' rivals play a random card, bid a
+    random bid, with those chances),
     and the premium's (``premium``, ``premium_odds``). Deterministic given its seed when the times
     are 0.
     """
@@ -161,6 +164,9 @@ class MonteCarloStrategy(ExpectedValueStrategy):
                            "uniformly random legal card instead of the policy's at each card "
                            "decision of a playout (bids stay the policy's; 0: none): a model of "
                            "rivals weaker than the policy"),
+        "bid_noise": Parameter(float, 0.0, "chance that a seat other than the deciding one bids "
+                               "uniformly at random among its legal bids instead of as the "
+                               "policy bids, in a playout (0: none)"),
         "noise_self": Parameter(bool, False, "the deciding seat's own later cards in a playout "
                                 "noisy too (else only the other seats')"),
         "objective": Parameter(str, "own", "what a candidate is valued by: own (the seat's "
@@ -178,8 +184,10 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         if self.objective not in OBJECTIVES:
             raise StrategySpecError(f"mc: objective = {self.objective!r}; choose one of "
                                     f"{', '.join(OBJECTIVES)}")
-        if not 0.0 <= self.noise <= 1.0:
-            raise StrategySpecError(f"mc: noise = {self.noise}; it is a chance, 0 to 1")
+        for name in ("noise", "bid_noise"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise StrategySpecError(f"mc: {name} = {getattr(self, name)}; it is a chance, "
+                                        "0 to 1")
         if self.samples < 1 or self.chunk < 1:
             raise StrategySpecError("mc: samples and chunk must be at least 1")
 
@@ -214,7 +222,7 @@ class MonteCarloStrategy(ExpectedValueStrategy):
                outlook: PremiumOutlook | None) -> Action:
         """Play every candidate out over guesses until the samples or the time run out."""
         position = Position(observation, playout.POLICIES[self.policy], self.noise,
-                            self.noise_self)
+                            self.noise_self, self.bid_noise)
         codes = np.array([action_code(action) for action in candidates], dtype=np.int64)
         stakes = self.stakes(observation, candidates, outlook)
         seconds = self.time if observation.phase == Phase.PLAY else self.bid_seconds

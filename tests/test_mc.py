@@ -249,7 +249,8 @@ def test_inference_weights_the_guesses_and_plays_legally() -> None:
 def test_a_noisy_policy_plays_its_random_cards_legally_and_keeps_its_bids() -> None:
     """``compiled.noisy``: at chance 0 the plain policy; at chance 1 every card decision is the
     ``random`` policy's draw (legal) and every bid the policy's own; in between, some of each,
-    the same key and count drawing the same card."""
+    the same key and count drawing the same card; ``bid_noise`` 1: every bid ``random``'s and
+    every card the policy's."""
     from raspis.strategies import compiled
     from raspis.strategies.twin import action_of
 
@@ -266,11 +267,15 @@ def test_a_noisy_policy_plays_its_random_cards_legally_and_keeps_its_bids() -> N
         while not game.is_over() and len(game.results) < 6:
             seat, phase = game.to_move, game.phase
             index, key = counts[seat], 1000 * seed + seat
+            bidder = compiled.noisy(po.STRONG, 0.0, 1.0)  # random bids, the policy's cards
             chosen = {policy: int(compiled.decide(game.state, plan, table, policy, key, index))
                       for policy in (po.STRONG, compiled.RANDOM, compiled.noisy(po.STRONG, 0.0),
-                                     compiled.noisy(po.STRONG, 1.0), half)}
+                                     compiled.noisy(po.STRONG, 1.0), half, bidder)}
             assert chosen[compiled.noisy(po.STRONG, 0.0)] == chosen[po.STRONG]
             noisy = chosen[compiled.noisy(po.STRONG, 1.0)]
+            if len(game.legal_actions()) > 1:
+                assert chosen[bidder] == chosen[compiled.RANDOM if phase == Phase.BID
+                                                else po.STRONG]
             if phase == Phase.PLAY and len(game.legal_actions()) > 1:
                 assert noisy == chosen[compiled.RANDOM]
                 assert chosen[half] in (chosen[po.STRONG], chosen[compiled.RANDOM])
@@ -326,14 +331,16 @@ def test_noisy_playouts_repeat_with_their_key_and_keep_the_deciding_seat_steady(
 
 
 def test_mc_noise_is_repeatable_changes_some_games_and_is_checked() -> None:
-    """``mc``'s ``noise``: the same seed plays the same game, noise 0 is the plain search, a
-    noisy search plays legally and differently somewhere; a chance outside 0-1 is refused."""
+    """``mc``'s ``noise`` (and ``bid_noise``): the same seed plays the same game, noise 0 is the
+    plain search, a noisy search plays legally and differently somewhere; a chance outside 0-1
+    is refused."""
     from raspis.strategies.registry import StrategySpecError
 
     variant = load_variant("oh-hell")
     traces = []
     for spec in ("mc:samples=6,noise=0.5", "mc:samples=6,noise=0.5", "mc:samples=6",
-                 "mc:samples=6,noise=0", "mc:samples=6,noise=0.5,noise_self=true"):
+                 "mc:samples=6,noise=0", "mc:samples=6,noise=0.5,noise_self=true",
+                 "mc:samples=6,bid_noise=0.5"):
         record = play_game(variant, 4, 3, [load_strategy(spec) if seat % 2 == 0
                                            else load_strategy("strong") for seat in range(4)],
                            log=True)
@@ -343,5 +350,7 @@ def test_mc_noise_is_repeatable_changes_some_games_and_is_checked() -> None:
     assert traces[2] == traces[3]
     assert traces[0] != traces[2]
     assert traces[4] != traces[0]
-    with pytest.raises(StrategySpecError):
-        load_strategy("mc:noise=-0.1")
+    assert traces[5] != traces[2]
+    for spec in ("mc:noise=-0.1", "mc:bid_noise=2"):
+        with pytest.raises(StrategySpecError):
+            load_strategy(spec)
