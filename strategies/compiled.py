@@ -60,6 +60,30 @@ from .strong_policy import decide_strong, strong_section
 
 #: policy codes, one per seat of each game (``run_games``)
 LOWEST, RANDOM, FAST_HEURISTIC, STRONG = range(4)
+#: a policy code's bits from ``NOISE_SHIFT`` up (``noisy``): two chances, in 65536ths
+#: (``NOISE_ONE``: always), that a card decision (the low ``NOISE_BITS``) and a bid (the next
+#: ``NOISE_BITS``) is a uniformly random legal action (``hashed``) instead of the policy's; 0 in a
+#: plain code
+NOISE_SHIFT = 8
+NOISE_ONE = 1 << 16
+NOISE_BITS = 17
+NOISE_FIELD = (1 << NOISE_BITS) - 1
+POLICY_MASK = (1 << NOISE_SHIFT) - 1
+#: mixed into the key of the coin of a noisy decision, so that it is not ``hashed``'s own draw
+NOISE_SALT = 0x5DEECE66D2B7E151
+
+
+def noisy(policy: int, noise: float, bid_noise: float = 0.0) -> int:
+    """``policy``'s code with chance ``noise`` (0 to 1) of a uniformly random legal card instead
+    of its own at each card decision, and ``bid_noise`` of a uniformly random legal bid at each
+    bid (trumps and keeps stay the policy's); the random draws come from the seat's key and
+    decision count (``choose_action``)."""
+    for chance in (noise, bid_noise):
+        if not 0.0 <= chance <= 1.0:
+            raise ValueError(f"noise {chance} is not a chance between 0 and 1")
+    return ((policy & POLICY_MASK) | round(noise * NOISE_ONE) << NOISE_SHIFT
+            | round(bid_noise * NOISE_ONE) << (NOISE_SHIFT + NOISE_BITS))
+
 
 # -- the policy table: constants, then call orders, then one entry pair per deal row, then the
 # -- suit tables of ``fast_tables`` for each (participants, hand size) the rows need
@@ -367,11 +391,20 @@ def forced_action(state: np.ndarray) -> int:
 def choose_action(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, key: int,
                   index: int) -> int:
     """The action code of ``policy`` for the seat to move (``key``, ``index``: the random key and
-    the seat's decisions so far, for ``random``). Inlined once, in ``play_on``; ``decide`` is the
-    same as a function of its own."""
+    the seat's decisions so far, for ``random`` and a noisy code's coin, ``noisy``). Inlined
+    once, in ``play_on``; ``decide`` is the same as a function of its own."""
     forced = forced_action(state)
     if forced >= 0:  # ``random`` still counts the decision (``play_on``)
         return forced
+    chances = policy >> NOISE_SHIFT
+    if chances:  # a noisy code (``noisy``): a card or a bid at random with its chance
+        policy &= POLICY_MASK
+        phase = state[m.S_PHASE]
+        chance = (chances & NOISE_FIELD if phase == m.PH_PLAY
+                  else chances >> NOISE_BITS if phase == m.PH_BID else 0)
+        coin = splitmix64(uint64(key) ^ uint64(index) ^ uint64(NOISE_SALT)) >> uint64(48)
+        if int(coin) < chance:
+            return hashed(state, plan, table, key, index)
     if policy == FAST_HEURISTIC:
         return fast_decision(state, plan, table)
     if policy == STRONG:
@@ -527,5 +560,5 @@ def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies
 #: what the lockstep engine plays the compiled seats of a mixed lineup with
 run_games.stepper = Stepper  # type: ignore[attr-defined]
 
-__all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "RANDOM", "STRONG", "Stepper", "advance_rows",
-                      "run_games"]
+__all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "NOISE_ONE", "NOISE_SHIFT", "POLICY_MASK",
+                      "RANDOM", "STRONG", "Stepper", "advance_rows", "noisy", "run_games"]

@@ -24,6 +24,13 @@ open-hand solving a playout has no strategy fusion: no seat of a guessed deal pl
 the others' cards. A bid is searched the same way: each legal bid, the later bidders bidding as
 the policy does on their guessed hands, the whole deal played out.
 
+``noise`` models rivals weaker than the policy: in the playouts, every seat but the deciding one
+plays, at each card decision, a uniformly random legal card with that chance and the policy's card
+otherwise (``compiled.noisy``); ``bid_noise`` likewise makes their bids uniformly random with
+that chance (0 by default: bids stay the policy's). The draws come from the guesses' sampler
+state, the same for every candidate of a guess, so a seed still plays the same games; with
+``noise_self`` the deciding seat's own later cards are noisy too.
+
 Time: ``time`` (seconds a card decision, ``bid_time`` a bid or a trump; checked between chunks of
 ``chunk`` guesses) bounds a decision together with ``samples``; with ``time`` 0 (the default) only
 ``samples`` does, and the same seed plays the same games on any machine.
@@ -70,7 +77,8 @@ class Position:
     observation alone (``Game.from_observation``, every hidden hand empty), the sampler's masks,
     the policy's table, and the buffers of the compiled calls."""
 
-    def __init__(self, observation: Observation, policy: int) -> None:
+    def __init__(self, observation: Observation, policy: int, noise: float = 0.0,
+                 noise_self: bool = False, bid_noise: float = 0.0) -> None:
         self.observation = observation
         self.determinizer = Determinizer(observation)
         template = self.determinizer.template
@@ -78,6 +86,10 @@ class Position:
         self.plan = template.tables.plan
         self.table = _table(template.tables, template.plan, True)
         self.policy = policy
+        #: the playouts' policy code: ``policy``, noisy where ``noise`` (``compiled.noisy``)
+        self.playout_policy = (compiled.noisy(policy, noise, bid_noise) if noise or bid_noise
+                               else policy)
+        self.steady = not noise_self
         sampler = self.determinizer.sampler
         self.known = np.array(sampler.known, dtype=np.int64)
         self.missing = np.array(sampler.missing, dtype=np.int64)
@@ -110,11 +122,12 @@ class Position:
         return int(compiled.decide(state, self.plan, self.table, self.policy, 0, 0))
 
     def evaluate(self, hands: np.ndarray, trumps: np.ndarray, codes: np.ndarray,
-                 seat: int) -> np.ndarray:
-        """The playout values (guesses x candidates x ``playout.VALUES``)."""
+                 seat: int, key: int = 0) -> np.ndarray:
+        """The playout values (guesses x candidates x ``playout.VALUES``); ``key``: the random
+        draws of noisy playouts."""
         values = np.empty((hands.shape[0], codes.shape[0], playout.VALUES), dtype=np.int64)
-        playout.evaluate(self.template, self.plan, self.table, self.policy, hands, trumps, codes,
-                         seat, self.scratch, values)
+        playout.evaluate(self.template, self.plan, self.table, self.playout_policy, hands, trumps,
+                         codes, seat, self.scratch, values, key, self.steady)
         return values
 
 
@@ -125,6 +138,8 @@ class MonteCarloStrategy(ExpectedValueStrategy):
     decision, checked between chunks of ``chunk`` guesses; 0: no limit), ``policy`` (``strong``
     or ``fastheuristic``: who plays the playouts), ``objective`` (``own``: the seat's score;
     ``relative``: its score minus the mean of the other seats', to win rather than to score),
+    ``noise``, ``bid_noise`` and ``noise_self`` (the playouts' rivals play a random card, bid a
+    random bid, with those chances),
     and the premium's (``premium``, ``premium_odds``). Deterministic given its seed when the times
     are 0.
     """
@@ -145,6 +160,15 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
                                "the hidden hands, each guess's playouts weighted by how well it "
                                "explains them (0: none; see search.BidEvidence)"),
+        "noise": Parameter(float, 0.0, "chance that a seat other than the deciding one plays a "
+                           "uniformly random legal card instead of the policy's at each card "
+                           "decision of a playout (bids stay the policy's; 0: none): a model of "
+                           "rivals weaker than the policy"),
+        "bid_noise": Parameter(float, 0.0, "chance that a seat other than the deciding one bids "
+                               "uniformly at random among its legal bids instead of as the "
+                               "policy bids, in a playout (0: none)"),
+        "noise_self": Parameter(bool, False, "the deciding seat's own later cards in a playout "
+                                "noisy too (else only the other seats')"),
         "objective": Parameter(str, "own", "what a candidate is valued by: own (the seat's "
                                "score) or relative (its score minus the mean of the other "
                                "seats' deal points: play to win, a rival's missed bid worth as "
@@ -160,6 +184,10 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         if self.objective not in OBJECTIVES:
             raise StrategySpecError(f"mc: objective = {self.objective!r}; choose one of "
                                     f"{', '.join(OBJECTIVES)}")
+        for name in ("noise", "bid_noise"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise StrategySpecError(f"mc: {name} = {getattr(self, name)}; it is a chance, "
+                                        "0 to 1")
         if self.samples < 1 or self.chunk < 1:
             raise StrategySpecError("mc: samples and chunk must be at least 1")
 
@@ -193,7 +221,8 @@ class MonteCarloStrategy(ExpectedValueStrategy):
     def search(self, observation: Observation, candidates: list[Action],
                outlook: PremiumOutlook | None) -> Action:
         """Play every candidate out over guesses until the samples or the time run out."""
-        position = Position(observation, playout.POLICIES[self.policy])
+        position = Position(observation, playout.POLICIES[self.policy], self.noise,
+                            self.noise_self, self.bid_noise)
         codes = np.array([action_code(action) for action in candidates], dtype=np.int64)
         stakes = self.stakes(observation, candidates, outlook)
         seconds = self.time if observation.phase == Phase.PLAY else self.bid_seconds
@@ -209,7 +238,9 @@ class MonteCarloStrategy(ExpectedValueStrategy):
             hands, trumps, seed = position.draw(count, seed, self.rng)
             if preferred is None:
                 preferred = position.policy_code(hands, trumps)
-            values = self.value(position.evaluate(hands, trumps, codes, seat), stakes)
+            # the sampler's next state keys the noisy playouts' draws (no draw of ``rng``, so
+            # ``noise`` 0 plays as before)
+            values = self.value(position.evaluate(hands, trumps, codes, seat, seed), stakes)
             if evidence.items:  # importance weights: how well each guess explains the bids
                 values *= np.array([[evidence.weight([int(hand) for hand in row])]
                                     for row in hands])

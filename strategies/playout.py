@@ -24,7 +24,7 @@ from raspis.engine.batch.kernels import no_log
 from raspis.engine.core import machine as m
 from raspis.engine.core.deal import splitmix64
 
-from .compiled import FAST_HEURISTIC, STRONG, play_on
+from .compiled import FAST_HEURISTIC, POLICY_MASK, STRONG, play_on
 
 __all__ = ["FAST_HEURISTIC", "POLICIES", "STRONG", "V_MADE", "V_OTHERS", "V_POINTS", "V_PREMIUM",
            "V_RIVALS", "VALUES", "deal_in", "evaluate", "play_out", "playout_value",
@@ -41,12 +41,18 @@ VALUES = 5
 
 @njit(cache=True)
 def play_out(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int,
-             result: int) -> None:
+             result: int, steady: int, key: int) -> None:
     """Play on in ``state``, ``policy`` at every seat, until result row ``result`` is written
-    (the deal under way is scored; nothing is played when it already is)."""
+    (the deal under way is scored; nothing is played when it already is). A noisy ``policy``
+    (``compiled.noisy``) plays its random cards from ``key`` (each seat its own key drawn from
+    it), at every seat but ``steady`` (-1: none), which plays the plain policy."""
     players = plan[m.P_PLAYERS]
     policies = np.full((1, players), policy, dtype=np.int64)
-    keys = np.zeros((1, players), dtype=np.int64)  # no random policy plays out
+    keys = np.empty((1, players), dtype=np.int64)
+    for other in range(players):
+        keys[0, other] = np.int64(splitmix64(np.uint64(key) + np.uint64(other)))
+    if steady >= 0:
+        policies[0, steady] = policy & POLICY_MASK
     counts = np.zeros((1, players), dtype=np.int64)
     play_on(state, plan, table, policies, keys, counts, 0, result, False, no_log())
 
@@ -77,15 +83,18 @@ def _seat_result(state: np.ndarray, plan: np.ndarray, result: int, seat: int,
 
 @njit(cache=True)
 def playout_value(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int,
-                  action: int, seat: int, scratch: np.ndarray, out: np.ndarray) -> None:
+                  action: int, seat: int, scratch: np.ndarray, out: np.ndarray, key: int = 0,
+                  steady: bool = True) -> None:
     """Copy ``state`` into ``scratch``, apply ``action`` (an ``machine.action_code`` legal for the
     seat to move; below 0: none) and play the deal out with ``policy``; ``out`` gets ``seat``'s
-    points, premium and made bid, the others' sum and number (``V_*``). ``state`` is not written."""
+    points, premium and made bid, the others' sum and number (``V_*``). ``state`` is not written.
+    A noisy ``policy`` (``compiled.noisy``) draws from ``key``; with ``steady``, ``seat`` plays
+    the plain policy and only the other seats are noisy (``play_out``)."""
     scratch[:] = state
     result = state[m.S_RESULTS]
     if action >= 0:
         m.step(scratch, plan, action)
-    play_out(scratch, plan, table, policy, result)
+    play_out(scratch, plan, table, policy, result, seat if steady else -1, key)
     _seat_result(scratch, plan, result, seat, out)
 
 
@@ -108,20 +117,22 @@ def deal_in(state: np.ndarray, plan: np.ndarray, hands: np.ndarray, trump: np.nd
 @njit(cache=True)
 def evaluate(template: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int,
              hands: np.ndarray, trumps: np.ndarray, actions: np.ndarray, seat: int,
-             scratch: np.ndarray, values: np.ndarray) -> None:
+             scratch: np.ndarray, values: np.ndarray, key: int = 0, steady: bool = True) -> None:
     """For each guess ``g`` (``hands[g]``: every seat's hand; ``trumps[g]``: the trump suit and
     card shown, used where ``trumps[g, 0]`` is not -2) and each candidate ``actions[a]``, play the
     deal out from ``template`` with that guess dealt in (``deal_in``, ``playout_value``):
     ``values[g, a]`` gets ``seat``'s points, premium and made bid, the others' sum and number
-    (``V_*``). ``template`` is not
-    written."""
+    (``V_*``). ``template`` is not written. A noisy ``policy`` (``compiled.noisy``) draws from a
+    key of each guess made from ``key``, the same for every candidate of the guess (common random
+    numbers); ``steady``: as ``playout_value``."""
     dealt = np.empty_like(template)
     for guess in range(hands.shape[0]):
         dealt[:] = template
         deal_in(dealt, plan, hands[guess], trumps[guess])
+        draws = np.int64(splitmix64(np.uint64(key) ^ np.uint64(guess)))
         for index in range(actions.shape[0]):
             playout_value(dealt, plan, table, policy, actions[index], seat, scratch,
-                          values[guess, index])
+                          values[guess, index], draws, steady)
 
 
 @njit(cache=True)

@@ -244,3 +244,113 @@ def test_inference_weights_the_guesses_and_plays_legally() -> None:
         traces.append(record.game.trace())
     assert traces[0] == traces[1]
     assert traces[0] != traces[2]
+
+
+def test_a_noisy_policy_plays_its_random_cards_legally_and_keeps_its_bids() -> None:
+    """``compiled.noisy``: at chance 0 the plain policy; at chance 1 every card decision is the
+    ``random`` policy's draw (legal) and every bid the policy's own; in between, some of each,
+    the same key and count drawing the same card; ``bid_noise`` 1: every bid ``random``'s and
+    every card the policy's."""
+    from raspis.strategies import compiled
+    from raspis.strategies.twin import action_of
+
+    assert compiled.noisy(po.STRONG, 0.0) == po.STRONG
+    with pytest.raises(ValueError):
+        compiled.noisy(po.STRONG, 1.5)
+    half = compiled.noisy(po.STRONG, 0.5)
+    cards = bids = random_cards = 0
+    for seed in (3, 4, 5):
+        game = Game(load_variant("oh-hell"), 4, seed, log=False)
+        plan = game.tables.plan
+        table = _table(game.tables, game.plan, True)
+        counts = [0] * 4
+        while not game.is_over() and len(game.results) < 6:
+            seat, phase = game.to_move, game.phase
+            index, key = counts[seat], 1000 * seed + seat
+            bidder = compiled.noisy(po.STRONG, 0.0, 1.0)  # random bids, the policy's cards
+            chosen = {policy: int(compiled.decide(game.state, plan, table, policy, key, index))
+                      for policy in (po.STRONG, compiled.RANDOM, compiled.noisy(po.STRONG, 0.0),
+                                     compiled.noisy(po.STRONG, 1.0), half, bidder)}
+            assert chosen[compiled.noisy(po.STRONG, 0.0)] == chosen[po.STRONG]
+            noisy = chosen[compiled.noisy(po.STRONG, 1.0)]
+            if len(game.legal_actions()) > 1:
+                assert chosen[bidder] == chosen[compiled.RANDOM if phase == Phase.BID
+                                                else po.STRONG]
+            if phase == Phase.PLAY and len(game.legal_actions()) > 1:
+                assert noisy == chosen[compiled.RANDOM]
+                assert chosen[half] in (chosen[po.STRONG], chosen[compiled.RANDOM])
+                assert chosen[half] == int(compiled.decide(game.state, plan, table, half, key,
+                                                           index))
+                cards += 1
+                random_cards += chosen[half] != chosen[po.STRONG]
+            elif phase == Phase.BID:
+                assert noisy == chosen[po.STRONG] == chosen[half]
+                bids += 1
+            action = action_of(noisy, phase)
+            assert action in game.legal_actions()
+            game.apply(action)
+            counts[seat] += 1
+    assert cards > 30 and bids > 30
+    assert 0 < random_cards < cards
+
+
+def test_noisy_playouts_repeat_with_their_key_and_keep_the_deciding_seat_steady() -> None:
+    """A noisy playout is a function of its key: the same key gives the same values, other keys
+    other games; at chance 0 the key changes nothing; with ``steady`` off the deciding seat's own
+    later cards are noisy too, which changes some playouts."""
+    from raspis.strategies import compiled
+
+    loud = compiled.noisy(po.STRONG, 1.0)
+    changed = unsteady = checked = 0
+    for game in _decisions("oh-hell", 7, 80)[-12:]:  # the 6-card deal: cards to choose
+        plan = game.tables.plan
+        table = _table(game.tables, game.plan, True)
+        seat = game.to_move
+        first = action_code(game.legal_actions()[0])
+
+        def value(policy: int, key: int, steady: bool = True,
+                  state: np.ndarray = game.state, plan: np.ndarray = plan,
+                  table: np.ndarray = table, seat: int = seat,
+                  first: int = first) -> list[int]:
+            out = np.zeros(po.VALUES, dtype=np.int64)
+            po.playout_value(state.copy(), plan, table, policy, first, seat,
+                             np.empty_like(state), out, key, steady)
+            return [int(x) for x in out]
+
+        plain = value(po.STRONG, 0)
+        assert value(compiled.noisy(po.STRONG, 0.0), 12345) == plain
+        assert value(po.STRONG, 999, False) == plain
+        for key in (1, 2, 3):
+            assert value(loud, key) == value(loud, key)
+            assert value(loud, key, False) == value(loud, key, False)
+            changed += value(loud, key) != plain
+            unsteady += value(loud, key) != value(loud, key, False)
+            checked += 1
+    assert changed > checked // 4
+    assert unsteady > 0
+
+
+def test_mc_noise_is_repeatable_changes_some_games_and_is_checked() -> None:
+    """``mc``'s ``noise`` (and ``bid_noise``): the same seed plays the same game, noise 0 is the
+    plain search, a noisy search plays legally and differently somewhere; a chance outside 0-1
+    is refused."""
+    from raspis.strategies.registry import StrategySpecError
+
+    variant = load_variant("oh-hell")
+    traces = []
+    for spec in ("mc:samples=6,noise=0.5", "mc:samples=6,noise=0.5", "mc:samples=6",
+                 "mc:samples=6,noise=0", "mc:samples=6,noise=0.5,noise_self=true",
+                 "mc:samples=6,bid_noise=0.5"):
+        record = play_game(variant, 4, 3, [load_strategy(spec) if seat % 2 == 0
+                                           else load_strategy("strong") for seat in range(4)],
+                           log=True)
+        assert record.fault is None, str(record.fault)
+        traces.append(record.game.trace())
+    assert traces[0] == traces[1]
+    assert traces[2] == traces[3]
+    assert traces[0] != traces[2]
+    assert traces[4] != traces[0]
+    assert traces[5] != traces[2]
+    for spec in ("mc:noise=-0.1", "mc:bid_noise=2"):
+        with pytest.raises(StrategySpecError):
+            load_strategy(spec)
