@@ -231,17 +231,25 @@ def test_mc_refuses_an_unknown_objective() -> None:
         load_strategy("mc:objective=win")
 
 
-def test_inference_weights_the_guesses_and_plays_legally() -> None:
-    """With ``inference`` the bids made weight the guesses; the games stay legal and
-    repeatable."""
+def _traces_against_strong(specs: tuple[str, ...]) -> list:
+    """The trace of one oh-hell game (seed 3) for each spec, the spec in seats 0 and 2 and
+    ``strong`` in 1 and 3; each game must end without a fault."""
     variant = load_variant("oh-hell")
     traces = []
-    for spec in ("mc:samples=4,inference=1", "mc:samples=4,inference=1", "mc:samples=4"):
+    for spec in specs:
         record = play_game(variant, 4, 3, [load_strategy(spec) if seat % 2 == 0
                                            else load_strategy("strong") for seat in range(4)],
                            log=True)
         assert record.fault is None, str(record.fault)
         traces.append(record.game.trace())
+    return traces
+
+
+def test_inference_weights_the_guesses_and_plays_legally() -> None:
+    """With ``inference`` the bids made weight the guesses; the games stay legal and
+    repeatable."""
+    traces = _traces_against_strong(("mc:samples=4,inference=1", "mc:samples=4,inference=1",
+                                     "mc:samples=4"))
     assert traces[0] == traces[1]
     assert traces[0] != traces[2]
 
@@ -336,16 +344,10 @@ def test_mc_noise_is_repeatable_changes_some_games_and_is_checked() -> None:
     is refused."""
     from raspis.strategies.registry import StrategySpecError
 
-    variant = load_variant("oh-hell")
-    traces = []
-    for spec in ("mc:samples=6,noise=0.5", "mc:samples=6,noise=0.5", "mc:samples=6",
-                 "mc:samples=6,noise=0", "mc:samples=6,noise=0.5,noise_self=true",
-                 "mc:samples=6,bid_noise=0.5"):
-        record = play_game(variant, 4, 3, [load_strategy(spec) if seat % 2 == 0
-                                           else load_strategy("strong") for seat in range(4)],
-                           log=True)
-        assert record.fault is None, str(record.fault)
-        traces.append(record.game.trace())
+    traces = _traces_against_strong(("mc:samples=6,noise=0.5", "mc:samples=6,noise=0.5",
+                                     "mc:samples=6", "mc:samples=6,noise=0",
+                                     "mc:samples=6,noise=0.5,noise_self=true",
+                                     "mc:samples=6,bid_noise=0.5"))
     assert traces[0] == traces[1]
     assert traces[2] == traces[3]
     assert traces[0] != traces[2]
