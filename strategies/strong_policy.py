@@ -82,25 +82,6 @@ PRIOR = 20.0
 
 
 @njit(cache=True)
-def _count(mask: int) -> int:
-    """The set bits of a non-negative mask, in unsigned arithmetic (the multiply wraps):
-    ``rules.popcount`` multiplies in signed int64, and inlined here on masks with the Jokers'
-    bits 52-53 it miscounted them (an out-of-bounds write followed, a segfault)."""
-    value = uint64(mask)
-    value = value - ((value >> uint64(1)) & uint64(0x5555555555555555))
-    value = (value & uint64(0x3333333333333333)) + ((value >> uint64(2))
-                                                     & uint64(0x3333333333333333))
-    value = (value + (value >> uint64(4))) & uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((value * uint64(0x0101010101010101)) >> uint64(56))
-
-
-@njit(cache=True)
-def _index(bit: int) -> int:
-    """The index of a single set bit."""
-    return _count(bit - 1)
-
-
-@njit(cache=True)
 def _jokers(mask: int) -> int:
     """How many Jokers ``mask`` holds."""
     return (mask >> 52 & 1) + (mask >> 53 & 1)
@@ -151,13 +132,13 @@ def _beaten(card: int, trump: int, opponents: int, led: int, unseen: int, count:
     if opponents <= 0:
         return 0.0
     suit = card // 13
-    higher = _count(unseen & _above(card)) / count
+    higher = rules.popcount(unseen & _above(card)) / count
     has_higher = 1.0 - _pow(1.0 - higher, each) if higher > 0 else 0.0
     if led >= 0 and led != suit:
         void = _pow(1.0 - shares[led], each)
         per = void * has_higher
     else:
-        lower = _count(unseen & _below(card)) / count
+        lower = rules.popcount(unseen & _below(card)) / count
         forced = _pow(1.0 - lower, each)
         per = has_higher * (keen + (1.0 - keen) * forced)
         if trump >= 0 and trump != suit and shares[trump] > 0:
@@ -186,7 +167,7 @@ def _lead_chance(card: int, trump: int, circular: bool, opponents: int, unseen: 
 def card_chances(hand: int, trump: int, hand_size: int, players: int, leads: bool, unseen: int,
                  circular: bool, must_trump: bool, first_wins: bool, out: np.ndarray) -> int:
     """The chance of each source of a trick in ``hand`` into ``out``; returns how many."""
-    unseen_count = max(1, _count(unseen))
+    unseen_count = max(1, rules.popcount(unseen))
     opponents = players - 1
     in_hands = min(1.0, opponents * hand_size / unseen_count)
     jokers_out = _jokers(unseen)
@@ -202,14 +183,14 @@ def card_chances(hand: int, trump: int, hand_size: int, players: int, leads: boo
             card = rules.highest_index(plain)
             suit = card // 13
             ruff = rules.circular_trick_trump(suit) if circular else trump
-            beats = _count(unseen & _above(card)) + jokers_out
+            beats = rules.popcount(unseen & _above(card)) + jokers_out
             if ruff >= 0 and ruff != suit and must_trump:
-                beats += _count(unseen & rules.suit_mask(ruff))
+                beats += rules.popcount(unseen & rules.suit_mask(ruff))
             safe = max(0.0, 1.0 - beats / unseen_count)
             if leads or (suit == trump and not circular):
                 out[count] = safe ** opponents
             else:
-                lower = _count(unseen & _below(card)) / unseen_count
+                lower = rules.popcount(unseen & _below(card)) / unseen_count
                 out[count] = lower * safe ** max(0, opponents - 1)
             count += 1
         return count
@@ -217,24 +198,24 @@ def card_chances(hand: int, trump: int, hand_size: int, players: int, leads: boo
     shortness = 0.0
     for suit in range(4):
         mine = plain & rules.suit_mask(suit)
-        length = _count(mine)
+        length = rules.popcount(mine)
         is_trump = suit == trump and not circular
         if not is_trump and trump >= 0 and not circular:
             shortness += 1.0 if length == 0 else 0.5 if length == 1 else 0.0
         if mine == 0:
             continue
         ruff = rules.circular_trick_trump(suit) if circular else (trump if not is_trump else -1)
-        share = _count(unseen & rules.suit_mask(suit)) / unseen_count
+        share = rules.popcount(unseen & rules.suit_mask(suit)) / unseen_count
         has_ruff = 0.0
         if ruff >= 0:
-            ruffs = _count(unseen & rules.suit_mask(ruff)) / unseen_count
+            ruffs = rules.popcount(unseen & rules.suit_mask(ruff)) / unseen_count
             has_ruff = 1.0 - (1.0 - ruffs) ** hand_size
         index = 0
         rest = mine
         while rest:
             card = rules.highest_index(rest)
             rest &= ~(1 << card)
-            chance = _at_most(_count(unseen & _above(card)), in_hands, index)
+            chance = _at_most(rules.popcount(unseen & _above(card)), in_hands, index)
             if has_ruff > 0:
                 void = _at_most(hand_size, share, index)
                 chance *= (1.0 - void * has_ruff) ** opponents
@@ -585,7 +566,7 @@ def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: 
             if choice < 0 or value > best + 1e-9:
                 choice, best = bid, value
     if choice < 0:  # every legal bid above the hand (``play.draw_after_trick``): the lowest
-        choice = _index(legal & -legal)
+        choice = rules.bit_index(legal & -legal)
     return choice
 
 
@@ -615,7 +596,7 @@ def _keepers(chances: np.ndarray, hand: int, jokers_held: int, need: int) -> int
         pick, pick_chance = -1, -1.0
         rest = hand & ~kept
         while rest:
-            card = _index(rest & -rest)
+            card = rules.bit_index(rest & -rest)
             rest &= rest - 1
             chance = chances[card]
             if pick < 0 or chance > pick_chance or (chance == pick_chance
@@ -635,7 +616,7 @@ def _cheapest(cards: int, position: int, led: int, trick_trump: int, beats: bool
     cheapest, cheapest_key = -1, 0
     rest = cards
     while rest:
-        card = _index(rest & -rest)
+        card = rules.bit_index(rest & -rest)
         rest &= rest - 1
         key = rules.card_key(card, 0, position, led if led >= 0 else card // 13, trick_trump,
                              beats, two_jokers)
@@ -653,7 +634,7 @@ def _likeliest(cards: int, trump: int, circular: bool, opponents: int, unseen: i
     pick, pick_chance = -1, 0.0
     rest = cards
     while rest:
-        card = _index(rest & -rest)
+        card = rules.bit_index(rest & -rest)
         rest &= rest - 1
         chance = _lead_chance(card, trump, circular, opponents, unseen, count, each, keen,
                               must_trump, jokers_out, shares)
@@ -676,17 +657,17 @@ def _joker_lead(calls: int, hand: int, unseen: int, trump: int, high: bool) -> i
         if high:
             if call == CALL_TRUMPS:
                 mine = hand & rules.suit_mask(trump) if trump >= 0 else 0
-                above = _count(unseen & _above(rules.highest_index(mine))) if mine else 0
+                above = rules.popcount(unseen & _above(rules.highest_index(mine))) if mine else 0
                 score = 30.0 + 5 * min(above, 3) if mine and above else 5.0
             elif call == CALL_HIGHEST and suit >= 0:
                 mine = hand & rules.suit_mask(suit)
                 if mine:
-                    above = _count(unseen & _above(rules.highest_index(mine)))
-                    score = 25.0 - 6 * abs(above - 1) + _count(mine)
+                    above = rules.popcount(unseen & _above(rules.highest_index(mine)))
+                    score = 25.0 - 6 * abs(above - 1) + rules.popcount(mine)
                 else:
                     score = 2.0
             elif call == CALL_HIGH:
-                score = 10.0 - _count(hand & rules.suit_mask(suit)) if suit >= 0 \
+                score = 10.0 - rules.popcount(hand & rules.suit_mask(suit)) if suit >= 0 \
                     else 10.0
             else:
                 continue
@@ -695,7 +676,7 @@ def _joker_lead(calls: int, hand: int, unseen: int, trump: int, high: bool) -> i
                 score = 100.0
             elif call == CALL_LOW or call == CALL_LOWEST:
                 mask = rules.suit_mask(suit)
-                score = float(_count(unseen & mask) - 2 * _count(hand & mask))
+                score = float(rules.popcount(unseen & mask) - 2 * rules.popcount(hand & mask))
             else:
                 continue
         if score > best_score:
@@ -720,9 +701,9 @@ def _named_lead(calls: int, nameable: int, hand: int, unseen: int, trump: int,
         if mine == 0 or (suit == trump and not high):
             continue
         mask = rules.suit_mask(suit)
-        score = float(_count(unseen & mask) - 2 * _count(hand & mask))
+        score = float(rules.popcount(unseen & mask) - 2 * rules.popcount(hand & mask))
         if score > best_score:
-            best = rules.highest_index(mine) if high else _index(mine & -mine)
+            best = rules.highest_index(mine) if high else rules.bit_index(mine & -mine)
             best_score = score
     return best
 
@@ -734,7 +715,7 @@ def _lowest_lead(win: np.ndarray, cards: int) -> int:
     safe, low = -1, -1
     rest = cards
     while rest:
-        card = _index(rest & -rest)
+        card = rules.bit_index(rest & -rest)
         rest &= rest - 1
         if win[card] < 0.08 and (safe < 0 or card % 13 > safe % 13):
             safe = card
@@ -753,10 +734,10 @@ def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat:
     jokers = legal_all & JOKERS
     joker = 52 if jokers >> 52 & 1 else 53
     if legal_all & (legal_all - 1) == 0 and (jokers == 0 or calls & (calls - 1) == 0):
-        card = _index(legal_all)
-        return m.play_code(card, _index(calls) if calls else 0)
+        card = rules.bit_index(legal_all)
+        return m.play_code(card, rules.bit_index(calls) if calls else 0)
     players = state[m.S_ORDER_LEN]
-    remaining = _count(hand)
+    remaining = rules.popcount(hand)
     need = _need(state, plan, seat, remaining)
     keen, cliff = _keen(state, plan, seat)
     trump = state[m.S_TRUMP]
@@ -766,14 +747,14 @@ def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat:
     done = state[m.S_TRICKS_DONE]
     length = state[m.S_TRICK_LEN]
     others_cards = (players - 1) * (hand_size - done) - length
-    count = max(1, _count(unseen))
+    count = max(1, rules.popcount(unseen))
     opponents = max(1, players - 1)
     each = max(1.0, others_cards / opponents)
     must_trump = plan[m.P_MUST_TRUMP] != 0
     jokers_out = _jokers(unseen)
     shares = np.empty(4, dtype=np.float64)
     for suit in range(4):
-        shares[suit] = _count(unseen & rules.suit_mask(suit)) / count
+        shares[suit] = rules.popcount(unseen & rules.suit_mask(suit)) / count
     circular = state[m.S_CIRCULAR] != 0
     chances = np.zeros(54, dtype=np.float64)
     jokers_held = _jokers(hand)
@@ -793,7 +774,7 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
           jokers_out: int, shares: np.ndarray, win: np.ndarray) -> int:
     rest = legal
     while rest:
-        card = _index(rest & -rest)
+        card = rules.bit_index(rest & -rest)
         rest &= rest - 1
         win[card] = _lead_chance(card, trump, circular, opponents, unseen, count, each, keen,
                                  must_trump, jokers_out, shares)
@@ -804,7 +785,7 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
         sure = jokers_held
         rest = keepers
         while rest:
-            card = _index(rest & -rest)
+            card = rules.bit_index(rest & -rest)
             rest &= rest - 1
             sure += win[card] >= 0.8
         spare = legal & ~keepers
@@ -813,7 +794,7 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
         best_card, best = -1, 0.0
         rest = legal
         while rest:
-            card = _index(rest & -rest)
+            card = rules.bit_index(rest & -rest)
             rest &= rest - 1
             if best_card < 0 or win[card] > best or (win[card] == best
                                                      and card % 13 < best_card % 13):
@@ -829,10 +810,10 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
             single, single_win = -1, 0.0
             rest = legal
             while rest:
-                card = _index(rest & -rest)
+                card = rules.bit_index(rest & -rest)
                 rest &= rest - 1
                 suit = card // 13
-                if suit != trump and _count(hand & rules.suit_mask(suit)) == 1:
+                if suit != trump and rules.popcount(hand & rules.suit_mask(suit)) == 1:
                     if single < 0 or win[card] < single_win:
                         single, single_win = card, win[card]
             if single >= 0:
@@ -842,7 +823,7 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
         lowest, lowest_win = -1, 0.0
         rest = legal
         while rest:
-            card = _index(rest & -rest)
+            card = rules.bit_index(rest & -rest)
             rest &= rest - 1
             if lowest < 0 or win[card] < lowest_win or (win[card] == lowest_win
                                                          and card % 13 < lowest % 13):
@@ -881,7 +862,7 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
         winners = rules.winning_cards(legal, best, position, led, trick_trump, beats, two_jokers)
         rest = hand & ~JOKERS
         while rest:
-            card = _index(rest & -rest)
+            card = rules.bit_index(rest & -rest)
             rest &= rest - 1
             chances[card] = _lead_chance(card, chance_trump, circular, players - 1, unseen,
                                          count, each, keen, must_trump, jokers_out, shares)
@@ -894,7 +875,7 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
             top = -1.0
             rest = winners
             while rest:
-                card = _index(rest & -rest)
+                card = rules.bit_index(rest & -rest)
                 rest &= rest - 1
                 ruffing = led if card // 13 == trick_trump and led >= 0 else -1
                 holds[card] = 1.0 - _beaten(card, trick_trump, opponents_after, ruffing, unseen,
@@ -905,7 +886,7 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
             choice, choice_key = -1, 0
             rest = winners
             while rest:
-                card = _index(rest & -rest)
+                card = rules.bit_index(rest & -rest)
                 rest &= rest - 1
                 if holds[card] >= top - 0.05:
                     key = rules.card_key(card, 0, position, led if led >= 0 else card // 13,
@@ -919,13 +900,13 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
         if legal == 0:
             if high_ok and high_key > best:
                 return m.play_code(joker, 0)
-            return m.play_code(joker, 1 if low_ok else _index(calls & -calls))
+            return m.play_code(joker, 1 if low_ok else rules.bit_index(calls & -calls))
         spare = legal & ~keepers
         if spare and not must_all:
             pick = -1
             rest = spare
             while rest:
-                card = _index(rest & -rest)
+                card = rules.bit_index(rest & -rest)
                 rest &= rest - 1
                 if pick < 0 or chances[card] > chances[pick] or (
                         chances[card] == chances[pick] and card % 13 > pick % 13):
@@ -934,7 +915,7 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
         pick = -1
         rest = legal
         while rest:
-            card = _index(rest & -rest)
+            card = rules.bit_index(rest & -rest)
             rest &= rest - 1
             if pick < 0 or chances[card] < chances[pick] or (
                     chances[card] == chances[pick] and card % 13 < pick % 13):
@@ -946,7 +927,7 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
     losers = legal & ~winners
     if losers:
         if losers & (losers - 1) == 0:
-            return _index(losers)
+            return rules.bit_index(losers)
         return _likeliest(losers, chance_trump, circular, players - 1, unseen, count, each, keen,
                           must_trump, jokers_out, shares)
     if low_ok:
@@ -958,7 +939,7 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
                 return cheapest
         return m.play_code(joker, 1)
     if legal == 0:
-        return m.play_code(joker, _index(calls & -calls))
+        return m.play_code(joker, rules.bit_index(calls & -calls))
     if after == 0:
         return _likeliest(legal, chance_trump, circular, players - 1, unseen, count, each, keen,
                           must_trump, jokers_out, shares)
@@ -979,7 +960,7 @@ def decide_strong(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: in
     if phase == m.PH_BID:
         legal = state[m.S_LEGAL_A]
         if legal & (legal - 1) == 0:
-            return _index(legal)
+            return rules.bit_index(legal)
         return _bid(state, plan, table, at, seat, hand)
     return _play(state, plan, table, at, seat, hand)
 
