@@ -86,9 +86,9 @@ class Position:
         self.plan = template.tables.plan
         self.table = _table(template.tables, template.plan, True)
         self.policy = policy
-        #: the playouts' policy code: ``policy``, noisy where ``noise`` (``compiled.noisy``)
-        self.playout_policy = (compiled.noisy(policy, noise, bid_noise) if noise or bid_noise
-                               else policy)
+        #: the playouts' policy code: ``policy``, noisy where ``noise`` (``compiled.noisy``: the
+        #: plain code at chance 0)
+        self.playout_policy = compiled.noisy(policy, noise, bid_noise)
         self.steady = not noise_self
         sampler = self.determinizer.sampler
         self.known = np.array(sampler.known, dtype=np.int64)
