@@ -343,14 +343,8 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
                 return m.play_code(joker, _first_in(table, T_LOSE_LEAD, calls))
         return _rank_pick(ordinary, want)
     trick_trump, led = state[m.S_TRICK_TRUMP], state[m.S_LED]
-    cards, calls_at, suits = plan[m.O_TCARD], plan[m.O_TCALL], plan[m.O_TSUIT]
     two_jokers = plan[m.P_TWO_JOKERS]
-    beat = rules.trumps_beat_demand(state[cards], state[calls_at], state[suits], trick_trump,
-                                    plan[m.P_TRUMP_WINS] != 0)
-    best = -2
-    for index in range(length):
-        best = max(best, rules.card_key(state[cards + index], state[calls_at + index], index, led,
-                                        trick_trump, beat, two_jokers))
+    _, best, beat = m.trick_lead(state)
     beats = rules.winning_cards(ordinary, best, length, led, trick_trump, beat, two_jokers)
     trumps = rules.suit_mask(trick_trump)
     losers = ordinary & ~beats

@@ -843,14 +843,8 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
             must_trump: bool, jokers_out: int, shares: np.ndarray, chances: np.ndarray) -> int:
     two_jokers = plan[m.P_TWO_JOKERS]
     led, trick_trump = state[m.S_LED], state[m.S_TRICK_TRUMP]
-    cards_at, calls_at, suits_at = plan[m.O_TCARD], plan[m.O_TCALL], plan[m.O_TSUIT]
-    beats = rules.trumps_beat_demand(state[cards_at], state[calls_at], state[suits_at],
-                                     trick_trump, plan[m.P_TRUMP_WINS] != 0)
     position = state[m.S_TRICK_LEN]
-    best = -2
-    for index in range(position):
-        best = max(best, rules.card_key(state[cards_at + index], state[calls_at + index], index,
-                                        led, trick_trump, beats, two_jokers))
+    _, best, beats = m.trick_lead(state)
     after = players - 1 - position
     opponents_after = after
     high_ok = jokers != 0 and calls & 1 != 0

@@ -325,27 +325,14 @@ def seen_many(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, out: np.nd
 def trick_lead_many(states: np.ndarray, plan: np.ndarray, rows: np.ndarray,
                     best_position: np.ndarray, best_key: np.ndarray, beats: np.ndarray) -> None:
     """The trick so far in each game of ``rows``: the position in the deal's order of who plays
-    the card taking it (the greatest ``rules.card_key``, the earliest among equals), that key,
-    and whether trumps beat the leading Joker's demand (``rules.trumps_beat_demand``); 0, 0 and
-    False before the lead."""
-    cards, calls, suits = plan[m.O_TCARD], plan[m.O_TCALL], plan[m.O_TSUIT]
+    the card holding it, that card's ``rules.card_key`` and whether trumps beat the leading
+    Joker's demand (``machine.trick_lead``); 0, 0 and False before the lead."""
     for index in range(len(rows)):
         state = borrowed(states[rows[index]])
-        length = state[m.S_TRICK_LEN]
         best_position[index], best_key[index], beats[index] = 0, 0, False
-        if length == 0:
+        if state[m.S_TRICK_LEN] == 0:
             continue
-        trump = state[m.S_TRICK_TRUMP]
-        beat = rules.trumps_beat_demand(state[cards], state[calls], state[suits], trump,
-                                        plan[m.P_TRUMP_WINS] != 0)
-        beats[index] = beat
-        top, key = 0, -2
-        for entry in range(length):
-            value = rules.card_key(state[cards + entry], state[calls + entry], entry,
-                                   state[m.S_LED], trump, beat, plan[m.P_TWO_JOKERS])
-            if value > key:
-                top, key = entry, value
-        best_key[index] = key
+        top, best_key[index], beats[index] = m.trick_lead(state)
         seat = state[plan[m.O_TSEAT] + top]
         for position in range(state[m.S_ORDER_LEN]):
             if state[plan[m.O_ORDER] + position] == seat:

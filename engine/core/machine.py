@@ -65,7 +65,10 @@ EV_LEAD = 32  #: not an event: the next decision leads a trick
  S_TRICKS_DONE, S_STOCK_LEN, S_STOCK_POS, S_CIRCULAR, S_ORDER_LEN, S_SEED, S_RESULTS,
  S_LEGAL_A, S_LEGAL_B, S_JOKER_52, S_JOKER_53, S_SCHEDULE, S_DECISIONS,
  S_TURNED_HOLDER,
- S_SCALARS) = range(31)
+ # the trick so far (``trick_lead``): the position of the card holding it, that card's
+ # ``rules.card_key``, and whether trumps beat the leading Joker's demand
+ S_BEST_AT, S_BEST_KEY, S_BEATS,
+ S_SCALARS) = range(34)
 
 # -- one row of the deal table ---------------------------------------------------------------------
 (D_NUMBER, D_HAND, D_KIND, D_BLOCK, D_HOOK, D_TRUMP_RULE, D_DEMANDS_FIRST, D_DEMANDS_LATER,
@@ -390,7 +393,9 @@ def lead_calls(state: np.ndarray, plan: np.ndarray) -> int:
 @njit(cache=True)
 def set_legal(state: np.ndarray, plan: np.ndarray) -> None:
     """The legal actions of the seat to move, as masks (``legal_masks``), for callers outside
-    ``step``: the start of bidding or play, ``engine.Game``, the playouts."""
+    ``step``: the start of bidding or play, ``engine.Game``, the playouts; the trick so far is
+    worked out afresh (``note_trick_lead``) for a position set up by hand."""
+    note_trick_lead(state, plan)
     legal_masks(state, plan)
 
 
@@ -481,10 +486,12 @@ def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def trick_winner(state: np.ndarray, plan: np.ndarray, skip: int) -> int:
-    """The position in the trick of the card that takes it: the greatest ``rules.card_key``, the
-    earliest among equals; with ``skip`` the best of the other cards (000: a Joker's player who
-    declines the trick: «взятку забирает игрок, который походил самой сильной картой»)."""
+def best_in_trick(state: np.ndarray, plan: np.ndarray, skip: int) -> tuple[int, int, bool]:
+    """(position, key, beats) of the card holding the trick so far: the greatest
+    ``rules.card_key``, the earliest among equals, and whether trumps beat the leading Joker's
+    demand (``rules.trumps_beat_demand``); with ``skip`` the best of the other cards (000: a
+    Joker's player who declines the trick: «взятку забирает игрок, который походил самой
+    сильной картой»). (0, -2, False) before the lead."""
     beats = rules.trumps_beat_demand(state[plan[O_TCARD]], state[plan[O_TCALL]],
                                      state[plan[O_TSUIT]], state[S_TRICK_TRUMP],
                                      plan[P_TRUMP_WINS] != 0)
@@ -496,7 +503,35 @@ def trick_winner(state: np.ndarray, plan: np.ndarray, skip: int) -> int:
                              state[S_LED], state[S_TRICK_TRUMP], beats, plan[P_TWO_JOKERS])
         if key > best_key:
             best, best_key = index, key
-    return best
+    return best, best_key, beats
+
+
+@njit(cache=True, inline="always")
+def note_trick_lead(state: np.ndarray, plan: np.ndarray) -> None:
+    """Work out the trick so far afresh into ``S_BEST_AT``, ``S_BEST_KEY`` and ``S_BEATS``
+    (``best_in_trick``): after the lead, when the led suit (and with it a circular trick's
+    trump) is settled, and wherever a position is set up by hand (``set_legal``)."""
+    best, key, beats = best_in_trick(state, plan, -1)
+    state[S_BEST_AT] = best
+    state[S_BEST_KEY] = key
+    state[S_BEATS] = beats
+
+
+@njit(cache=True, inline="always")
+def trick_lead(state: np.ndarray) -> tuple[int, int, bool]:
+    """(position in the trick, ``rules.card_key``, beats) of the card holding the trick so far,
+    as ``best_in_trick`` without a skip, kept by ``apply_play`` card by card: what a policy
+    reads to know what it must beat. (0, -2, False) before the lead."""
+    return state[S_BEST_AT], state[S_BEST_KEY], state[S_BEATS] != 0
+
+
+@njit(cache=True, inline="always")
+def trick_winner(state: np.ndarray, plan: np.ndarray, skip: int) -> int:
+    """The position in the trick of the card that takes it (``trick_lead``); with ``skip`` the
+    best of the other cards (``best_in_trick``)."""
+    if skip < 0:
+        return state[S_BEST_AT]
+    return best_in_trick(state, plan, skip)[0]
 
 
 @njit(cache=True, inline="always")
@@ -519,11 +554,18 @@ def apply_play(state: np.ndarray, plan: np.ndarray, card: int, call: int, suit: 
     length += 1
     state[S_TRICK_LEN] = length
     led = state[S_LED]
-    if led < 0:
+    if led < 0:  # the lead, or a Joker led without a suit: the trick so far afresh
         led = rules.led_suit_after(led, card, length - 1, call, suit)
         state[S_LED] = led
         if led >= 0 and state[S_CIRCULAR]:
             state[S_TRICK_TRUMP] = rules.circular_trick_trump(led)
+        note_trick_lead(state, plan)
+    else:  # the keys so far stand: only the new card may take the lead
+        key = rules.card_key(card, call, length - 1, led, state[S_TRICK_TRUMP],
+                             state[S_BEATS] != 0, plan[P_TWO_JOKERS])
+        if key > state[S_BEST_KEY]:
+            state[S_BEST_AT] = length - 1
+            state[S_BEST_KEY] = key
     if length < state[S_ORDER_LEN]:
         state[S_TO_MOVE] = next_seat(state, plan, seat)
         return False
