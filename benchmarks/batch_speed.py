@@ -11,9 +11,9 @@ too). ``curves``: games per second against the batch size (classic, 4 players) a
 player count (classic, batch of ``--batch`` games); medians of ``--repeat`` runs; ``--figure``
 saves them as a PNG. ``million``: a tournament of ``--games`` games through the real runner
 (``run_tournament``: shards, worker processes, atomic Parquet files, manifest) with every shard
-played by ``tournament.batch_shard.run_shard_batch`` (``engine="batch"``; with a runner that predates
-the engine choice, this script points its ``run_shard`` at the batch shard); it prints the time
-and the peak memory of the parent and of the largest worker.
+played by ``tournament.batch_shard.run_shard_batch`` (``engine="batch"``; with a runner that
+predates the engine choice, this script points its ``run_shard`` at the batch shard); it prints
+the time and the peak memory of the parent and of the largest worker.
 """
 
 from __future__ import annotations
@@ -127,8 +127,8 @@ def million(arguments: argparse.Namespace) -> None:
     """A tournament through the runner with batch shards, writing Parquet."""
     import polars as pl
     import raspis.tournament.runner as runner
-    from raspis.tournament.batch_shard import run_shard_batch
     from raspis.tournament import TournamentConfig, run_tournament
+    from raspis.tournament.batch_shard import run_shard_batch
 
     for name, target in SCALAR_TWINS.items():
         registry.BUILTINS.setdefault(name, target)

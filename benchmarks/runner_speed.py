@@ -39,7 +39,8 @@ def main() -> None:
                               strategies=tuple(specs), games=arguments.games, seed=1,
                               engine=arguments.engine)
     print(f"{arguments.variant}, {arguments.players} players, {','.join(specs)}, "
-          f"{arguments.games} games, {config.resolved_engine()} engine, median of {arguments.repeat}")
+          f"{arguments.games} games, {config.resolved_engine()} engine, "
+          f"median of {arguments.repeat}")
     for workers in arguments.workers:
         rates = []
         for _ in range(arguments.repeat):
