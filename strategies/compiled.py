@@ -147,6 +147,10 @@ def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = Tru
 # -- small card helpers ----------------------------------------------------------------------------
 
 
+#: the first bit of each suit's 13 in a card mask
+_SUIT_STARTS = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+
 @njit(cache=True, inline="always")
 def _rank_pick(mask: int, highest: bool) -> int:
     """The ordinary card of ``mask`` of lowest rank (lowest suit among equals), or of highest rank
@@ -154,16 +158,32 @@ def _rank_pick(mask: int, highest: bool) -> int:
     ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & 8191
     if ranks == 0:
         return -1
+    # the rank's cards, one bit a suit at 0, 13, 26, 39: the bit's index is 13 times the suit
     if highest:
         rank = rules.highest_index(ranks)
-        for suit in range(3, -1, -1):
-            if mask >> (suit * 13 + rank) & 1:
-                return suit * 13 + rank
+        return rank + rules.highest_index((mask >> rank) & _SUIT_STARTS)
     rank = rules.bit_index(ranks & -ranks)
-    for suit in range(4):
-        if mask >> (suit * 13 + rank) & 1:
-            return suit * 13 + rank
-    return -1
+    suits = (mask >> rank) & _SUIT_STARTS
+    return rank + rules.bit_index(suits & -suits)
+
+
+@njit(cache=True, inline="always")
+def _nearest_bid(legal: int, estimate: int) -> int:
+    """The legal bid (a bit of ``legal``) nearest ``estimate`` thousandths of a trick, the lower
+    of two as near; -1 for none. The nearest lies next to the estimate on one side or the other:
+    found with bit instructions, not a loop over the bids (its branches mispredict)."""
+    if legal == 0:
+        return -1
+    floor = estimate // 1000  # bids up to this one are at most the estimate
+    below = 0 if floor < 0 else legal if floor >= 62 else legal & ((2 << floor) - 1)
+    above = legal & ~below
+    if below == 0:
+        return rules.bit_index(above & -above)
+    low = rules.highest_index(below)
+    if above == 0:
+        return low
+    high = rules.bit_index(above & -above)
+    return low if estimate - 1000 * low <= 1000 * high - estimate else high
 
 
 @njit(cache=True, inline="always")
@@ -313,13 +333,7 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
                 kind = 0 if trump == suit else 1 if trump >= 0 else 2
                 pattern = ((hand >> (13 * suit)) & 8191) >> low
                 estimate += table[at + (kind * 4 + suit) * patterns + pattern]
-        choice, distance = -1, 0
-        for bid in range(m.deal_value(plan, row, m.D_TRICKS) + 1):  # bids range over the tricks
-            if legal >> bid & 1:
-                gap = abs(1000 * bid - estimate)
-                if choice < 0 or gap < distance:
-                    choice, distance = bid, gap
-        return choice
+        return _nearest_bid(legal, estimate)
     ordinary = legal & ~rules.JOKER_BITS
     jokers = legal & rules.JOKER_BITS
     calls = state[m.S_LEGAL_B]

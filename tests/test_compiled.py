@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from raspis.engine import load_variant, variant_from_dict
 from raspis.engine.batch import play_batch
 from raspis.engine.errors import VariantError
@@ -123,3 +125,34 @@ def test_a_numpy_seat_beside_compiled_seats_plays_the_compiled_games() -> None:
         for field in FIELDS:
             assert np.array_equal(getattr(mixed, field), getattr(compiled, field)), (name, field)
         assert mixed.decisions == compiled.decisions
+
+
+# -- fastheuristic's bit helpers against their definitions ---------------------------------------
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.integers(0, (1 << 52) - 1), st.booleans())
+def test_rank_pick_is_the_lowest_or_highest_rank_then_suit(mask: int, highest: bool) -> None:
+    """``_rank_pick`` (bit instructions, no loop) picks what its docstring defines: the card of
+    lowest rank, lowest suit among equals, or of highest rank, highest suit among equals."""
+    from raspis.strategies.compiled import _rank_pick
+    cards = [card for card in range(52) if mask >> card & 1]
+    if not cards:
+        assert _rank_pick(mask, highest) == -1
+        return
+    order = [(card % 13, card // 13) for card in cards]
+    rank, suit = max(order) if highest else min(order)
+    assert _rank_pick(mask, highest) == 13 * suit + rank
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.integers(0, (1 << 21) - 1),
+       st.one_of(st.integers(-3000, 25000), st.integers(-6, 50).map(lambda half: 500 * half)))
+def test_nearest_bid_is_the_legal_bid_nearest_the_estimate(legal: int, estimate: int) -> None:
+    """``_nearest_bid`` agrees with the loop it replaced: the legal bid ``b`` with the least
+    ``|1000 b - estimate|``, the lowest of equals (estimates halfway between two bids drawn
+    often); -1 with no legal bid."""
+    from raspis.strategies.compiled import _nearest_bid
+    bids = [bid for bid in range(21) if legal >> bid & 1]
+    expected = min(bids, key=lambda bid: (abs(1000 * bid - estimate), bid)) if bids else -1
+    assert _nearest_bid(legal, estimate) == expected
