@@ -52,6 +52,7 @@ from raspis.engine.core import rules
 from raspis.engine.core.codes import CALL_HIGH, CARD_OPTION
 from raspis.engine.core.deal import splitmix64
 from raspis.engine.core.plan import MachineTables, RulePlan
+from raspis.engine.core.rules import ix
 
 from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, suit_tables
 from .keep import keep_code
@@ -203,7 +204,7 @@ def _nth_bit(mask: int, index: int) -> int:
 def _first_in(table: np.ndarray, start: int, calls: int) -> int:
     """The first option of the order at ``table[start:]`` set in ``calls``; -1 for none."""
     for index in range(ORDER_WIDTH):
-        option = table[start + index]
+        option = table[ix(start + index)]
         if option < 0:
             return -1
         if calls >> option & 1:
@@ -258,7 +259,7 @@ def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, ind
     named = rules.popcount(nameable)
     per_joker = 0
     for position in range(ORDER_WIDTH):
-        option = table[order + position]
+        option = table[ix(order + position)]
         if option < 0:
             break
         if calls >> option & 1:
@@ -272,7 +273,7 @@ def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, ind
     joker = _nth_bit(jokers, rest // per)
     wanted, chosen = rest % per, 0
     for position in range(ORDER_WIDTH):  # the wanted-th legal call in the order
-        option = table[order + position]
+        option = table[ix(order + position)]
         if option < 0:
             break
         if calls >> option & 1:
@@ -292,9 +293,9 @@ def _need(state: np.ndarray, plan: np.ndarray, table: np.ndarray, seat: int,
     """The tricks the seat still wants (``need``, see the module docstring)."""
     row = state[m.S_ROW]
     if m.deal_value(plan, row, m.D_BIDDING) == 0:
-        return remaining if table[table[T_ROWS_AT] + 2 * row + 1] else 0
-    bid = state[plan[m.O_BIDS] + seat]
-    taken = state[plan[m.O_TAKEN] + seat]
+        return remaining if table[ix(table[T_ROWS_AT] + 2 * row + 1)] else 0
+    bid = state[ix(plan[m.O_BIDS] + seat)]
+    taken = state[ix(plan[m.O_TAKEN] + seat)]
     if taken <= bid:
         return bid - taken
     return remaining if table[T_OVER_SCORES] else 0
@@ -325,14 +326,14 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
             estimate = hand_size * 1000 // participants
         else:
             trump = m.visible_trump(state, plan)
-            at = table[table[T_ROWS_AT] + 2 * row]
+            at = table[ix(table[T_ROWS_AT] + 2 * row)]
             low = table[T_LOW_RANK]
             patterns = 8192 >> low
             estimate = JOKER_VALUE * rules.popcount(hand & rules.JOKER_BITS)
             for suit in range(4):
                 kind = 0 if trump == suit else 1 if trump >= 0 else 2
                 pattern = ((hand >> (13 * suit)) & 8191) >> low
-                estimate += table[at + (kind * 4 + suit) * patterns + pattern]
+                estimate += table[ix(at + (kind * 4 + suit) * patterns + pattern)]
         return _nearest_bid(legal, estimate)
     ordinary = legal & ~rules.JOKER_BITS
     jokers = legal & rules.JOKER_BITS

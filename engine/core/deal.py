@@ -18,7 +18,7 @@ from .codes import (
     TRUMP_NAMED,
     TRUMP_NONE,
 )
-from .rules import popcount
+from .rules import ix, popcount
 
 #: How the trump was chosen, as codes (``engine.Game.trump_how`` prints them as text).
 HOW_NONE, HOW_FIXED, HOW_CIRCULAR, HOW_LAST_DEALT, HOW_TURNED, HOW_JOKER_NONE, HOW_NAMED = range(7)
@@ -67,26 +67,26 @@ def shuffle_with(cards: np.ndarray, key: np.uint64, out: np.ndarray,
     words, below = count, count + 64
     scratch[words:words + 64] = 0
     for index in range(count):
-        hashed = splitmix64(key ^ (uint64(cards[index]) * _GOLDEN))
-        scratch[index] = int64(hashed >> _BUCKET_SHIFT)
+        hashed = splitmix64(key ^ (uint64(cards[ix(index)]) * _GOLDEN))
+        scratch[ix(index)] = int64(hashed >> _BUCKET_SHIFT)
     shared = 0
     for index in range(count):
-        bucket = scratch[index]
+        bucket = scratch[ix(index)]
         bit = 1 << (bucket & 63)
-        shared |= scratch[words + (bucket >> 6)] & bit
-        scratch[words + (bucket >> 6)] |= bit
+        shared |= scratch[ix(words + (bucket >> 6))] & bit
+        scratch[ix(words + (bucket >> 6))] |= bit
     if shared:
         _sort_hashes(cards, key, out, scratch)
         return
     marked = 0
     for word in range(64):
-        scratch[below + word] = marked
-        marked += popcount(scratch[words + word])
+        scratch[ix(below + word)] = marked
+        marked += popcount(scratch[ix(words + word)])
     for index in range(count):
-        bucket = scratch[index]
+        bucket = scratch[ix(index)]
         word = bucket >> 6
-        lower = scratch[words + word] & ((1 << (bucket & 63)) - 1)  # marked below, same word
-        out[scratch[below + word] + popcount(lower)] = cards[index]
+        lower = scratch[ix(words + word)] & ((1 << (bucket & 63)) - 1)  # marked below, same word
+        out[ix(scratch[ix(below + word)] + popcount(lower))] = cards[ix(index)]
 
 
 @njit(cache=True)
@@ -100,27 +100,27 @@ def _sort_hashes(cards: np.ndarray, key: np.uint64, out: np.ndarray,
     starts = scratch[2 * count:2 * count + 65]
     starts[:] = 0
     for index in range(count):
-        value = splitmix64(key ^ (uint64(cards[index]) * _GOLDEN))
-        keys[index] = value
-        starts[(value >> uint64(58)) + uint64(1)] += 1
+        value = splitmix64(key ^ (uint64(cards[ix(index)]) * _GOLDEN))
+        keys[ix(index)] = value
+        starts[ix((value >> uint64(58)) + uint64(1))] += 1
     for bucket in range(64):  # bucket starts, in card order within a bucket
-        starts[bucket + 1] += starts[bucket]
+        starts[ix(bucket + 1)] += starts[ix(bucket)]
     for index in range(count):
-        bucket = keys[index] >> uint64(58)
-        at = starts[bucket]
-        starts[bucket] = at + 1
-        hashes[at] = keys[index]
-        out[at] = cards[index]
+        bucket = keys[ix(index)] >> uint64(58)
+        at = starts[ix(bucket)]
+        starts[ix(bucket)] = at + 1
+        hashes[ix(at)] = keys[ix(index)]
+        out[ix(at)] = cards[ix(index)]
     for index in range(1, count):  # a few moves at most
-        value = hashes[index]
-        card = out[index]
+        value = hashes[ix(index)]
+        card = out[ix(index)]
         at = index
-        while at > 0 and hashes[at - 1] > value:  # equal hashes keep card order
-            hashes[at] = hashes[at - 1]
-            out[at] = out[at - 1]
+        while at > 0 and hashes[ix(at - 1)] > value:  # equal hashes keep card order
+            hashes[ix(at)] = hashes[ix(at - 1)]
+            out[ix(at)] = out[ix(at - 1)]
             at -= 1
-        hashes[at] = value
-        out[at] = card
+        hashes[ix(at)] = value
+        out[ix(at)] = card
 
 
 @njit(cache=True)
@@ -154,7 +154,7 @@ def first_dealer(deck: np.ndarray, players: int, how: int) -> int:
         return 0
     if how == FIRST_DEALER_FIRST_ACE:
         for position in range(len(deck)):
-            card = deck[position]
+            card = deck[ix(position)]
             if card < 52 and card % 13 + 2 == 14:
                 return position % players
         return 0
@@ -166,7 +166,7 @@ def first_dealer(deck: np.ndarray, players: int, how: int) -> int:
         drawn = np.full(players, -1, dtype=np.int64)
         for seat in range(players):
             if contenders[seat]:
-                card = deck[position]
+                card = deck[ix(position)]
                 position += 1
                 drawn[seat] = card % 13 + 2 if card < 52 else 15
                 if drawn[seat] > best:
@@ -188,14 +188,14 @@ def deal_hands(deck: np.ndarray, hand_size: int, participants: int, first_rounds
     dealer's left, the dealer last: RULES §1) from the shuffled ``deck``; ``first_cards`` gets each
     hand's cards of the first ``first_rounds`` rounds (002: trump named after three cards)."""
     for position in range(participants):
-        hands[position] = 0
-        first_cards[position] = 0
+        hands[ix(position)] = 0
+        first_cards[ix(position)] = 0
     for round_number in range(hand_size):
         for position in range(participants):
-            bit = 1 << deck[round_number * participants + position]
-            hands[position] |= bit
+            bit = 1 << deck[ix(round_number * participants + position)]
+            hands[ix(position)] |= bit
             if round_number < first_rounds:
-                first_cards[position] |= bit
+                first_cards[ix(position)] |= bit
 
 
 @njit(cache=True, inline="always")
@@ -233,7 +233,7 @@ def first_leader(hands: np.ndarray, participants: int, dealer_position: int,
         leader = dealer_position
     if joker_holder_leads:
         for position in range(participants):
-            if hands[position] >> 52 & 3:
+            if hands[ix(position)] >> 52 & 3:
                 return position
     return leader
 
@@ -258,10 +258,10 @@ def stock_after_deal(deck: np.ndarray, used: int, turned: bool, under_stock: boo
     start = used + 1 if turned else used
     count = 0
     for index in range(start, len(deck)):
-        out[count] = deck[index]
+        out[ix(count)] = deck[ix(index)]
         count += 1
     if turned and under_stock and used < len(deck):
-        out[count] = deck[used]
+        out[ix(count)] = deck[ix(used)]
         count += 1
     return count
 

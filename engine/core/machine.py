@@ -32,6 +32,7 @@ from numba import njit, uint64
 from . import deal as chance
 from . import rules
 from .codes import CALL_CARD, HOOK_NO_EQUAL, OPTION_CALL, OPTION_SUIT, TRUMP_TURNED, named_call
+from .rules import ix
 
 # -- phases (``engine.phase.Phase``) ---------------------------------------------------------------
 PH_DEAL, PH_TRUMP, PH_BID, PH_PLAY, PH_SCORE, PH_OVER = range(6)
@@ -156,7 +157,7 @@ def result_width(players: int) -> int:
 @njit(cache=True, inline="always")
 def deal_value(plan: np.ndarray, row: int, column: int) -> int:
     """Column ``column`` (``D_*``) of row ``row`` of the deal table."""
-    return plan[plan[O_DEALS] + row * D_WIDTH + column]
+    return plan[ix(plan[O_DEALS] + row * D_WIDTH + column)]
 
 
 # -- chance ----------------------------------------------------------------------------------------
@@ -213,7 +214,7 @@ def order_from(state: np.ndarray, plan: np.ndarray, participants: int) -> None:
     for step in range(players):
         seat = (state[S_DEALER] + 1 + step) % players
         if participants >> seat & 1:
-            state[plan[O_ORDER] + count] = seat
+            state[ix(plan[O_ORDER] + count)] = seat
             count += 1
     state[S_ORDER_LEN] = count
     link_order(state, plan)
@@ -225,7 +226,8 @@ def link_order(state: np.ndarray, plan: np.ndarray) -> None:
     count = state[S_ORDER_LEN]
     order = plan[O_ORDER]
     for position in range(count):
-        state[plan[O_NEXT] + state[order + position]] = state[order + (position + 1) % count]
+        successor = state[ix(order + (position + 1) % count)]
+        state[ix(plan[O_NEXT] + state[ix(order + position)])] = successor
 
 
 @njit(cache=True)
@@ -236,12 +238,12 @@ def start_deal(state: np.ndarray, plan: np.ndarray,
     players = plan[P_PLAYERS]
     participants = (1 << players) - 1
     if deal_value(plan, row, D_NUMBER) >= state[S_SCHEDULE]:
-        top = state[plan[O_SCORES]]
+        top = state[ix(plan[O_SCORES])]
         for seat in range(players):
-            top = max(top, state[plan[O_SCORES] + seat])
+            top = max(top, state[ix(plan[O_SCORES] + seat)])
         participants = 0
         for seat in range(players):
-            if state[plan[O_SCORES] + seat] == top:
+            if state[ix(plan[O_SCORES] + seat)] == top:
                 participants |= 1 << seat
     order_from(state, plan, participants)
     count = state[S_ORDER_LEN]
@@ -257,16 +259,16 @@ def start_deal(state: np.ndarray, plan: np.ndarray,
     first = state[hands_at + count:hands_at + 2 * count]
     chance.deal_hands(deck, hand_size, count, plan[P_NAMED_AFTER], dealt, first)
     for seat in range(players):
-        state[plan[O_HANDS] + seat] = 0
-        state[plan[O_FIRST] + seat] = 0
+        state[ix(plan[O_HANDS] + seat)] = 0
+        state[ix(plan[O_FIRST] + seat)] = 0
     for position in range(count):
-        seat = state[plan[O_ORDER] + position]
-        state[plan[O_HANDS] + seat] = dealt[position]
-        state[plan[O_FIRST] + seat] = first[position]
+        seat = state[ix(plan[O_ORDER] + position)]
+        state[ix(plan[O_HANDS] + seat)] = dealt[ix(position)]
+        state[ix(plan[O_FIRST] + seat)] = first[ix(position)]
     used = hand_size * count
     rule = deal_value(plan, row, D_TRUMP_RULE)
-    turned = deck[used] if used < size else -1
-    trump, card, how, namer = chance.trump_of_deal(rule, deck[used - 1], turned,
+    turned = deck[ix(used)] if used < size else -1
+    trump, card, how, namer = chance.trump_of_deal(rule, deck[ix(used - 1)], turned,
                                                    plan[P_FIXED_SUIT], plan[P_DEALER_NAMES] != 0)
     # the card turned from the stock lies face up: out of play, or under the stock (002)
     state[S_STOCK_LEN] = chance.stock_after_deal(deck, used, rule == TRUMP_TURNED,
@@ -275,7 +277,7 @@ def start_deal(state: np.ndarray, plan: np.ndarray,
     state[S_STOCK_POS] = 0
     namer_seat = -1
     if namer == 1:
-        namer_seat = state[plan[O_ORDER]]
+        namer_seat = state[ix(plan[O_ORDER])]
     elif namer == 2:
         namer_seat = state[S_DEALER]
     begin_deal(state, plan, row, trump, card, how, namer_seat)
@@ -294,9 +296,9 @@ def begin_deal(state: np.ndarray, plan: np.ndarray, row: int, trump: int,
     state[S_CIRCULAR] = how == chance.HOW_CIRCULAR
     state[S_NAMER] = namer
     for seat in range(players):
-        state[plan[O_BIDS] + seat] = -1
-        state[plan[O_TAKEN] + seat] = 0
-        state[plan[O_FINES] + seat] = 0
+        state[ix(plan[O_BIDS] + seat)] = -1
+        state[ix(plan[O_TAKEN] + seat)] = 0
+        state[ix(plan[O_FINES] + seat)] = 0
     state[S_TRICK_LEN] = 0
     state[S_TRICKS_DONE] = 0
     state[S_LED] = -1
@@ -309,13 +311,13 @@ def begin_deal(state: np.ndarray, plan: np.ndarray, row: int, trump: int,
     key = _mix3(state[S_SEED], FOREHEAD_TAG, deal_value(plan, row, D_NUMBER))
     state[S_TURNED_HOLDER] = -1
     for seat in range(players):
-        hand = state[plan[O_HANDS] + seat]
+        hand = state[ix(plan[O_HANDS] + seat)]
         if hand >> 52 & 1:
             state[S_JOKER_52] = seat
         if hand >> 53 & 1:
             state[S_JOKER_53] = seat
         # lobovaya, one card each (000, 002, 003): each seat shows cards drawn at random
-        state[plan[O_SHOWN] + seat] = chance.forehead_cards(hand, shown, key) if shown else 0
+        state[ix(plan[O_SHOWN] + seat)] = chance.forehead_cards(hand, shown, key) if shown else 0
     if namer >= 0:
         state[S_PHASE] = PH_TRUMP
         state[S_TO_MOVE] = namer
@@ -333,7 +335,7 @@ def trump_decided(state: np.ndarray, plan: np.ndarray) -> None:
         start_play(state, plan)
         return
     state[S_PHASE] = PH_BID
-    state[S_TO_MOVE] = state[plan[O_ORDER]]
+    state[S_TO_MOVE] = state[ix(plan[O_ORDER])]
     set_legal(state, plan)
 
 
@@ -346,13 +348,13 @@ def start_play(state: np.ndarray, plan: np.ndarray) -> None:
     hands = state[scratch:scratch + count]
     dealer_position = -1
     for position in range(count):
-        seat = state[plan[O_ORDER] + position]
-        hands[position] = state[plan[O_HANDS] + seat]
+        seat = state[ix(plan[O_ORDER] + position)]
+        hands[ix(position)] = state[ix(plan[O_HANDS] + seat)]
         if seat == state[S_DEALER]:
             dealer_position = position
     leader = chance.first_leader(hands, count, dealer_position, plan[P_DEALER_LEADS] != 0,
                                  deal_value(plan, state[S_ROW], D_HOLDER_LEADS) != 0)
-    state[S_TO_MOVE] = state[plan[O_ORDER] + leader]
+    state[S_TO_MOVE] = state[ix(plan[O_ORDER] + leader)]
     set_legal(state, plan)
 
 
@@ -361,7 +363,7 @@ def bid_others(state: np.ndarray, plan: np.ndarray) -> int:
     """The sum of the bids made so far in the deal."""
     total = 0
     for seat in range(plan[P_PLAYERS]):
-        bid = state[plan[O_BIDS] + seat]
+        bid = state[ix(plan[O_BIDS] + seat)]
         if bid > 0:
             total += bid
     return total
@@ -370,13 +372,13 @@ def bid_others(state: np.ndarray, plan: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def is_last_bidder(state: np.ndarray, plan: np.ndarray, seat: int) -> bool:
     """Whether ``seat`` bids last (the dealer, or the last of the tied players)."""
-    return seat == state[plan[O_ORDER] + state[S_ORDER_LEN] - 1]
+    return seat == state[ix(plan[O_ORDER] + state[S_ORDER_LEN] - 1)]
 
 
 @njit(cache=True, inline="always")
 def next_seat(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """The seat after ``seat`` in the deal's order."""
-    return state[plan[O_NEXT] + seat]
+    return state[ix(plan[O_NEXT] + seat)]
 
 
 @njit(cache=True, inline="always")
@@ -414,7 +416,7 @@ def legal_masks(state: np.ndarray, plan: np.ndarray) -> None:
                                             deal_value(plan, row, D_HOOK),
                                             is_last_bidder(state, plan, seat),
                                             bid_others(state, plan),
-                                            state[plan[O_PASSES] + seat], plan[P_PASS_LIMIT])
+                                            state[ix(plan[O_PASSES] + seat)], plan[P_PASS_LIMIT])
         state[S_LEGAL_B] = 0
         return
     if phase == PH_KEEP:  # bit 1: keep the trick, bit 0: decline it
@@ -423,12 +425,12 @@ def legal_masks(state: np.ndarray, plan: np.ndarray) -> None:
         return
     if phase != PH_PLAY:
         return
-    hand = state[plan[O_HANDS] + seat]
+    hand = state[ix(plan[O_HANDS] + seat)]
     length = state[S_TRICK_LEN]
     if length:
-        lead_card = state[plan[O_TCARD]]
-        lead_call = state[plan[O_TCALL]]
-        lead_suit = state[plan[O_TSUIT]]
+        lead_card = state[ix(plan[O_TCARD])]
+        lead_call = state[ix(plan[O_TCALL])]
+        lead_suit = state[ix(plan[O_TSUIT])]
     else:
         lead_card, lead_call, lead_suit = -1, 0, -1
     cards = rules.legal_cards(hand, length, lead_card, lead_call, lead_suit, state[S_LED],
@@ -449,8 +451,8 @@ def joker_calls(state: np.ndarray, plan: np.ndarray) -> int:
         return lead_calls(state, plan)
     first = -1
     for index in range(length):
-        if state[plan[O_TCARD] + index] >= 52:
-            first = state[plan[O_TCALL] + index]
+        if state[ix(plan[O_TCARD] + index)] >= 52:
+            first = state[ix(plan[O_TCALL] + index)]
             break
     return rules.follow_calls_named(plan[P_TWO_JOKERS], first, plan[P_NAMEABLE])
 
@@ -475,9 +477,9 @@ def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> bool:
         state[S_HOOK_FORCED] = rules.hook_binds(deal_value(plan, row, D_TRICKS),
                                                 deal_value(plan, row, D_MIN_BID),
                                                 bid_others(state, plan))
-    state[plan[O_BIDS] + seat] = bid
+    state[ix(plan[O_BIDS] + seat)] = bid
     passes = plan[O_PASSES] + seat
-    state[passes] = state[passes] + 1 if bid == 0 else 0
+    state[ix(passes)] = state[ix(passes)] + 1 if bid == 0 else 0
     if last:
         start_play(state, plan)
         return False
@@ -492,15 +494,16 @@ def best_in_trick(state: np.ndarray, plan: np.ndarray, skip: int) -> tuple[int, 
     demand (``rules.trumps_beat_demand``); with ``skip`` the best of the other cards (000: a
     Joker's player who declines the trick: «взятку забирает игрок, который походил самой
     сильной картой»). (0, -2, False) before the lead."""
-    beats = rules.trumps_beat_demand(state[plan[O_TCARD]], state[plan[O_TCALL]],
-                                     state[plan[O_TSUIT]], state[S_TRICK_TRUMP],
+    beats = rules.trumps_beat_demand(state[ix(plan[O_TCARD])], state[ix(plan[O_TCALL])],
+                                     state[ix(plan[O_TSUIT])], state[S_TRICK_TRUMP],
                                      plan[P_TRUMP_WINS] != 0)
     best, best_key = 0, -2
     for index in range(state[S_TRICK_LEN]):
         if index == skip:
             continue
-        key = rules.card_key(state[plan[O_TCARD] + index], state[plan[O_TCALL] + index], index,
-                             state[S_LED], state[S_TRICK_TRUMP], beats, plan[P_TWO_JOKERS])
+        key = rules.card_key(state[ix(plan[O_TCARD] + index)], state[ix(plan[O_TCALL] + index)],
+                             index, state[S_LED], state[S_TRICK_TRUMP], beats,
+                             plan[P_TWO_JOKERS])
         if key > best_key:
             best, best_key = index, key
     return best, best_key, beats
@@ -540,17 +543,17 @@ def apply_play(state: np.ndarray, plan: np.ndarray, card: int, call: int, suit: 
     when the trick is full (``step`` then settles it), else the next seat is to move."""
     seat = state[S_TO_MOVE]
     hands = plan[O_HANDS]
-    hand = state[hands + seat]
+    hand = state[ix(hands + seat)]
     length = state[S_TRICK_LEN]
     if length == 0 and plan[P_LEAD_FINE] != 0:
-        state[plan[O_FINES] + seat] += chance.lead_fine(card, rules.popcount(hand),
+        state[ix(plan[O_FINES] + seat)] += chance.lead_fine(card, rules.popcount(hand),
                                                         plan[P_LEAD_FINE])
-    state[hands + seat] = hand & ~(1 << card)
+    state[ix(hands + seat)] = hand & ~(1 << card)
     state[S_PLAYED] |= 1 << card
-    state[plan[O_TSEAT] + length] = seat
-    state[plan[O_TCARD] + length] = card
-    state[plan[O_TCALL] + length] = call
-    state[plan[O_TSUIT] + length] = suit
+    state[ix(plan[O_TSEAT] + length)] = seat
+    state[ix(plan[O_TCARD] + length)] = card
+    state[ix(plan[O_TCALL] + length)] = call
+    state[ix(plan[O_TSUIT] + length)] = suit
     length += 1
     state[S_TRICK_LEN] = length
     led = state[S_LED]
@@ -584,9 +587,9 @@ def draw_round(state: np.ndarray, plan: np.ndarray, winner: int) -> None:
     hands = plan[O_HANDS]
     drawer = winner
     for _ in range(count):
-        drawn = state[plan[O_STOCK] + state[S_STOCK_POS]]
+        drawn = state[ix(plan[O_STOCK] + state[S_STOCK_POS])]
         state[S_STOCK_POS] += 1
-        state[hands + drawer] |= 1 << drawn
+        state[ix(hands + drawer)] |= 1 << drawn
         if drawn == state[S_TRUMP_CARD] and state[S_HOW] != chance.HOW_LAST_DEALT:
             state[S_TURNED_HOLDER] = drawer
         drawer = next_seat(state, plan, drawer)
@@ -599,19 +602,19 @@ def finish_trick(state: np.ndarray, plan: np.ndarray, position: int) -> int:
     (the winner leads; its legal cards are still to be set)."""
     hands = plan[O_HANDS]
     length = state[S_TRICK_LEN]
-    winner = state[plan[O_TSEAT] + position]
-    state[plan[O_TAKEN] + winner] += 1
+    winner = state[ix(plan[O_TSEAT] + position)]
+    state[ix(plan[O_TAKEN] + winner)] += 1
     players = plan[P_PLAYERS]
     done = state[S_TRICKS_DONE]
     at = plan[O_HIST] + done * (H_CARDS + 4 * players)
-    state[at + H_COUNT] = length
-    state[at + H_TRUMP] = state[S_TRICK_TRUMP]
-    state[at + H_WINNER] = winner
+    state[ix(at + H_COUNT)] = length
+    state[ix(at + H_TRUMP)] = state[S_TRICK_TRUMP]
+    state[ix(at + H_WINNER)] = winner
     for index in range(length):
-        state[at + H_CARDS + index] = state[plan[O_TSEAT] + index]
-        state[at + H_CARDS + players + index] = state[plan[O_TCARD] + index]
-        state[at + H_CARDS + 2 * players + index] = state[plan[O_TCALL] + index]
-        state[at + H_CARDS + 3 * players + index] = state[plan[O_TSUIT] + index]
+        state[ix(at + H_CARDS + index)] = state[ix(plan[O_TSEAT] + index)]
+        state[ix(at + H_CARDS + players + index)] = state[ix(plan[O_TCARD] + index)]
+        state[ix(at + H_CARDS + 2 * players + index)] = state[ix(plan[O_TCALL] + index)]
+        state[ix(at + H_CARDS + 3 * players + index)] = state[ix(plan[O_TSUIT] + index)]
     state[S_TRICKS_DONE] = done + 1
     state[S_TRICK_LEN] = 0
     state[S_LED] = -1
@@ -619,7 +622,7 @@ def finish_trick(state: np.ndarray, plan: np.ndarray, position: int) -> int:
     state[S_TO_MOVE] = winner
     if plan[P_DRAW] != 0:
         draw_round(state, plan, winner)
-    if state[hands + winner]:
+    if state[ix(hands + winner)]:
         return EV_TRICK
     return EV_TRICK | score_deal(state, plan)
 
@@ -642,24 +645,24 @@ def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
     counted = not (closes and plan[P_PREMIUM_LAST_EXCLUDED] != 0)
     participants = 0
     for seat in range(players):
-        state[seats + R_BIDS * players + seat] = -1
-        state[seats + R_TAKEN * players + seat] = state[plan[O_TAKEN] + seat]
-        state[seats + R_POINTS * players + seat] = 0
-        state[seats + R_FINES * players + seat] = state[plan[O_FINES] + seat]
-        state[seats + R_PREMIUMS * players + seat] = 0
+        state[ix(seats + R_BIDS * players + seat)] = -1
+        state[ix(seats + R_TAKEN * players + seat)] = state[ix(plan[O_TAKEN] + seat)]
+        state[ix(seats + R_POINTS * players + seat)] = 0
+        state[ix(seats + R_FINES * players + seat)] = state[ix(plan[O_FINES] + seat)]
+        state[ix(seats + R_PREMIUMS * players + seat)] = 0
     for position in range(state[S_ORDER_LEN]):
-        seat = state[plan[O_ORDER] + position]
+        seat = state[ix(plan[O_ORDER] + position)]
         participants |= 1 << seat
-        bid = state[plan[O_BIDS] + seat]
-        taken = state[plan[O_TAKEN] + seat]
-        score = plan[table_at + (bid + 1) * width + taken] + state[plan[O_FINES] + seat]
-        state[seats + R_BIDS * players + seat] = bid
-        state[seats + R_POINTS * players + seat] = score
+        bid = state[ix(plan[O_BIDS] + seat)]
+        taken = state[ix(plan[O_TAKEN] + seat)]
+        score = plan[ix(table_at + (bid + 1) * width + taken)] + state[ix(plan[O_FINES] + seat)]
+        state[ix(seats + R_BIDS * players + seat)] = bid
+        state[ix(seats + R_POINTS * players + seat)] = score
         if premium_on and counted:
-            made, best = rules.span_record(state[plan[O_MADE] + seat] != 0,
-                                           state[plan[O_BEST] + seat], bid, taken, score, opens)
-            state[plan[O_MADE] + seat] = made
-            state[plan[O_BEST] + seat] = best
+            made, best = rules.span_record(state[ix(plan[O_MADE] + seat)] != 0,
+                                           state[ix(plan[O_BEST] + seat)], bid, taken, score, opens)
+            state[ix(plan[O_MADE] + seat)] = made
+            state[ix(plan[O_BEST] + seat)] = best
     if premium_on and closes:
         rules.span_premiums(state[plan[O_MADE]:plan[O_MADE] + players],
                             state[plan[O_BEST]:plan[O_BEST] + players], counted or not opens,
@@ -668,18 +671,18 @@ def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
                             state[seats + R_PREMIUMS * players:seats + (R_PREMIUMS + 1) * players])
     for seat in range(players):
         total = plan[O_SCORES] + seat
-        state[total] += (state[seats + R_POINTS * players + seat]
-                         + state[seats + R_PREMIUMS * players + seat])
-        state[seats + R_TOTALS * players + seat] = state[total]
-    state[at + R_NUMBER] = deal_value(plan, row, D_NUMBER)
-    state[at + R_ROW] = row
-    state[at + R_DEALER] = state[S_DEALER]
-    state[at + R_TRUMP] = state[S_TRUMP]
-    state[at + R_TRUMP_CARD] = state[S_TRUMP_CARD]
-    state[at + R_HOOK_FORCED] = state[S_HOOK_FORCED]
-    state[at + R_JOKER_52] = state[S_JOKER_52]
-    state[at + R_JOKER_53] = state[S_JOKER_53]
-    state[at + R_PARTICIPANTS] = participants
+        state[ix(total)] += (state[ix(seats + R_POINTS * players + seat)]
+                         + state[ix(seats + R_PREMIUMS * players + seat)])
+        state[ix(seats + R_TOTALS * players + seat)] = state[ix(total)]
+    state[ix(at + R_NUMBER)] = deal_value(plan, row, D_NUMBER)
+    state[ix(at + R_ROW)] = row
+    state[ix(at + R_DEALER)] = state[S_DEALER]
+    state[ix(at + R_TRUMP)] = state[S_TRUMP]
+    state[ix(at + R_TRUMP_CARD)] = state[S_TRUMP_CARD]
+    state[ix(at + R_HOOK_FORCED)] = state[S_HOOK_FORCED]
+    state[ix(at + R_JOKER_52)] = state[S_JOKER_52]
+    state[ix(at + R_JOKER_53)] = state[S_JOKER_53]
+    state[ix(at + R_PARTICIPANTS)] = participants
     state[S_RESULTS] = result + 1
     return EV_DEAL_SCORED | next_deal(state, plan)
 
@@ -696,12 +699,12 @@ def next_deal(state: np.ndarray, plan: np.ndarray) -> int:
     if index < schedule:
         start_deal(state, plan, index)
         return EV_DEAL_STARTED
-    top = state[plan[O_SCORES]]
+    top = state[ix(plan[O_SCORES])]
     for seat in range(players):
-        top = max(top, state[plan[O_SCORES] + seat])
+        top = max(top, state[ix(plan[O_SCORES] + seat)])
     tied = 0
     for seat in range(players):
-        tied += state[plan[O_SCORES] + seat] == top
+        tied += state[ix(plan[O_SCORES] + seat)] == top
     extra = index - schedule
     if tied > 1 and extra < plan[P_TIE_DEALS]:
         start_deal(state, plan, schedule + extra * (players - 1) + tied - 2)
@@ -762,9 +765,9 @@ def apply_action(state: np.ndarray, plan: np.ndarray,
         if position < 0:
             position = trick_winner(state, plan, skip)
         if (phase == PH_PLAY and plan[P_KEEP] != 0
-                and rules.may_decline(state[plan[O_TCARD]], position)):
+                and rules.may_decline(state[ix(plan[O_TCARD])], position)):
             state[S_PHASE] = PH_KEEP  # 000: «Походивший с джокера может забрать взятку, либо
-            state[S_TO_MOVE] = state[plan[O_TSEAT]]  # отказаться от нее»: after seeing the trick
+            state[S_TO_MOVE] = state[ix(plan[O_TSEAT])]  # отказаться от нее»: after the trick
             refresh = True
         else:
             events = finish_trick(state, plan, position)
@@ -790,8 +793,8 @@ def visible_hand(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     if phase == PH_BID and deal_value(plan, state[S_ROW], D_HAND_HIDDEN):
         return 0
     if phase == PH_TRUMP and state[S_HOW] == chance.HOW_NAMED and state[S_TRUMP_CARD] < 0:
-        return state[plan[O_FIRST] + seat]
-    return state[plan[O_HANDS] + seat]
+        return state[ix(plan[O_FIRST] + seat)]
+    return state[ix(plan[O_HANDS] + seat)]
 
 
 @njit(cache=True)
@@ -805,11 +808,11 @@ def visible_other_hand(state: np.ndarray, plan: np.ndarray, seat: int, other: in
     if other == seat or not (phase == PH_TRUMP or phase == PH_BID or phase == PH_PLAY):
         return -1
     row = state[S_ROW]
-    hand = state[plan[O_HANDS] + other]
+    hand = state[ix(plan[O_HANDS] + other)]
     if phase == PH_BID and deal_value(plan, row, D_OTHERS_SHOWN):
         return hand
     if deal_value(plan, row, D_SHOWN):
-        return state[plan[O_SHOWN] + other] & hand
+        return state[ix(plan[O_SHOWN] + other)] & hand
     return -1
 
 
@@ -834,11 +837,11 @@ def seen_cards(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     seen = 0
     for index in range(done):
         at = plan[O_HIST] + index * width
-        if rules.trick_visible(memory, state[at + H_WINNER] == seat, index == done - 1):
-            for entry in range(state[at + H_COUNT]):
-                seen |= 1 << state[at + H_CARDS + players + entry]
+        if rules.trick_visible(memory, state[ix(at + H_WINNER)] == seat, index == done - 1):
+            for entry in range(state[ix(at + H_COUNT)]):
+                seen |= 1 << state[ix(at + H_CARDS + players + entry)]
     for entry in range(state[S_TRICK_LEN]):
-        seen |= 1 << state[plan[O_TCARD] + entry]
+        seen |= 1 << state[ix(plan[O_TCARD] + entry)]
     return seen
 
 
