@@ -31,6 +31,11 @@ that chance (0 by default: bids stay the policy's). The draws come from the gues
 state, the same for every candidate of a guess, so a seed still plays the same games; with
 ``noise_self`` the deciding seat's own later cards are noisy too.
 
+``play_inference`` reads the others' cards: each guess's deal is replayed from the start of the
+play with the hands it guesses (``PlayEvidence``, ``playout.play_misses``), and its playouts weigh
+``exp(-play_inference x misses)``, a miss being a play of another seat that the policy, on that
+seat's guessed hand, would not have made (0 by default: no weighting).
+
 Time: ``time`` (seconds a card decision, ``bid_time`` a bid or a trump; checked between chunks of
 ``chunk`` guesses) bounds a decision together with ``samples``; with ``time`` 0 (the default) only
 ``samples`` does, and the same seed plays the same games on any machine.

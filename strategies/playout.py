@@ -14,6 +14,10 @@ so a playout of a guessed deal has no strategy fusion: no seat plays on cards it
 (the hidden hands, and the trump where the seat cannot see it) is written into a copy of one
 template state and every candidate is played out from it (common random numbers). The caller's
 states are never written: every playout runs in a scratch buffer.
+
+``play_misses`` replays a deal's cards so far on guessed hands and counts the other seats' plays
+the policy would not have made there: how badly a guess explains the play (``mc``'s
+``play_inference``).
 """
 
 from __future__ import annotations
