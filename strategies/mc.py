@@ -31,6 +31,11 @@ that chance (0 by default: bids stay the policy's). The draws come from the gues
 state, the same for every candidate of a guess, so a seed still plays the same games; with
 ``noise_self`` the deciding seat's own later cards are noisy too.
 
+``play_inference`` reads the others' cards: each guess's deal is replayed from the start of the
+play with the hands it guesses (``PlayEvidence``, ``playout.play_misses``), and its playouts weigh
+``exp(-play_inference x misses)``, a miss being a play of another seat that the policy, on that
+seat's guessed hand, would not have made (0 by default: no weighting).
+
 Time: ``time`` (seconds a card decision, ``bid_time`` a bid or a trump; checked between chunks of
 ``chunk`` guesses) bounds a decision together with ``samples``; with ``time`` 0 (the default) only
 ``samples`` does, and the same seed plays the same games on any machine.
@@ -43,7 +48,7 @@ from raspis.engine import Action, Bid, NameTrump, Observation, Play
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import CALL_CODES
 from raspis.engine.determinize import Determinizer
-from raspis.engine.game import Phase
+from raspis.engine.game import Game, Phase
 
 from . import compiled, playout
 from .base import Parameter
@@ -56,7 +61,7 @@ from .search import BidEvidence, Deadline, distinct_plays, representative
 from .strong import _table, action_of
 from .tactics import rules_for
 
-__all__ = ["OBJECTIVES", "MonteCarloStrategy", "action_code"]
+__all__ = ["OBJECTIVES", "MonteCarloStrategy", "PlayEvidence", "action_code"]
 
 #: what ``mc`` may value a candidate by (``objective``)
 OBJECTIVES = ("own", "relative")
@@ -131,6 +136,61 @@ class Position:
         return values
 
 
+class PlayEvidence:
+    """How badly a guess of the hidden hands explains the cards the other seats have played this
+    deal (``mc``'s ``play_inference``): each guess's deal is replayed from the start of the play
+    (``playout.play_misses``) and every play of another seat that the policy, on that seat's
+    guessed hand, would not have made (an equivalent card counts as the same) is a miss; the
+    guess's weight is ``exp(-strength x misses)``. A model of rivals who play much as the policy
+    does, kept soft: a guess that misses is made less likely, never impossible. No evidence while
+    bidding, where the seat may not look back at every trick of the deal, where the players draw
+    after each trick, and in deals whose hands or trump are hidden or shown (dark, lobovaya)."""
+
+    def __init__(self, observation: Observation, position: Position, strength: float) -> None:
+        self.strength = strength
+        self.on = False
+        tricks = [trick.cards for trick in observation.tricks]
+        entries = [entry for cards in [*tricks, observation.trick] for entry in cards]
+        kind = observation.variant.kinds[observation.kind]
+        if (strength <= 0 or observation.phase != Phase.PLAY or kind.view != "normal"
+                or observation.hand_hidden or observation.trump_hidden
+                or len(observation.tricks) != sum(observation.taken)
+                or observation.deal_tricks != observation.hand_size
+                or not any(entry.seat != observation.seat for entry in entries)):
+            return
+        self.on = True
+        self.position = position
+        players = observation.players
+        played = [0] * players
+        for entry in entries:
+            played[entry.seat] |= 1 << entry.card
+        everything = 0
+        for cards in played:
+            everything |= cards
+        self.played = np.array(played, dtype=np.int64)
+        self.actions = np.array([action_code(Play(entry.card, entry.call, entry.suit,  # type: ignore[arg-type]
+                                                  entry.rank)) for entry in entries],
+                                dtype=np.int64)
+        # where the play began: the bids made, no card played, the first trick's leader to move
+        start = observation._replace(
+            to_move=entries[0].seat, hand=observation.hand | played[observation.seat],
+            taken=(0,) * players, trick=(), tricks=(), played=observation.played & ~everything,
+            led_suit=-1, trick_trump=(observation.tricks[0].trump if observation.tricks
+                                      else observation.trick_trump))
+        self.start = Game.from_observation(start, [0] * players).state
+        self.seat = observation.seat
+
+    def weights(self, hands: np.ndarray, trumps: np.ndarray) -> np.ndarray:
+        """Each guess's weight (``hands``, ``trumps``: as ``Position.draw`` gives them)."""
+        if not self.on:
+            return np.ones(hands.shape[0])
+        misses = np.empty(hands.shape[0], dtype=np.int64)
+        position = self.position
+        playout.play_misses(self.start, position.plan, position.table, position.policy, hands,
+                            trumps, self.played, self.actions, self.seat, misses)
+        return np.exp(-self.strength * misses)
+
+
 class MonteCarloStrategy(ExpectedValueStrategy):
     """Monte Carlo search over honest guesses, each candidate played out by a compiled policy.
 
@@ -138,6 +198,7 @@ class MonteCarloStrategy(ExpectedValueStrategy):
     decision, checked between chunks of ``chunk`` guesses; 0: no limit), ``policy`` (``strong``
     or ``fastheuristic``: who plays the playouts), ``objective`` (``own``: the seat's score;
     ``relative``: its score minus the mean of the other seats', to win rather than to score),
+    ``play_inference`` (the guesses weighted by how well the policy explains the others' cards),
     ``noise``, ``bid_noise`` and ``noise_self`` (the playouts' rivals play a random card, bid a
     random bid, with those chances),
     and the premium's (``premium``, ``premium_odds``). Deterministic given its seed when the times
@@ -160,6 +221,11 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
                                "the hidden hands, each guess's playouts weighted by how well it "
                                "explains them (0: none; see search.BidEvidence)"),
+        "play_inference": Parameter(float, 0.0, "weight of the cards the other seats have "
+                                    "played this deal on the guesses: each guess's playouts "
+                                    "weighted by exp(-play_inference x the plays the policy, on "
+                                    "the guessed hands, would not have made) (0: none; see "
+                                    "PlayEvidence)"),
         "noise": Parameter(float, 0.0, "chance that a seat other than the deciding one plays a "
                            "uniformly random legal card instead of the policy's at each card "
                            "decision of a playout (bids stay the policy's; 0: none): a model of "
@@ -184,6 +250,9 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         if self.objective not in OBJECTIVES:
             raise StrategySpecError(f"mc: objective = {self.objective!r}; choose one of "
                                     f"{', '.join(OBJECTIVES)}")
+        if self.play_inference < 0:
+            raise StrategySpecError(f"mc: play_inference = {self.play_inference}; a weight, 0 "
+                                    "or more")
         for name in ("noise", "bid_noise"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise StrategySpecError(f"mc: {name} = {getattr(self, name)}; it is a chance, "
@@ -229,6 +298,7 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         deadline = Deadline(seconds)
         seed = self.rng.getrandbits(64) - (1 << 63)
         evidence = BidEvidence(observation, rules_for(observation.variant), self.inference)
+        shown = PlayEvidence(observation, position, self.play_inference)
         totals = np.zeros(len(candidates))
         preferred: int | None = None
         done = 0
@@ -244,6 +314,8 @@ class MonteCarloStrategy(ExpectedValueStrategy):
             if evidence.items:  # importance weights: how well each guess explains the bids
                 values *= np.array([[evidence.weight([int(hand) for hand in row])]
                                     for row in hands])
+            if shown.on:  # and how well they explain the cards the others have played
+                values *= shown.weights(hands, trumps)[:, None]
             totals += values.sum(axis=0)
             done += count
             if deadline.passed():

@@ -14,6 +14,10 @@ so a playout of a guessed deal has no strategy fusion: no seat plays on cards it
 (the hidden hands, and the trump where the seat cannot see it) is written into a copy of one
 template state and every candidate is played out from it (common random numbers). The caller's
 states are never written: every playout runs in a scratch buffer.
+
+``play_misses`` replays a deal's cards so far on guessed hands and counts the other seats' plays
+the policy would not have made there: how badly a guess explains the play (``mc``'s
+``play_inference``).
 """
 
 from __future__ import annotations
@@ -24,11 +28,11 @@ from raspis.engine.batch.kernels import no_log
 from raspis.engine.core import machine as m
 from raspis.engine.core.deal import splitmix64
 
-from .compiled import FAST_HEURISTIC, POLICY_MASK, STRONG, play_on
+from .compiled import FAST_HEURISTIC, POLICY_MASK, STRONG, decide, forced_action, play_on
 
 __all__ = ["FAST_HEURISTIC", "POLICIES", "STRONG", "V_MADE", "V_OTHERS", "V_POINTS", "V_PREMIUM",
-           "V_RIVALS", "VALUES", "deal_in", "evaluate", "play_out", "playout_value",
-           "sample_hands"]
+           "V_RIVALS", "VALUES", "deal_in", "evaluate", "play_misses", "play_out",
+           "playout_value", "sample_hands"]
 
 #: the policies a playout may use, by name
 POLICIES = {"strong": STRONG, "fastheuristic": FAST_HEURISTIC}
@@ -191,3 +195,50 @@ def sample_hands(known: np.ndarray, missing: np.ndarray, forbidden: np.ndarray, 
             if ok:
                 break
     return np.int64(state)
+
+
+@njit(cache=True, inline="always")
+def _same_play(state: np.ndarray, plan: np.ndarray, mover: int, chosen: int, code: int) -> bool:
+    """Whether playing ``code`` comes to the same as ``chosen`` for ``mover``: the same code, or
+    two ordinary cards of one suit with every card between them in the mover's hand or seen
+    played (the equivalence of ``search.distinct_plays``)."""
+    if chosen == code:
+        return True
+    if chosen >= 52 or code >= 52 or chosen // 13 != code // 13:
+        return False
+    low, high = min(chosen, code), max(chosen, code)
+    between = ((np.int64(1) << high) - 1) & ~((np.int64(1) << (low + 1)) - 1)
+    held = state[plan[m.O_HANDS] + mover] | m.seen_cards(state, plan, mover)
+    return between & ~held == 0
+
+
+@njit(cache=True)
+def play_misses(start: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int,
+                hands: np.ndarray, trumps: np.ndarray, played: np.ndarray, actions: np.ndarray,
+                seat: int, misses: np.ndarray) -> None:
+    """For each guess ``g`` of the hands held now (``hands[g]``, ``trumps[g]``: as ``evaluate``),
+    replay the deal's cards so far from ``start`` (the state where its play began, every hand
+    empty) with every seat's hand as dealt (``hands[g] | played``: ``played[s]``, the cards seat
+    ``s`` has played), the actions ``actions`` in order, and count into ``misses[g]`` the plays of
+    the seats other than ``seat`` with a choice where ``policy`` (a plain code), asked on the
+    guessed hand, would have played otherwise (an equivalent card counts as the same,
+    ``_same_play``): how badly the guess explains the others' play, for ``mc``'s
+    ``play_inference``."""
+    state = np.empty_like(start)
+    players = plan[m.P_PLAYERS]
+    dealt = np.empty(players, dtype=np.int64)
+    for guess in range(hands.shape[0]):
+        state[:] = start
+        for other in range(players):
+            dealt[other] = hands[guess, other] | played[other]
+        deal_in(state, plan, dealt, trumps[guess])
+        count = 0
+        for index in range(actions.shape[0]):
+            mover = state[m.S_TO_MOVE]
+            code = actions[index]
+            if mover != seat and forced_action(state) < 0:
+                chosen = decide(state, plan, table, policy, 0, 0)
+                if not _same_play(state, plan, mover, chosen, code):
+                    count += 1
+            m.step(state, plan, code)
+        misses[guess] = count

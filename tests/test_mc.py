@@ -14,7 +14,7 @@ from raspis.engine.cards import popcount
 from raspis.engine.determinize import Determinizer
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies import playout as po
-from raspis.strategies.mc import MonteCarloStrategy, Position, action_code
+from raspis.strategies.mc import MonteCarloStrategy, PlayEvidence, Position, action_code
 from raspis.strategies.strong import StrongStrategy, _table
 
 
@@ -356,3 +356,64 @@ def test_mc_noise_is_repeatable_changes_some_games_and_is_checked() -> None:
     for spec in ("mc:noise=-0.1", "mc:bid_noise=2"):
         with pytest.raises(StrategySpecError):
             load_strategy(spec)
+
+
+@pytest.mark.parametrize("name", ["classic", "joker", "oh-hell"])
+def test_the_true_hands_explain_strong_rivals_play_and_most_guesses_do_not(name: str) -> None:
+    """``PlayEvidence`` replays the deal's cards from the start of its play on each guess: where
+    every seat is ``strong``, the true hands miss no play (weight 1), and a share of the honest
+    guesses miss some (weight below 1); while bidding there is no evidence."""
+    checked = guessed = missed = 0
+    for seed in (5, 6):
+        for game in _decisions(name, seed, 60):
+            observation = game.observation(game.to_move)
+            position = Position(observation, po.POLICIES["strong"])
+            evidence = PlayEvidence(observation, position, 1.0)
+            if observation.phase == Phase.BID:
+                assert not evidence.on
+            if not evidence.on:
+                continue
+            true = np.array([game.hands], dtype=np.int64)
+            trumps = np.full((1, 2), -2, dtype=np.int64)
+            assert evidence.weights(true, trumps)[0] == 1.0
+            hands, trumps, _ = position.draw(16, seed, random.Random(seed))
+            weights = evidence.weights(hands, trumps)
+            assert ((weights > 0) & (weights <= 1)).all()
+            checked += 1
+            guessed += len(weights)
+            missed += int((weights < 1).sum())
+    assert checked >= 10
+    assert missed > guessed // 4
+
+
+def test_play_inference_is_repeatable_changes_some_games_and_is_checked() -> None:
+    """``play_inference`` 0 is the plain search; above 0 the same seed plays the same game and
+    some decision differs; below 0 is refused."""
+    from raspis.strategies.registry import StrategySpecError
+
+    traces = _traces_against_strong(("mc:samples=6,play_inference=2",
+                                     "mc:samples=6,play_inference=2", "mc:samples=6",
+                                     "mc:samples=6,play_inference=0"))
+    assert traces[0] == traces[1]
+    assert traces[2] == traces[3]
+    assert traces[0] != traces[2]
+    with pytest.raises(StrategySpecError):
+        load_strategy("mc:play_inference=-1")
+
+
+def test_a_play_equivalent_to_the_policys_is_no_miss() -> None:
+    """``playout._same_play``: two cards of a suit are the same play when every card between them
+    is in the mover's hand or seen played (``search.distinct_plays``), else not; other suits and
+    the Jokers' calls differ."""
+    variant = load_variant("oh-hell").for_player_count(4)
+    # seat 1 holds 6, 7 and 9 of spades (cards 4, 5, 7), the 2 of clubs (13) and the ace of
+    # hearts (51); the 8 of spades (6) is in seat 2's hand
+    cards = [(0, 1, 2, 3, 8), (4, 5, 7, 13, 51), (6, 9, 10, 11, 12), (14, 15, 16, 17, 18)]
+    hands = [sum(1 << card for card in hand) for hand in cards]
+    game = Game.single_deal(variant, hands, 2, dealer=0, trump_card=30, log=False)
+    state, plan = game.state, game.tables.plan
+    assert po._same_play(state, plan, 1, 4, 4)
+    assert po._same_play(state, plan, 1, 4, 5) and po._same_play(state, plan, 1, 5, 4)
+    assert not po._same_play(state, plan, 1, 5, 7)  # the 8 between them is not seen
+    assert not po._same_play(state, plan, 1, 5, 13)
+    assert not po._same_play(state, plan, 1, 51, 13)
