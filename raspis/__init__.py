@@ -13,5 +13,6 @@ from pathlib import Path
 __version__ = "0.1.0"
 
 _checkout = Path(__file__).resolve().parent.parent
-if (_checkout / "engine" / "__init__.py").is_file() and not (Path(__file__).parent / "engine").is_dir():
+_packaged = (Path(__file__).parent / "engine").is_dir()
+if (_checkout / "engine" / "__init__.py").is_file() and not _packaged:
     __path__.append(str(_checkout))  # a source checkout: raspis.engine is ../engine
