@@ -285,7 +285,10 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
     assert process.returncode == 130, stderr
     assert "interrupted" in stderr and "--resume" in stderr and "Traceback" not in stderr
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["status"] == "interrupted"
+    # one Ctrl-C can raise KeyboardInterrupt twice (polars writing a shard); the second used to
+    # land while the end of the run was written, leaving "running" here in about a run in three
+    shards = sorted(path.name for path in (out / "games").iterdir())
+    assert manifest["status"] == "interrupted", (stderr, len(shards), shards[:3])
 
 
 def test_a_run_stopped_before_its_first_shard_is_marked_interrupted(tmp_path: Path) -> None:
