@@ -23,7 +23,6 @@ import mmap
 import os
 import platform
 import queue
-import signal
 import subprocess
 import sys
 import tempfile
@@ -278,28 +277,6 @@ def _write_json_atomic(data: dict[str, Any], path: Path) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
-
-
-#: the signals that stop a run (``KeyboardInterrupt``; the CLI turns SIGTERM and SIGHUP into one)
-_STOPPING = {signal.SIGINT} | {getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
-                                if hasattr(signal, name)}
-
-
-def _write_uninterrupted(data: dict[str, Any], path: Path) -> None:
-    """``_write_json_atomic`` with the stopping signals held back until it is done. One Ctrl-C
-    can raise ``KeyboardInterrupt`` twice (seen with polars writing a shard: the second comes as
-    soon as Python runs again), and a second one while the run's end was written left the
-    manifest of a stopped run saying it was still running. A signal held back is delivered after
-    the write (the run stops anyway); one that comes just before it, the caller writes again."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-            signal, "pthread_sigmask"):
-        _write_json_atomic(data, path)
-        return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
-    try:
-        _write_json_atomic(data, path)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def write_shard(out_dir: Path, result: ShardResult) -> None:
@@ -760,11 +737,17 @@ def run_tournament(
             if progress:
                 progress(finished_games, total)
     except BaseException:
-        try:  # first, before any call: a pending signal is raised at the next call
-            manifest["status"] = "interrupted"
-            _write_uninterrupted(manifest, out / MANIFEST)
-        except KeyboardInterrupt:  # the same Ctrl-C seen again (``_write_uninterrupted``)
-            _write_uninterrupted(manifest, out / MANIFEST)
+        # one Ctrl-C can raise KeyboardInterrupt twice (polars, writing a shard, raises it, and
+        # it comes again as soon as Python runs): one landing in this write would leave the
+        # manifest saying "running", so the write starts again until it is done (the ``try``
+        # first, before any call: a pending interrupt is raised at the next one)
+        while True:
+            try:
+                manifest["status"] = "interrupted"
+                _write_json_atomic(manifest, out / MANIFEST)
+                break
+            except KeyboardInterrupt:
+                pass
         raise
     finally:
         # stop the workers now, not whenever the interrupted generator is collected (which may be

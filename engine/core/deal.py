@@ -102,13 +102,13 @@ def _sort_hashes(cards: np.ndarray, key: np.uint64, out: np.ndarray,
     for index in range(count):
         value = splitmix64(key ^ (uint64(cards[ix(index)]) * _GOLDEN))
         keys[ix(index)] = value
-        starts[ix((value >> uint64(58)) + uint64(1))] += 1
+        starts[(value >> uint64(58)) + uint64(1)] += 1
     for bucket in range(64):  # bucket starts, in card order within a bucket
         starts[ix(bucket + 1)] += starts[ix(bucket)]
     for index in range(count):
-        bucket = keys[ix(index)] >> uint64(58)
-        at = starts[ix(bucket)]
-        starts[ix(bucket)] = at + 1
+        bucket = keys[ix(index)] >> uint64(58)  # unsigned already
+        at = starts[bucket]
+        starts[bucket] = at + 1
         hashes[ix(at)] = keys[ix(index)]
         out[ix(at)] = cards[ix(index)]
     for index in range(1, count):  # a few moves at most

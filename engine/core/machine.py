@@ -493,10 +493,11 @@ def best_in_trick(state: np.ndarray, plan: np.ndarray, skip: int) -> tuple[int, 
     ``rules.card_key``, the earliest among equals, and whether trumps beat the leading Joker's
     demand (``rules.trumps_beat_demand``); with ``skip`` the best of the other cards (000: a
     Joker's player who declines the trick: «взятку забирает игрок, который походил самой
-    сильной картой»). (0, -2, False) before the lead."""
-    beats = rules.trumps_beat_demand(state[ix(plan[O_TCARD])], state[ix(plan[O_TCALL])],
-                                     state[ix(plan[O_TSUIT])], state[S_TRICK_TRUMP],
-                                     plan[P_TRUMP_WINS] != 0)
+    сильной картой»). (0, -2, False) before the lead, when the trick's slots still hold the last
+    trick's cards."""
+    beats = state[S_TRICK_LEN] > 0 and rules.trumps_beat_demand(
+        state[ix(plan[O_TCARD])], state[ix(plan[O_TCALL])], state[ix(plan[O_TSUIT])],
+        state[S_TRICK_TRUMP], plan[P_TRUMP_WINS] != 0)
     best, best_key = 0, -2
     for index in range(state[S_TRICK_LEN]):
         if index == skip:
@@ -547,7 +548,7 @@ def apply_play(state: np.ndarray, plan: np.ndarray, card: int, call: int, suit: 
     length = state[S_TRICK_LEN]
     if length == 0 and plan[P_LEAD_FINE] != 0:
         state[ix(plan[O_FINES] + seat)] += chance.lead_fine(card, rules.popcount(hand),
-                                                        plan[P_LEAD_FINE])
+                                                            plan[P_LEAD_FINE])
     state[ix(hands + seat)] = hand & ~(1 << card)
     state[S_PLAYED] |= 1 << card
     state[ix(plan[O_TSEAT] + length)] = seat
@@ -672,7 +673,7 @@ def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
     for seat in range(players):
         total = plan[O_SCORES] + seat
         state[ix(total)] += (state[ix(seats + R_POINTS * players + seat)]
-                         + state[ix(seats + R_PREMIUMS * players + seat)])
+                             + state[ix(seats + R_PREMIUMS * players + seat)])
         state[ix(seats + R_TOTALS * players + seat)] = state[ix(total)]
     state[ix(at + R_NUMBER)] = deal_value(plan, row, D_NUMBER)
     state[ix(at + R_ROW)] = row

@@ -93,8 +93,9 @@ def ix(index: int) -> np.uint64:
     """``index`` as an unsigned array index. numba tests every signed index for a negative value
     before the access (Python's ``a[-1]``) unless it can prove it is not; the compiled code's
     indices into the state, the plan and their work arrays are never negative, and an unsigned
-    one skips the test. Every index computed at run time in ``machine`` and ``deal`` goes through
-    it: 15% of the batch loop's time (``docs/benchmarks.md``)."""
+    one skips the test. Every index computed at run time in ``machine``, ``deal`` and
+    ``fastheuristic`` (``strategies.compiled``) goes through it: 15% of the batch loop's time
+    (``docs/benchmarks.md``)."""
     return np.uint64(index)
 
 
