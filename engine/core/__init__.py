@@ -7,7 +7,8 @@
   that depend only on the deal (hook, trump choice, lead calls, premium span, tie-break hand).
 
 - ``engine.core.cache``: the compiled functions are cached in a folder named after a hash of
-  their sources, so a changed rule is never served from a stale cache.
+  their sources, so a changed rule is never served from a stale cache;
+- ``engine.core.inliner``: numba's inliner without its wasted copies (the first run's compile).
 
 ``engine.Game`` (one game) and ``engine.batch`` (thousands in lockstep) both call these; so do the
 strategies, for their reasoning about tricks. A new play rule costs ``engine.options``, the core
@@ -15,6 +16,7 @@ and its tests.
 """
 
 from . import cache  # noqa: F401  (first: the compiled cache is keyed by the core's source)
+from . import inliner  # noqa: F401  (before anything compiles)
 from .codes import (
     CALL_CODES,
     CALL_HIGH,
