@@ -209,17 +209,21 @@ def cards_seen(visible: Sequence[Trick], current: Sequence[TrickCard]) -> int:
 
 
 _SET = object.__setattr__
+#: the slots' own setters, for ``observe`` (a third cheaper than ``object.__setattr__`` by name)
+_NEW = Observation.__new__
+_SET_SEAT = Observation.seat.__set__  # type: ignore[attr-defined]
+_SET_LEGAL = Observation.legal_actions.__set__  # type: ignore[attr-defined]
+_SET_SOURCE = Observation._source.__set__  # type: ignore[attr-defined]
 
 
 def observe(game: Game, seat: int) -> Observation:
     """Build ``seat``'s observation of ``game``: the seat and its legal actions now, every other
     field when first read, from the game's state as it was (``Game`` hands the view a copy of its
     state before it next changes, if anyone still holds the view: ``Game.apply_unchecked``)."""
-    view = Observation.__new__(Observation)
-    to_move = game._to_move
-    _SET(view, "seat", seat)
-    _SET(view, "legal_actions", game.legal_action_tuple() if to_move == seat else ())
-    _SET(view, "_source", [game.state, game, game._phase])
+    view = _NEW(Observation)
+    _SET_SEAT(view, seat)
+    _SET_LEGAL(view, game.legal_action_tuple() if game._to_move == seat else ())
+    _SET_SOURCE(view, [game.state, game, game._phase])
     earlier = game._view
     if earlier is not None and getrefcount(earlier) > 3:  # still held elsewhere: keep its state
         freeze(earlier)

@@ -33,8 +33,12 @@ from typing import Any
 from raspis.engine import Game, Variant
 from raspis.engine import rng as chance
 from raspis.engine.actions import Bid, Keep, NameTrump, Play
+from raspis.engine.observation import observe
+from raspis.engine.phase import Phase
 
 from .base import Strategy
+
+_OVER = int(Phase.GAME_OVER)
 
 
 class DecisionTimeout(BaseException):
@@ -314,13 +318,16 @@ def play_game(
                                                f"start_game: {problem[1]}"))
         direct = budget is None and _HEARTBEAT is None  # no timer, no watchdog to tell
         acts = [strategy.act for strategy in strategies]
-        while not game.is_over():
-            seat = game.current_player()
-            observation = game.observation(seat)
+        apply = game.apply_unchecked
+        # ``game.is_over()``, ``current_player()`` and ``observation(seat)``, read without the
+        # calls: this loop is what every decision of a Python strategy costs
+        while game._phase != _OVER:
+            seat = game._to_move
+            observation = observe(game, seat)
             if direct:  # ``guarded(_decide, ...)`` without the calls around it
                 mark = _INTERRUPTS
                 try:
-                    action, problem = acts[seat](observation), None
+                    action = acts[seat](observation)
                 except DecisionTimeout:
                     action, problem = None, ("timeout", "over its time budget")
                 except KeyboardInterrupt as error:
@@ -329,6 +336,8 @@ def play_game(
                     action, problem = None, ("raised", describe_error(error))
                 except BaseException as error:  # noqa: BLE001 - the strategy's own bug
                     action, problem = None, ("raised", describe_error(error))
+                else:
+                    problem = None
             else:
                 action, problem = guarded(_decide, strategies[seat], observation, budget)
             if problem is not None:
@@ -336,11 +345,16 @@ def play_game(
                 if kind == "timeout":
                     message = f"no decision within {budget} s"
                 return GameRecord(game, _fault(game, seat, name(seat), kind, message))
-            chosen, why = check_action(action, observation.legal_actions)
-            if chosen is None:
-                return GameRecord(game, _fault(game, seat, name(seat), "illegal", str(why)))
+            legal = observation.legal_actions
+            for chosen in legal:  # the engine's own object handed back: ``check_action``'s
+                if chosen is action:  # first test, without the call
+                    break
+            else:
+                chosen, why = check_action(action, legal)
+                if chosen is None:
+                    return GameRecord(game, _fault(game, seat, name(seat), "illegal", str(why)))
             observation = None  # so that the game need not keep a copy of the state for it
-            game.apply_unchecked(chosen)
+            apply(chosen)
     return GameRecord(game)
 
 
