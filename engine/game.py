@@ -75,6 +75,9 @@ _SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
 #: the same by the whole mask, for the masks met first (bounded: a long run meets millions)
 _PLAIN_PLAYS: dict[int, tuple[Action, ...]] = {}
 _PLAIN_LIMIT = 1 << 16
+#: the ``Bid`` records of a mask of legal bids (a range, less a bid the hook or a rule forbids:
+#: few masks; bounded all the same)
+_BIDS: dict[int, tuple[Action, ...]] = {}
 
 
 def _plain_plays(cards: int) -> tuple[Action, ...]:
@@ -655,23 +658,27 @@ class Game:
         if found is not None:
             return found
         phase = self._phase
-        memo = self.plan.memo
         if phase == _PLAY:
             cards, calls = self._legal
-            found = _plain_plays(cards & ~JOKER_MASK)
-            if calls:
-                key = (cards & JOKER_MASK, calls, self._lead)
-                jokers = memo.get(key)
-                if jokers is None:
-                    jokers = memo[key] = tuple(self._joker_plays(cards, calls, self._lead))
-                found += jokers  # type: ignore[operator]
+            if not calls:  # no Joker to play: the plays of the mask met before, most often
+                found = _PLAIN_PLAYS.get(cards)
+                if found is None:
+                    found = _plain_plays(cards & ~JOKER_MASK)
+                self._actions = found
+                return found
+            memo = self.plan.memo
+            key = (cards & JOKER_MASK, calls, self._lead)
+            jokers = memo.get(key)
+            if jokers is None:
+                jokers = memo[key] = tuple(self._joker_plays(cards, calls, self._lead))
+            found = _plain_plays(cards & ~JOKER_MASK) + jokers  # type: ignore[operator]
         elif phase == _BID:
             mask = self._legal[0]
-            key = ("bids", mask)
-            found = memo.get(key)  # type: ignore[assignment]
+            found = _BIDS.get(mask)  # type: ignore[assignment]
             if found is None:
-                found = memo[key] = tuple(
-                    Bid(bid) for bid in range(mask.bit_length()) if mask >> bid & 1)
+                found = tuple(Bid(bid) for bid in range(mask.bit_length()) if mask >> bid & 1)
+                if len(_BIDS) < _PLAIN_LIMIT:
+                    _BIDS[mask] = found
         elif phase == _KEEP:
             found = _KEEP_ACTIONS
         elif phase == _TRUMP:
