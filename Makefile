@@ -17,7 +17,8 @@ $(STAMP): pyproject.toml
 # on the same deal sets (one run, --variant repeated) between two players of the strongest batch
 # strategy (strong), fastheuristic and lowest, each deal set under the four rotations of the seats;
 # then the comparison report and the full report.
-# About a minute on two busy cores. Rerunning finishes or reuses the run. GAMES sets the deal sets.
+# The first run on a machine also compiles the rules core (said on stderr, about half a minute);
+# later runs load it. Rerunning finishes or reuses the run. GAMES sets the deal sets.
 GAMES ?= 2000
 STUDY := results/study
 VARIANTS := results/variants
@@ -34,7 +35,7 @@ $(VARIANTS)/classic-hook-from-4.toml:
 run: $(STAMP) $(STUDY_VARIANTS)
 	$(BIN)/raspis tournament --variant classic $(foreach v,$(STUDY_VARIANTS),--variant $(v)) \
 		--players 4 --strategies strong,strong,fastheuristic,lowest --games $(GAMES) \
-		--duplicate rotations --deal-rows --seed 1 --out $(STUDY) --resume --quiet
+		--duplicate rotations --deal-rows --seed 1 --out $(STUDY) --resume
 	$(BIN)/raspis compare $(STUDY) --out $(STUDY)/compare > $(STUDY)/compare.txt
 	$(BIN)/raspis report $(STUDY) --out $(STUDY)/report --title "raspis: the hook study"
 	@echo "comparison: $(STUDY)/compare/compare.html (and compare.md, compare.txt)"

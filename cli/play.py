@@ -26,9 +26,16 @@ from .common import SEED, friendly_errors, split_specs
 FAULT_EXIT = 1
 
 
-def _in_child(work: Callable[[], Any]) -> Any:
-    """``work()`` in a forked child, its result pickled back; ``SystemExit(1)`` with a message when
-    the child dies first (a strategy called ``os._exit`` or was killed)."""
+def _in_child(job: Callable[[], Any]) -> Any:
+    """``job()`` in a forked child, its result pickled back; ``SystemExit(1)`` with a message when
+    the child dies first (a strategy called ``os._exit`` or was killed). A compile on the way (a
+    cold cache) is said on stderr (``compile_notice``)."""
+    from raspis.engine.core.compiling import compile_notice
+
+    def work() -> Any:
+        with compile_notice():
+            return job()
+
     if not hasattr(os, "fork"):
         return work()
     sys.stdout.flush()

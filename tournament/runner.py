@@ -679,12 +679,14 @@ def run_tournament(
     progress: Callable[[int, int], None] | None = None,
     shard_seconds: float | None = None,
     replayed: list[str] | None = None,
+    warm: bool = True,
 ) -> RunSummary:
     """Run (or resume) a tournament into ``out_dir``; ``progress(done_games, total)`` is called
     once the options are checked and after each shard. Shards run in supervised worker processes
     (``supervised``); ``shard_seconds`` bounds a shard's time (the watchdog kills its worker).
     When resuming, shards that do not read back are played again (their problems are appended to
-    ``replayed``)."""
+    ``replayed``). With ``warm``, what the shards run is compiled here before the workers start
+    (``tournament.warm``: once, said on stderr, not once per worker in silence)."""
     started = time.perf_counter()
     if workers is not None and (not _is_int(workers) or workers < 1):
         raise TournamentError(f"--workers must be a whole number of at least 1, got {workers}")
@@ -726,6 +728,10 @@ def run_tournament(
         if progress:
             progress(finished_games, total)
         workers = workers or os.cpu_count() or 1
+        if warm and todo:
+            from .warm import warm_up
+
+            warm_up(todo)
         errored = 0
         faults: list[str] = []
         results = _executor(executor, todo, workers, scheduler, shard_seconds)

@@ -15,8 +15,10 @@ strategies, for their reasoning about tricks. A new play rule costs ``engine.opt
 and its tests.
 """
 
-from . import cache  # noqa: F401  (first: the compiled cache is keyed by the core's source)
-from . import inliner  # noqa: F401  (before anything compiles)
+from . import (
+    cache,  # noqa: F401  (first: the compiled cache is keyed by the core's source)
+    inliner,  # noqa: F401  (before anything compiles)
+)
 from .codes import (
     CALL_CODES,
     CALL_HIGH,

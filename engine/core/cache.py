@@ -14,6 +14,7 @@ that a benchmark compares, each keep theirs) and the older ones removed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -27,7 +28,9 @@ COMPILED_SOURCES = (*sorted((_ENGINE / "core").glob("*.py")), _ENGINE / "batch" 
                     _ENGINE / "batch" / "compiled.py",
                     _ENGINE.parent / "strategies" / "compiled.py",
                     _ENGINE.parent / "strategies" / "strong_policy.py",
-                    _ENGINE.parent / "strategies" / "playout.py")
+                    _ENGINE.parent / "strategies" / "playout.py",
+                    _ENGINE.parent / "strategies" / "keep.py",
+                    _ENGINE.parent / "tournament" / "frames.py")
 
 
 def source_hash() -> str:
@@ -68,6 +71,43 @@ def configure() -> Path | None:
     prune(root, folder)
     numba.config.CACHE_DIR = str(folder)
     return folder
+
+
+def _stamps() -> str:
+    """The compiled sources' modification times and sizes, what numba checks a cached function
+    against (a checkout of the same sources made at another time compiles them again)."""
+    parts = []
+    for path in COMPILED_SOURCES:
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        parts.append(f"{path.name} {stat.st_mtime_ns} {stat.st_size}")
+    return "\n".join(parts)
+
+
+def _mark(key: str) -> Path | None:
+    if CACHE_FOLDER is None:
+        return None
+    return CACHE_FOLDER / f"warm-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
+
+
+def is_warm(key: str) -> bool:
+    """Whether what ``key`` names was compiled into this cache from these very source files
+    (``mark_warm``): a caller may then skip compiling it ahead."""
+    mark = _mark(key)
+    try:
+        return mark is not None and mark.read_text() == _stamps()
+    except OSError:
+        return False
+
+
+def mark_warm(key: str) -> None:
+    """Note that what ``key`` names is now compiled into this cache (``is_warm``)."""
+    mark = _mark(key)
+    if mark is not None:
+        with contextlib.suppress(OSError):
+            mark.write_text(_stamps())
 
 
 def prune(root: Path, current: Path, keep: int = KEEP_OTHERS) -> list[Path]:

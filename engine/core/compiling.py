@@ -1,0 +1,86 @@
+"""Telling the user that the compiled core is being compiled, while it is.
+
+A fresh machine (or a new raspis version) has no compiled cache (``engine.core.cache``): the first
+command that plays compiles the core and the compiled players, about half a minute of one core,
+and would otherwise sit silent. ``compile_notice`` watches numba's compile events inside its
+``with`` block: at the first compile it writes one line to stderr saying what is happening, that it
+happens once per machine and version, and about how long it takes; then a progress line (on a
+terminal it moves: functions compiled and seconds so far; elsewhere one line at the end). A block
+in which nothing compiles (a warm cache) writes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import IO
+
+from numba.core import event
+
+#: about how long a cold compile of what one command needs takes on one core, in seconds
+#: (``benchmarks/compile_time.py``; ``docs/benchmarks.md``, "The first run")
+ESTIMATE_SECONDS = 30
+
+
+class _Watch(event.Listener):
+    """Counts numba's compiles (nested ones too) and starts the notice at the first."""
+
+    def __init__(self, on_first: threading.Event) -> None:
+        self.compiled = 0
+        self.depth = 0
+        self.on_first = on_first
+
+    def on_start(self, started: event.Event) -> None:
+        self.depth += 1
+        self.on_first.set()
+
+    def on_end(self, ended: event.Event) -> None:
+        self.depth -= 1
+        self.compiled += 1
+
+
+@contextlib.contextmanager
+def compile_notice(what: str = "the rules core and the compiled players",
+                   stream: IO[str] | None = None, moving: bool | None = None) -> Iterator[None]:
+    """Say on ``stream`` (stderr) when numba compiles inside the block, and how far it has got:
+    ``what`` names what is compiled. ``moving``: a progress line rewritten in place (default:
+    when ``stream`` is a terminal)."""
+    out = stream if stream is not None else sys.stderr
+    if moving is None:
+        moving = bool(getattr(out, "isatty", lambda: False)())
+    started = threading.Event()
+    finished = threading.Event()
+    watch = _Watch(started)
+    began = [0.0]
+
+    def write(text: str) -> None:
+        with contextlib.suppress(Exception):
+            out.write(text)
+            out.flush()
+
+    def report() -> None:
+        started.wait()
+        if finished.is_set() and watch.compiled == 0:
+            return
+        began[0] = time.monotonic()
+        write(f"raspis: compiling {what} (once per machine and raspis version, about "
+              f"{ESTIMATE_SECONDS} s of one core; later runs load it in about a second)\n")
+        while moving and not finished.wait(0.25):
+            write(f"\r  compiled {watch.compiled} functions, {time.monotonic() - began[0]:.0f} s")
+
+    thread = threading.Thread(target=report, daemon=True, name="raspis-compile-notice")
+    thread.start()
+    with event.install_listener("numba:compile", watch):
+        try:
+            yield
+        finally:
+            finished.set()
+            started.set()
+            thread.join()
+            if watch.compiled:
+                ending = "\r" if moving else ""
+                write(f"{ending}  compiled {watch.compiled} functions in "
+                      f"{time.monotonic() - began[0]:.0f} s\n")

@@ -1,0 +1,24 @@
+"""The suite compiles once: before pytest-xdist starts its workers, the compiled core and players
+are compiled (or loaded, when the cache is warm) in two processes side by side
+(``tournament.warm.warm_side_by_side``), so every worker loads the cache instead of compiling the
+same code for itself. ``RASPIS_NO_WARM=1`` skips it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Warm the compiled cache in the controller of a parallel run (not in its workers)."""
+    if hasattr(config, "workerinput") or os.environ.get("RASPIS_NO_WARM"):
+        return
+    workers = config.getoption("numprocesses", default=None)
+    if not workers:
+        return
+    from raspis.tournament.warm import warm_side_by_side
+
+    if warm_side_by_side() != 0:
+        raise pytest.UsageError("warming the compiled cache failed (see above); the suite was not "
+                                "run. RASPIS_NO_WARM=1 runs it without the warm-up")

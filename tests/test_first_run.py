@@ -1,0 +1,145 @@
+"""The first run: numba's inliner without its wasted copies (``engine.core.inliner``), the notice
+while a compile runs (``engine.core.compiling``), and the run's one compile before its workers
+start (``tournament.warm``)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pytest
+from numba import njit
+from numba.core import inline_closurecall
+from raspis.engine.core import compiling, inliner
+from raspis.tournament import runner, warm
+from raspis.tournament.runner import TournamentConfig
+
+
+class _CountingCopy:
+    """The ``copy`` module, counting the deep copies asked of it."""
+
+    def __init__(self) -> None:
+        import copy
+
+        self.module = copy
+        self.deep = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.module, name)
+
+    def deepcopy(self, value: Any, memo: Any = None) -> Any:
+        self.deep += 1
+        return self.module.deepcopy(value, memo)
+
+
+def _inlining_pair() -> tuple[Any, Any]:
+    """A caller with a callee inlined twice (new functions: compiled afresh, never cached)."""
+
+    @njit(inline="always")
+    def square_plus(values: np.ndarray, index: int) -> int:
+        total = 0
+        for offset in range(index + 1):
+            total += values[offset] * values[offset]
+        return total + index
+
+    @njit
+    def caller(values: np.ndarray) -> int:
+        return square_plus(values, 1) - square_plus(values, 2)
+
+    return caller, square_plus
+
+
+def test_the_inliner_is_patched_on_this_numba_or_numba_copies_no_more() -> None:
+    source = inline_closurecall.InlineWorker.inline_ir
+    import inspect
+
+    assert inliner.INSTALLED or "copy.deepcopy" not in inspect.getsource(source)
+
+
+@pytest.mark.skipif(not inliner.INSTALLED, reason="numba's inliner differs: not patched")
+def test_inlining_a_fresh_ir_copies_nothing_and_computes_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    counting = _CountingCopy()
+    monkeypatch.setattr(inliner, "copy", counting)
+    caller, _ = _inlining_pair()
+    values = np.array([3, 4, 5], dtype=np.int64)
+    # (9 + 16 + 1) - (9 + 16 + 25 + 2), worked by hand
+    assert caller(values) == 26 - 52
+    assert counting.deep == 0
+    # numba's other caller of inline_ir (its overload inliner) keeps its copies: a direct deep
+    # copy outside inline_function goes through
+    inliner._CopyUnlessFresh.deepcopy([1, [2]])
+    assert counting.deep == 1
+
+
+def test_install_is_idempotent() -> None:
+    assert inliner.install() is inliner.INSTALLED
+
+
+def test_the_notice_says_a_compile_once_with_what_and_how_long() -> None:
+    stream = io.StringIO()
+
+    @njit
+    def fresh(value: int) -> int:
+        return value * 3 + 1
+
+    with compiling.compile_notice("the test's function", stream=stream, moving=False):
+        assert fresh(2) == 7
+    text = stream.getvalue()
+    assert text.startswith("raspis: compiling the test's function (once per machine and raspis "
+                           "version")
+    assert text.count("raspis: compiling") == 1
+    assert "compiled 1 functions in" in text
+
+
+def test_the_notice_is_silent_when_nothing_compiles() -> None:
+    stream = io.StringIO()
+
+    @njit
+    def fresh(value: int) -> int:
+        return value - 1
+
+    fresh(1)
+    with compiling.compile_notice(stream=stream, moving=False):
+        assert fresh(5) == 4
+    assert stream.getvalue() == ""
+
+
+def _tasks(strategies: tuple[str, ...]) -> list[Any]:
+    config = TournamentConfig(variants=("classic",), players=4, strategies=strategies, games=8)
+    return runner.plan_shards(config, runner._validate(config))
+
+
+def test_the_warm_up_plays_built_ins_only_one_game_a_kind() -> None:
+    tasks = _tasks(("mine=./examples/greedy_bot.py:GreedyBot", "isolated+strong", "heuristic",
+                    "random"))
+    mini = warm.warm_task(tasks[0])
+    assert mini.engine == "scalar"
+    assert mini.strategies == ("random", "strong", "heuristic", "random")
+    assert len(mini.games) == 1 and mini.decision_seconds is None
+    batch = warm.warm_task(replace(tasks[0], engine="batch",
+                                   strategies=("strong", "lowest", "fastheuristic", "./b.py:B")))
+    assert batch.strategies == ("strong", "lowest", "fastheuristic", "heuristic")
+
+
+def test_a_run_warms_once_before_its_workers(tmp_path: Any,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[int] = []
+    started: list[int] = []
+    monkeypatch.setattr(warm, "warm_up", lambda tasks, stream=None: seen.append(len(tasks)))
+    real = runner._executor
+
+    def executor(*args: Any, **kwargs: Any) -> Any:
+        started.append(len(seen))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "_executor", executor)
+    config = TournamentConfig(variants=("classic",), players=4,
+                              strategies=("lowest", "lowest", "random", "random"), games=4)
+    runner.run_tournament(config, tmp_path / "run", workers=1)
+    assert seen and started == [1]  # warmed once, before the executor started
+    seen.clear()
+    runner.run_tournament(config, tmp_path / "run", workers=1, resume=True)
+    assert seen == []  # nothing left to play: nothing to warm
