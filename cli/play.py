@@ -19,6 +19,7 @@ from raspis.engine import load_variant
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies.match import play_match
 from raspis.strategies.play import describe_exit, guarded
+from raspis.strategies.registry import split_alias
 
 from .common import SEED, friendly_errors, split_specs
 
@@ -26,14 +27,27 @@ from .common import SEED, friendly_errors, split_specs
 FAULT_EXIT = 1
 
 
-def _in_child(job: Callable[[], Any]) -> Any:
+#: built-in strategies whose play compiles more than the rules core (the compiled players)
+COMPILED_PLAYERS = ("strong", "fastheuristic", "lowest", "fastrandom", "mc", "pimc", "ev", "ismcts")
+
+
+def _estimate(specs: list[str]) -> int:
+    """About how many seconds of one core a cold compile of these seats' game takes."""
+    from raspis.engine.core.compiling import ESTIMATE_SECONDS, GAME_ESTIMATE_SECONDS
+    from raspis.strategies.isolate import split_isolation
+
+    heads = {split_isolation(split_alias(spec)[1])[1].partition(":")[0] for spec in specs}
+    return ESTIMATE_SECONDS if heads & set(COMPILED_PLAYERS) else GAME_ESTIMATE_SECONDS
+
+
+def _in_child(job: Callable[[], Any], estimate: int) -> Any:
     """``job()`` in a forked child, its result pickled back; ``SystemExit(1)`` with a message when
     the child dies first (a strategy called ``os._exit`` or was killed). A compile on the way (a
     cold cache) is said on stderr (``compile_notice``)."""
     from raspis.engine.core.compiling import compile_notice
 
     def work() -> Any:
-        with compile_notice():
+        with compile_notice("the rules core and the players", estimate=estimate):
             return job()
 
     if not hasattr(os, "fork"):
@@ -151,7 +165,8 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
         return made
 
     if as_match:
-        result = _in_child(lambda: play_match(variant, players, seed, strategies()))
+        result = _in_child(lambda: play_match(variant, players, seed, strategies()),
+                           _estimate(specs))
         for number, (game_record, seats) in enumerate(zip(result.games, result.seats,
                                                           strict=True), start=1):
             between = ("" if len(seats) == players else
@@ -164,7 +179,8 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
             click.echo(f"match stopped: {result.games[-1].fault}", err=True)
             raise SystemExit(FAULT_EXIT)
         return
-    record = _in_child(lambda: play_game(variant, players, seed, strategies(), log=trace))
+    record = _in_child(lambda: play_game(variant, players, seed, strategies(), log=trace),
+                       _estimate(specs))
     game = record.game
     if trace:
         click.echo(game.trace())

@@ -430,6 +430,21 @@ def decide(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, 
     return choose_action(state, plan, table, policy, key, index)
 
 
+def decide_policy(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int) -> int:
+    """``decide`` for a plain ``policy`` code (no noise, ``random``'s key 0) through the compiled
+    entry point of that policy alone where it has one (``fast_decision``, ``decide_strong``), so
+    that a scalar twin compiles its own policy, not every policy ``decide`` holds. The one legal
+    bid or card (``forced_action``) is played without asking, as in ``decide``."""
+    if policy == FAST_HEURISTIC or policy == STRONG:
+        forced = int(forced_action(state))
+        if forced >= 0:
+            return forced
+        if policy == FAST_HEURISTIC:
+            return int(fast_decision(state, plan, table))
+        return int(decide_strong(state, plan, table, table[T_STRONG_AT]))
+    return int(decide(state, plan, table, policy, 0, 0))
+
+
 #: ``play_on``'s ``until`` for "to the game's end"
 GAME_END = 1 << 40
 

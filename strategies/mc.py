@@ -124,7 +124,7 @@ class Position:
         guess gives the same): where candidates tie, ``search`` plays it."""
         state = self.template.copy()
         playout.deal_in(state, self.plan, hands[0], trumps[0])
-        return int(compiled.decide(state, self.plan, self.table, self.policy, 0, 0))
+        return compiled.decide_policy(state, self.plan, self.table, self.policy)
 
     def evaluate(self, hands: np.ndarray, trumps: np.ndarray, codes: np.ndarray,
                  seat: int, key: int = 0) -> np.ndarray:

@@ -44,7 +44,7 @@ def policy_code(game: Game, state: np.ndarray, policy: int) -> int:
     """The action code ``policy`` (``compiled.FAST_HEURISTIC``, ``compiled.STRONG``, ...) chooses
     for the seat to move in ``state``, a state of ``game``'s machine."""
     table = compiled._policy_table(game.tables, game.plan, strong_on=policy == compiled.STRONG)
-    return int(compiled.decide(state, game.tables.plan, table, policy, 0, 0))
+    return compiled.decide_policy(state, game.tables.plan, table, policy)
 
 
 class CompiledTwin(Strategy):

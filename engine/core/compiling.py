@@ -21,8 +21,10 @@ from typing import IO
 from numba.core import event
 
 #: about how long a cold compile of what one command needs takes on one core, in seconds
-#: (``benchmarks/compile_time.py``; ``docs/benchmarks.md``, "The first run")
+#: (``benchmarks/compile_time.py``; ``docs/benchmarks.md``, "The first run"): a tournament's
+#: batch engine and compiled players, and the reference engine (``engine.Game``) alone
 ESTIMATE_SECONDS = 30
+GAME_ESTIMATE_SECONDS = 10
 
 
 class _Watch(event.Listener):
@@ -44,10 +46,11 @@ class _Watch(event.Listener):
 
 @contextlib.contextmanager
 def compile_notice(what: str = "the rules core and the compiled players",
-                   stream: IO[str] | None = None, moving: bool | None = None) -> Iterator[None]:
+                   stream: IO[str] | None = None, moving: bool | None = None,
+                   estimate: float = ESTIMATE_SECONDS) -> Iterator[None]:
     """Say on ``stream`` (stderr) when numba compiles inside the block, and how far it has got:
-    ``what`` names what is compiled. ``moving``: a progress line rewritten in place (default:
-    when ``stream`` is a terminal)."""
+    ``what`` names what is compiled, ``estimate`` about how long it takes (seconds of one core).
+    ``moving``: a progress line rewritten in place (default: when ``stream`` is a terminal)."""
     out = stream if stream is not None else sys.stderr
     if moving is None:
         moving = bool(getattr(out, "isatty", lambda: False)())
@@ -67,7 +70,7 @@ def compile_notice(what: str = "the rules core and the compiled players",
             return
         began[0] = time.monotonic()
         write(f"raspis: compiling {what} (once per machine and raspis version, about "
-              f"{ESTIMATE_SECONDS} s of one core; later runs load it in about a second)\n")
+              f"{estimate:.0f} s of one core; later runs load it in about a second)\n")
         while moving and not finished.wait(0.25):
             write(f"\r  compiled {watch.compiled} functions, {time.monotonic() - began[0]:.0f} s")
 
