@@ -5,9 +5,11 @@
     RASPIS_CACHE_DIR=/tmp/coldcache .venv/bin/python -m benchmarks.compile_time warm
 
 Imports the engine, plays one classic game on the reference engine (``engine.Game``), then a
-``play_batch`` of 64 games with ``fastheuristic`` and one with ``strong`` (the compiled loop), so
-every rule function and compiled policy such games use is compiled (with an empty cache) or loaded
-(once the cache is there); prints the wall and CPU time of each part. ``--functions`` also lists
+``play_batch`` of 64 games with the lineup of ``make run``'s study (``strong`` x2,
+``fastheuristic``, ``lowest``: the compiled loop ``play_games``) and one with ``fastheuristic`` at
+every seat (its loop of its own, ``play_games_fast``), so every rule function and compiled policy
+such games use is compiled (with an empty cache) or loaded (once the cache is there); prints the
+wall and CPU time of each part. The first two parts are what ``make run`` compiles. ``--functions`` also lists
 the functions numba compiled that took longest, by the CPU time spent in each one itself (its own
 type inference and code generation; the callees it compiled on the way are counted apart).
 """
@@ -47,10 +49,11 @@ def main() -> None:
         game.apply_unchecked(game.legal_actions()[0])
     part("one game on engine.Game")
     seeds = np.arange(64, dtype=np.uint64)
+    study = ["strong", "strong", "fastheuristic", "lowest"]
+    play_batch(variant, 4, seeds, [load_batch_strategy(spec) for spec in study])
+    part("play_batch, the study's lineup (strong x2, fastheuristic, lowest)")
     play_batch(variant, 4, seeds, [load_batch_strategy("fastheuristic")])
-    part("play_batch, fastheuristic")
-    play_batch(variant, 4, seeds, [load_batch_strategy("strong")])
-    part("play_batch, strong")
+    part("play_batch, fastheuristic x4")
     wall, cpu = time.perf_counter() - started[0], time.process_time() - started[1]
     print(f"{options.label}: in all: wall {wall:.1f} s, CPU {cpu:.1f} s")
     if compiled is not None:

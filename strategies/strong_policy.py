@@ -156,7 +156,7 @@ def _lead_chance(card: int, trump: int, circular: bool, opponents: int, unseen: 
                  each: float, keen: float, must_trump: bool, jokers_out: int,
                  shares: np.ndarray) -> float:
     ruff = rules.circular_trick_trump(card // 13) if circular else trump
-    return 1.0 - _beaten(card, ruff, opponents, -1, unseen, count, each, keen, must_trump,
+    return 1.0 - _beaten(card, ruff, opponents, np.int64(-1), unseen, count, each, keen, must_trump,
                          jokers_out, shares)
 
 
@@ -210,7 +210,7 @@ def card_chances(hand: int, trump: int, hand_size: int, players: int, leads: boo
         if ruff >= 0:
             ruffs = rules.popcount(unseen & rules.suit_mask(ruff)) / unseen_count
             has_ruff = 1.0 - (1.0 - ruffs) ** hand_size
-        index = 0
+        index = np.int64(0)
         rest = mine
         while rest:
             card = rules.highest_index(rest)
@@ -295,7 +295,7 @@ def calibrate(cards: np.ndarray, players: int, hand_size: int, trump: bool, circ
         key = splitmix64(key)
         suit = np.int64(key % uint64(4)) if trump else np.int64(-1)
         for seat in range(players):
-            hand = 0
+            hand = np.int64(0)
             for index in range(seat * hand_size, (seat + 1) * hand_size):
                 hand |= 1 << deck_cards[index]
             total += estimate(hand, suit, hand_size, players, seat == 0, deck & ~hand, circular,
@@ -420,7 +420,8 @@ def _keen(state: np.ndarray, plan: np.ndarray, seat: int) -> tuple[float, bool]:
     """(share of the other players still wanting tricks, whether the deal has bids to make)."""
     row = state[m.S_ROW]
     if m.deal_value(plan, row, m.D_BIDDING) == 0:
-        golden = _points(plan, row, -1, 1) > _points(plan, row, -1, 0)
+        none, one = np.int64(-1), np.int64(1)  # not literals: one compile of _points
+        golden = _points(plan, row, none, one) > _points(plan, row, none, one - 1)
         return (1.0 if golden else 0.0), False
     wanting = 0
     count = state[m.S_ORDER_LEN]
@@ -742,7 +743,7 @@ def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat:
     keen, cliff = _keen(state, plan, seat)
     trump = state[m.S_TRUMP]
     unseen = (table[at + X_DECK] & ~hand & ~m.seen_cards(state, plan, seat)
-              & ~_turned_out(state, True, hand))
+              & ~_turned_out(state, np.bool_(True), hand))
     hand_size = m.deal_value(plan, row, m.D_HAND)
     done = state[m.S_TRICKS_DONE]
     length = state[m.S_TRICK_LEN]
@@ -800,10 +801,10 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
                                                      and card % 13 < best_card % 13):
                 best_card, best = card, win[card]
         if best_card < 0 or (jokers and not fined and best < 0.6 and must_all):
-            named = _named_lead(calls, plan[m.P_NAMEABLE], hand, unseen, trump, True)
+            named = _named_lead(calls, plan[m.P_NAMEABLE], hand, unseen, trump, np.bool_(True))
             if named >= 0:
                 return m.named_code(joker, named)
-            return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, True))
+            return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, np.bool_(True)))
         if best >= 0.35 or must_all:
             return best_card
         if trump >= 0 and not circular and hand & rules.suit_mask(trump):
@@ -830,10 +831,10 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
                 lowest, lowest_win = card, win[card]
         if not jokers or lowest_win < (0.6 if fined else 0.25):
             return _lowest_lead(win, legal)
-    named = _named_lead(calls, plan[m.P_NAMEABLE], hand, unseen, trump, False)
+    named = _named_lead(calls, plan[m.P_NAMEABLE], hand, unseen, trump, np.bool_(False))
     if named >= 0:
         return m.named_code(joker, named)
-    return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, False))
+    return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, np.bool_(False)))
 
 
 @njit(cache=True)

@@ -346,7 +346,7 @@ def start_play(state: np.ndarray, plan: np.ndarray) -> None:
     count = state[S_ORDER_LEN]
     scratch = plan[O_SCRATCH] + 3 * plan[P_DECK] + chance.SHUFFLE_SCRATCH + 2 * plan[P_PLAYERS]
     hands = state[scratch:scratch + count]
-    dealer_position = -1
+    dealer_position = np.int64(-1)  # not a literal: one compile of first_leader
     for position in range(count):
         seat = state[ix(plan[O_ORDER] + position)]
         hands[ix(position)] = state[ix(plan[O_HANDS] + seat)]
@@ -361,7 +361,7 @@ def start_play(state: np.ndarray, plan: np.ndarray) -> None:
 @njit(cache=True, inline="always")
 def bid_others(state: np.ndarray, plan: np.ndarray) -> int:
     """The sum of the bids made so far in the deal."""
-    total = 0
+    total = np.int64(0)  # not the literal 0: one compile of each callee it is passed to
     for seat in range(plan[P_PLAYERS]):
         bid = state[ix(plan[O_BIDS] + seat)]
         if bid > 0:

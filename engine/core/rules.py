@@ -533,7 +533,7 @@ def span_premiums(made: np.ndarray, best: np.ndarray, counted: bool, mode: int, 
     however many premiums name it. ``engine.scoring.span_premiums`` is the same rule in plain
     Python over whole spans, written from the texts, that the tests hold this against."""
     players = len(out)
-    earners = 0
+    earners = np.int64(0)  # not a literal: one compile of premium_cancels
     for seat in range(players):
         out[seat] = 0
         if counted and made[seat]:
