@@ -114,10 +114,11 @@ def _tasks(strategies: tuple[str, ...]) -> list[Any]:
 
 def test_the_warm_up_plays_built_ins_only_one_game_a_kind() -> None:
     tasks = _tasks(("mine=./examples/greedy_bot.py:GreedyBot", "isolated+strong", "heuristic",
-                    "random"))
+                    "mc:time=30"))
     mini = warm.warm_task(tasks[0])
     assert mini.engine == "scalar"
-    assert mini.strategies == ("random", "strong", "heuristic", "random")
+    # a user's file played by random; a search player without its user's 30 s a decision
+    assert mini.strategies == ("random", "strong", "heuristic", "mc:samples=2")
     assert len(mini.games) == 1 and mini.decision_seconds is None
     batch = warm.warm_task(replace(tasks[0], engine="batch",
                                    strategies=("strong", "lowest", "fastheuristic", "./b.py:B")))

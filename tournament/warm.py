@@ -6,8 +6,10 @@ of it. ``warm_up`` plays one game of each kind of shard the run will play, in th
 ``engine.core.compiling.compile_notice`` saying what is compiled; the workers then load the cache.
 It plays only built-in strategies: a seat of any other spec (a file, a module, a plug-in) is
 played by a built-in that takes the same path through the engine (``random`` on the scalar engine,
-the adapted ``heuristic`` in a batch), so no code a user brought runs in the parent. A failure
-here is left to the workers to meet and report as they always have.
+the adapted ``heuristic`` in a batch), so no code a user brought runs in the parent, and a search
+player by its cheapest form (``SEARCH_STAND_INS``: a user's time budget would make the parent's
+one game as long as a worker's). A failure here is left to the workers to meet and report as they
+always have.
 """
 
 from __future__ import annotations
@@ -23,10 +25,18 @@ from raspis.strategies.registry import BUILTINS, split_alias
 from .shard import ShardTask, run_shard_on_engine
 
 
+#: the search players at their cheapest: a whole game in a second or two, the same compiled code
+SEARCH_STAND_INS = {"mc": "mc:samples=2", "pimc": "pimc:samples=1", "ev": "ev:samples=1",
+                    "ismcts": "ismcts:iterations=2,bid_samples=1"}
+
+
 def _stand_in(spec: str, engine: str) -> str:
     """The built-in spec that warms what ``spec`` will need on ``engine``."""
     bare = split_isolation(split_alias(spec)[1])[1]
-    if bare.partition(":")[0] in BUILTINS:
+    name = bare.partition(":")[0]
+    if name in SEARCH_STAND_INS:
+        return SEARCH_STAND_INS[name]
+    if name in BUILTINS:
         return bare
     return "heuristic" if engine == "batch" else "random"
 
