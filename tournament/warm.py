@@ -24,7 +24,6 @@ from raspis.strategies.registry import BUILTINS, split_alias
 
 from .shard import ShardTask, run_shard_on_engine
 
-
 #: the search players at their cheapest: a whole game in a second or two, the same compiled code
 SEARCH_STAND_INS = {"mc": "mc:samples=2", "pimc": "pimc:samples=1", "ev": "ev:samples=1",
                     "ismcts": "ismcts:iterations=2,bid_samples=1"}
