@@ -86,8 +86,16 @@ class Rules:
         cached = self.scales.get(key)
         if cached is not None:
             return cached
-        generator = random.Random(players * 1000 + hand_size * 2 + trump)
+        # the value depends on nothing else of the variant than what this key holds (the deck in
+        # its order, and the three rules ``estimate_tricks`` reads), so variants that agree on
+        # these (a game's own copy of a preset, every game of an option mix) work it out once
         cards = list(self.variant.deck_cards)
+        shared = (tuple(cards), self.deck, self.two_jokers, self.circular, self.must_trump, *key)
+        cached = _SCALES.get(shared)
+        if cached is not None:
+            self.scales[key] = cached
+            return cached
+        generator = random.Random(players * 1000 + hand_size * 2 + trump)
         total = 0.0
         deals = 64
         for _ in range(deals):
@@ -102,7 +110,7 @@ class Rules:
                 total += estimate_tricks(self, hand, suit, hand_size, players, seat == 0,
                                          self.deck & ~hand)
         value = hand_size * deals / total if total > 0 else 1.0
-        value = self.scales[key] = min(2.0, max(0.5, value))
+        value = self.scales[key] = _SCALES[shared] = min(2.0, max(0.5, value))
         return value
 
     def need(self, kind: str, bid: int | None, taken: int, remaining: int, hand_size: int) -> int:
@@ -125,6 +133,8 @@ class Rules:
 
 
 _RULES: dict[int, Rules] = {}
+#: ``Rules.scale`` by everything it depends on (see there), shared by all ``Rules``
+_SCALES: dict[tuple, float] = {}
 
 
 def rules_for(variant: Variant) -> Rules:
