@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from raspis.engine import Game, load_variant, preset_names, variant_from_dict
+from raspis.engine.tricks import Trick, TrickCard
 from raspis.engine.variant import Variant
 from raspis.strategies import load_strategy
 from raspis.strategies.play import strategy_rng
@@ -154,16 +155,37 @@ def variant_of(case: dict[str, Any]) -> Variant:
     return load_variant(case["variant"])
 
 
-def observation_text(observation: Any) -> str:
-    """Every field of an observation but the variant, as text (tricks and cards in full)."""
-    fields = (
-        "seat", "players", "phase", "deal_number", "hand_size", "kind", "dealer", "order",
-        "to_move", "hand", "hand_hidden", "other_hands", "trump", "trump_card", "trump_how",
-        "bids", "taken", "trick", "led_suit", "trick_trump", "tricks", "played", "scores",
-        "hook_rule", "trump_hidden",
-    )
-    parts = [f"{name}={_plain(getattr(observation, name))}" for name in fields]
-    parts.append("legal=" + ",".join(str(action) for action in observation.legal_actions))
+#: The fields of an observation that its text shows, in order (every one but the variant; the
+#: legal actions come last, as printed).
+_FIELDS = (
+    "seat", "players", "phase", "deal_number", "hand_size", "kind", "dealer", "order",
+    "to_move", "hand", "hand_hidden", "other_hands", "trump", "trump_card", "trump_how",
+    "bids", "taken", "trick", "led_suit", "trick_trump", "tricks", "played", "scores",
+    "hook_rule", "trump_hidden",
+)
+_PREFIXES = tuple(f"{name}=" for name in _FIELDS)
+
+
+def observation_text(observation: Any, memo: dict[int, tuple[Any, str]] | None = None) -> str:
+    """Every field of an observation but the variant, as text (tricks and cards in full).
+
+    ``memo`` (one per game, optional) keeps the text of the legal actions by the identity of their
+    tuple, which the engine shares between equal positions (tuples and actions are immutable, and
+    each entry holds its tuple so that its id is not reused; at most 256 entries): the same text as
+    without it, written once per tuple instead of once per observation."""
+    parts = [prefix + _text(getattr(observation, name))
+             for prefix, name in zip(_PREFIXES, _FIELDS, strict=True)]
+    legal = observation.legal_actions
+    hit = memo.get(id(legal)) if memo is not None else None
+    if hit is not None and hit[0] is legal:
+        parts.append(hit[1])
+    else:
+        text = "legal=" + ",".join([str(action) for action in legal])
+        if memo is not None and type(legal) is tuple:
+            if len(memo) >= 256:
+                memo.clear()
+            memo[id(legal)] = (legal, text)
+        parts.append(text)
     return ";".join(parts)
 
 
@@ -172,6 +194,7 @@ _SCALARS = frozenset({int, str, bool, type(None)})
 
 
 def _plain(value: Any) -> str:
+    """The text of any value (the reference that ``_text``'s faster paths agree with)."""
     if type(value) in _SCALARS:
         return str(value)
     if isinstance(value, tuple | list):
@@ -185,6 +208,22 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
+def _text(value: Any) -> str:
+    """``_plain(value)``, the same text, with the common types formatted directly (scalars, tuples
+    and lists, finished tricks and the cards in them, by their exact types); anything else
+    through ``_plain``."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return str(value)
+    if kind is tuple or kind is list:
+        return "(" + ",".join([_text(item) for item in value]) + ")"
+    if kind is TrickCard:
+        return f"{value.seat}:{value.card}:{value.call}:{value.suit}"
+    if kind is Trick:
+        return f"T[{_text(value.cards)}|{value.trump}|{value.winner}]"
+    return _plain(value)
+
+
 def play(case: dict[str, Any]) -> dict[str, Any]:
     """Play a case and return its record."""
     variant = variant_of(case)
@@ -196,10 +235,11 @@ def play(case: dict[str, Any]) -> dict[str, Any]:
         strategy.start_game(game.variant, seat, players, strategy_rng(seed, seat))
     digest = hashlib.sha256()
     actions = []
+    memo: dict[int, tuple[Any, str]] = {}
     while not game.is_over():
         seat = game.current_player()
         observation = game.observation(seat)
-        digest.update(observation_text(observation).encode())
+        digest.update(observation_text(observation, memo).encode())
         action = strategies[seat].act(observation)
         actions.append(str(action))
         game.apply(action)
