@@ -14,9 +14,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import polars as pl
 import pytest
+from click.testing import CliRunner
+from raspis.cli.main import cli
 from raspis.engine import load_variant
 from raspis.engine.actions import Bid, Play
 from raspis.strategies import Strategy, play_game
@@ -32,6 +35,22 @@ def _run(*arguments: str, timeout: float = LIMIT, env: dict[str, str] | None = N
          ) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*RASPIS, *arguments], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def _usage(*arguments: str) -> SimpleNamespace:
+    """``_run`` for a command that must stop at its options (exit 2) before it plays anything: the
+    same ``cli`` that ``python -m raspis.cli.main`` calls (``main`` is just ``cli()``), invoked in
+    this process from the same directory, without a Python start and its imports for each case.
+    ``returncode`` and ``stderr`` as ``_run`` gives them; a raise that escapes ``cli`` would come
+    back as exit 1 (a ``Traceback`` on a real run), which fails every test that wants 2."""
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = CliRunner().invoke(cli, list(arguments))
+    finally:
+        os.chdir(here)
+    return SimpleNamespace(returncode=result.exit_code, stderr=result.stderr,
+                           stdout=result.stdout, exception=result.exception)
 
 
 def _tournament(out: Path, bot: str, *extra: str, games: int = 3) -> list[str]:
@@ -153,7 +172,7 @@ def test_the_shard_time_limit_kills_a_worker_stuck_outside_decisions(tmp_path: P
 
 @pytest.mark.parametrize("budget", ["0", "-1", "nan", "inf"])
 def test_invalid_time_budgets_are_usage_errors(tmp_path: Path, budget: str) -> None:
-    result = _run(*_tournament(tmp_path / "run", "FirstLegalBot", "--decision-seconds", budget))
+    result = _usage(*_tournament(tmp_path / "run", "FirstLegalBot", "--decision-seconds", budget))
     assert result.returncode == 2
     assert "--decision-seconds" in result.stderr and "finite number of seconds above 0" in \
         result.stderr
@@ -162,7 +181,7 @@ def test_invalid_time_budgets_are_usage_errors(tmp_path: Path, budget: str) -> N
 
 @pytest.mark.parametrize("option", [["--shard-seconds", "0"], ["--shard-seconds", "nan"]])
 def test_invalid_shard_budgets_are_usage_errors(tmp_path: Path, option: list[str]) -> None:
-    result = _run(*_tournament(tmp_path / "run", "FirstLegalBot", *option))
+    result = _usage(*_tournament(tmp_path / "run", "FirstLegalBot", *option))
     assert result.returncode == 2 and "--shard-seconds" in result.stderr
 
 
@@ -307,7 +326,7 @@ def test_a_manifest_that_is_not_a_manifest_is_a_clear_error(tmp_path: Path,
     (out / "games").mkdir(parents=True)
     (out / "manifest.json").write_bytes(content)
     for command in ([*_tournament(out, "FirstLegalBot"), "--resume"], ["verify", str(out)]):
-        result = _run(*command)
+        result = _usage(*command)
         assert result.returncode == 2, result.stderr
         assert "manifest.json" in result.stderr and "Traceback" not in result.stderr
 
@@ -317,7 +336,7 @@ def test_a_manifest_that_is_not_a_manifest_is_a_clear_error(tmp_path: Path,
     ("--seed", "-1"), ("--seed", str(2**64)),
 ])
 def test_out_of_range_options_are_usage_errors(tmp_path: Path, option: str, value: str) -> None:
-    result = _run(*_tournament(tmp_path / "run", "FirstLegalBot", option, value))
+    result = _usage(*_tournament(tmp_path / "run", "FirstLegalBot", option, value))
     assert result.returncode == 2
     assert option in result.stderr and "Traceback" not in result.stderr
 
