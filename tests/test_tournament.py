@@ -48,19 +48,26 @@ def _assert_same(left: Path, right: Path) -> None:
         assert a[table].equals(b[table]), f"{table} differs between {left} and {right}"
 
 
-def test_same_dataset_for_one_and_two_workers(tmp_path: Path) -> None:
-    run_tournament(SMALL, tmp_path / "one", workers=1)
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``SMALL`` played by one worker: the reference dataset the tests below compare with or read
+    (none of them writes to it), played once for the module instead of once per test."""
+    out = tmp_path_factory.mktemp("small") / "one"
+    run_tournament(SMALL, out, workers=1)
+    return out
+
+
+def test_same_dataset_for_one_and_two_workers(small_run: Path, tmp_path: Path) -> None:
     run_tournament(SMALL, tmp_path / "two", workers=2)
-    _assert_same(tmp_path / "one", tmp_path / "two")
-    games = scan_table(tmp_path / "one", "games").collect()
+    _assert_same(small_run, tmp_path / "two")
+    games = scan_table(small_run, "games").collect()
     # 12 deal sets x 3 rotations, 3 seats each
     assert games.height == 12 * 3 * 3
     assert games["game_id"].n_unique() == 36
 
 
-def test_duplicate_rotations_replay_the_same_cards(tmp_path: Path) -> None:
-    run_tournament(SMALL, tmp_path / "run", workers=1)
-    games = scan_table(tmp_path / "run", "games").collect()
+def test_duplicate_rotations_replay_the_same_cards(small_run: Path) -> None:
+    games = scan_table(small_run, "games").collect()
     per_set = games.group_by("deal_set").agg(pl.col("seed").n_unique(),
                                              pl.col("seating").n_unique())
     assert (per_set["seed"] == 1).all()  # every seating of a deal set plays the same seed
@@ -70,11 +77,10 @@ def test_duplicate_rotations_replay_the_same_cards(tmp_path: Path) -> None:
     assert (slots["seat"] == 3).all()
 
 
-def test_dask_local_cluster_gives_the_same_dataset(tmp_path: Path) -> None:
+def test_dask_local_cluster_gives_the_same_dataset(small_run: Path, tmp_path: Path) -> None:
     pytest.importorskip("distributed")
-    run_tournament(SMALL, tmp_path / "local", workers=1)
     run_tournament(SMALL, tmp_path / "dask", workers=2, executor="dask")
-    _assert_same(tmp_path / "local", tmp_path / "dask")
+    _assert_same(small_run, tmp_path / "dask")
 
 
 def _free_port() -> int:
@@ -83,7 +89,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_dask_scheduler_and_worker_processes_on_loopback(tmp_path: Path) -> None:
+def test_dask_scheduler_and_worker_processes_on_loopback(small_run: Path, tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
@@ -95,9 +101,8 @@ def test_dask_scheduler_and_worker_processes_on_loopback(tmp_path: Path) -> None
         [str(bin_dir / "dask"), "worker", address, "--nworkers", "1", "--nthreads", "1",
          "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        run_tournament(SMALL, tmp_path / "local", workers=1)
         run_tournament(SMALL, tmp_path / "cluster", executor="dask", scheduler=address)
-        _assert_same(tmp_path / "local", tmp_path / "cluster")
+        _assert_same(small_run, tmp_path / "cluster")
         manifest = json.loads((tmp_path / "cluster" / "manifest.json").read_text())
         assert manifest["executor"] == "dask" and manifest["status"] == "complete"
     finally:
@@ -153,14 +158,13 @@ def test_schema_round_trip_and_check_on_read(tmp_path: Path) -> None:
         scan_table(tmp_path / "run", "games")
 
 
-def test_deal_rows_match_the_games(tmp_path: Path) -> None:
-    run_tournament(SMALL, tmp_path / "run", workers=1)
-    games = scan_table(tmp_path / "run", "games").collect()
-    deals = scan_table(tmp_path / "run", "deals").collect()
+def test_deal_rows_match_the_games(small_run: Path) -> None:
+    games = scan_table(small_run, "games").collect()
+    deals = scan_table(small_run, "deals").collect()
     totals = deals.group_by("game_id", "seat").agg((pl.col("points") + pl.col("premium")).sum())
     joined = games.join(totals, on=["game_id", "seat"])
     assert (joined["score"] == joined["points"]).all()
-    stats = scan_table(tmp_path / "run", "deal_stats").collect()
+    stats = scan_table(small_run, "deal_stats").collect()
     assert stats["count"].sum() == deals.height
     assert stats["points_sum"].sum() == deals["points"].sum()
 
