@@ -398,21 +398,26 @@ def policy_action(game: Game, rules: Rules) -> Action:
     phase = game.phase
     seat = game.to_move
     if phase == Phase.PLAY:
-        hand = game.hands[seat]
+        # the game's state is read once for each record (each property reads it afresh into a
+        # new list; nothing changes it in between)
+        hands = game.hands
+        hand = hands[seat]
         legal, jokers = play_options(game)
         if not jokers and legal & (legal - 1) == 0:
             return PLAYS[legal.bit_length() - 1]
         deal = game.deal
+        bids = game.bids
+        taken = game.taken
+        order = game.order
         remaining = hand.bit_count()
-        need = rules.need(deal.kind, game.bids[seat], game.taken[seat], remaining,
-                          game.deal_tricks)
+        need = rules.need(deal.kind, bids[seat], taken[seat], remaining, game.deal_tricks)
         unseen = rules.deck & ~hand & ~game.played & ~game_out(game)
         others = 0
-        for other in game.order:
-            others += game.hands[other].bit_count()
-        keen, cliff = _keenness(rules, deal.kind, game.bids, game.taken, game.order, seat)
+        for other in order:
+            others += hands[other].bit_count()
+        keen, cliff = _keenness(rules, deal.kind, bids, taken, order, seat)
         return choose_play(rules, hand, legal, jokers, game.trick, game.led_suit, game.trick_trump,
-                           game.trump, len(game.order), need, unseen, others - remaining, keen,
+                           game.trump, len(order), need, unseen, others - remaining, keen,
                            cliff)
     if phase == Phase.BID:
         return Bid(policy_bid(game, rules, seat))
