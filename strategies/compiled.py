@@ -44,12 +44,13 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from numba import njit, uint64
+from numba import uint64
 from raspis.engine.batch.compiled import record_game
 from raspis.engine.batch.kernels import borrowed, logged_step, no_log, note_row, prefetch_row
 from raspis.engine.core import machine as m
 from raspis.engine.core import rules
 from raspis.engine.core.codes import CALL_HIGH, CARD_OPTION
+from raspis.engine.core.compiling import jit
 from raspis.engine.core.deal import splitmix64
 from raspis.engine.core.plan import MachineTables, RulePlan
 from raspis.engine.core.rules import ix
@@ -152,7 +153,7 @@ def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = Tru
 _SUIT_STARTS = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _rank_pick(mask: int, highest: bool) -> int:
     """The ordinary card of ``mask`` of lowest rank (lowest suit among equals), or of highest rank
     (highest suit among equals); -1 for none."""
@@ -168,7 +169,7 @@ def _rank_pick(mask: int, highest: bool) -> int:
     return rank + rules.bit_index(suits & -suits)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _nearest_bid(legal: int, estimate: int) -> int:
     """The legal bid (a bit of ``legal``) nearest ``estimate`` thousandths of a trick, the lower
     of two as near; -1 for none. The nearest lies next to the estimate on one side or the other:
@@ -187,12 +188,12 @@ def _nearest_bid(legal: int, estimate: int) -> int:
     return low if estimate - 1000 * low <= 1000 * high - estimate else high
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _top(mask: int, suit: int) -> int:
     return rules.highest_index((mask >> (13 * suit)) & 8191)
 
 
-@njit(cache=True)
+@jit()
 def _nth_bit(mask: int, index: int) -> int:
     """The ``index``-th set bit of ``mask`` (0 = lowest)."""
     for _ in range(index):
@@ -200,7 +201,7 @@ def _nth_bit(mask: int, index: int) -> int:
     return rules.bit_index(mask & -mask)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _first_in(table: np.ndarray, start: int, calls: int) -> int:
     """The first option of the order at ``table[start:]`` set in ``calls``; -1 for none."""
     for index in range(ORDER_WIDTH):
@@ -215,7 +216,7 @@ def _first_in(table: np.ndarray, start: int, calls: int) -> int:
 # -- the three policies ----------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def lowest(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     """The first legal action of ``Game.legal_actions``: spades, the lowest bid, the lowest card,
     a Joker with its first legal call (never the card option, which comes after high or low)."""
@@ -232,7 +233,7 @@ def lowest(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     return m.play_code(card, _first_in(table, order, state[m.S_LEGAL_B]))
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, index: int) -> int:
     """Uniform over the legal actions in ``Game.legal_actions`` order, the ``index``-th draw of
     the counter-based hash with ``key`` (``strategies.batch_basic.BatchRandom``)."""
@@ -287,7 +288,7 @@ def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, ind
     return m.play_code(joker, chosen)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _need(state: np.ndarray, plan: np.ndarray, table: np.ndarray, seat: int,
           remaining: int) -> int:
     """The tricks the seat still wants (``need``, see the module docstring)."""
@@ -301,7 +302,7 @@ def _need(state: np.ndarray, plan: np.ndarray, table: np.ndarray, seat: int,
     return remaining if table[T_OVER_SCORES] else 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     """``fastheuristic``: name the longest suit, bid the legal bid nearest the hand's expected
     tricks, play by the rules of thumb of the module docstring."""
@@ -377,14 +378,14 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
     return _rank_pick(losers if losers else ordinary, True)
 
 
-@njit(cache=True)
+@jit()
 def fast_decision(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     """``fast_heuristic`` as a function of its own: called by ``choose_action``, inlined only in
     ``play_fast`` (a second inlined copy costs seconds of the first run's compile)."""
     return fast_heuristic(state, plan, table)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def forced_action(state: np.ndarray) -> int:
     """The code of the one legal bid or card (not a Joker, whose calls are choices), which every
     policy plays, so none is asked; -1 when there is a choice."""
@@ -396,7 +397,7 @@ def forced_action(state: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def choose_action(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, key: int,
                   index: int) -> int:
     """The action code of ``policy`` for the seat to move (``key``, ``index``: the random key and
@@ -423,7 +424,7 @@ def choose_action(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy
     return lowest(state, plan, table)
 
 
-@njit(cache=True)
+@jit()
 def decide(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int, key: int,
            index: int) -> int:
     """The action code of ``policy`` for the seat to move (``choose_action``)."""
@@ -449,7 +450,7 @@ def decide_policy(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy
 GAME_END = 1 << 40
 
 
-@njit(cache=True)
+@jit()
 def play_on(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np.ndarray,
             keys: np.ndarray, counts: np.ndarray, row: int, until: int, record: bool,
             logs: tuple) -> int:  # type: ignore[type-arg]
@@ -477,7 +478,7 @@ def play_on(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np
     return decisions
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def play_fast(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     """``play_on`` of a whole game with ``fastheuristic`` at every seat, nothing logged, the
     machine's ``step`` inlined (``machine.apply_action``): the loop of the longest runs, a
@@ -493,7 +494,7 @@ def play_fast(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     return decisions
 
 
-@njit(cache=True)
+@jit()
 def play_games(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np.ndarray,
                keys: np.ndarray, seeds: np.ndarray, jokers: np.ndarray,
                records: tuple) -> int:  # type: ignore[type-arg]
@@ -516,7 +517,7 @@ def play_games(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray, policies
     return decisions
 
 
-@njit(cache=True)
+@jit()
 def play_games_fast(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray,
                     seeds: np.ndarray, jokers: np.ndarray,
                     records: tuple) -> int:  # type: ignore[type-arg]
@@ -534,7 +535,7 @@ def play_games_fast(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray,
     return decisions
 
 
-@njit(cache=True)
+@jit()
 def advance_rows(states: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np.ndarray,
                  keys: np.ndarray, counts: np.ndarray, rows: np.ndarray, codes: np.ndarray,
                  apply: bool, record: bool, logs: tuple, jokers: bool,  # type: ignore[type-arg]

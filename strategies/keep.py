@@ -13,23 +13,23 @@ scalar strategies (``keep_from_observation``, ``keep_from_game``) call the same 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from raspis.engine import Action, Game, Keep, Observation
 from raspis.engine.core import machine as m
+from raspis.engine.core.compiling import jit
 from raspis.engine.core.plan import rule_plan
 from raspis.engine.game import Phase
 
 KEEP, DECLINE = Keep(True), Keep(False)
 
 
-@njit(cache=True)
+@jit()
 def keep_trick(points: np.ndarray, taken: int) -> bool:
     """Whether to keep the trick: ``points[t]`` is the seat's deal points ending with ``t``
     tricks (its bid's row of the score table), ``taken`` its tricks before this one."""
     return taken + 1 < len(points) and points[taken + 1] > points[taken]
 
 
-@njit(cache=True)
+@jit()
 def keep_code(state: np.ndarray, plan: np.ndarray) -> int:
     """The action code (``machine.step``: 1 keep, 0 decline) of the seat to move in ``KEEP``,
     by ``keep_trick`` over its row of the deal's score table in the plan."""

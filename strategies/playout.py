@@ -23,9 +23,9 @@ the policy would not have made there: how badly a guess explains the play (``mc`
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from raspis.engine.batch.kernels import no_log
 from raspis.engine.core import machine as m
+from raspis.engine.core.compiling import jit
 from raspis.engine.core.deal import splitmix64
 
 from .compiled import FAST_HEURISTIC, POLICY_MASK, STRONG, decide, forced_action, play_on
@@ -43,7 +43,7 @@ V_POINTS, V_PREMIUM, V_MADE, V_OTHERS, V_RIVALS = range(5)
 VALUES = 5
 
 
-@njit(cache=True)
+@jit()
 def play_out(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int,
              result: int, steady: int, key: int) -> None:
     """Play on in ``state``, ``policy`` at every seat, until result row ``result`` is written
@@ -61,7 +61,7 @@ def play_out(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int
     play_on(state, plan, table, policies, keys, counts, 0, result, False, no_log())
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _seat_result(state: np.ndarray, plan: np.ndarray, result: int, seat: int,
                  out: np.ndarray) -> None:
     """Write ``seat``'s points, premium and made bid of result row ``result`` into ``out``, and
@@ -85,7 +85,7 @@ def _seat_result(state: np.ndarray, plan: np.ndarray, result: int, seat: int,
     out[V_RIVALS] = rivals
 
 
-@njit(cache=True)
+@jit()
 def playout_value(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int,
                   action: int, seat: int, scratch: np.ndarray, out: np.ndarray, key: int = 0,
                   steady: bool = True) -> None:
@@ -102,7 +102,7 @@ def playout_value(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy
     _seat_result(scratch, plan, result, seat, out)
 
 
-@njit(cache=True)
+@jit()
 def deal_in(state: np.ndarray, plan: np.ndarray, hands: np.ndarray, trump: np.ndarray) -> None:
     """Deal a guess into ``state`` (a copy of the search's template): ``hands`` every seat's hand
     and, where ``trump[0]`` is not -2, the trump suit and the card shown (``trump[1]``); then the
@@ -118,7 +118,7 @@ def deal_in(state: np.ndarray, plan: np.ndarray, hands: np.ndarray, trump: np.nd
     m.set_legal(state, plan)
 
 
-@njit(cache=True)
+@jit()
 def evaluate(template: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int,
              hands: np.ndarray, trumps: np.ndarray, actions: np.ndarray, seat: int,
              scratch: np.ndarray, values: np.ndarray, key: int = 0, steady: bool = True) -> None:
@@ -139,7 +139,7 @@ def evaluate(template: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: 
                           values[guess, index], draws, steady)
 
 
-@njit(cache=True)
+@jit()
 def sample_hands(known: np.ndarray, missing: np.ndarray, forbidden: np.ndarray, pool: np.ndarray,
                  rest: int, seed: int, count: int, hands: np.ndarray) -> int:
     """Deal ``count`` guesses of the hidden cards into ``hands`` (``count`` x seats): each seat
@@ -197,7 +197,7 @@ def sample_hands(known: np.ndarray, missing: np.ndarray, forbidden: np.ndarray, 
     return np.int64(state)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _same_play(state: np.ndarray, plan: np.ndarray, mover: int, chosen: int, code: int) -> bool:
     """Whether playing ``code`` comes to the same as ``chosen`` for ``mover``: the same code, or
     two ordinary cards of one suit with every card between them in the mover's hand or seen
@@ -212,7 +212,7 @@ def _same_play(state: np.ndarray, plan: np.ndarray, mover: int, chosen: int, cod
     return between & ~held == 0
 
 
-@njit(cache=True)
+@jit()
 def play_misses(start: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int,
                 hands: np.ndarray, trumps: np.ndarray, played: np.ndarray, actions: np.ndarray,
                 seat: int, misses: np.ndarray) -> None:

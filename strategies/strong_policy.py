@@ -40,7 +40,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from numba import njit, uint64
+from numba import uint64
 from raspis.engine.core import machine as m
 from raspis.engine.core import rules
 from raspis.engine.core.codes import (
@@ -57,6 +57,7 @@ from raspis.engine.core.codes import (
     TRUMP_CIRCULAR,
     WINNING_LEADS,
 )
+from raspis.engine.core.compiling import jit
 from raspis.engine.core.deal import splitmix64
 
 from .keep import keep_code
@@ -81,23 +82,23 @@ PRIOR = 20.0
 # -- small helpers ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit()
 def _jokers(mask: int) -> int:
     """How many Jokers ``mask`` holds."""
     return (mask >> 52 & 1) + (mask >> 53 & 1)
 
 
-@njit(cache=True)
+@jit()
 def _above(card: int) -> int:
     return rules.suit_mask(card // 13) & ~((2 << card) - 1)
 
 
-@njit(cache=True)
+@jit()
 def _below(card: int) -> int:
     return rules.suit_mask(card // 13) & ((1 << card) - 1)
 
 
-@njit(cache=True)
+@jit()
 def _at_most(count: int, chance: float, limit: int) -> float:
     """P(Binomial(count, chance) <= limit)."""
     if limit >= count:
@@ -115,7 +116,7 @@ def _at_most(count: int, chance: float, limit: int) -> float:
     return min(1.0, total)
 
 
-@njit(cache=True)
+@jit()
 def _pow(base: float, exponent: float) -> float:
     return base ** exponent
 
@@ -123,7 +124,7 @@ def _pow(base: float, exponent: float) -> float:
 # -- the chance that a card holds (``tactics._Table``) ---------------------------------------------
 
 
-@njit(cache=True)
+@jit()
 def _beaten(card: int, trump: int, opponents: int, led: int, unseen: int, count: int,
             each: float, keen: float, must_trump: bool, jokers_out: int,
             shares: np.ndarray) -> float:
@@ -151,7 +152,7 @@ def _beaten(card: int, trump: int, opponents: int, led: int, unseen: int, count:
     return 1.0 - _pow(1.0 - per, opponents)
 
 
-@njit(cache=True)
+@jit()
 def _lead_chance(card: int, trump: int, circular: bool, opponents: int, unseen: int, count: int,
                  each: float, keen: float, must_trump: bool, jokers_out: int,
                  shares: np.ndarray) -> float:
@@ -163,7 +164,7 @@ def _lead_chance(card: int, trump: int, circular: bool, opponents: int, unseen: 
 # -- bidding (``tactics.card_chances``, ``trick_distribution``, ``best_bid``) ----------------------
 
 
-@njit(cache=True)
+@jit()
 def card_chances(hand: int, trump: int, hand_size: int, players: int, leads: bool, unseen: int,
                  circular: bool, must_trump: bool, first_wins: bool, out: np.ndarray) -> int:
     """The chance of each source of a trick in ``hand`` into ``out``; returns how many."""
@@ -237,7 +238,7 @@ def card_chances(hand: int, trump: int, hand_size: int, players: int, leads: boo
     return count
 
 
-@njit(cache=True)
+@jit()
 def _distribution(chances: np.ndarray, count: int, scale: float, hand_size: int,
                   out: np.ndarray) -> None:
     """P(t tricks), t = 0..hand_size, into ``out`` (``tactics.trick_distribution``)."""
@@ -257,12 +258,12 @@ def _distribution(chances: np.ndarray, count: int, scale: float, hand_size: int,
         out[0] *= miss
 
 
-@njit(cache=True)
+@jit()
 def chance_of(chance: float, scale: float) -> float:
     return min(1.0, chance * scale)
 
 
-@njit(cache=True)
+@jit()
 def estimate(hand: int, trump: int, hand_size: int, players: int, leads: bool, unseen: int,
              circular: bool, must_trump: bool, first_wins: bool) -> float:
     """The expected tricks of a hand, unscaled (``tactics.estimate_tricks``)."""
@@ -275,7 +276,7 @@ def estimate(hand: int, trump: int, hand_size: int, players: int, leads: bool, u
     return min(float(hand_size), total)
 
 
-@njit(cache=True)
+@jit()
 def calibrate(cards: np.ndarray, players: int, hand_size: int, trump: bool, circular: bool,
               must_trump: bool, first_wins: bool, seed: int) -> float:
     """The scale that makes the estimates of a deal's hands add up to its tricks on average,
@@ -366,14 +367,14 @@ def load_fit(name: str, players: int, deck: int) -> dict[int, np.ndarray] | None
 # -- what the seat knows ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit()
 def _points(plan: np.ndarray, row: int, bid: int, taken: int) -> int:
     at = plan[m.O_POINTS] + m.deal_value(plan, row, m.D_POINTS_AT)
     width = m.deal_value(plan, row, m.D_POINTS_WIDTH)
     return plan[at + (bid + 1) * width + taken]
 
 
-@njit(cache=True)
+@jit()
 def _stake(state: np.ndarray, plan: np.ndarray, seat: int, bid: int) -> float:
     """What making ``bid`` adds for ``seat`` on top of the deal's points: the premium kept in
     reach while the seat has made every bid of the span so far (``tactics.premium_stake`` with
@@ -394,7 +395,7 @@ def _stake(state: np.ndarray, plan: np.ndarray, seat: int, bid: int) -> float:
     return float(best)
 
 
-@njit(cache=True)
+@jit()
 def _need(state: np.ndarray, plan: np.ndarray, seat: int, remaining: int) -> int:
     """The tricks still to aim for: the count that scores best under the deal's table, or
     exactly the bid while a premium is in reach and the bid can still be made."""
@@ -415,7 +416,7 @@ def _need(state: np.ndarray, plan: np.ndarray, seat: int, remaining: int) -> int
     return best
 
 
-@njit(cache=True)
+@jit()
 def _keen(state: np.ndarray, plan: np.ndarray, seat: int) -> tuple[float, bool]:
     """(share of the other players still wanting tricks, whether the deal has bids to make)."""
     row = state[m.S_ROW]
@@ -434,7 +435,7 @@ def _keen(state: np.ndarray, plan: np.ndarray, seat: int) -> tuple[float, bool]:
     return wanting / max(1, count - 1), True
 
 
-@njit(cache=True)
+@jit()
 def _turned_out(state: np.ndarray, shown: bool, hand: int) -> int:
     """The turned trump card (when ``shown``: not while bidding a dark deal), known to every
     seat."""
@@ -447,7 +448,7 @@ def _turned_out(state: np.ndarray, shown: bool, hand: int) -> int:
 # -- the decision ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit()
 def bid_distribution(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int,
                      seat: int, hand: int, distribution: np.ndarray) -> float:
     """P(t tricks) for the seat to bid (t = 0..hand size) into ``distribution``, from its visible
@@ -486,13 +487,13 @@ def bid_distribution(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at:
     return expected
 
 
-@njit(cache=True)
+@jit()
 def fit_buckets(hand_size: int) -> int:
     """The fitted table's buckets at a hand size: ``PRESSURES`` x the expected tricks'."""
     return PRESSURES * (BUCKETS * hand_size + 1)
 
 
-@njit(cache=True)
+@jit()
 def fit_bucket(state: np.ndarray, plan: np.ndarray, seat: int, expected: float,
                hand_size: int) -> int:
     """The seat's bucket in the fitted table: its expected tricks (``BUCKETS`` a trick), and how
@@ -512,7 +513,7 @@ def fit_bucket(state: np.ndarray, plan: np.ndarray, seat: int, expected: float,
     return pressure * (BUCKETS * hand_size + 1) + tricks
 
 
-@njit(cache=True)
+@jit()
 def bid_bucket(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int) -> int:
     """The fitted table's bucket of the seat to bid (``strategies.strong.fit_bids``)."""
     seat = state[m.S_TO_MOVE]
@@ -523,7 +524,7 @@ def bid_bucket(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int) 
     return fit_bucket(state, plan, seat, expected, hand_size)
 
 
-@njit(cache=True)
+@jit()
 def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
          hand: int) -> int:
     row = state[m.S_ROW]
@@ -571,7 +572,7 @@ def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: 
     return choice
 
 
-@njit(cache=True)
+@jit()
 def _name_trump(hand: int) -> int:
     """The longest suit, counting high cards a little (``tactics.name_trump_suit``)."""
     first = hand & ~JOKERS
@@ -588,7 +589,7 @@ def _name_trump(hand: int) -> int:
     return best
 
 
-@njit(cache=True)
+@jit()
 def _keepers(chances: np.ndarray, hand: int, jokers_held: int, need: int) -> int:
     """The ``need`` cards most likely to win (the Jokers count first), as a mask."""
     count = need - jokers_held
@@ -609,7 +610,7 @@ def _keepers(chances: np.ndarray, hand: int, jokers_held: int, need: int) -> int
     return kept
 
 
-@njit(cache=True)
+@jit()
 def _cheapest(cards: int, position: int, led: int, trick_trump: int, beats: bool,
               two_jokers: int) -> int:
     """The card of ``cards`` with the lowest ``rules.card_key`` played ``position``-th (after a
@@ -626,7 +627,7 @@ def _cheapest(cards: int, position: int, led: int, trick_trump: int, beats: bool
     return cheapest
 
 
-@njit(cache=True)
+@jit()
 def _likeliest(cards: int, trump: int, circular: bool, opponents: int, unseen: int, count: int,
                each: float, keen: float, must_trump: bool, jokers_out: int,
                shares: np.ndarray) -> int:
@@ -644,7 +645,7 @@ def _likeliest(cards: int, trump: int, circular: bool, opponents: int, unseen: i
     return pick
 
 
-@njit(cache=True)
+@jit()
 def _joker_lead(calls: int, hand: int, unseen: int, trump: int, high: bool) -> int:
     """The option to lead a Joker with: to win (with a demand that helps the hand) or to lose
     (``tactics._joker_lead``); -1 when none fits."""
@@ -685,7 +686,7 @@ def _joker_lead(calls: int, hand: int, unseen: int, trump: int, high: bool) -> i
     return best
 
 
-@njit(cache=True)
+@jit()
 def _named_lead(calls: int, nameable: int, hand: int, unseen: int, trump: int,
                 high: bool) -> int:
     """The card to declare a led Joker as (``joker.as_card``) where no call does what is wanted,
@@ -709,7 +710,7 @@ def _named_lead(calls: int, nameable: int, hand: int, unseen: int, trump: int,
     return best
 
 
-@njit(cache=True)
+@jit()
 def _lowest_lead(win: np.ndarray, cards: int) -> int:
     """A lead meant to lose: the highest of the cards nearly sure to lose, else the least likely
     to win."""
@@ -725,7 +726,7 @@ def _lowest_lead(win: np.ndarray, cards: int) -> int:
     return safe if safe >= 0 else low
 
 
-@njit(cache=True)
+@jit()
 def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
           hand: int) -> int:
     row = state[m.S_ROW]
@@ -768,7 +769,7 @@ def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat:
                    jokers_out, shares, chances)
 
 
-@njit(cache=True)
+@jit()
 def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: int, joker: int,
           calls: int, trump: int, need: int, circular: bool, remaining: int, jokers_held: int,
           unseen: int, count: int, opponents: int, each: float, keen: float, must_trump: bool,
@@ -837,7 +838,7 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
     return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, np.bool_(False)))
 
 
-@njit(cache=True)
+@jit()
 def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: int, joker: int,
             calls: int, need: int, cliff: bool, circular: bool, remaining: int,
             jokers_held: int, unseen: int, count: int, players: int, each: float, keen: float,
@@ -942,7 +943,7 @@ def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: 
     return cheapest
 
 
-@njit(cache=True)
+@jit()
 def decide_strong(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int) -> int:
     """The action code of ``strong`` for the seat to move."""
     phase = state[m.S_PHASE]

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
-from numba import njit
 from raspis.engine.batch.result import BatchResult
+from raspis.engine.core.compiling import jit
 from raspis.engine.variant import Variant
 from raspis.tournament.schema import (
     DEAL_BLOCKS,
@@ -188,7 +188,7 @@ def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str
     return frame.select([pl.col(name).cast(dtype) for name, dtype in DEAL_STATS_SCHEMA.items()])
 
 
-@njit(cache=True)
+@jit()
 def _sum_groups(rows: np.ndarray, order: np.ndarray, block_of_game: np.ndarray,
                 spec_id: np.ndarray, dealer: np.ndarray, hand_size: np.ndarray,
                 joker_holder: np.ndarray, hook_forced: np.ndarray, bid: np.ndarray,

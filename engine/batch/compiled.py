@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit
 from raspis.engine.core import machine as m
+from raspis.engine.core.compiling import jit
 from raspis.engine.core.plan import rule_plan
 from raspis.engine.variant import Variant
 
@@ -116,7 +116,7 @@ class Records:
                 self.participated, self.bid, self.tricks, self.points, self.premium)
 
 
-@njit(cache=True)
+@jit()
 def record_game(state: np.ndarray, plan: np.ndarray, game: int, jokers: np.ndarray,
                 records: tuple) -> None:  # type: ignore[type-arg]
     """Copy the finished game in ``state`` into row ``game`` of ``records`` (``Records.arrays``;
@@ -169,7 +169,7 @@ def record_game(state: np.ndarray, plan: np.ndarray, game: int, jokers: np.ndarr
     lead_changes[game] = changes
 
 
-@njit(cache=True)
+@jit()
 def record_many(states: np.ndarray, plan: np.ndarray, jokers: np.ndarray,
                 records: tuple) -> None:  # type: ignore[type-arg]
     """``record_game`` of every finished game of the state matrix ``states`` (one row a game)."""

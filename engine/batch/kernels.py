@@ -14,25 +14,26 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import carray, njit, types
+from numba import carray, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from raspis.engine.core import deal, rules
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import CALL_COUNT, OPTION_INDEX
+from raspis.engine.core.compiling import jit
 
 #: ``progress`` of a finished game: after every other
 DONE = np.iinfo(np.int64).max
 
 
-@njit(cache=True)
+@jit()
 def shuffle_many(cards: np.ndarray, keys: np.ndarray, out: np.ndarray) -> None:
     """``deal.shuffle`` of the deck under each game's key (``out``: one row per game)."""
     for row in range(len(keys)):
         deal.shuffle(cards, keys[row], out[row])
 
 
-@njit(cache=True)
+@jit()
 def first_dealer_many(decks: np.ndarray, players: int, how: int, out: np.ndarray) -> None:
     """``deal.first_dealer`` of each game from its shuffled lot deck."""
     for row in range(len(out)):
@@ -50,7 +51,7 @@ def _pointer(typingctx, address):  # noqa: ANN001, ANN202 - numba's intrinsic pr
     return signature, codegen
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def borrowed(array: np.ndarray) -> np.ndarray:
     """A view of a one-dimensional ``int64`` array without a reference count: numba then passes
     it between the functions of the loop without the atomic increments and decrements of its
@@ -83,7 +84,7 @@ def _prefetch(typingctx, address):  # noqa: ANN001, ANN202 - numba's intrinsic p
 AHEAD = 4
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def prefetch_row(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, index: int) -> None:
     """Fetch the part of a state a step reads (the scalars, the per-seat arrays up to the trick,
     the order's successors) of the game ``AHEAD`` rows after ``index`` of ``rows``: a batch's
@@ -100,7 +101,7 @@ def prefetch_row(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, index: 
 # -- the log -------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit()
 def log_deal(state: np.ndarray, plan: np.ndarray, row: int, logs: tuple) -> None:  # type: ignore[type-arg]
     """Note the deal just started in game ``row``: the hands as dealt, the trump card, the order
     of bidding (``BatchLog``)."""
@@ -113,7 +114,7 @@ def log_deal(state: np.ndarray, plan: np.ndarray, row: int, logs: tuple) -> None
         bid_order[row, number, position] = state[plan[m.O_ORDER] + position]
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def logged_step(state: np.ndarray, plan: np.ndarray, code: int, row: int, record: bool,
                 logs: tuple) -> None:  # type: ignore[type-arg]
     """``machine.step`` of game ``row`` with ``code``; with ``record`` the log's entries too."""
@@ -140,7 +141,7 @@ def logged_step(state: np.ndarray, plan: np.ndarray, code: int, row: int, record
         log_deal(state, plan, row, logs)
 
 
-@njit(cache=True)
+@jit()
 def no_log() -> tuple:  # type: ignore[type-arg]
     """The log's arrays where nothing is logged: empty, of the log's types (``logged_step``)."""
     return (np.zeros((0, 0, 0), dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
@@ -151,7 +152,7 @@ def no_log() -> tuple:  # type: ignore[type-arg]
 # -- the lockstep --------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit()
 def new_games(states: np.ndarray, plan: np.ndarray, seeds: np.ndarray, record: bool,
               logs: tuple) -> None:  # type: ignore[type-arg]
     """A fresh game in each row of ``states`` (``seeds``: ``int64`` views of the seeds)."""
@@ -169,7 +170,7 @@ def new_games(states: np.ndarray, plan: np.ndarray, seeds: np.ndarray, record: b
  V_TRUMP_CARD, V_HOW, V_TRICK_TRUMP, V_LED, V_OWN_BID, V_OWN_TAKEN, V_WIDTH) = range(17)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def note_row(state: np.ndarray, plan: np.ndarray, row: int, jokers: bool, view: np.ndarray,
              keys: np.ndarray) -> None:
     """Note where game ``row`` stands once it waits for a decision (or is over): how far it has
@@ -218,7 +219,7 @@ def note_row(state: np.ndarray, plan: np.ndarray, row: int, jokers: bool, view: 
     view[V_OWN_TAKEN, row] = state[plan[m.O_TAKEN] + seat]
 
 
-@njit(cache=True)
+@jit()
 def note_rows(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, jokers: bool,
               view: np.ndarray, keys: np.ndarray) -> None:
     """``note_row`` of each game of ``rows``."""
@@ -229,7 +230,7 @@ def note_rows(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, jokers: bo
         note_row(borrowed(states[row]), plan, row, jokers, view, keys)
 
 
-@njit(cache=True)
+@jit()
 def apply_rows(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, codes: np.ndarray,
                counts: np.ndarray, record: bool, logs: tuple, jokers: bool,  # type: ignore[type-arg]
                view: np.ndarray, keys: np.ndarray) -> None:
@@ -246,7 +247,7 @@ def apply_rows(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, codes: np
         note_row(state, plan, row, jokers, view, keys)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _first_in(order: np.ndarray, calls: int) -> int:
     """The first option of ``order`` set in ``calls``; -1 for none."""
     for option in order:
@@ -255,7 +256,7 @@ def _first_in(order: np.ndarray, calls: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@jit()
 def check_plays(view: np.ndarray, rows: np.ndarray, cards: np.ndarray, calls: np.ndarray,
                 suits: np.ndarray, lead_order: np.ndarray, follow_order: np.ndarray,
                 codes: np.ndarray, bad: np.ndarray) -> None:
@@ -286,7 +287,7 @@ def check_plays(view: np.ndarray, rows: np.ndarray, cards: np.ndarray, calls: np
         codes[index] = m.play_code(first, _first_in(order, options))
 
 
-@njit(cache=True)
+@jit()
 def check_bids(view: np.ndarray, rows: np.ndarray, bids: np.ndarray, codes: np.ndarray,
                bad: np.ndarray) -> None:
     """The action codes of answered bids: legal when in the legal mask (``V_LEGAL``), else
@@ -298,7 +299,7 @@ def check_bids(view: np.ndarray, rows: np.ndarray, bids: np.ndarray, codes: np.n
         codes[index] = rules.bit_index(legal & -legal) if bad[index] else bid
 
 
-@njit(cache=True)
+@jit()
 def check_trumps(view: np.ndarray, rows: np.ndarray, suits: np.ndarray, codes: np.ndarray,
                  bad: np.ndarray) -> None:
     """The action codes of named trumps: a suit 0..3, or -1 (no trump) where the legal mask
@@ -313,7 +314,7 @@ def check_trumps(view: np.ndarray, rows: np.ndarray, suits: np.ndarray, codes: n
 # -- what an observation shows -------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit()
 def seen_many(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, out: np.ndarray) -> None:
     """``machine.seen_cards`` of the mover of each game of ``rows``."""
     for index in range(len(rows)):
@@ -321,7 +322,7 @@ def seen_many(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, out: np.nd
         out[index] = m.seen_cards(state, plan, state[m.S_TO_MOVE])
 
 
-@njit(cache=True)
+@jit()
 def trick_lead_many(states: np.ndarray, plan: np.ndarray, rows: np.ndarray,
                     best_position: np.ndarray, best_key: np.ndarray, beats: np.ndarray) -> None:
     """The trick so far in each game of ``rows``: the position in the deal's order of who plays

@@ -1,8 +1,9 @@
 """The rules core: every rule of the game written once, compiled, under both engines.
 
 - ``engine.core.codes``: the integer codes of Joker calls, call options, hooks and trump rules;
-- ``engine.core.rules``: the rules of play as ``numba`` ``@njit(cache=True)`` functions over plain
-  integers (legal bids, legal cards, must-trump, every Joker demand and call, the trick's card key);
+- ``engine.core.rules``: the rules of play as compiled ``numba`` functions (``compiling.jit``) over
+  plain integers (legal bids, legal cards, must-trump, every Joker demand and call, the trick's card
+  key);
 - ``engine.core.plan``: a variant compiled into a ``RulePlan`` of codes and tables, with the rules
   that depend only on the deal (hook, trump choice, lead calls, premium span, tie-break hand).
 

@@ -16,7 +16,8 @@ plain data, shared by the compiled functions of ``engine.core.rules``, the singl
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .compiling import jit
 
 (CALL_NONE, CALL_HIGH, CALL_LOW, CALL_HIGHEST, CALL_LOWEST, CALL_TRUMPS, CALL_HIGHEST_CARD,
  CALL_LOWEST_CARD, CALL_LOWEST_TRUMP, CALL_RANK) = range(10)
@@ -84,7 +85,7 @@ TRUMP_CALLS = ("highest_trumps", "lowest_trump")
 WINNING_LEADS = (0, 2, 3, 4, 5, 10, 11, 12, 13, 18, *range(19, CARD_OPTION))
 
 
-@njit(cache=True)
+@jit()
 def named_call(card: int) -> int:
     """The call a Joker declared as ``card`` holds in a trick (compiled: the rules core's
     ``engine.core.rules`` and ``machine.step`` call it too)."""

@@ -15,16 +15,28 @@ import contextlib
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from typing import IO
+from collections.abc import Callable, Iterator
+from typing import IO, Any, TypeVar
 
+from numba import njit
 from numba.core import event
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: about how long a cold compile of what one command needs takes on one core, in seconds
 #: (``benchmarks/compile_time.py``; ``docs/benchmarks.md``, "The first run"): a tournament's
 #: batch engine and compiled players, and the reference engine (``engine.Game``) alone
 ESTIMATE_SECONDS = 30
 GAME_ESTIMATE_SECONDS = 10
+
+
+def jit(*, inline: str = "never") -> Callable[[F], F]:
+    """How every compiled function of raspis is compiled: ``numba.njit`` cached on disk
+    (``engine.core.cache``), without the C-callable wrapper numba makes by default (nothing takes a
+    compiled function's address; a Python caller uses the Python wrapper, which stays): 5% less of
+    the first run's compile (``docs/benchmarks.md``, "The first run"). ``inline="always"``: inlined
+    into every compiled caller, for the small rules of the hot loops."""
+    return njit(cache=True, inline=inline, no_cfunc_wrapper=True)  # type: ignore[no-any-return]
 
 
 class _Watch(event.Listener):

@@ -9,7 +9,7 @@ The functions work on one game; the batch engine loops them over its games
 from __future__ import annotations
 
 import numpy as np
-from numba import int64, njit, uint64
+from numba import int64, uint64
 
 from .codes import (
     TRUMP_CIRCULAR,
@@ -18,6 +18,7 @@ from .codes import (
     TRUMP_NAMED,
     TRUMP_NONE,
 )
+from .compiling import jit
 from .rules import ix, popcount
 
 #: How the trump was chosen, as codes (``engine.Game.trump_how`` prints them as text).
@@ -33,7 +34,7 @@ _MULTIPLIER_1 = uint64(0xBF58476D1CE4E5B9)
 _MULTIPLIER_2 = uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def splitmix64(value: np.uint64) -> np.uint64:
     """One SplitMix64 output (Steele, Lea, Flood 2014), as ``engine.rng.splitmix64``."""
     z = value + _GOLDEN
@@ -42,7 +43,7 @@ def splitmix64(value: np.uint64) -> np.uint64:
     return z ^ (z >> uint64(31))
 
 
-@njit(cache=True)
+@jit()
 def shuffle(cards: np.ndarray, key: np.uint64, out: np.ndarray) -> None:
     """``cards`` (ascending ids) in the order of the shuffle with ``key``: sorted by
     ``splitmix64(key ^ card * GOLDEN)``, ties (never seen in practice) by card id."""
@@ -55,7 +56,7 @@ SHUFFLE_SCRATCH = 128
 _BUCKET_SHIFT = uint64(52)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def shuffle_with(cards: np.ndarray, key: np.uint64, out: np.ndarray,
                  scratch: np.ndarray) -> None:
     """``shuffle`` with working space of its own (``SHUFFLE_SCRATCH + 2 * len(cards)``
@@ -89,7 +90,7 @@ def shuffle_with(cards: np.ndarray, key: np.uint64, out: np.ndarray,
         out[ix(scratch[ix(below + word)] + popcount(lower))] = cards[ix(index)]
 
 
-@njit(cache=True)
+@jit()
 def _sort_hashes(cards: np.ndarray, key: np.uint64, out: np.ndarray,
                  scratch: np.ndarray) -> None:
     """``shuffle_with`` where two cards share a bucket: a counting pass on the top 6 bits of the
@@ -123,7 +124,7 @@ def _sort_hashes(cards: np.ndarray, key: np.uint64, out: np.ndarray,
         out[ix(at)] = card
 
 
-@njit(cache=True)
+@jit()
 def forehead_cards(hand: int, count: int, key: np.uint64) -> int:
     """The ``count`` cards of ``hand`` its holder shows the others without looking, drawn at
     random (lobovaya, 000: «Покеристы наугад выбирают одну карту и клеят ее себе на лоб»; 002,
@@ -145,7 +146,7 @@ def forehead_cards(hand: int, count: int, key: np.uint64) -> int:
     return shown
 
 
-@njit(cache=True)
+@jit()
 def first_dealer(deck: np.ndarray, players: int, how: int) -> int:
     """The first dealer from the lot's shuffled ``deck``: everyone draws and the highest card
     deals, tied players drawing again (000, 002); or cards dealt face up round the table until an
@@ -181,7 +182,7 @@ def first_dealer(deck: np.ndarray, players: int, how: int) -> int:
     return 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def deal_hands(deck: np.ndarray, hand_size: int, participants: int, first_rounds: int,
                hands: np.ndarray, first_cards: np.ndarray) -> None:
     """Deal ``hand_size`` cards one at a time round the ``participants`` (by position from the
@@ -198,7 +199,7 @@ def deal_hands(deck: np.ndarray, hand_size: int, participants: int, first_rounds
                 first_cards[ix(position)] |= bit
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def trump_of_deal(rule: int, last_dealt: int, turned: int, fixed_suit: int,
                   dealer_names_on_joker: bool) -> tuple[int, int, int, int]:
     """(trump suit or -1, card shown or -1, how (``HOW_*``), who names it: 0 nobody, 1 the player
@@ -223,7 +224,7 @@ def trump_of_deal(rule: int, last_dealt: int, turned: int, fixed_suit: int,
     return card // 13, card, how, 0
 
 
-@njit(cache=True)
+@jit()
 def first_leader(hands: np.ndarray, participants: int, dealer_position: int,
                  dealer_leads: bool, joker_holder_leads: bool) -> int:
     """The position (0 = left of the dealer) that leads the first trick: the dealer's left, or the
@@ -238,7 +239,7 @@ def first_leader(hands: np.ndarray, participants: int, dealer_position: int,
     return leader
 
 
-@njit(cache=True)
+@jit()
 def lead_fine(card: int, cards_in_hand: int, fine: int) -> int:
     """The points a player loses for leading a Joker while holding other cards (002 Joker-52:
     -10, «если это не последняя карта»)."""
@@ -247,7 +248,7 @@ def lead_fine(card: int, cards_in_hand: int, fine: int) -> int:
     return 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def stock_after_deal(deck: np.ndarray, used: int, turned: bool, under_stock: bool,
                      out: np.ndarray) -> int:
     """The stock once ``used`` cards of the shuffled ``deck`` are dealt, in drawing order, into
@@ -266,7 +267,7 @@ def stock_after_deal(deck: np.ndarray, used: int, turned: bool, under_stock: boo
     return count
 
 
-@njit(cache=True)
+@jit()
 def deal_tricks(hand_size: int, participants: int, stock: int, draws: bool) -> int:
     """Tricks a deal plays: the hand, and where every player draws a card from the stock after each
     trick (002 Joker-52: «После чего игроки берут по одной карте из оставшейся колоды») one more

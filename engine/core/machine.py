@@ -27,11 +27,12 @@ card's suit and rank (2..14), and the trick holds its call as ``codes.named_call
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
+from numba import uint64
 
 from . import deal as chance
 from . import rules
 from .codes import CALL_CARD, HOOK_NO_EQUAL, OPTION_CALL, OPTION_SUIT, TRUMP_TURNED, named_call
+from .compiling import jit
 from .rules import ix
 
 # -- phases (``engine.phase.Phase``) ---------------------------------------------------------------
@@ -103,14 +104,14 @@ def action_code(card_or_value: int, call: int = 0, suit: int = -1, rank: int = 0
     return card_or_value | call << CALL_SHIFT | (suit + 1) << SUIT_SHIFT | rank << RANK_SHIFT
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def named_code(card: int, named: int) -> int:
     """``action_code`` for compiled callers: the Joker ``card`` declared as the card ``named``."""
     return (card | CALL_CARD << CALL_SHIFT | (named // 13 + 1) << SUIT_SHIFT
             | (named % 13 + 2) << RANK_SHIFT)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def play_code(card: int, option: int) -> int:
     """``action_code`` for compiled callers: playing ``card``, a Joker with the call option
     ``option`` (over ``codes.OPTIONS``; -1 is taken as the first; not ``CARD_OPTION``, which
@@ -154,7 +155,7 @@ def result_width(players: int) -> int:
     return R_SEATS + 6 * players
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def deal_value(plan: np.ndarray, row: int, column: int) -> int:
     """Column ``column`` (``D_*``) of row ``row`` of the deal table."""
     return plan[ix(plan[O_DEALS] + row * D_WIDTH + column)]
@@ -163,7 +164,7 @@ def deal_value(plan: np.ndarray, row: int, column: int) -> int:
 # -- chance ----------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _mix3(seed: int, tag: int, number: int) -> np.uint64:
     """``engine.rng.mix(seed, tag, number)``."""
     key = chance.splitmix64(uint64(0) ^ uint64(seed))
@@ -171,7 +172,7 @@ def _mix3(seed: int, tag: int, number: int) -> np.uint64:
     return chance.splitmix64(key ^ uint64(number))
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _mix2(seed: int, tag: int) -> np.uint64:
     key = chance.splitmix64(uint64(0) ^ uint64(seed))
     return chance.splitmix64(key ^ uint64(tag))
@@ -180,7 +181,7 @@ def _mix2(seed: int, tag: int) -> np.uint64:
 LOT_TAG, DEAL_TAG, FOREHEAD_TAG = 1, 2, 4  # engine.rng.LOT, engine.rng.DEAL, engine.rng.FOREHEAD
 
 
-@njit(cache=True)
+@jit()
 def draw_first_dealer(plan: np.ndarray, seed: int) -> int:
     """The first dealer of the game with ``seed``: the lot of ``deal.first_dealer``."""
     size = plan[P_DECK]
@@ -192,7 +193,7 @@ def draw_first_dealer(plan: np.ndarray, seed: int) -> int:
 # -- the flow of a game ----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit()
 def new_game(state: np.ndarray, plan: np.ndarray, seed: int) -> None:
     """A fresh game with ``seed`` (an ``int64`` view of the 64-bit seed) in ``state``: the lot
     for the first dealer, then the first deal."""
@@ -206,7 +207,7 @@ def new_game(state: np.ndarray, plan: np.ndarray, seed: int) -> None:
     start_deal(state, plan, state[S_DEAL_INDEX])  # an int64, not the literal 0: one compile
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def order_from(state: np.ndarray, plan: np.ndarray, participants: int) -> None:
     """The deal's order: the seats of ``participants`` (a mask) from the dealer's left round."""
     players = plan[P_PLAYERS]
@@ -220,7 +221,7 @@ def order_from(state: np.ndarray, plan: np.ndarray, participants: int) -> None:
     link_order(state, plan)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def link_order(state: np.ndarray, plan: np.ndarray) -> None:
     """Each seat's successor in the deal's order (``next_seat``), from the order."""
     count = state[S_ORDER_LEN]
@@ -230,7 +231,7 @@ def link_order(state: np.ndarray, plan: np.ndarray) -> None:
         state[ix(plan[O_NEXT] + state[ix(order + position)])] = successor
 
 
-@njit(cache=True)
+@jit()
 def start_deal(state: np.ndarray, plan: np.ndarray,
                row: int) -> None:
     """Shuffle, deal and show the trump of deal ``row`` of the deal table (its participants: all
@@ -283,7 +284,7 @@ def start_deal(state: np.ndarray, plan: np.ndarray,
     begin_deal(state, plan, row, trump, card, how, namer_seat)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def begin_deal(state: np.ndarray, plan: np.ndarray, row: int, trump: int,
                card: int, how: int, namer: int) -> None:
     """The deal's bookkeeping once the hands are in ``state``: trump, bids, tricks, the Jokers'
@@ -327,7 +328,7 @@ def begin_deal(state: np.ndarray, plan: np.ndarray, row: int, trump: int,
     trump_decided(state, plan)
 
 
-@njit(cache=True)
+@jit()
 def trump_decided(state: np.ndarray, plan: np.ndarray) -> None:
     """The trump is known: bidding starts left of the dealer, or play where nobody bids."""
     state[S_TRICK_TRUMP] = state[S_TRUMP]
@@ -339,7 +340,7 @@ def trump_decided(state: np.ndarray, plan: np.ndarray) -> None:
     set_legal(state, plan)
 
 
-@njit(cache=True)
+@jit()
 def start_play(state: np.ndarray, plan: np.ndarray) -> None:
     """The first trick's leader (``deal.first_leader``)."""
     state[S_PHASE] = PH_PLAY
@@ -358,7 +359,7 @@ def start_play(state: np.ndarray, plan: np.ndarray) -> None:
     set_legal(state, plan)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def bid_others(state: np.ndarray, plan: np.ndarray) -> int:
     """The sum of the bids made so far in the deal."""
     total = np.int64(0)  # not the literal 0: one compile of each callee it is passed to
@@ -369,19 +370,19 @@ def bid_others(state: np.ndarray, plan: np.ndarray) -> int:
     return total
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def is_last_bidder(state: np.ndarray, plan: np.ndarray, seat: int) -> bool:
     """Whether ``seat`` bids last (the dealer, or the last of the tied players)."""
     return seat == state[ix(plan[O_ORDER] + state[S_ORDER_LEN] - 1)]
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def next_seat(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """The seat after ``seat`` in the deal's order."""
     return state[ix(plan[O_NEXT] + seat)]
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def lead_calls(state: np.ndarray, plan: np.ndarray) -> int:
     """The calls a Joker led now may make (the plan's ``lead_calls_mask`` for this deal and
     trick)."""
@@ -392,7 +393,7 @@ def lead_calls(state: np.ndarray, plan: np.ndarray) -> int:
     return deal_value(plan, row, D_CALLS_NN + 2 * demands + has_trump)
 
 
-@njit(cache=True)
+@jit()
 def set_legal(state: np.ndarray, plan: np.ndarray) -> None:
     """The legal actions of the seat to move, as masks (``legal_masks``), for callers outside
     ``step``: the start of bidding or play, ``engine.Game``, the playouts; the trick so far is
@@ -401,7 +402,7 @@ def set_legal(state: np.ndarray, plan: np.ndarray) -> None:
     legal_masks(state, plan)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def legal_masks(state: np.ndarray, plan: np.ndarray) -> None:
     """The legal actions of the seat to move, as masks: in ``BID`` the bids (``rules.legal_bids``,
     up to the deal's tricks); in ``PLAY`` the cards (``rules.legal_cards``) and a Joker's calls
@@ -440,7 +441,7 @@ def legal_masks(state: np.ndarray, plan: np.ndarray) -> None:
     state[S_LEGAL_B] = joker_calls(state, plan) if cards & rules.JOKER_BITS else 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def joker_calls(state: np.ndarray, plan: np.ndarray) -> int:
     """The calls a Joker played now may make, as options over ``codes.OPTIONS``: on a lead the
     deal's lead calls (``lead_calls``), else ``rules.follow_calls_named`` after the trick's first
@@ -457,7 +458,7 @@ def joker_calls(state: np.ndarray, plan: np.ndarray) -> int:
     return rules.follow_calls_named(plan[P_TWO_JOKERS], first, plan[P_NAMEABLE])
 
 
-@njit(cache=True)
+@jit()
 def apply_trump(state: np.ndarray, plan: np.ndarray, suit: int) -> None:
     """The seat to move names ``suit`` (-1: no trump)."""
     state[S_TRUMP] = suit
@@ -466,7 +467,7 @@ def apply_trump(state: np.ndarray, plan: np.ndarray, suit: int) -> None:
     trump_decided(state, plan)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> bool:
     """The seat to move bids ``bid``; the dealer's hook is noted where it binds. True when the
     next seat bids (its legal bids are still to be set), False when play started."""
@@ -487,7 +488,7 @@ def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> bool:
     return True
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def best_in_trick(state: np.ndarray, plan: np.ndarray, skip: int) -> tuple[int, int, bool]:
     """(position, key, beats) of the card holding the trick so far: the greatest
     ``rules.card_key``, the earliest among equals, and whether trumps beat the leading Joker's
@@ -510,7 +511,7 @@ def best_in_trick(state: np.ndarray, plan: np.ndarray, skip: int) -> tuple[int, 
     return best, best_key, beats
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def note_trick_lead(state: np.ndarray, plan: np.ndarray) -> None:
     """Work out the trick so far afresh into ``S_BEST_AT``, ``S_BEST_KEY`` and ``S_BEATS``
     (``best_in_trick``): after the lead, when the led suit (and with it a circular trick's
@@ -521,7 +522,7 @@ def note_trick_lead(state: np.ndarray, plan: np.ndarray) -> None:
     state[S_BEATS] = beats
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def trick_lead(state: np.ndarray) -> tuple[int, int, bool]:
     """(position in the trick, ``rules.card_key``, beats) of the card holding the trick so far,
     as ``best_in_trick`` without a skip, kept by ``apply_play`` card by card: what a policy
@@ -529,7 +530,7 @@ def trick_lead(state: np.ndarray) -> tuple[int, int, bool]:
     return state[S_BEST_AT], state[S_BEST_KEY], state[S_BEATS] != 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def trick_winner(state: np.ndarray, plan: np.ndarray, skip: int) -> int:
     """The position in the trick of the card that takes it (``trick_lead``); with ``skip`` the
     best of the other cards (``best_in_trick``)."""
@@ -538,7 +539,7 @@ def trick_winner(state: np.ndarray, plan: np.ndarray, skip: int) -> int:
     return best_in_trick(state, plan, skip)[0]
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def apply_play(state: np.ndarray, plan: np.ndarray, card: int, call: int, suit: int) -> bool:
     """The seat to move plays ``card`` (a Joker with ``call`` and ``suit``) to the trick. True
     when the trick is full (``step`` then settles it), else the next seat is to move."""
@@ -576,7 +577,7 @@ def apply_play(state: np.ndarray, plan: np.ndarray, card: int, call: int, suit: 
     return True
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def draw_round(state: np.ndarray, plan: np.ndarray, winner: int) -> None:
     """After a trick every player draws one card from the stock, the trick's winner first, in
     turn (002: «После чего игроки берут по одной карте из оставшейся колоды»), while the stock has
@@ -596,7 +597,7 @@ def draw_round(state: np.ndarray, plan: np.ndarray, winner: int) -> None:
         drawer = next_seat(state, plan, drawer)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def finish_trick(state: np.ndarray, plan: np.ndarray, position: int) -> int:
     """The card at ``position`` takes the full trick: it is recorded, the stock drawn from (002)
     and a finished deal scored. Returns the events: ``EV_TRICK`` alone while the deal goes on
@@ -628,7 +629,7 @@ def finish_trick(state: np.ndarray, plan: np.ndarray, position: int) -> int:
     return EV_TRICK | score_deal(state, plan)
 
 
-@njit(cache=True)
+@jit()
 def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
     """Score the deal (its score table, the fines, the premium of a span that closes: 002) into a
     result row, and go on to the next deal or the end. Returns the events."""
@@ -688,7 +689,7 @@ def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
     return EV_DEAL_SCORED | next_deal(state, plan)
 
 
-@njit(cache=True)
+@jit()
 def next_deal(state: np.ndarray, plan: np.ndarray) -> int:
     """The next deal of the schedule, a tie-break deal between the tied leaders (003), or the
     end. Returns the events."""
@@ -717,7 +718,7 @@ def next_deal(state: np.ndarray, plan: np.ndarray) -> int:
     return EV_GAME_OVER
 
 
-@njit(cache=True)
+@jit()
 def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, int, int, int]:
     """Apply ``action`` (``action_code``; known to be legal) of the seat to move and everything
     that follows it. Returns (phase, seat to move, legal mask A, legal mask B, events): in ``BID``
@@ -727,7 +728,7 @@ def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, in
     return apply_action(state, plan, action)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def apply_action(state: np.ndarray, plan: np.ndarray,
                  action: int) -> tuple[int, int, int, int, int]:
     """``step``, inlined where a call per decision is too dear: the compiled loop of whole games
@@ -785,7 +786,7 @@ def apply_action(state: np.ndarray, plan: np.ndarray,
 # -- what a seat may see ---------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def visible_hand(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """The cards ``seat`` sees of its own hand: none while bidding a dark, blind or forehead deal
     (``plan.bidding_view``); only the first cards while naming trump after them (002), unless a
@@ -798,7 +799,7 @@ def visible_hand(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     return state[ix(plan[O_HANDS] + seat)]
 
 
-@njit(cache=True)
+@jit()
 def visible_other_hand(state: np.ndarray, plan: np.ndarray, seat: int, other: int) -> int:
     """The cards of ``other``'s hand that ``seat`` sees, -1 for none (never its own): while
     bidding a forehead deal the whole hand (000 fifth article, ``plan.bidding_view``); in a deal
@@ -817,7 +818,7 @@ def visible_other_hand(state: np.ndarray, plan: np.ndarray, seat: int, other: in
     return -1
 
 
-@njit(cache=True)
+@jit()
 def visible_trump(state: np.ndarray, plan: np.ndarray) -> int:
     """The trump suit as the seat to move sees it: -1 while bidding a dark deal."""
     if state[S_PHASE] == PH_BID and deal_value(plan, state[S_ROW], D_TRUMP_HIDDEN):
@@ -825,7 +826,7 @@ def visible_trump(state: np.ndarray, plan: np.ndarray) -> int:
     return state[S_TRUMP]
 
 
-@njit(cache=True)
+@jit()
 def seen_cards(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """The cards of this deal ``seat`` has seen played and may look back at: the finished tricks
     the memory rule shows it (``rules.trick_visible``) and the trick under way."""

@@ -1,10 +1,10 @@
 """The rules of play, compiled: legal bids, legal cards, the Joker's calls, and who takes a trick.
 
-Each rule is one ``@njit(cache=True)`` function over plain integers (hands and card sets are
-``int64`` bitmasks with the card ids of ``engine.cards``: bit ``suit * 13 + rank - 2``, Jokers 52
-and 53), named for the rule, with the seed text it follows. ``engine.Game`` calls them for one game,
-the batch engine in compiled loops over thousands of games, and the strategies' trick reasoning
-through ``card_key``: a rule is written here and nowhere else.
+Each rule is one compiled function (numba, cached: ``engine.core.compiling.jit``) over plain
+integers (hands and card sets are ``int64`` bitmasks with the card ids of ``engine.cards``: bit
+``suit * 13 + rank - 2``, Jokers 52 and 53), named for the rule, with the seed text it follows.
+``engine.Game`` calls them for one game, the batch engine in compiled loops over thousands of games,
+and the strategies' trick reasoning through ``card_key``: a rule is written here and nowhere else.
 
 The trick is decided by a running maximum of ``card_key``: the card with the greatest key takes
 it, the earliest among equal keys (so a trick nobody follows goes to its leader).
@@ -13,7 +13,7 @@ it, the earliest among equal keys (so a trick nobody follows goes to its leader)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
 from .codes import (
@@ -32,6 +32,7 @@ from .codes import (
     LOW_OPTION,
     NAMED_SHIFT,
 )
+from .compiling import jit
 
 JOKER_BITS = (1 << 52) | (1 << 53)
 SUIT_BITS = (1 << 13) - 1
@@ -42,7 +43,7 @@ TWO_JOKERS_SECOND_WINS, TWO_JOKERS_FIRST_WINS, TWO_JOKERS_OPPOSITE = range(3)
 CARD_OPTION_BIT = 1 << CARD_OPTION
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def suit_mask(suit: int) -> int:
     """The 13 cards of ``suit`` (0 for -1, no suit)."""
     if suit < 0:
@@ -74,13 +75,13 @@ def _bit_instruction(name: str):  # noqa: ANN202 - builds a numba intrinsic
 _ctpop, _cttz, _ctlz = (_bit_instruction(name) for name in ("ctpop", "cttz", "ctlz"))
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def highest_bit(mask: int) -> int:
     """The highest set bit of a positive mask, as a mask."""
     return 1 << (63 - _ctlz(mask))
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def highest_index(mask: int) -> int:
     """The index of the highest set bit of a mask below 2**63; -1 for 0."""
     if mask <= 0:
@@ -88,7 +89,7 @@ def highest_index(mask: int) -> int:
     return 63 - _ctlz(mask)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def ix(index: int) -> np.uint64:
     """``index`` as an unsigned array index. numba tests every signed index for a negative value
     before the access (Python's ``a[-1]``) unless it can prove it is not; the compiled code's
@@ -99,19 +100,19 @@ def ix(index: int) -> np.uint64:
     return np.uint64(index)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def popcount(mask: int) -> int:
     """The number of set bits of a non-negative mask (the processor's ``popcnt``)."""
     return _ctpop(mask)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def bit_index(bit: int) -> int:
     """The index of a single set bit (64 for none)."""
     return _cttz(bit)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def is_high_call(call: int) -> bool:
     """A Joker played with this call takes the trick: high, highest <suit>, highest trumps, and
     every demand of any suit (highest card, lowest card, lowest trump, a named rank: 000's fourth
@@ -123,19 +124,19 @@ def is_high_call(call: int) -> bool:
             or CALL_HIGHEST_CARD <= call < CALL_CARD)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def is_named_call(call: int) -> bool:
     """A Joker played with this call was declared as a card (``joker.as_card``)."""
     return call >= CALL_CARD
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def named_card(call: int) -> int:
     """The card a Joker declared as a card was named (``is_named_call``)."""
     return call >> NAMED_SHIFT
 
 
-@njit(cache=True)
+@jit()
 def nameable_cards(deck: int) -> int:
     """The cards a Joker may be declared as (``joker.as_card``; 000 fifth article: «джокер может
     быть выдан за любую карту: любого ранга и масти. Например, за козырного туза или двойку
@@ -149,20 +150,20 @@ def nameable_cards(deck: int) -> int:
     return deck & ~JOKER_BITS
 
 
-@njit(cache=True)
+@jit()
 def ranks_held(cards: int) -> int:
     """The ranks of the ordinary ``cards`` in any suit, as 13 bits (bit ``rank - 2``)."""
     cards &= ~JOKER_BITS
     return (cards | cards >> 13 | cards >> 26 | cards >> 39) & SUIT_BITS
 
 
-@njit(cache=True)
+@jit()
 def cards_of_rank(cards: int, rank_index: int) -> int:
     """The cards of ``cards`` of rank ``rank_index + 2``, in every suit."""
     return cards & (RANK_BITS << rank_index)
 
 
-@njit(cache=True)
+@jit()
 def any_suit_demand(ordinary: int, trumps: int, call: int) -> int:
     """The cards of ``ordinary`` (``trumps``: its trumps) that answer a Joker led with a demand of
     any suit.
@@ -192,7 +193,7 @@ def any_suit_demand(ordinary: int, trumps: int, call: int) -> int:
     return cards_of_rank(ordinary, bit_index(ranks & -ranks))
 
 
-@njit(cache=True)
+@jit()
 def follow_mask(hand: int, lead_card: int, lead_call: int, lead_suit: int, led_suit: int,
                 trick_trump: int, must_trump: bool) -> int:
     """The ordinary cards of ``hand`` that may be played to a trick under way.
@@ -233,14 +234,14 @@ def follow_mask(hand: int, lead_card: int, lead_call: int, lead_suit: int, led_s
     return ordinary
 
 
-@njit(cache=True)
+@jit()
 def joker_locked(lock_card: int, played: int) -> bool:
     """The Joker may not be played until ``lock_card`` has been (003: «пока не вышла дама пик»);
     -1: never locked."""
     return lock_card >= 0 and not (played >> lock_card) & 1
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def led_suit_after(led_suit: int, card: int, position: int, call: int, call_suit: int) -> int:
     """The led suit once ``card`` is played ``position``-th in a trick: the first ordinary card
     sets it (after a Joker led without a suit, 002 Joker-52), unless a Joker led with a suit
@@ -257,13 +258,13 @@ def led_suit_after(led_suit: int, card: int, position: int, call: int, call_suit
     return -1
 
 
-@njit(cache=True)
+@jit()
 def circular_trick_trump(led_suit: int) -> int:
     """Under circular trumps (000, 002) the trick's trump: the suit after the led suit."""
     return (led_suit + 1) % 4
 
 
-@njit(cache=True)
+@jit()
 def legal_cards(hand: int, trick_length: int, lead_card: int, lead_call: int, lead_suit: int,
                 led_suit: int, trick_trump: int, must_trump: bool, lock_card: int,
                 played: int) -> int:
@@ -281,7 +282,7 @@ def legal_cards(hand: int, trick_length: int, lead_card: int, lead_call: int, le
     return cards | jokers
 
 
-@njit(cache=True)
+@jit()
 def follow_calls(two_jokers: int, first_joker_call: int) -> int:
     """The calls a Joker may be played with after the lead, as options over ``codes.OPTIONS``:
     high (takes the trick) or low (gives it away); under 002's Joker-52 rule the second Joker of a
@@ -291,7 +292,7 @@ def follow_calls(two_jokers: int, first_joker_call: int) -> int:
     return HIGH_OPTION | LOW_OPTION
 
 
-@njit(cache=True)
+@jit()
 def follow_calls_named(two_jokers: int, first_joker_call: int, nameable: int) -> int:
     """``follow_calls``, and where the Joker may be declared as a card (``nameable``: the cards
     of ``nameable_cards``, 0 when ``joker.as_card`` is off) the card option too: «обладатель
@@ -304,7 +305,7 @@ def follow_calls_named(two_jokers: int, first_joker_call: int, nameable: int) ->
     return calls
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def trumps_beat_demand(lead_card: int, lead_call: int, lead_suit: int, trick_trump: int,
                        trump_wins: bool) -> bool:
     """After a Joker led "highest <suit>", a trump played by a void player beats the Joker, when
@@ -314,7 +315,7 @@ def trumps_beat_demand(lead_card: int, lead_call: int, lead_suit: int, trick_tru
             and trick_trump != lead_suit)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def suit_rank(suit: int, led_suit: int, trick_trump: int, beats: bool) -> int:
     """What an ordinary card of ``suit`` counts for in a trick: a trump 200 (2000 when ``beats``:
     trumps beat the leading Joker's demand), the led suit 100, any other suit -1 (it cannot take
@@ -326,7 +327,7 @@ def suit_rank(suit: int, led_suit: int, trick_trump: int, beats: bool) -> int:
     return -1
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: int,
              beats: bool, two_jokers: int) -> int:
     """How strongly a card played ``position``-th in a trick holds it; the greatest key wins.
@@ -356,7 +357,7 @@ def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: in
     return rank + card
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def may_decline(lead_card: int, winner_position: int) -> bool:
     """Whether the player who led the trick may decline it (``joker.lead_choice``, 000: «Походивший
     с джокера может забрать взятку, либо отказаться от нее»): it led a Joker, and the Joker holds
@@ -364,7 +365,7 @@ def may_decline(lead_card: int, winner_position: int) -> bool:
     return lead_card >= 52 and winner_position == 0
 
 
-@njit(cache=True)
+@jit()
 def legal_bids(hand_size: int, min_bid: int, hook: int, last: bool, others: int,
                passes_in_row: int, pass_limit: int) -> int:
     """The legal bids as a mask (bit ``b``: bid ``b``) of a bidder; ``hand_size``: the tricks the
@@ -400,7 +401,7 @@ def legal_bids(hand_size: int, min_bid: int, hook: int, last: bool, others: int,
     return mask
 
 
-@njit(cache=True)
+@jit()
 def hook_binds(hand_size: int, min_bid: int, others: int) -> bool:
     """The dealer's hook took away a bid that would otherwise have been open to the last bidder
     (the bid that makes the sum equal the tricks is within its range)."""
@@ -408,7 +409,7 @@ def hook_binds(hand_size: int, min_bid: int, others: int) -> bool:
     return lowest <= hand_size - others
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _suit_winners(cards: int, best_key: int, suit: int, led_suit: int, trick_trump: int,
                   beats: bool) -> int:
     """The cards of ``suit`` in ``cards`` whose ``suit_rank`` plus card id exceeds ``best_key``."""
@@ -424,7 +425,7 @@ def _suit_winners(cards: int, best_key: int, suit: int, led_suit: int, trick_tru
     return cards & suit_mask(suit) & above
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def winning_cards(cards: int, best_key: int, position: int, led_suit: int, trick_trump: int,
                   beats: bool, two_jokers: int) -> int:
     """The ordinary cards of ``cards`` that, played ``position``-th, would take the trick from its
@@ -442,7 +443,7 @@ def winning_cards(cards: int, best_key: int, position: int, led_suit: int, trick
     return winners
 
 
-@njit(cache=True)
+@jit()
 def cards_ruled_out(card: int, candidates: int, lead_card: int, lead_call: int, lead_suit: int,
                     led_suit: int, trick_trump: int, must_trump: bool) -> int:
     """The cards of ``candidates`` that a player who followed a trick with ``card`` cannot hold:
@@ -464,13 +465,13 @@ def cards_ruled_out(card: int, candidates: int, lead_card: int, lead_call: int, 
 PREMIUM_NONE, PREMIUM_FIXED, PREMIUM_BEST_DEAL = range(3)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def bid_made(bid: int, taken: int) -> bool:
     """A seat made its bid (``bid`` -1: a deal without bidding, which counts as made)."""
     return bid < 0 or bid == taken
 
 
-@njit(cache=True)
+@jit()
 def premium(mode: int, best_deal: int, fixed_points: int) -> int:
     """The premium of a seat that made every bid of its span (002: «премия» for making every bid
     of the game, or of a pulka): fixed points, or the seat's best deal score of the span once
@@ -493,7 +494,7 @@ PREMIUM_SEVERAL_CODES = {"each": PREMIUM_SEVERAL_EACH,
                          "none": PREMIUM_SEVERAL_NONE}
 
 
-@njit(cache=True)
+@jit()
 def span_record(made_so_far: bool, best_so_far: int, bid: int, taken: int, points: int,
                 opens: bool) -> tuple[bool, int]:
     """A seat's record of the premium's span after one more deal counted: whether it has made
@@ -505,7 +506,7 @@ def span_record(made_so_far: bool, best_so_far: int, bid: int, taken: int, point
     return made and made_so_far, max(points, best_so_far)
 
 
-@njit(cache=True)
+@jit()
 def premium_cancels(seat: int, earners: int, players: int, others: int, several: int) -> bool:
     """Whether the premiums of ``earners`` (a mask of seats) cancel ``seat``'s best deal of the
     span (``scoring.premium_others``, the Georgian score apps and jok.ge, issue 12): every other
@@ -520,7 +521,7 @@ def premium_cancels(seat: int, earners: int, players: int, others: int, several:
     return earners >> ((seat + players - 1) % players) & 1 != 0
 
 
-@njit(cache=True)
+@jit()
 def span_premiums(made: np.ndarray, best: np.ndarray, counted: bool, mode: int, fixed_points: int,
                   others: int, several: int, out: np.ndarray) -> None:
     """What the close of a premium's span adds to each seat's total (``out[seat]``), from the
@@ -554,7 +555,7 @@ MEMORY_CODES = {"full": MEMORY_FULL, "own_and_last": MEMORY_OWN_AND_LAST, "last"
                 "none": MEMORY_NONE, "own": MEMORY_OWN}
 
 
-@njit(cache=True)
+@jit()
 def trick_visible(memory: int, own: bool, last: bool) -> bool:
     """Whether a seat may look back at a finished trick of the deal (``play.memory``, RULES §8):
     every trick; its own and the last one (003: «за исключением последней взятки ... Свои взятки

@@ -42,9 +42,9 @@ to ``row``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .codes import CALL_NONE, CARD_OPTION, OPTION_CALL, OPTION_COUNT, OPTION_SUIT, named_call
+from .compiling import jit
 from .deal import lead_fine
 from .rules import (
     card_key,
@@ -85,21 +85,21 @@ _OPTION_SUIT = OPTION_SUIT.copy()
 JOKER_BITS = (1 << 52) | (1 << 53)
 
 
-@njit(cache=True)
+@jit()
 def _call_of(option: int) -> int:
     if option >= NAMED_OPTION:
         return named_call(option - NAMED_OPTION)
     return CALL_NONE if option < 0 else _OPTION_CALL[option]
 
 
-@njit(cache=True)
+@jit()
 def _suit_of_call(option: int) -> int:
     if option >= NAMED_OPTION:
         return (option - NAMED_OPTION) // 13
     return -1 if option < 0 else _OPTION_SUIT[option]
 
 
-@njit(cache=True)
+@jit()
 def trick_winner(cards: np.ndarray, options: np.ndarray, count: int, led_suit: int,
                  trick_trump: int, trump_wins: bool, two_jokers: int, skip: int) -> int:
     """The position in the trick of the card that takes it: the greatest ``core.card_key``, the
@@ -121,7 +121,7 @@ def trick_winner(cards: np.ndarray, options: np.ndarray, count: int, led_suit: i
     return best
 
 
-@njit(cache=True)
+@jit()
 def _reachable(row: np.ndarray, taken: int, left: int) -> tuple[int, int, int]:
     """(lowest, highest, best count) of ``row`` over the trick counts still reachable."""
     lowest = row[taken]
@@ -137,7 +137,7 @@ def _reachable(row: np.ndarray, taken: int, left: int) -> tuple[int, int, int]:
     return lowest, highest, best
 
 
-@njit(cache=True)
+@jit()
 def _joker_moves(params: np.ndarray, hand: int, jokers: int, later: int, met: int,
                  trick_cards: np.ndarray, trick_options: np.ndarray, trick_length: int,
                  move_cards: np.ndarray, move_options: np.ndarray, ply: int, count: int,
@@ -171,7 +171,7 @@ def _joker_moves(params: np.ndarray, hand: int, jokers: int, later: int, met: in
     return count
 
 
-@njit(cache=True)
+@jit()
 def _named_moves(nameable: int, joker: int, later: int, met: int, move_cards: np.ndarray,
                  move_options: np.ndarray, ply: int, count: int) -> int:
     """Append the Joker declared as a card (``joker.as_card``), one ``nameable`` card for each
@@ -203,7 +203,7 @@ def _named_moves(nameable: int, joker: int, later: int, met: int, move_cards: np
     return count
 
 
-@njit(cache=True)
+@jit()
 def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np.ndarray,
               trick_options: np.ndarray, trick_length: int, led_suit: int, trick_trump: int,
               played: int, move_cards: np.ndarray, move_options: np.ndarray, ply: int,
@@ -288,7 +288,7 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
 NODE_FIELDS = 21
 
 
-@njit(cache=True)
+@jit()
 def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
            nodes: np.ndarray, ply: int, forced: bool, table_keys: np.ndarray,
            table_low: np.ndarray, table_high: np.ndarray) -> tuple[bool, int]:
@@ -345,7 +345,7 @@ def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.n
     return False, 0
 
 
-@njit(cache=True)
+@jit()
 def _open_keep(nodes: np.ndarray, child: int, players: int, leader: int, led: int, trump: int,
                taken: int) -> None:
     """Make ``child`` a keep node (``joker.lead_choice``, 000: «Походивший с джокера может
@@ -358,7 +358,7 @@ def _open_keep(nodes: np.ndarray, child: int, players: int, leader: int, led: in
     nodes[child, N_TAKEN] = taken
 
 
-@njit(cache=True)
+@jit()
 def _keep_moves(move_cards: np.ndarray, move_options: np.ndarray, ply: int) -> int:
     """The two moves of a keep node."""
     move_cards[ply, 0] = KEEP_MOVE
@@ -368,7 +368,7 @@ def _keep_moves(move_cards: np.ndarray, move_options: np.ndarray, ply: int) -> i
     return 2
 
 
-@njit(cache=True)
+@jit()
 def _kept_by(params: np.ndarray, played_cards: np.ndarray, played_options: np.ndarray,
              nodes: np.ndarray, ply: int, move: int) -> int:
     """The position that takes the full trick before the keep node at ``ply``: its leader when
@@ -384,7 +384,7 @@ def _kept_by(params: np.ndarray, played_cards: np.ndarray, played_options: np.nd
     return (leader + position) % players
 
 
-@njit(cache=True)
+@jit()
 def _after_keep(nodes: np.ndarray, ply: int, child: int, winner: int, trump: int) -> None:
     """The node after a keep node: the next trick, led by the trick's taker, the same cards."""
     nodes[child, N_PLAYED] = nodes[ply, N_PLAYED]
@@ -396,7 +396,7 @@ def _after_keep(nodes: np.ndarray, ply: int, child: int, winner: int, trump: int
     nodes[child, N_TRUMP] = trump
 
 
-@njit(cache=True)
+@jit()
 def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
             root: int, forced_card: int, forced_option: int, nodes: np.ndarray,
             played_cards: np.ndarray, played_options: np.ndarray, move_cards: np.ndarray,
@@ -574,7 +574,7 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
         returning = True
 
 
-@njit(cache=True)
+@jit()
 def _search_stack(params: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
                   trick_cards: np.ndarray, trick_options: np.ndarray, trick_length: int
                   ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -604,7 +604,7 @@ def _search_stack(params: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
     return key, move_cards, move_options, nodes, played_cards, played_options
 
 
-@njit(cache=True)
+@jit()
 def solve_moves(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
                 trick_cards: np.ndarray, trick_options: np.ndarray, trick_length: int,
                 leader: int, led_suit: int, trick_trump: int, played: int, taken: int,
@@ -651,21 +651,21 @@ TAKEN_MASK = 63
 MAXN_PLAYERS = 7
 
 
-@njit(cache=True)
+@jit()
 def outcome_score(rows: np.ndarray, packed: int, position: int, fine: int) -> int:
     """The points of ``position`` in a packed outcome: its row at its tricks, plus its fines."""
     own = packed >> (SEAT_BITS * position)
     return rows[position, own & TAKEN_MASK] + fine * ((own >> 6) & 3)
 
 
-@njit(cache=True)
+@jit()
 def _mix(value: int) -> int:
     """A 64-bit mix of a packed trick count vector, for the table's key."""
     value = (value ^ (value >> 29)) * -4658895280553007687
     return value ^ (value >> 32)
 
 
-@njit(cache=True)
+@jit()
 def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
                  root: int, forced_card: int, forced_option: int, nodes: np.ndarray,
                  played_cards: np.ndarray, played_options: np.ndarray, move_cards: np.ndarray,
@@ -836,7 +836,7 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
         returning = True
 
 
-@njit(cache=True)
+@jit()
 def solve_moves_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray,
                      hands: np.ndarray, trick_cards: np.ndarray, trick_options: np.ndarray,
                      trick_length: int, leader: int, led_suit: int, trick_trump: int,
