@@ -9,9 +9,9 @@ Imports the engine, plays one classic game on the reference engine (``engine.Gam
 ``fastheuristic``, ``lowest``: the compiled loop ``play_games``) and one with ``fastheuristic`` at
 every seat (its loop of its own, ``play_games_fast``), so every rule function and compiled policy
 such games use is compiled (with an empty cache) or loaded (once the cache is there); prints the
-wall and CPU time of each part. The first two parts are what ``make run`` compiles. ``--functions`` also lists
-the functions numba compiled that took longest, by the CPU time spent in each one itself (its own
-type inference and code generation; the callees it compiled on the way are counted apart).
+wall and CPU time of each part. The first two parts are what ``make run`` compiles. ``--functions``
+also lists the functions numba compiled that took longest, by the CPU time spent in each one itself
+(its own type inference and code generation; the callees it compiled on the way are counted apart).
 """
 
 from __future__ import annotations
