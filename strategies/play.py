@@ -34,11 +34,8 @@ from raspis.engine import Game, Variant
 from raspis.engine import rng as chance
 from raspis.engine.actions import Bid, Keep, NameTrump, Play
 from raspis.engine.observation import observe
-from raspis.engine.phase import Phase
 
 from .base import Strategy
-
-_OVER = int(Phase.GAME_OVER)
 
 
 class DecisionTimeout(BaseException):
@@ -319,10 +316,11 @@ def play_game(
         direct = budget is None and _HEARTBEAT is None  # no timer, no watchdog to tell
         acts = [strategy.act for strategy in strategies]
         apply = game.apply_unchecked
-        # ``game.is_over()``, ``current_player()`` and ``observation(seat)``, read without the
-        # calls: this loop is what every decision of a Python strategy costs
-        while game._phase != _OVER:
-            seat = game._to_move
+        # ``current_player()`` is -1 once the game is over (one call for ``is_over()`` too), and
+        # ``observe`` is ``observation(seat)`` without its checks: this loop is what every
+        # decision of a Python strategy costs
+        to_move = game.current_player
+        while (seat := to_move()) >= 0:
             observation = observe(game, seat)
             if direct:  # ``guarded(_decide, ...)`` without the calls around it
                 mark = _INTERRUPTS
