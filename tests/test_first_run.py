@@ -4,6 +4,7 @@ start (``tournament.warm``)."""
 
 from __future__ import annotations
 
+import inspect
 import io
 from dataclasses import replace
 from typing import Any
@@ -53,8 +54,6 @@ def _inlining_pair() -> tuple[Any, Any]:
 
 def test_the_inliner_is_patched_on_this_numba_or_numba_copies_no_more() -> None:
     source = inline_closurecall.InlineWorker.inline_ir
-    import inspect
-
     assert inliner.INSTALLED or "copy.deepcopy" not in inspect.getsource(source)
 
 

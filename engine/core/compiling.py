@@ -44,15 +44,12 @@ class _Watch(event.Listener):
 
     def __init__(self, on_first: threading.Event) -> None:
         self.compiled = 0
-        self.depth = 0
         self.on_first = on_first
 
     def on_start(self, started: event.Event) -> None:
-        self.depth += 1
         self.on_first.set()
 
     def on_end(self, ended: event.Event) -> None:
-        self.depth -= 1
         self.compiled += 1
 
 
