@@ -155,7 +155,8 @@ class Game:
 
     __slots__ = (
         "variant", "players", "seed", "plan", "tables", "state", "logging", "log", "_phase",
-        "_to_move", "_legal", "_lead", "_actions", "_results", "_prefix", "_how_text", "_view",
+        "_to_move", "_legal", "_lead", "_actions", "_results", "_prefix", "_prefix_deal",
+        "_how_text", "_view",
     )
 
     def __init__(self, variant: Variant | str, players: int, seed: int = 0, *, log: bool = True):
@@ -179,6 +180,7 @@ class Game:
         self.log: list[Event] = []
         self._results: list[DealResult] = []
         self._prefix: tuple[Trick, ...] = ()
+        self._prefix_deal = -1
         self._how_text: tuple[int, str] | None = None
         self._actions: tuple[Action, ...] | None = None
         self._view: Observation | None = None
@@ -326,6 +328,7 @@ class Game:
         if len(tricks) < completed:  # tricks the seat may not look back at: placeholders
             tricks = (Trick((), observation.trump, -1),) * (completed - len(tricks)) + tricks
         game._prefix = tricks
+        game._prefix_deal = int(state[m.S_DEAL_INDEX])
         state[m.S_TRICKS_DONE] = completed
         fine = game.plan.lead_fine
         if fine:  # fines already incurred this deal, where the tricks are there to see
@@ -397,6 +400,7 @@ class Game:
         other._actions = self._actions
         other._results = self._results.copy()
         other._prefix = self._prefix
+        other._prefix_deal = self._prefix_deal
         other._how_text = self._how_text
         other._view = None
         return other
@@ -599,10 +603,23 @@ class Game:
     @property
     def tricks(self) -> list[Trick]:
         """The finished tricks of this deal."""
-        done = int(self.state[m.S_TRICKS_DONE])
-        prefix = self._prefix
-        return [*prefix[:done], *(finished_trick(self.state, self.tables.plan, index)
-                                  for index in range(len(prefix), done))]
+        return list(self._finished(self.state))
+
+    def _finished(self, state: np.ndarray) -> tuple[Trick, ...]:
+        """The finished tricks of the deal in ``state`` (this game's state, or a copy of it taken
+        earlier for an observation). Each trick is read from the state once a deal and kept
+        (``_prefix``, with the deal it belongs to): a deal's finished tricks only grow. A game made
+        ``from_observation`` starts with the tricks its observation showed (placeholders for those
+        the seat may not look back at)."""
+        done = int(state[m.S_TRICKS_DONE])
+        deal = int(state[m.S_DEAL_INDEX])
+        prefix = self._prefix if self._prefix_deal == deal else ()
+        if len(prefix) < done:
+            plan = self.tables.plan
+            prefix += tuple(finished_trick(state, plan, index)
+                            for index in range(len(prefix), done))
+            self._prefix, self._prefix_deal = prefix, deal
+        return prefix[:done]
 
     @property
     def results(self) -> list[DealResult]:

@@ -26,7 +26,7 @@ from .core import machine as m
 from .core.codes import HOOK_NAMES
 from .core.rules import MEMORY_CODES, trick_visible
 from .phase import Phase
-from .tricks import Trick, TrickCard, current_trick, finished_trick
+from .tricks import Trick, TrickCard, current_trick
 
 if TYPE_CHECKING:
     from .game import Game
@@ -342,10 +342,7 @@ def _trick_fields(view: Observation, source: list[Any]) -> None:
     state, game, _ = source
     plan = game.tables.plan
     trick = current_trick(state, plan)
-    done = int(state[m.S_TRICKS_DONE])
-    prefix = game._prefix
-    finished = [*prefix[:done], *(finished_trick(state, plan, index)
-                                  for index in range(len(prefix), done))]
+    finished = list(game._finished(state))
     memory = game.plan.memory
     visible = visible_tricks(memory, finished, view.seat)
     _SET(view, "trick", trick)

@@ -55,7 +55,7 @@ from raspis.engine.core.deal import splitmix64
 from raspis.engine.core.plan import MachineTables, RulePlan
 from raspis.engine.core.rules import ix
 
-from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, suit_tables
+from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, lowest_rank, suit_tables
 from .keep import keep_code
 from .strong_fit import find_fit
 from .strong_policy import decide_strong, strong_section
@@ -111,15 +111,12 @@ def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = Tru
     per_row = np.zeros(2 * len(rows), dtype=np.int64)
     # a suit's patterns from its lowest rank in the deck up (2^9 of them in a 36-card deck, not
     # 2^13): the table then stays in the cache, where the full one missed it at every bid
-    ranks = 0
-    for suit in range(4):
-        ranks |= (variant.deck_mask >> (13 * suit)) & 8191
-    low = (ranks & -ranks).bit_length() - 1 if ranks else 0
+    low = lowest_rank(variant.deck_mask)
     for index, row in enumerate(rows):
         key = (int(row[m.D_PARTICIPANTS]), int(row[m.D_HAND]))
         if key not in blocks:
             blocks[key] = at
-            table = suit_tables(variant, *key)[:, :, ::1 << low].astype(np.int64).ravel()
+            table = suit_tables(variant, *key).ravel()
             pieces.append(table)
             at += table.size
         kind = variant.kinds[plan.kind_names[row[m.D_KIND]]]

@@ -576,11 +576,14 @@ def test_shuffles_and_first_dealers_are_the_references() -> None:
 def test_the_random_key_is_the_first_draw_of_the_strategy_generator() -> None:
     import random
 
-    from raspis.engine.batch.rng import python_random_bits64
+    from raspis.engine.batch.rng import SCALAR_KEYS, python_random_bits64
 
-    keys = [0, 1, 2**32 - 1, 2**32, 2**63 + 12345, 2**64 - 1, *range(10**6, 10**6 + 40)]
-    drawn = python_random_bits64(np.array(keys, dtype=np.uint64))
-    assert drawn.tolist() == [random.Random(key).getrandbits(64) for key in keys]
+    # the vectorised seeding (more keys than SCALAR_KEYS) and the key-by-key one (a few keys)
+    keys = [0, 1, 2**32 - 1, 2**32, 2**63 + 12345, 2**64 - 1,
+            *range(10**6, 10**6 + 2 * SCALAR_KEYS)]
+    for some in (keys, keys[:6]):
+        drawn = python_random_bits64(np.array(some, dtype=np.uint64))
+        assert drawn.tolist() == [random.Random(key).getrandbits(64) for key in some]
 
 
 # -- batches, tables and faults --------------------------------------------------------------------

@@ -8,6 +8,7 @@ looped over games by ``engine.batch.kernels``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import numpy as np
@@ -70,6 +71,8 @@ def lot_keys(seeds: np.ndarray) -> np.ndarray:
 # -- Python's random.Random, the first 64 bits, vectorised ---------------------------------------
 
 _MT_N, _MT_M = 624, 397
+#: up to this many keys, ``python_random_bits64`` asks ``random.Random`` key by key (faster)
+SCALAR_KEYS = 128
 
 
 def _mt_initial() -> np.ndarray:
@@ -88,10 +91,14 @@ def python_random_bits64(keys: np.ndarray) -> np.ndarray:
 
     A strategy's generator in ``play_game`` is ``random.Random(mix(seed, STRATEGY, seat))``; its
     first 64 bits are how a scalar strategy and its batch twin agree on a per-game, per-seat key.
-    Vectorised over the keys: the seeding loops run once for all of them.
+    Vectorised over the keys: the seeding loops run once for all of them (about 3 ms whatever the
+    count); a few keys are seeded one by one by ``random.Random`` itself (about 15 us each).
     """
     keys = keys.astype(np.uint64)
     count = len(keys)
+    if count <= SCALAR_KEYS:
+        return np.array([random.Random(key).getrandbits(64) for key in keys.tolist()],
+                        dtype=np.uint64)
     low = (keys & U64(0xFFFFFFFF)).astype(np.uint32)
     high = (keys >> U64(32)).astype(np.uint32)
     one_word = high == 0
