@@ -30,6 +30,9 @@ def test_wheel_holds_every_package_and_preset(wheel: Path) -> None:
         assert f"raspis/{package}/__init__.py" in names, package
     presets = {path.name for path in (ROOT / "data" / "variants").glob("*.toml")}
     assert presets and {f"raspis/data/variants/{name}" for name in presets} <= names
+    for folder, pattern in (("data/strong", "*.npz"), ("analysis/templates", "*")):
+        files = {path.name for path in (ROOT / folder).glob(pattern)}
+        assert files and {f"raspis/{folder}/{name}" for name in files} <= names, folder
 
 
 def test_installed_wheel_runs_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
