@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from typing import Any
 
 import click
 from raspis.engine import load_variant, preset_names
 from raspis.engine.cards import card_str
 from raspis.engine.errors import RaspisError
+from raspis.engine.options import KindOptions, allowed_values
 from raspis.engine.variant import Variant
 
 from .common import friendly_errors
+from .terminal import terminal_width, wrap
 
 
 @click.group("variants")
@@ -40,68 +43,132 @@ def list_variants() -> None:
         players = f"{counts[0]}-{counts[-1]}" if consecutive else ",".join(map(str, counts))
         rows.append((name, players, _deck_text(variant), variant.content_hash, variant.description))
     width = max(len(row[0]) for row in rows)
-    click.echo(f"{'name':<{width}}  {'players':<7}  {'deck':<26}  {'hash':<16}  description")
-    for name, players, deck, digest, description in rows:
-        click.echo(f"{name:<{width}}  {players:<7}  {deck:<26}  {digest}  {description}")
+    deck = max(len(row[2]) for row in rows)
+    cells = [f"{name:<{width}}  {players:<7}  {text:<{deck}}  {digest}"
+             for name, players, text, digest, _ in rows]
+    header = f"{'name':<{width}}  {'players':<7}  {'deck':<{deck}}  {'hash':<16}"
+    columns = terminal_width()
+    if all(len(cell) + 2 + len(row[4]) <= columns for cell, row in zip(cells, rows, strict=True)):
+        click.echo(f"{header}  description")
+        for cell, row in zip(cells, rows, strict=True):
+            click.echo(f"{cell}  {row[4]}")
+        return
+    # Too wide for one line each: the description goes under its row, indented.
+    click.echo(f"{header}\n{'':4}description")
+    for cell, row in zip(cells, rows, strict=True):
+        click.echo(cell)
+        click.echo(wrap(row[4], columns, 4, 4))
 
 
-def _flatten(prefix: str, value: Any, model: Any, lines: list[tuple[str, str, str]]) -> None:
-    fields = getattr(type(model), "model_fields", {}) if model is not None else {}
-    for key, item in value.items():
-        name = f"{prefix}{key}"
-        sub_model = getattr(model, key, None) if model is not None else None
-        if isinstance(item, dict) and key not in ("for_players",) and item:
-            if key == "kinds":
-                for kind_name, kind_values in item.items():
-                    _flatten(f"{name}.{kind_name}.", kind_values, sub_model[kind_name], lines)
-            else:
-                _flatten(f"{name}.", item, sub_model, lines)
+def _value_text(value: Any) -> str:
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _kind_parts(key: str, values: dict[str, Any]) -> list[str]:
+    """One option of every deal kind: the most usual value for ``kinds.*``, then each kind that
+    differs (``kinds.*.multiplier = 1``, ``kinds.dark.multiplier = 2``)."""
+    shown = {kind: _value_text(value) for kind, value in values.items()}
+    order = list(shown.values())
+    counts = Counter(order)
+    usual = max(counts, key=lambda text: (counts[text], -order.index(text)))
+    return [f"kinds.*.{key} = {usual}",
+            *(f"kinds.{kind}.{key} = {text}" for kind, text in shown.items() if text != usual)]
+
+
+def _option_rows(variant: Variant) -> list[tuple[list[str], str, str]]:
+    """(``name = value`` parts, description, allowed values) of every option of ``variant``; an
+    option of the deal kinds is one row for all kinds."""
+    rows: list[tuple[list[str], str, str]] = []
+    data = variant.model_dump(exclude={"name", "description", "sources", "for_players"})
+
+    def described(field: Any) -> tuple[str, str]:
+        values, each = allowed_values(field.annotation)
+        allowed = f"values{' (each)' if each else ''}: {', '.join(values)}" if values else ""
+        return field.description or "", allowed
+
+    for section, items in data.items():
+        if section == "kinds":
+            for key, field in KindOptions.model_fields.items():
+                per_kind = {kind: options[key] for kind, options in items.items()}
+                rows.append((_kind_parts(key, per_kind), *described(field)))
             continue
-        description = fields[key].description if key in fields and fields[key].description else ""
-        lines.append((name, repr(item) if isinstance(item, str) else str(item), description))
+        fields = type(getattr(variant, section)).model_fields
+        for key, value in items.items():
+            rows.append(([f"{section}.{key} = {_value_text(value)}"], *described(fields[key])))
+    return rows
+
+
+def _pack(parts: list[str], width: int) -> list[str]:
+    """``parts`` joined by ``; `` into lines of at most ``width`` characters (the first indented
+    2, the others 6), breaking between parts where it can, so that ``name = value`` stays on one
+    line."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + 2 + len(part) + 1 <= width:
+            lines[-1] += f"; {part}"
+            continue
+        if lines:
+            lines[-1] += ";"
+        lines += wrap(part, width, 6 if lines else 2, 6).split("\n")
+    return lines
 
 
 @variants_group.command("show")
 @click.argument("variant_spec", metavar="NAME|FILE")
 @click.option("--players", "-p", type=int, default=None,
               help="expand the deal schedule for this many players (default: every allowed count)")
-@click.option("--descriptions/--no-descriptions", default=True, help="explain each option")
+@click.option("--descriptions/--no-descriptions", default=True,
+              help="explain each option and list its values")
 @friendly_errors
 def show_variant(variant_spec: str, players: int | None, descriptions: bool) -> None:
-    """Every option of a variant with its value, and its deal schedule expanded."""
+    """Every option of a variant with its value (and the values it allows), and its deal schedule
+    expanded.
+
+    An option of the deal kinds is one line for all of them: ``kinds.*.multiplier = 1`` for most
+    kinds, then each kind that differs (``kinds.dark.multiplier = 2``).
+    """
     variant = load_variant(variant_spec)
     counts = [players] if players is not None else variant.player_counts()
     # Every count is resolved and dealt before anything is printed: an error comes alone.
     schedules = {count: variant.for_player_count(count).deal_schedule(count) for count in counts}
     resolved = variant.for_player_count(counts[0])
-    click.echo(f"{variant.name}: {variant.description}")
+    columns = terminal_width()
+    click.echo(wrap(f"{variant.name}: {variant.description}", columns))
     sources = ", ".join(variant.sources) or "-"
-    click.echo(f"content hash {variant.content_hash}; seed texts: {sources}")
-    click.echo(f"deck: {_deck_text(resolved)}")
-    lines: list[tuple[str, str, str]] = []
-    data = resolved.model_dump(exclude={"name", "description", "sources", "for_players"})
-    _flatten("", data, resolved, lines)
-    # The comments line up after the usual option; a long value (a schedule, a list of calls)
-    # puts its comment on the next line instead of pushing every comment to the right.
-    widths = sorted(len(name) + len(value) + 3 for name, value, _ in lines)
-    width = widths[int(0.9 * (len(widths) - 1))]
-    for name, value, description in lines:
-        text = f"{name} = {value}"
-        if not (descriptions and description):
-            click.echo(f"  {text}")
-        elif len(text) <= width:
-            click.echo(f"  {text:<{width}}  # {description}")
-        else:
-            click.echo(f"  {text}\n  {'':<{width}}  # {description}")
+    click.echo(wrap(f"content hash {variant.content_hash}; seed texts: {sources}", columns))
+    click.echo(wrap(f"deck: {_deck_text(resolved)}", columns))
+    click.echo(wrap(f"deal kinds: {', '.join(resolved.kinds)}", columns))
+    rows = _option_rows(resolved)
+    # A short description lines up as a comment after the option (the column past most options);
+    # a longer one goes under its option, indented, and wraps there.
+    widths = sorted(len(parts[0]) + 2 for parts, _, _ in rows)
+    column = min(widths[int(0.9 * (len(widths) - 1))], 2 * columns // 5) + 2
+    for parts, description, allowed in rows:
+        lines = _pack(parts, columns)
+        if descriptions and description:
+            short = f"# {description}" + (f"; {allowed}" if allowed else "")
+            if len(lines) == 1 and len(lines[0]) < column and column + len(short) <= columns:
+                lines[0] = f"{lines[0]:<{column}}{short}"
+            else:
+                lines += [wrap(part, columns, "      # ", "      # ")
+                          for part in (description, allowed) if part]
+        click.echo("\n".join(lines))
     if variant.for_players:
-        click.echo(f"overrides by player count: {variant.for_players}")
+        click.echo(wrap(f"overrides by player count: {variant.for_players}", columns))
+    letters: dict[str, list[str]] = {}
+    for kind in dict.fromkeys(deal.kind for deals in schedules.values() for deal in deals):
+        if kind != "normal":
+            letters.setdefault(kind[0].upper(), []).append(kind)
+    if letters:
+        legend = ", ".join(f"{letter} {' or '.join(kinds)}" for letter, kinds in letters.items())
+        click.echo(wrap(f"schedules: hand sizes; letters mark special kinds: {legend}", columns))
     for count, deals in schedules.items():
         described = " ".join(
             f"{deal.hand_size}{'' if deal.kind == 'normal' else deal.kind[0].upper()}"
             for deal in deals
         )
-        click.echo(f"schedule for {count} players ({len(deals)} deals; letters mark special "
-                   f"kinds): {described}")
+        click.echo(wrap(f"schedule for {count} players ({len(deals)} deals): {described}",
+                        columns))
 
 
 @variants_group.command("validate")

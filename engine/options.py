@@ -8,7 +8,7 @@ files into these models; the engine reads them and hides no rule constant of its
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Any, Literal, get_args, get_origin
 
 from pydantic import (
     BaseModel,
@@ -70,6 +70,24 @@ class Section(BaseModel):
 def _wants_int(annotation: Any) -> bool:
     """Whether a field's type is an int, an optional int or a list of them."""
     return annotation is int or any(_wants_int(arg) for arg in get_args(annotation))
+
+
+def allowed_values(annotation: Any) -> tuple[list[str], bool]:
+    """The values an option of this type may take, as a variant file writes them (``'none'``,
+    ``true``), and whether they are the items of a list (``joker.lead_calls``); an empty list when
+    the values are not a fixed set (numbers, cards, schedules). ``None`` (the key left out) is not
+    listed."""
+    args = [arg for arg in get_args(annotation) if arg is not type(None)]
+    if annotation is bool:
+        return ["true", "false"], False
+    if get_origin(annotation) is Literal:
+        return [repr(arg) if isinstance(arg, str) else str(arg) for arg in args], False
+    if get_origin(annotation) is list and len(args) == 1:
+        values, _ = allowed_values(args[0])
+        return values, bool(values)
+    if len(args) == 1:  # an optional value: X | None
+        return allowed_values(args[0])
+    return [], False
 
 
 def _check_card(text: str) -> str:

@@ -35,7 +35,11 @@ def test_variants_show_expands_the_schedule() -> None:
     assert result.exit_code == 0, result.output
     assert "bidding.hook = 'always'" in result.output
     # 000: 1..8, the 9-card hand once per player, 8..1, then four special rounds of four
-    line = next(line for line in result.output.splitlines() if line.startswith("schedule for 4"))
+    lines = result.output.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("schedule for 4"))
+    # the schedule wraps to fit the terminal, its further lines indented
+    rest = [line.strip() for line in lines[first + 1:] if line.startswith(" ")]
+    line = " ".join([lines[first], *rest])
     assert "(36 deals" in line
     assert line.split(": ", 1)[1].startswith(
         "1 2 3 4 5 6 7 8 9 9 9 9 8 7 6 5 4 3 2 1 9D 9D 9D 9D 9G")

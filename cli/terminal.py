@@ -1,0 +1,49 @@
+"""Text that fits the terminal: the width to fit, and wrapping that never cuts.
+
+Output to a terminal fits its width; piped output fits ``PIPED_WIDTH`` columns; ``COLUMNS`` set in
+the environment wins over both. Long text is wrapped with a hanging indent under its column, never
+truncated. Light on purpose (no numpy, no polars): the light commands import it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import textwrap
+
+#: Width of output that does not go to a terminal, when ``COLUMNS`` is not set.
+PIPED_WIDTH = 100
+#: Narrowest width fitted: below it wrapped columns would hold a word or two.
+MIN_WIDTH = 40
+
+
+def terminal_width() -> int:
+    """The width to fit: ``COLUMNS`` when set, else the terminal's, else ``PIPED_WIDTH`` (at
+    least ``MIN_WIDTH``)."""
+    text = os.environ.get("COLUMNS", "")
+    if text.isdigit() and int(text) > 0:
+        width = int(text)
+    elif sys.stdout.isatty():
+        width = shutil.get_terminal_size((PIPED_WIDTH, 24)).columns
+    else:
+        width = PIPED_WIDTH
+    return max(MIN_WIDTH, width)
+
+
+def wrap(text: str, width: int, indent: int | str = 0, hanging: int | str | None = None) -> str:
+    """``text`` in lines of at most ``width`` characters: the first starts with ``indent``
+    (spaces, or the text given), the others with ``hanging`` (default: ``indent`` + 4 spaces).
+    Words break only where one is longer than a line; nothing is dropped."""
+    first = " " * indent if isinstance(indent, int) else indent
+    if hanging is None:
+        hanging = len(first) + 4
+    rest = " " * hanging if isinstance(hanging, int) else hanging
+    return textwrap.fill(text, width=max(width, len(rest) + 10, len(first) + 10),
+                         initial_indent=first, subsequent_indent=rest,
+                         break_on_hyphens=False, replace_whitespace=True, drop_whitespace=True)
+
+
+def wrap_lines(text: str, width: int) -> list[str]:
+    """``text`` split into lines of at most ``width`` characters (at least 10)."""
+    return textwrap.wrap(text, width=max(width, 10), break_on_hyphens=False) or [""]
