@@ -22,6 +22,7 @@ from raspis.strategies.play import describe_exit, guarded
 from raspis.strategies.registry import split_alias
 
 from .common import SEED, friendly_errors, split_specs
+from .terminal import terminal_width, wrap
 
 #: Exit status when a strategy failed (raised, cheated, or ended the game's process).
 FAULT_EXIT = 1
@@ -167,14 +168,16 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
     if as_match:
         result = _in_child(lambda: play_match(variant, players, seed, strategies()),
                            _estimate(specs))
+        columns = terminal_width()
         for number, (game_record, seats) in enumerate(zip(result.games, result.seats,
                                                           strict=True), start=1):
             between = ("" if len(seats) == players else
                        f" (play-off: {', '.join(names[seat] for seat in seats)})")
-            click.echo(f"game {number}{between}: totals {game_record.game.scores} places "
-                       f"{game_record.game.places()}")
-        click.echo(f"wins {result.wins}, second places {result.seconds}; winner "
-                   f"{', '.join(names[seat] for seat in result.winners)} ({result.decided_by})")
+            click.echo(wrap(f"game {number}{between}: totals {game_record.game.scores} places "
+                            f"{game_record.game.places()}", columns))
+        click.echo(wrap(f"wins {result.wins}, second places {result.seconds}; winner "
+                        f"{', '.join(names[seat] for seat in result.winners)} "
+                        f"({result.decided_by})", columns))
         if result.errored:
             click.echo(f"match stopped: {result.games[-1].fault}", err=True)
             raise SystemExit(FAULT_EXIT)
@@ -185,7 +188,8 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
     if trace:
         click.echo(game.trace())
         click.echo()
-    click.echo(game.score_sheet(names))
+    # the seats in parts if they do not fit side by side; a long name in full above the sheet
+    click.echo(game.score_sheet(names, width=terminal_width()))
     if record.fault is not None:
         click.echo(f"game stopped: {record.fault}", err=True)
         raise SystemExit(FAULT_EXIT)

@@ -761,11 +761,12 @@ class Game:
         """What ``seat`` may know now under the variant's rules (see ``engine.observation``)."""
         return observe(self, seat)
 
-    def score_sheet(self, names: Sequence[str] | None = None) -> str:
-        """The game so far as the traditional score sheet ("расписка")."""
+    def score_sheet(self, names: Sequence[str] | None = None, width: int | None = None) -> str:
+        """The game so far as the traditional score sheet ("расписка"); ``width``: in lines of at
+        most this many characters, the seats in parts if need be (``sheet.render_sheet``)."""
         from .sheet import render_sheet
 
-        return render_sheet(self, names)
+        return render_sheet(self, names, width)
 
     def trace(self) -> str:
         """The full event log as text, one event a line."""

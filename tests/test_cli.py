@@ -85,8 +85,9 @@ def test_play_every_preset_at_every_player_count(name: str) -> None:
     for players in load_variant(name).player_counts():
         result = run("play", "--variant", name, "--players", str(players), "--seed", "3")
         assert result.exit_code == 0, (name, players, result.output)
-        totals = next(line for line in result.output.splitlines() if line.startswith("total"))
-        assert len(totals.split("|")) == players + 1
+        # a sheet too wide for the terminal comes in parts of a few seats each
+        totals = [line for line in result.output.splitlines() if line.startswith("total")]
+        assert sum(len(line.split("|")) - 1 for line in totals) == players
 
 
 def test_play_prints_a_score_sheet_whose_totals_add_up() -> None:
