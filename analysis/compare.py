@@ -52,6 +52,19 @@ from scipy import stats
 from .balance import BLOCKS, DEAL_SETS, SEAT_DEALS, has_deal_blocks
 from .dataset import Run, open_runs
 from .intervals import LEVEL, t_quantile
+from .question import (
+    FLIPS,
+    HOLDS,
+    ROLES,
+    SOME,
+    adjust,
+    changed_options,
+    describe_changes,
+    lineup_text,
+    robustness,
+    role,
+    topic_of,
+)
 
 POWER = 0.8
 
@@ -64,6 +77,7 @@ class Unit:
     variant_hash: str
     variant: str
     label: str
+    lineup: str = ""  # the run's strategies in few words (``question.lineup_text``)
 
     def options(self) -> dict[str, Any] | None:
         """The variant's options from the run's manifest (None when the manifest lacks them)."""
@@ -96,6 +110,13 @@ class Comparison:
     table: pl.DataFrame
     values: pl.DataFrame
     notes: list[str] = field(default_factory=list)
+    #: per variant against the baseline (and lineup): what changed and what it is about
+    questions: list[dict[str, Any]] = field(default_factory=list)
+    #: the lineups compared one by one (one entry when the runs share their players)
+    lineups: list[str] = field(default_factory=list)
+    #: with two or more lineups: per statistic and variant, whether the finding holds under all
+    robust: pl.DataFrame | None = None
+    level: float = LEVEL
 
 
 # -- units --------------------------------------------------------------------------------------
@@ -124,7 +145,8 @@ def variant_units(runs: Sequence[Run]) -> list[Unit]:
         hashes.sort(key=lambda h: (order.index(h) if h in order else len(order), position[h]))
         for variant_hash in hashes:
             name = names.filter(pl.col("variant_hash") == variant_hash)["variant"][0]
-            units.append(Unit(run, variant_hash, str(name), str(name)))
+            units.append(Unit(run, variant_hash, str(name), str(name),
+                              lineup_text(run.strategies)))
     counts: dict[str, int] = {}
     for unit in units:
         counts[unit.label] = counts.get(unit.label, 0) + 1
@@ -132,7 +154,7 @@ def variant_units(runs: Sequence[Run]) -> list[Unit]:
     for unit in units:
         if counts[unit.label] > 1:
             label = f"{unit.run.label}: {unit.label}"
-            unit = Unit(unit.run, unit.variant_hash, unit.variant, label)
+            unit = Unit(unit.run, unit.variant_hash, unit.variant, label, unit.lineup)
         relabelled.append(unit)
     return relabelled
 
@@ -731,27 +753,136 @@ def compare(
     sources: Sequence[str | Path | Run],
     level: float = LEVEL,
     baseline: str | None = None,
+    focus: str | None = None,
 ) -> Comparison:
-    """Compare the variants of the runs (see the module doc): ``table`` has one row per statistic
-    and non-baseline variant, ``values`` one row per statistic and variant."""
+    """Compare the variants of the runs (see the module doc): ``table`` has one row per statistic,
+    non-baseline variant and lineup, ``values`` one row per statistic, variant and lineup.
+
+    Runs of the same variants under different lineups are compared lineup by lineup, and
+    ``robust`` says whether each finding holds under every lineup (``question``); ``focus`` names
+    the statistic that answers the comparison's question (by default the one its changed options
+    are about). Each row has its role, its family's Benjamini-Hochberg adjustment and the interval
+    shown with it (``question.adjust``)."""
+    from raspis.tournament.schema import DatasetError
+
     runs = [s for s in sources if isinstance(s, Run)]
     runs += open_runs([s for s in sources if not isinstance(s, Run)])
     units = variant_units(runs)
     if len(units) < 2:
-        from raspis.tournament.schema import DatasetError
-
         raise DatasetError(
             "compare needs at least two variants: give two or more run directories, or one run "
             "made with --variant repeated"
         )
-    if baseline is not None:
-        chosen = [u for u in units if baseline in (u.label, u.variant)]
+    groups: dict[str, list[Unit]] = {}
+    for unit in units:
+        groups.setdefault(unit.lineup, []).append(unit)
+    lineup_notes = []
+    if len(groups) > 1 and min(len(group) for group in groups.values()) < 2:
+        lineup_notes.append(
+            "the runs' lineups differ and some lineup plays one variant only: each difference "
+            "mixes the rules and the players (give the same variants under each lineup to "
+            "compare the rules under each)")
+        groups = {"": units}
+    if len(groups) > 1:
+        groups = {lineup: _relabelled(group) for lineup, group in groups.items()}
+    wanted = baseline if baseline is not None else units[0].variant
+    rows: list[dict[str, Any]] = []
+    value_rows: list[dict[str, Any]] = []
+    notes: list[str] = []
+    questions: list[dict[str, Any]] = []
+    chosen_stats: dict[str, Statistic] = {}
+    for lineup, group in groups.items():
+        chosen = [u for u in group if wanted in (u.label, u.variant)]
         if not chosen:
-            from raspis.tournament.schema import DatasetError
+            labels = ", ".join(u.label for u in group)
+            where = f" under the lineup {lineup}" if len(groups) > 1 else ""
+            raise DatasetError(f"no variant {wanted!r} to compare against{where}; choose from "
+                               f"{labels}")
+        group = [chosen[0], *[u for u in group if u is not chosen[0]]]
+        part_rows, part_values, part_notes, statistics = _compare_units(group, level)
+        chosen_stats.update({statistic.name: statistic for statistic in statistics})
+        shown = lineup if len(groups) > 1 else ""
+        for row in (*part_rows, *part_values):
+            row["lineup"] = shown
+        rows += part_rows
+        value_rows += part_values
+        notes += [f"{lineup}: {note}" if shown else note for note in part_notes]
+        for other in group[1:]:
+            changes = changed_options(group[0].options(), other.options())
+            questions.append({"baseline": group[0].label, "variant": other.label,
+                              "lineup": shown, "changes": changes, "topic": topic_of(changes)})
+    if focus is not None and focus not in chosen_stats:
+        raise DatasetError(f"no statistic {focus!r} to focus on; choose from "
+                           f"{', '.join(chosen_stats)}")
+    by_pair = {(q["variant"], q["lineup"]): q for q in questions}
+    for row in rows:
+        question = by_pair[(row["variant"], row["lineup"])]
+        row["role"] = role(row["statistic"], question["topic"], focus)
+        row["family"] = "primary" if row["role"] == "question" else "secondary"
+    table = adjust(pl.DataFrame(rows, schema=_TABLE_SCHEMA), level)
+    verdicts = []
+    for row in table.iter_rows(named=True):
+        shown_row = {**row, "difference_low": row["shown_low"],
+                     "difference_high": row["shown_high"]}
+        verdicts.append(verdict(chosen_stats[row["statistic"]], row["baseline"], row["variant"],
+                                shown_row))
+    table = table.with_columns(pl.Series("verdict", verdicts, dtype=pl.String()))
+    values = pl.DataFrame(value_rows, schema=_VALUES_SCHEMA)
+    lineups = list(groups) if len(groups) > 1 else [units[0].lineup]
+    robust = robustness(table) if len(groups) > 1 else None
+    return Comparison([u for group in groups.values() for u in group], table, values,
+                      notes + lineup_notes, questions, lineups, robust, level)
 
-            labels = ", ".join(u.label for u in units)
-            raise DatasetError(f"no variant {baseline!r} to compare against; choose from {labels}")
-        units = [chosen[0], *[u for u in units if u is not chosen[0]]]
+
+def _relabelled(units: list[Unit]) -> list[Unit]:
+    """The units of one lineup labelled by their variant's name (the run's label added where two
+    would share one)."""
+    counts: dict[str, int] = {}
+    for unit in units:
+        counts[unit.variant] = counts.get(unit.variant, 0) + 1
+    return [Unit(u.run, u.variant_hash, u.variant,
+                 u.variant if counts[u.variant] == 1 else f"{u.run.label}: {u.variant}", u.lineup)
+            for u in units]
+
+
+_TABLE_SCHEMA = {
+    "statistic": pl.String(),
+    "label": pl.String(),
+    "unit": pl.String(),
+    "baseline": pl.String(),
+    "variant": pl.String(),
+    "lineup": pl.String(),
+    "role": pl.String(),
+    "family": pl.String(),
+    "baseline_value": pl.Float64(),
+    "value": pl.Float64(),
+    "difference": pl.Float64(),
+    "difference_low": pl.Float64(),
+    "difference_high": pl.Float64(),
+    "df": pl.Float64(),
+    "p_value": pl.Float64(),
+    "design": pl.String(),
+    "deal_sets": pl.Int64(),
+    "needed_deal_sets": pl.Float64(),
+    "games_per_deal_set": pl.Float64(),
+}
+_VALUES_SCHEMA = {
+    "statistic": pl.String(),
+    "variant": pl.String(),
+    "lineup": pl.String(),
+    "value": pl.Float64(),
+    "value_low": pl.Float64(),
+    "value_high": pl.Float64(),
+    "units": pl.Int64(),
+    "unit_of": pl.String(),
+}
+
+
+def _compare_units(
+    units: list[Unit], level: float
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str], list[Statistic]]:
+    """Each unit against the first (the baseline), every statistic: the rows of the table and of
+    the values, the notes on pairing and clustering, and the statistics compared."""
     first = units[0]
     players = min(int(_deal_seeds(unit)["players"].min()) for unit in units)
     strategy_lists = [
@@ -881,46 +1012,15 @@ def compare(
                 "difference": difference,
                 "difference_low": low,
                 "difference_high": high,
+                "df": df,
                 "p_value": p_value,
                 "design": design,
                 "deal_sets": deal_sets,
-                "needed_deal_sets": needed if not (low > 0 or high < 0) else None,
+                "needed_deal_sets": needed,
                 "games_per_deal_set": _games_per_deal_set(first),
             }
-            row["verdict"] = verdict(statistic, first.label, other.label, row)
             rows.append(row)
-    schema = {
-        "statistic": pl.String(),
-        "label": pl.String(),
-        "unit": pl.String(),
-        "baseline": pl.String(),
-        "variant": pl.String(),
-        "baseline_value": pl.Float64(),
-        "value": pl.Float64(),
-        "difference": pl.Float64(),
-        "difference_low": pl.Float64(),
-        "difference_high": pl.Float64(),
-        "p_value": pl.Float64(),
-        "design": pl.String(),
-        "deal_sets": pl.Int64(),
-        "needed_deal_sets": pl.Float64(),
-        "games_per_deal_set": pl.Float64(),
-        "verdict": pl.String(),
-    }
-    table = pl.DataFrame(rows, schema=schema)
-    values = pl.DataFrame(
-        value_rows,
-        schema={
-            "statistic": pl.String(),
-            "variant": pl.String(),
-            "value": pl.Float64(),
-            "value_low": pl.Float64(),
-            "value_high": pl.Float64(),
-            "units": pl.Int64(),
-            "unit_of": pl.String(),
-        },
-    )
-    return Comparison(units, table, values, notes + clustering_notes)
+    return rows, value_rows, notes + clustering_notes, chosen_stats
 
 
 def _games_per_deal_set(unit: Unit) -> float:
@@ -951,61 +1051,147 @@ def _best_pair(unit: Unit, strategies: Sequence[str]) -> tuple[str, str] | None:
     return (names[0], names[1]) if len(names) > 1 else None
 
 
-def findings(comparison: Comparison, limit: int | None = 12) -> list[str]:
-    """The differences measured (interval excluding 0), the most clearly measured first (largest
-    estimate relative to its interval's width), at most ``limit``, as sentences; then one line
-    counting the rest and those not measurable at this size."""
+def answer(comparison: Comparison) -> list[str]:
+    """The comparison's answer, first: the question its changed options ask ("Does the dealer's
+    hook matter?") and, per variant against the baseline, the question's statistic in words with
+    its interval; with two or more lineups, the answer under each and whether it holds under all
+    of them (``question.robustness``)."""
     table = comparison.table
-    finite = pl.col("difference_low").is_finite() & pl.col("difference_high").is_finite()
-    measured = table.filter(
-        finite & ((pl.col("difference_low") > 0) | (pl.col("difference_high") < 0))
-    ).with_columns(
+    lines: list[str] = []
+    asked: set[str] = set()
+    robust = comparison.robust
+    for variant in dict.fromkeys(q["variant"] for q in comparison.questions):
+        questions = [q for q in comparison.questions if q["variant"] == variant]
+        first = questions[0]
+        topic = first["topic"]
+        changes = describe_changes(first["changes"])
+        rows = table.filter((pl.col("variant") == variant) & (pl.col("role") == "question"))
+        if rows.height == 0:
+            lines.append(
+                f"{variant} against {first['baseline']} ({changes}): no statistic is known to "
+                "answer for this change; the clearest differences follow (name one with "
+                "--focus).")
+            continue
+        statistic = rows["statistic"][0]
+        if topic is not None and topic.question == statistic and topic.name not in asked:
+            asked.add(topic.name)
+            lines.append(f"Does {topic.name} matter?")
+        parts = []
+        for row in rows.iter_rows(named=True):
+            said = row["verdict"]
+            yes = "Yes: " if row["measurable"] else "Not measurably: "
+            parts.append(f"with {row['lineup']}: {said}" if row["lineup"] else yes + said)
+        text = f"{variant} ({changes}): " + "; ".join(parts) + "."
+        if robust is not None:
+            found = robust.filter((pl.col("statistic") == statistic)
+                                  & (pl.col("variant") == variant))
+            if found.height:
+                text += " " + _robust_sentence(found.row(0, named=True), len(comparison.lineups))
+        lines.append(text)
+    return lines
+
+
+def _robust_sentence(row: dict[str, Any], lineups: int) -> str:
+    both = "both lineups" if lineups == 2 else f"all {lineups} lineups"
+    if row["robustness"] == HOLDS:
+        return f"This holds under {both}: measurable, with the same sign, under each."
+    if row["robustness"] == FLIPS:
+        return ("This flips with the players: measurable with opposite signs under different "
+                "lineups.")
+    if row["robustness"] == SOME:
+        return f"This depends on the players: measurable only with {row['measurable_under']}."
+    return f"Not measurable under any of the {lineups} lineups."
+
+
+def _sentence(row: dict[str, Any]) -> str:
+    text = row["verdict"]
+    if text.startswith(("the ", "how ", "position ", "game ", "lead ")):
+        text = text[0].upper() + text[1:]
+    return text
+
+
+def findings(comparison: Comparison, limit: int | None = 12) -> list[str]:
+    """The measured differences other than the answer's (``answer``): those the change bears on
+    first (``question.ROLES``), each group the most clearly measured first (largest estimate
+    relative to its interval's width), the mechanical consequences of the change itself last and
+    labelled; at most ``limit``, as sentences; then a line counting the rest, and one on the
+    multiplicity adjustment. "Measured" follows the interval shown (``question.adjust``)."""
+    table = comparison.table
+    order = {name: index for index, name in enumerate(ROLES)}
+    measured = table.filter(pl.col("measurable") & (pl.col("role") != "question")).with_columns(
         (
             pl.col("difference").abs()
-            / (pl.col("difference_high") - pl.col("difference_low")).clip(lower_bound=1e-300)
-        ).alias("strength")
-    ).sort("strength", descending=True)
-    runs = {unit.label: unit.run.label for unit in comparison.units}
-    def sentence(row: dict[str, Any]) -> str:
-        text = row["verdict"]
-        if text.startswith(("the ", "how ", "position ", "game ", "lead ")):
-            text = text[0].upper() + text[1:]
-        return text
+            / (pl.col("shown_high") - pl.col("shown_low")).clip(lower_bound=1e-300)
+        ).alias("strength"),
+        pl.col("role").replace_strict(order, return_dtype=pl.Int64).alias("rank"),
+    ).sort(["rank", "strength"], descending=[False, True])
+    several = len(comparison.lineups) > 1
+    runs = {(unit.label, unit.lineup if several else ""): unit.run.label
+            for unit in comparison.units}
 
-    lines = [
-        f"{sentence(row)} ({row['design']}, "
-        f"{row['deal_sets']:,} deal sets, run {runs.get(row['variant'], '?')})."
-        for row in measured.head(limit if limit is not None else measured.height).iter_rows(
-            named=True
-        )
-    ]
+    def where(row: dict[str, Any]) -> str:
+        players = f", with {row['lineup']}" if several else ""
+        run = runs.get((row["variant"], row["lineup"]), "?")
+        return f"{row['design']}, {row['deal_sets']:,} deal sets, run {run}{players}"
+
+    lines = []
+    for row in measured.head(limit if limit is not None else measured.height).iter_rows(
+            named=True):
+        label = " (mechanical: the change sets it by definition)" if row["role"] == "mechanical" \
+            else ""
+        lines.append(f"{_sentence(row)}{label} ({where(row)}).")
     more = measured.height - len(lines)
     if more:
         lines.append(
             f"{more} more measured difference{'s are' if more > 1 else ' is'} in the table below."
         )
-    rest = table.height - measured.height
+    rest = table.filter(~pl.col("measurable") & (pl.col("role") != "question")).height
     if rest:
         lines.append(
             f"{rest} difference{'s are' if rest > 1 else ' is'} not measurable at this size or "
             "exactly 0 (the interval includes 0); the table gives the games each would need."
         )
+    lines.append(multiplicity_note(comparison))
     return lines
 
 
+def multiplicity_note(comparison: Comparison) -> str:
+    """How the intervals shown were adjusted for the number of differences tested."""
+    table = comparison.table
+    parts = []
+    for family, what in (("primary", "the answer's"), ("secondary", "the other")):
+        rows = table.filter((pl.col("family") == family) & pl.col("interval_level").is_finite())
+        if rows.height:
+            shown = 100 * float(rows["interval_level"][0])
+            parts.append(f"{what} {rows.height} difference{'s' if rows.height > 1 else ''} at "
+                         f"{shown:.3g}%")
+    alpha = 100 * (1 - comparison.level)
+    return (f"Intervals are adjusted for testing many differences at once (Benjamini-Hochberg at "
+            f"{alpha:.3g}% within each family, with the matching false-coverage-rate intervals): "
+            + "; ".join(parts) + ".")
+
+
 def display_table(comparison: Comparison) -> pl.DataFrame:
-    """The comparison for people: one row per statistic and variant, the baseline's value, the
-    variant's, the difference with its interval (folded by ``tables.display_frame``), the design
-    and the verdict."""
-    return comparison.table.select(
+    """The comparison for people: one row per statistic and variant (and lineup, when there are
+    several), most relevant first (``question.ROLES``): the baseline's value, the variant's, the
+    difference with the interval shown (adjusted, ``question.adjust``; folded by
+    ``tables.display_frame``), whether it is measurable, the design and the verdict."""
+    order = {name: index for index, name in enumerate(ROLES)}
+    table = comparison.table.with_row_index("row").with_columns(
+        pl.col("role").replace_strict(order, return_dtype=pl.Int64).alias("rank")
+    ).sort(["rank", "row"])
+    lineup = ["lineup"] if len(comparison.lineups) > 1 else []
+    return table.select(
         "statistic",
         "variant",
+        *lineup,
+        "role",
         "baseline_value",
         "value",
         "difference",
-        "difference_low",
-        "difference_high",
-        "p_value",
+        pl.col("shown_low").alias("difference_low"),
+        pl.col("shown_high").alias("difference_high"),
+        "measurable",
         "design",
         "verdict",
     )
@@ -1016,7 +1202,7 @@ def write_comparison(
 ) -> Path:
     """Write ``compare.html`` (figure embedded), ``compare.md``, ``figures/differences.png|svg``
     and ``tables/compare.csv`` / ``tables/values.csv`` into ``out_dir``; return the HTML path.
-    Both documents open with the findings (``findings``)."""
+    Both documents open with the answer (``answer``), then the findings (``findings``)."""
     import base64
     import datetime as dt
 
@@ -1050,12 +1236,14 @@ def write_comparison(
              "path": str(u.run.path) if u.run.path else "(in memory)"}
             for u in comparison.units
         ],
+        "answer": answer(comparison),
         "findings": findings(comparison),
+        "lineups": comparison.lineups if len(comparison.lineups) > 1 else [],
         "notes": comparison.notes,
         "headers": headers,
         "rows": rows,
         "numeric": numeric,
-        "verdicts": comparison.table["verdict"].to_list(),
+        "verdicts": display_table(comparison)["verdict"].to_list(),
         "markdown": to_markdown(shown),
         "figure": base64.b64encode(png).decode("ascii"),
     }

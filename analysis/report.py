@@ -288,8 +288,8 @@ def build_report(
         "runs": [run.describe() for run in runs],
         "sections": sections,
         "findings": key_findings(runs, tables, level),
-        "comparison": _comparison_findings(runs, level),
     }
+    context["answer"], context["comparison"] = _comparison_findings(runs, level)
     environment = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=select_autoescape(["html", "j2"]),
@@ -508,6 +508,15 @@ def key_findings(
                     f"The seats are not equal (Hotelling's T², p = {p_value}): the largest "
                     f"advantage is {advantage} over the table's mean ({where})."
                 )
+            elif _measured(top["score_advantage_low"], top["score_advantage_high"]):
+                # one position's own interval excludes 0, the joint test of all does not: with
+                # several positions looked at, one that far out is what chance gives
+                lines.append(
+                    f"No seat is measurably favoured: the joint test of the {len(seats)} positions "
+                    f"(Hotelling's T², p = {p_value}) does not single one out; the largest "
+                    f"advantage, {advantage}, excludes 0 on its own, as one of {len(seats)} "
+                    f"positions can by chance ({where})."
+                )
             else:
                 needed = _needed(top["deal_sets"], top["score_advantage"],
                                  top["score_advantage_low"], top["score_advantage_high"], level,
@@ -608,14 +617,17 @@ def _deal_set_count(run: Run, variant_hash: str) -> int:
     )
 
 
-def _comparison_findings(runs: Sequence[Run], level: float) -> list[str]:
-    """With two or more variants, the clearest differences from the first (``compare``), at most
-    six sentences and a count of the rest; nothing with a single variant."""
-    from .compare import compare, findings
+def _comparison_findings(runs: Sequence[Run], level: float) -> tuple[list[str], list[str]]:
+    """With two or more variants, the comparison's answer (``compare.answer``: the question the
+    changed rules ask, under each lineup) and its clearest other differences from the first (at
+    most six sentences, a count of the rest and the multiplicity note); nothing with a single
+    variant."""
+    from .compare import answer, compare, findings
 
     if sum(run.variant_names().height for run in runs) < 2:
-        return []
-    return findings(compare(list(runs), level=level), limit=6)
+        return [], []
+    comparison = compare(list(runs), level=level)
+    return answer(comparison), findings(comparison, limit=6)
 
 
 def _per_set(run: Run, row: dict[str, object]) -> float:

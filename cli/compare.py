@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import click
 from raspis.analysis import open_runs
-from raspis.analysis.compare import compare, display_table, write_comparison
+from raspis.analysis.compare import answer, compare, display_table, findings, write_comparison
 
 from .analysis import _warn_incomplete, emit_tables, format_option
 from .common import friendly_errors, level_option
 
 TITLES = {
-    "compare": "Each variant against the baseline: the difference and its interval, in words",
+    "compare": "Each variant against the baseline: the difference and its interval (adjusted), "
+               "most relevant first",
     "values": "Each variant's value of every statistic, with its interval",
 }
 
@@ -22,6 +23,13 @@ TITLES = {
     "--baseline",
     default=None,
     help="the variant the others are compared against (its name or label) [the first]",
+)
+@click.option(
+    "--focus",
+    default=None,
+    metavar="STAT",
+    help="the statistic that answers the question (e.g. dealer_cost, joker_value, made_share) "
+    "[the one the changed rule options are about]",
 )
 @level_option
 @format_option
@@ -44,6 +52,7 @@ TITLES = {
 def compare_command(
     run_dirs: tuple[str, ...],
     baseline: str | None,
+    focus: str | None,
     level: float,
     output_format: str,
     table_names: tuple[str, ...],
@@ -52,20 +61,29 @@ def compare_command(
     """Compare variants: two or more run directories, or the variants of one run made with
     --variant repeated.
 
-    For every ranking and balance statistic: each variant's value and its difference from the
-    baseline (the first) with an interval, paired over deal sets when the variants played the
-    same deals (same seeds and deck), Welch otherwise; and a verdict in plain words.
+    First the answer: the question the changed rule options ask (the hook: the dealer's points
+    against the other seats'; the Joker: its holder's points) and its verdict; then, for every
+    ranking and balance statistic, most relevant first: each variant's value and its difference
+    from the baseline (the first) with an interval, paired over deal sets when the variants played
+    the same deals (same seeds and deck), Welch otherwise. Intervals and verdicts are adjusted for
+    the number of differences tested (Benjamini-Hochberg). Runs of the same variants under
+    different lineups are compared lineup by lineup, and each finding says whether it holds
+    under every lineup.
 
     \b
     raspis compare results/study                       # the variants of one run
     raspis compare results/classic results/joker --format markdown
     raspis compare results/study -o reports/study      # HTML + Markdown + figures
+    raspis compare results/study results/study-fast    # the same variants, two lineups
     """
     runs = open_runs(list(run_dirs))
     _warn_incomplete(runs)
-    comparison = compare(runs, level=level, baseline=baseline)
+    comparison = compare(runs, level=level, baseline=baseline, focus=focus)
     for note in comparison.notes:
         click.echo(note, err=True)
+    if output_format in ("table", "markdown"):
+        _print_lines(answer(comparison) + [""] + [f"- {line}" for line in findings(comparison)]
+                     + [""])
     tables = {"compare": display_table(comparison), "values": comparison.values}
     if output_format in ("csv", "json"):
         tables["compare"] = comparison.table
@@ -79,3 +97,16 @@ def compare_command(
                                    f"{error.filename or out_dir}: {error.strerror or error}"
                                    ) from None
         click.echo(f"wrote {written}", err=True)
+
+
+def _print_lines(lines: list[str]) -> None:
+    """Sentences wrapped to the terminal's width (at most 100 columns)."""
+    import textwrap
+
+    from .analysis import console_width
+
+    width = min(console_width(), 100)
+    for line in lines:
+        indent = "  " if line.startswith("- ") else ""
+        click.echo(textwrap.fill(line, width, subsequent_indent=indent, break_on_hyphens=False)
+                   if line else "")

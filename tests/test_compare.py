@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 from raspis.analysis import run_from_frames
-from raspis.analysis.compare import compare, findings, needed_deal_sets
+from raspis.analysis.compare import compare, display_table, findings, needed_deal_sets
 from raspis.analysis.synthetic import (
     deal_stats_from_deals,
     synthetic_deal_stats,
@@ -183,7 +183,8 @@ def test_needed_deal_sets_follows_the_power_formula() -> None:
 def test_findings_state_the_measured_effects_first() -> None:
     lines = findings(compare([_two_variants(400, seed=3)]))
     assert any("a's mean final score is" in line for line in lines[:4])
-    assert "not measurable at this size" in lines[-1]
+    assert "not measurable at this size" in lines[-2]
+    assert lines[-1].startswith("Intervals are adjusted for testing many differences")
 
 
 @pytest.fixture(scope="module")
@@ -253,3 +254,134 @@ def test_an_exact_difference_is_stated_as_exact() -> None:
         "game length is exactly 10.00 deals higher under other than under synthetic"
     )
     assert any(line.startswith("Game length is exactly 10.00") for line in findings(comparison))
+
+
+# -- the question, multiplicity and lineups (``analysis.question``) ------------------------------
+
+
+def _with_rules(run, hooks: tuple[str, str], strategies: tuple[str, ...] = ("a", "b", "c", "d"),
+                label: str = "study"):  # noqa: ANN001, ANN202
+    """``run`` (two variants: synthetic, other) with a manifest: the hook of each variant and the
+    lineup, as a tournament writes them."""
+    from dataclasses import replace
+
+    from raspis.analysis.synthetic import HASH
+
+    manifest = {"config": {"strategies": list(strategies)},
+                "variants": [{"hash": HASH, "name": "synthetic",
+                              "options": {"bidding": {"hook": hooks[0]}, "name": "synthetic"}},
+                             {"hash": OTHER, "name": "other",
+                              "options": {"bidding": {"hook": hooks[1]}, "name": "other"}}]}
+    return replace(run, manifest=manifest, label=label)
+
+
+def test_a_hook_change_is_answered_by_the_dealers_points_first() -> None:
+    from raspis.analysis.compare import answer
+
+    run = _with_rules(_two_variants(60, seed=4, deal_rows=True, dealer_effect=8.0),
+                      ("always", "off"))
+    comparison = compare([run])
+    roles = dict(zip(comparison.table["statistic"], comparison.table["role"], strict=True))
+    assert roles["dealer_cost"] == "question"
+    assert roles["hook_forced_share"] == "mechanical"
+    assert roles["made_share"] == "related" and roles["tie_share"] == "other"
+    lines = answer(comparison)
+    assert lines[0] == "Does the dealer's hook matter?"
+    assert lines[1].startswith('other (bidding.hook "always" -> "off"): Yes: ')
+    assert "the dealer's deal points minus the other seats'" in lines[1]
+    # the planted +8 is inside the interval the answer states
+    low, high = map(float, re.search(r"\[([-\d.]+), ([-\d.]+)\]", lines[1]).groups())
+    assert low <= 8.0 <= high
+    shown = display_table(comparison)["statistic"].to_list()
+    assert shown[0] == "dealer_cost" and shown[-1] == "hook_forced_share"
+
+
+def test_focus_names_the_question_and_an_unknown_one_is_refused() -> None:
+    from raspis.analysis.compare import answer
+    from raspis.tournament.schema import DatasetError
+
+    run = _two_variants(60, seed=4, deal_rows=True, dealer_effect=8.0)  # no rule options known
+    assert "no statistic is known" in answer(compare([run]))[0]
+    focused = compare([run], focus="dealer_cost")
+    assert focused.table.filter(pl.col("role") == "question")["statistic"].to_list() == [
+        "dealer_cost"]
+    assert "dealer's deal points" in answer(focused)[0]
+    with pytest.raises(DatasetError, match="no statistic 'nope'.*dealer_cost"):
+        compare([run], focus="nope")
+
+
+def test_measurable_follows_the_interval_shown_and_benjamini_hochberg() -> None:
+    """Benjamini-Hochberg by hand (sort the p-values, the largest k with p_(k) <= k*alpha/m):
+    exactly the selected differences are measurable, and exactly their shown intervals exclude
+    0. Among many null differences, an unadjusted 95% interval that excludes 0 by chance alone is
+    not called measurable."""
+    from raspis.analysis.question import adjust
+
+    rng = np.random.default_rng(5)
+    count = 200
+    effects = np.r_[np.full(20, 4.0), np.zeros(count - 20)]
+    estimates = effects + rng.normal(0.0, 1.0, count)  # se 1, df 99
+    df = 99.0
+    half = float(stats_t_ppf(0.975, df))
+    p_values = 2 * stats_t_sf(np.abs(estimates), df)
+    table = pl.DataFrame({
+        "difference": estimates, "difference_low": estimates - half,
+        "difference_high": estimates + half, "df": np.full(count, df), "p_value": p_values,
+        "family": ["secondary"] * count})
+    adjusted = adjust(table, 0.95)
+    order = np.argsort(p_values)
+    passing = np.flatnonzero(p_values[order] <= 0.05 * np.arange(1, count + 1) / count)
+    selected = set(order[: passing.max() + 1].tolist()) if len(passing) else set()
+    measurable = adjusted["measurable"].to_numpy()
+    assert set(np.flatnonzero(measurable).tolist()) == selected
+    low, high = adjusted["shown_low"].to_numpy(), adjusted["shown_high"].to_numpy()
+    assert np.array_equal((low > 0) | (high < 0), measurable)
+    chance = (np.abs(estimates) > half) & (effects == 0)  # nulls that a 95% interval "finds"
+    assert chance.sum() >= 3 and not measurable[chance].any()
+    assert adjusted["interval_level"][0] == pytest.approx(1 - len(selected) * 0.05 / count)
+
+
+def stats_t_ppf(q: float, df: float) -> float:
+    from scipy import stats
+
+    return float(stats.t.ppf(q, df))
+
+
+def stats_t_sf(x: np.ndarray, df: float) -> np.ndarray:
+    from scipy import stats
+
+    return stats.t.sf(x, df)
+
+
+@pytest.mark.parametrize(("second_effect", "expected"), [(8.0, "holds"), (-8.0, "flips"),
+                                                          (0.0, "some lineups")])
+def test_the_same_variants_under_two_lineups_say_whether_the_answer_holds(
+        second_effect: float, expected: str) -> None:
+    from raspis.analysis.compare import answer
+
+    strong = _with_rules(_two_variants(60, seed=4, deal_rows=True, dealer_effect=8.0),
+                         ("always", "off"), label="strong")
+    weak = _with_rules(_two_variants(60, seed=9, deal_rows=True, dealer_effect=second_effect),
+                       ("always", "off"), ("w", "x", "y", "z"), label="weak")
+    comparison = compare([strong, weak])
+    assert comparison.lineups == ["a, b, c, d", "w, x, y, z"]
+    rows = comparison.table.filter(pl.col("statistic") == "dealer_cost")
+    assert rows["lineup"].to_list() == comparison.lineups
+    assert set(rows["baseline"]) == {"synthetic"} and set(rows["variant"]) == {"other"}
+    robust = comparison.robust.filter(pl.col("statistic") == "dealer_cost").row(0, named=True)
+    assert robust["robustness"] == expected
+    line = answer(comparison)[1]
+    assert "with a, b, c, d:" in line and "with w, x, y, z:" in line
+    assert {"holds": "This holds under both lineups", "flips": "This flips with the players",
+            "some lineups": "This depends on the players"}[expected] in line
+
+
+def test_runs_of_different_variants_and_lineups_still_compare_and_say_so() -> None:
+    four = run_from_frames(synthetic_games(30, seed=1), synthetic_deal_stats(4, seed=1)[0],
+                           label="four")
+    other = run_from_frames(
+        synthetic_games(30, ("e", "f", "g", "h"), seed=2, variant="other", variant_hash=OTHER),
+        synthetic_deal_stats(4, seed=1, variant_hash=OTHER)[0], label="other")
+    comparison = compare([four, other])
+    assert comparison.table.height > 0 and len(comparison.lineups) == 1
+    assert any("mixes the rules and the players" in note for note in comparison.notes)
