@@ -8,10 +8,12 @@ import signal
 import sys
 
 import click
+from raspis.strategies.batch import BATCH_BUILTINS
 from raspis.tournament import TournamentConfig, run_tournament, strategy_summary
 from raspis.tournament.schema import DEAL_ROWS_DEFAULT_LIMIT
 
 from .common import SEED, friendly_errors, split_specs
+from .terminal import terminal_width, wrap
 
 #: Exit status of a run in which any game errored (without --allow-errors).
 ERRORED_EXIT = 3
@@ -115,7 +117,8 @@ def _stop_on_signals() -> dict[int, object]:
 @click.option("--engine", type=click.Choice(["auto", "scalar", "batch"]), default="auto",
               show_default=True,
               help="batch plays games in lockstep with numpy; auto picks it when every seat's "
-                   "strategy has a vectorised version (random, fastrandom, lowest, fastheuristic)")
+                   f"strategy has a vectorised version ({', '.join(BATCH_BUILTINS)}), and says "
+                   "on stderr which seat keeps it from doing so")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @click.option("--isolate", is_flag=True,
               help="run every seat's strategy in a process of its own that sees only its "
@@ -150,12 +153,24 @@ def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: 
         decision_seconds=decision_seconds, engine=engine,
     )
     bar, update = _progress_bar(quiet)
+    noted: list[bool] = []
+
+    def progress(done: int, total: int) -> None:
+        if not noted:  # the first call, once the options are checked
+            noted.append(True)
+            note = _scalar_note(config) if engine == "auto" else None
+            if note:
+                click.echo(wrap(note, terminal_width()), err=True)
+        if update is not None:
+            update(done, total)
+
     previous = _stop_on_signals()
     replayed: list[str] = []
     try:
         summary = run_tournament(config, out_dir, workers=workers or os.cpu_count(),
                                  executor=executor, scheduler=scheduler, resume=resume,
-                                 progress=update, shard_seconds=shard_seconds, replayed=replayed)
+                                 progress=progress, shard_seconds=shard_seconds,
+                                 replayed=replayed)
     except KeyboardInterrupt as stop:
         if bar is not None:
             bar.stop()
@@ -190,13 +205,51 @@ def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: 
         raise SystemExit(ERRORED_EXIT)
 
 
+def _scalar_note(config: TournamentConfig) -> str | None:
+    """Why an ``auto`` run plays on the scalar engine although some seat has a batch version:
+    which lineup seats have none, or why the variant keeps the batch strategies out; None when
+    it plays on the batch engine, or when no seat has a batch version."""
+    from raspis.strategies.batch import has_batch_implementation
+
+    if config.resolved_engine() != "scalar":
+        return None
+    specs = config.strategies
+    missing = [slot for slot, spec in enumerate(specs) if not has_batch_implementation(spec)]
+    if len(missing) == len(specs):
+        return None
+    if missing:
+        named: dict[str, list[str]] = {}
+        for slot in missing:
+            named.setdefault(specs[slot], []).append(str(slot))
+        seats = "; ".join(f"lineup seat{'s' if len(slots) > 1 else ''} {', '.join(slots)} "
+                          f"({spec})" for spec, slots in named.items())
+        why = f"no batch version of {seats}"
+    else:
+        why = config.numpy_refusal() or "a seat's batch strategy refused the variant"
+    return f"scalar engine for every seat: {why}"
+
+
 def _print_table(table) -> None:  # noqa: ANN001
+    """The strategies' summary, one row each; a variant or strategy name too long for its column
+    (a file path) is printed in full on a line of its own, its numbers on the next."""
     def number(value: float | None, spec: str, width: int) -> str:
         return f"{value:{width}{spec}}" if value is not None else f"{'n/a':>{width}}"
 
-    click.echo(f"{'variant':<16} {'strategy':<28} {'seat-games':>10} {'mean score':>11} "
-               f"{'win rate':>9} {'errored':>8}")
-    for row in table.iter_rows(named=True):
-        click.echo(f"{row['variant']:<16} {row['strategy']:<28} {row['seat_games']:>10,} "
-                   f"{number(row['mean_score'], '.1f', 11)} {number(row['win_rate'], '.3f', 9)} "
-                   f"{row['errored']:>8}")
+    rows = list(table.iter_rows(named=True))
+    # the numbers take 43 columns: the text columns share the rest
+    room = max(terminal_width() - 45, 32)
+    variant = max([16, *(len(row["variant"]) for row in rows)])
+    strategy = max([28, *(len(row["strategy"]) for row in rows)])
+    if variant + strategy > room:
+        variant = min(variant, max(16, room - 28))
+        strategy = max(28, room - variant)
+    click.echo(f"{'variant':<{variant}} {'strategy':<{strategy}} {'seat-games':>10} "
+               f"{'mean score':>11} {'win rate':>9} {'errored':>8}")
+    for row in rows:
+        numbers = (f"{row['seat_games']:>10,} {number(row['mean_score'], '.1f', 11)} "
+                   f"{number(row['win_rate'], '.3f', 9)} {row['errored']:>8}")
+        if len(row["variant"]) > variant or len(row["strategy"]) > strategy:
+            click.echo(wrap(f"{row['variant']} {row['strategy']}", terminal_width()))
+            click.echo(f"{'':<{variant}} {'':<{strategy}} {numbers}")
+        else:
+            click.echo(f"{row['variant']:<{variant}} {row['strategy']:<{strategy}} {numbers}")
