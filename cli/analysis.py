@@ -344,4 +344,11 @@ def banker_command(
         tables["banker"] = tables["banker"].drop(
             "simulated", "simulated_low", "simulated_high", "rounds_simulated"
         )
+    if output_format == "table":
+        # the exact fraction after the decimal, so that it is not a label column repeated in
+        # every part of a split table: the parts then fit the width with room to spare, and a
+        # long interval is never cut (at 100 columns the label columns left it 30 characters)
+        frame = tables["banker"]
+        rest = [name for name in frame.columns if name not in ("quantity", "exact_fraction")]
+        tables["banker"] = frame.select("quantity", rest[0], "exact_fraction", *rest[1:])
     emit_tables(_pick(tables, table_names), output_format, titles)
