@@ -189,9 +189,12 @@ def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: 
             signal.signal(number, handler)  # type: ignore[arg-type]
     for problem in replayed:
         click.echo(f"re-played a shard that did not read back: {problem}", err=True)
-    click.echo(f"{summary.games:,} games in {out_dir} ({summary.shards_run} shards run, "
-               f"{summary.shards_skipped} already done, {config.resolved_engine()} engine) in "
-               f"{summary.seconds:.1f} s")
+    where = f"{summary.games:,} games in {out_dir}"
+    how = (f"({summary.shards_run} shards run, {summary.shards_skipped} already done, "
+           f"{config.resolved_engine()} engine) in {summary.seconds:.1f} s")
+    # a long --out path: the counts go on a line of their own, whole
+    fits = len(where) + 1 + len(how) <= terminal_width()
+    click.echo(f"{where} {how}" if fits else f"{where}\n    {how}")
     if summary.errored:
         click.echo(f"{summary.errored} errored games (a strategy raised, hung or cheated):",
                    err=True)

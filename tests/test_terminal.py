@@ -1,0 +1,140 @@
+"""Every command's output fits a 100-column terminal and cuts nothing (click's CliRunner, in
+process): descriptions wrap, an option's description comes once, allowed values are listed, seat
+names and intervals come whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from raspis.cli.main import cli
+from raspis.engine import load_variant, preset_names
+from raspis.engine.options import KindOptions
+from raspis.strategies.batch import BATCH_BUILTINS
+
+ROOT = Path(__file__).resolve().parent.parent
+WIDTH = 100
+BOT = f"{ROOT / 'examples' / 'greedy_bot.py'}:GreedyBot"
+
+
+def run(*arguments: str, columns: int = WIDTH):  # noqa: ANN201
+    result = CliRunner().invoke(cli, list(arguments), env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def assert_fits(text: str, width: int = WIDTH) -> None:
+    long = [line for line in text.splitlines() if len(line) > width]
+    assert not long, f"{len(long)} lines over {width} columns, e.g. {long[0]!r}"
+
+
+def test_variants_list_fits_and_keeps_every_description() -> None:
+    output = run("variants", "list").output
+    assert_fits(output)
+    flat = " ".join(output.split())
+    for name in preset_names():
+        variant = load_variant(name)
+        assert variant.content_hash in output
+        assert " ".join(variant.description.split()) in flat, name
+
+
+def test_variants_list_keeps_one_line_a_preset_where_it_fits() -> None:
+    output = run("variants", "list", columns=200).output
+    assert len(output.splitlines()) == len(preset_names()) + 1
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_variants_show_fits(name: str) -> None:
+    assert_fits(run("variants", "show", name).output)
+
+
+def test_variants_show_names_every_option_once_and_each_description_once() -> None:
+    output = run("variants", "show", "joker").output
+    variant = load_variant("joker")
+    for section, items in variant.model_dump(
+            exclude={"name", "description", "sources", "for_players", "kinds"}).items():
+        for key in items:
+            assert f"\n  {section}.{key} = " in output, f"{section}.{key}"
+    for key, field in KindOptions.model_fields.items():
+        assert f"\n  kinds.*.{key} = " in output, key
+        # one row for all deal kinds: its description is printed once, not once per kind
+        first_words = " ".join(str(field.description).split()[:6])
+        assert " ".join(output.split()).count(first_words) == 1, key
+    assert "kinds.dark.multiplier = 2" in output  # a kind that differs is named
+
+
+def test_variants_show_lists_allowed_values() -> None:
+    output = run("variants", "show", "joker").output
+    flat = " ".join(output.split())
+    assert "values: 'none', 'fixed', 'best_deal'" in flat  # scoring.premium
+    assert "values: 'full', 'own_and_last', 'last', 'none', 'own'" in flat  # play.memory
+    assert "values (each): 'high', 'high_suit'," in flat  # joker.lead_calls, a list
+    assert "values: true, false" in flat  # a boolean
+
+
+def test_strategies_list_fits() -> None:
+    output = run("strategies", "list").output
+    assert_fits(output)
+    assert "fastheuristic built-in" in output
+
+
+def test_play_fits_and_names_a_long_seat_in_full() -> None:
+    output = run("play", "--strategies", f"{BOT},heuristic,random,random").output
+    assert_fits(output)
+    assert f"0:{BOT}" in output
+    totals = [line for line in output.splitlines() if line.startswith("total")]
+    assert len(totals) == 1 and len(totals[0].split("|")) == 5  # four seats side by side
+
+
+def test_play_with_six_seats_comes_in_parts_that_fit() -> None:
+    output = run("play", "--players", "6", "--strategies", "random").output
+    assert_fits(output)
+    totals = [line for line in output.splitlines() if line.startswith("total")]
+    assert len(totals) == 2 and sum(len(line.split("|")) - 1 for line in totals) == 6
+    for seat in range(6):
+        assert f"{seat}:random" in output
+
+
+def test_play_match_fits() -> None:
+    output = run("play", "--match", "--variant", "joker", "--strategies",
+                 f"{BOT},random,random,random").output
+    assert_fits(output)
+    assert f"0:{BOT}" in output
+
+
+@pytest.mark.parametrize(("jokers", "seed"), [("2", "1"), ("2", "7"), ("1", "1"), ("0", "3")])
+def test_banker_simulation_fits_and_cuts_no_interval(jokers: str, seed: str) -> None:
+    output = run("banker", "--simulate", "100000", "--seed", seed, "--jokers", jokers,
+                 "--by-call").output
+    assert_fits(output)
+    intervals = [line for line in output.splitlines() if "[" in line and "│" in line]
+    assert len(intervals) == 5
+    for line in intervals:  # with one Joker, 1/53's interval lost its "]" at 100 columns
+        assert line.count("[") == line.count("]") == 1, line
+    if jokers == "2":
+        assert "79377733157610457/123566628628414125" in output
+
+
+def test_tournament_help_lists_every_batch_strategy() -> None:
+    output = run("tournament", "--help").output
+    assert_fits(output)
+    flat = " ".join(output.split())
+    for name in BATCH_BUILTINS:
+        assert f"{name}," in flat or f"{name})" in flat, name
+
+
+def test_a_scalar_seat_is_named_once_on_stderr(tmp_path: Path) -> None:
+    result = run("tournament", "--strategies", "random,lowest,heuristic,random", "--games", "4",
+                 "--workers", "1", "--quiet", "--out", str(tmp_path / "run"))
+    assert "scalar engine" in result.stdout  # the summary line, as before
+    assert result.stderr.count("no batch version") == 1
+    assert "lineup seat 2 (heuristic)" in result.stderr
+    assert_fits(result.stdout)
+
+
+def test_a_batch_lineup_and_an_all_scalar_lineup_say_nothing(tmp_path: Path) -> None:
+    for number, lineup in enumerate(["random,lowest,fastheuristic,random", "heuristic"]):
+        result = run("tournament", "--strategies", lineup, "--games", "4", "--workers", "1",
+                     "--quiet", "--out", str(tmp_path / f"run{number}"))
+        assert "no batch version" not in result.output, lineup
