@@ -45,6 +45,9 @@ run: $(STAMP) $(STUDY_VARIANTS)
 	$(BIN)/raspis compare $(STUDY) $(STUDY_WEAK) --out $(STUDY)/compare > $(STUDY)/compare.txt
 	$(BIN)/raspis report $(STUDY) $(STUDY_WEAK) --out $(STUDY)/report \
 		--title "raspis: the hook study"
+	mkdir -p docs/figures   # the README's figures, from this run
+	cp $(STUDY)/compare/figures/differences.png $(STUDY)/report/figures/joker_value.png \
+		$(STUDY)/report/figures/seat_advantage.png docs/figures/
 	@echo "comparison: $(STUDY)/compare/compare.html (and compare.md, compare.txt)"
 	@echo "report:     $(STUDY)/report/report.html (and report.md)"
 

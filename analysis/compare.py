@@ -1134,12 +1134,20 @@ def findings(comparison: Comparison, limit: int | None = 12) -> list[str]:
         run = runs.get((row["variant"], row["lineup"]), "?")
         return f"{row['design']}, {row['deal_sets']:,} deal sets, run {run}{players}"
 
+    robust = {}
+    if comparison.robust is not None:
+        tags = {HOLDS: "holds under every lineup", FLIPS: "flips with the players"}
+        for item in comparison.robust.iter_rows(named=True):
+            robust[(item["statistic"], item["variant"])] = tags.get(
+                item["robustness"], f"measurable with {item['measurable_under']} only")
     lines = []
     for row in measured.head(limit if limit is not None else measured.height).iter_rows(
             named=True):
         label = " (mechanical: the change sets it by definition)" if row["role"] == "mechanical" \
             else ""
-        lines.append(f"{_sentence(row)}{label} ({where(row)}).")
+        held = robust.get((row["statistic"], row["variant"]))
+        held = f"; {held}" if held else ""
+        lines.append(f"{_sentence(row)}{label} ({where(row)}{held}).")
     more = measured.height - len(lines)
     if more:
         lines.append(

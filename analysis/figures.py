@@ -297,28 +297,57 @@ def luck_skill_curve(curve: pl.DataFrame, target: float = 0.95) -> Figure:
 
 
 def differences(table: pl.DataFrame, level: float = 0.95, columns: int = 4) -> Figure:
-    """One panel per statistic of ``compare.compare(...).table``: each variant's difference from
-    the baseline with its interval, on the panel's own scale (zero marked)."""
+    """One panel per statistic of ``compare.compare(...).table``, most relevant first (its
+    ``role``), titled with the statistic's label: each variant's difference from the baseline (per
+    lineup, when there are several) with the interval shown (``shown_low``/``shown_high``: adjusted
+    for the number of differences, ``question.adjust``; the raw ``difference_low``/``high`` for a
+    table without them), red when measurable; on the panel's own scale, zero marked."""
+    import textwrap
+
+    if table.height and "role" in table.columns:
+        from .question import ROLES
+
+        order = {name: index for index, name in enumerate(ROLES)}
+        table = table.with_row_index("row").with_columns(
+            pl.col("role").replace_strict(order, return_dtype=pl.Int64).alias("rank")
+        ).sort(["rank", "row"])
     names = list(dict.fromkeys(table["statistic"].to_list())) if table.height else []
+    lineups = (list(dict.fromkeys(table["lineup"].to_list()))
+               if table.height and "lineup" in table.columns else [""])
+    several = len(lineups) > 1
+
+    def row_label(variant: str, lineup: str) -> str:
+        return f"{variant}, lineup {lineups.index(lineup) + 1}" if several else variant
+
+    keys = ([row_label(v, lu) for v, lu in zip(table["variant"].to_list(),
+                                                table["lineup"].to_list() if several
+                                                else [""] * table.height, strict=True)]
+            if table.height else [])
+    variants = list(dict.fromkeys(keys))
+    low_column, high_column = (("shown_low", "shown_high") if "shown_low" in table.columns
+                               else ("difference_low", "difference_high"))
+    if several:  # longer row labels: fewer, wider panels
+        columns = min(columns, 3)
     rows = max(1, -(-len(names) // columns))
-    height = 1.2 + 0.25 * len(set(table["variant"])) if table.height else 1.5
+    height = 1.3 + 0.25 * len(variants) if table.height else 1.5
     figure = Figure(figsize=(WIDTH + 3, height * rows + 0.8), layout="constrained")
     FigureCanvasAgg(figure)
     axes = figure.subplots(rows, columns, squeeze=False)
     if not names:
         _empty(axes[0, 0], "nothing to compare")
-    variants = list(dict.fromkeys(table["variant"].to_list())) if table.height else []
+    labelled = table.with_columns(pl.Series("key", keys, dtype=pl.String())) if table.height \
+        else table
     for index, axis in enumerate(axes.ravel()):
         if index >= len(names):
             axis.set_visible(False)
             continue
-        part = table.filter(pl.col("statistic") == names[index])
-        y = np.array([variants.index(v) for v in part["variant"].to_list()], dtype=float)
+        part = labelled.filter(pl.col("statistic") == names[index])
+        y = np.array([variants.index(v) for v in part["key"].to_list()], dtype=float)
         unit = str(part["unit"][0]) if "unit" in part.columns else ""
         scale = 100.0 if unit.startswith("(share") else 1.0  # shares in percentage points
         value = part["difference"].cast(pl.Float64).fill_null(np.nan).to_numpy() * scale
-        low = part["difference_low"].cast(pl.Float64).fill_null(np.nan).to_numpy() * scale
-        high = part["difference_high"].cast(pl.Float64).fill_null(np.nan).to_numpy() * scale
+        low = part[low_column].cast(pl.Float64).fill_null(np.nan).to_numpy() * scale
+        high = part[high_column].cast(pl.Float64).fill_null(np.nan).to_numpy() * scale
         error = np.vstack([np.nan_to_num(value - low), np.nan_to_num(high - value)])
         measured = (low > 0) | (high < 0)
         colours = ["tab:red" if flag else "tab:grey" for flag in measured]
@@ -328,15 +357,20 @@ def differences(table: pl.DataFrame, level: float = 0.95, columns: int = 4) -> F
         axis.axvline(0, color="black", linewidth=0.8)
         axis.set_yticks(range(len(variants)), variants, fontsize="small")
         axis.set_ylim(len(variants) - 0.4, -0.6)  # the first variant on top
-        axis.set_title(names[index], fontsize="small")
+        title = str(part["label"][0]) if "label" in part.columns else names[index]
+        axis.set_title(textwrap.fill(title[0].upper() + title[1:], 34), fontsize="small")
         label = "percentage points" if scale != 1.0 else unit.strip("()")
         axis.set_xlabel(f"difference ({label})", fontsize="small")
         axis.tick_params(axis="x", labelsize="small")
         axis.xaxis.set_major_locator(MaxNLocator(4))
         axis.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4), useOffset=False)
     baseline = table["baseline"][0] if table.height else ""
+    adjusted = "intervals adjusted for the number of differences" if low_column == "shown_low" \
+        else f"{level:.0%} intervals"
+    legend = ("; ".join(f"lineup {i + 1}: {lineup}" for i, lineup in enumerate(lineups)) + "\n"
+              if several else "")
     figure.suptitle(
-        f"Each variant minus {baseline}, {level:.0%} intervals (red: the interval excludes 0); "
-        "every panel on its own scale"
+        legend + textwrap.fill(f"Each variant minus {baseline}, {adjusted} (red: measurable, the "
+                               "interval excludes 0); every panel on its own scale", 100)
     )
     return figure
