@@ -291,3 +291,62 @@ def plackett_luce_ratings(
     table = pl.DataFrame(rows, schema=schema)
     table = table.join(run.variant_names(), on="variant_hash", how="left")
     return table.select("variant", *schema).sort(["variant", "mu"], descending=[False, True])
+
+
+def ranking_verdicts(ranking: pl.DataFrame, pairs: pl.DataFrame,
+                     level: float = LEVEL) -> list[str]:
+    """The ranking in words, per run and variant: the strategies by mean score, each against the
+    next one down with the paired difference, its interval and whether it is measurable (with
+    the games a test would need when it is not). The pairs of a variant are one family of tests:
+    Benjamini-Hochberg, and the intervals shown are the matching false-coverage-rate ones
+    (``question.adjust``), so "cannot be told apart" always follows the interval shown."""
+    from .compare import needed_deal_sets
+    from .question import adjust
+    from .tables import format_number
+
+    if ranking.height == 0 or pairs.height == 0:
+        return []
+    family = pairs.with_columns(
+        pl.col("mean_difference").alias("difference"),
+        pl.col("mean_difference_low").alias("difference_low"),
+        pl.col("mean_difference_high").alias("difference_high"),
+        (pl.col("deal_sets") - 1).cast(pl.Float64).alias("df"),
+        pl.concat_str([pl.col("run"), pl.col("variant")], separator="/").alias("family"),
+    )
+    adjusted = adjust(family, level)
+    lines = []
+    for (run, variant), part in ranking.group_by(["run", "variant"], maintain_order=True):
+        order = part.sort("mean_score", descending=True)["strategy"].to_list()
+        rows = adjusted.filter((pl.col("run") == run) & (pl.col("variant") == variant))
+        chain, sentences = [order[0]], []
+        for better, worse in zip(order, order[1:], strict=False):
+            found = [r for r in rows.iter_rows(named=True)
+                     if {r["strategy_a"], r["strategy_b"]} == {better, worse}]
+            if not found:
+                chain.append(f"? {worse}")
+                continue
+            r = found[0]
+            sign = 1.0 if r["strategy_a"] == better else -1.0
+            estimate = sign * r["difference"]
+            low, high = sorted((sign * r["shown_low"], sign * r["shown_high"]))
+            interval = (f"{format_number(estimate)} [{format_number(low)}, "
+                        f"{format_number(high)}] points a game")
+            if r["measurable"]:
+                chain.append(f"> {worse}")
+                sentences.append(f"{better} beats {worse} by {interval}")
+            else:
+                chain.append(f"≈ {worse}")
+                se = (r["difference_high"] - r["difference_low"]) / (
+                    2 * float(stats.t.ppf(0.5 + level / 2, max(r["deal_sets"] - 1, 1))))
+                needed = needed_deal_sets(r["deal_sets"], se, estimate, level)
+                size = ("no difference at all was observed" if not np.isfinite(needed) else
+                        f"about {needed * r['games_per_deal_set']:,.0f} games "
+                        f"({needed:,.0f} deal sets) would tell them apart")
+                sentences.append(f"{better} and {worse} cannot be told apart at this size "
+                                 f"({interval}); {size}")
+        lines.append(f"{variant} (run {run}): {' '.join(chain)}. " + "; ".join(sentences)
+                     + ".")
+    if lines:
+        lines.append("Intervals of the paired differences are adjusted for the pairs compared "
+                     "in each variant (Benjamini-Hochberg).")
+    return lines

@@ -290,6 +290,10 @@ def build_report(
         "findings": key_findings(runs, tables, level),
     }
     context["answer"], context["comparison"] = _comparison_findings(runs, level)
+    from .ranking import ranking_verdicts
+
+    context["ranking"] = ranking_verdicts(tables.get("ranking", pl.DataFrame()),
+                                          tables.get("pairs", pl.DataFrame()), level)
     environment = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=select_autoescape(["html", "j2"]),

@@ -224,6 +224,15 @@ def stats_command(
     wanted = table_names or ("ranking", "pairs", "ratings")
     ratings = "ratings" in wanted and not no_ratings
     tables = stats_tables(runs, level, rating_games=rating_games, ratings=ratings)
+    if output_format in ("table", "markdown") and "ranking" in tables and "pairs" in tables:
+        import textwrap
+
+        from raspis.analysis.ranking import ranking_verdicts
+
+        width = min(console_width(), 100)
+        for line in ranking_verdicts(tables["ranking"], tables["pairs"], level):
+            click.echo(textwrap.fill(line, width, break_on_hyphens=False))
+        click.echo()
     emit_tables({name: tables[name] for name in wanted if name in tables}, output_format)
 
 

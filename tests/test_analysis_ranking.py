@@ -202,3 +202,30 @@ def test_variance_explained_recovers_planted_shares() -> None:
     assert row["strategy_share_luck_free"] == pytest.approx(luck_free, abs=0.015)
     plain = variance_explained(_run(synthetic_games(500, strategy_effect=EFFECTS, seed=15)))
     assert plain["design"][0] == "plain" and plain["strategy_share_luck_free"][0] is None
+
+
+def test_stats_ranks_in_words_with_pairwise_verdicts() -> None:
+    """a, b, c, d planted 20 points a game apart (duplicate): a > b > c > d, each measured; two
+    strategies planted equal cannot be told apart, and the sentence says how many games would."""
+    from raspis.analysis import run_from_frames, stats_tables
+    from raspis.analysis.ranking import ranking_verdicts
+    from raspis.analysis.synthetic import synthetic_deal_stats, synthetic_games
+
+    apart = run_from_frames(
+        synthetic_games(200, duplicate=True, noise_sd=20.0, seed=3,
+                        strategy_effect={"a": 30.0, "b": 10.0, "c": -10.0, "d": -30.0}),
+        synthetic_deal_stats(4, seed=1)[0])
+    tables = stats_tables([apart], ratings=False)
+    lines = ranking_verdicts(tables["ranking"], tables["pairs"])
+    assert lines[0].startswith("synthetic (run frames): a > b > c > d. a beats b by ")
+    estimate = float(lines[0].split("a beats b by ")[1].split(" ")[0])
+    assert 15.0 < estimate < 25.0
+    assert "Benjamini-Hochberg" in lines[-1]
+    equal = run_from_frames(
+        synthetic_games(40, duplicate=True, noise_sd=40.0, seed=4,
+                        strategy_effect={"a": 30.0, "b": 0.0, "c": 0.0, "d": -30.0}),
+        synthetic_deal_stats(4, seed=1)[0])
+    tables = stats_tables([equal], ratings=False)
+    line = ranking_verdicts(tables["ranking"], tables["pairs"])[0]
+    assert " ≈ " in line and "cannot be told apart at this size" in line
+    assert "would tell them apart" in line or "no difference at all" in line
