@@ -1234,7 +1234,8 @@ def write_comparison(
         "difference_low", "difference_high").schema.values()]
     baseline = comparison.units[0]
     context = {
-        "title": title or f"raspis: {', '.join(u.label for u in comparison.units)} compared",
+        "title": title or f"raspis: {', '.join(dict.fromkeys(u.label for u in comparison.units))}"
+                          " compared",
         "version": __version__,
         "level": level,
         "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
