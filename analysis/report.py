@@ -37,19 +37,14 @@ from .tables import (
     TITLES,
     _stack,
     balance_tables,
-    column_groups,
     display_frame,
     format_number,
-    label_columns,
     stats_tables,
     to_markdown,
 )
 
 TEMPLATES = Path(__file__).parent / "templates"
 REGULAR = ~pl.col("special")
-#: Characters of table text that fit the page's width (a 1024 px window at 0.85 em, about
-#: 7.2 px a character).
-PAGE_CHARACTERS = 132
 #: Columns only per-deal rows can fill (``outcomes.special_contribution``).
 DEAL_ROW_COLUMNS = ("mean_per_game", "variance_share", "winner_changed_share")
 #: Raw columns not shown in the report's tables (provenance, said once per section).
@@ -390,21 +385,9 @@ def _section_table(name: str, frame: pl.DataFrame, runs: Sequence[Run]) -> dict[
     headers, rows = display_frame(shown)
     text_columns = {c for c, dtype in shown.schema.items() if dtype == pl.String()}
     numeric = [h not in text_columns for h in headers]
-    keys = label_columns(headers, [not flag for flag in numeric])
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
-    parts = []
-    for group in column_groups(widths, keys, PAGE_CHARACTERS):
-        parts.append(
-            {
-                "headers": [headers[i] for i in group],
-                "numeric": [numeric[i] for i in group],
-                "rows": [[row[i] for i in group] for row in rows],
-            }
-        )
-    markdown = "\n".join(
-        to_markdown(shown.select(_raw_columns(shown, [headers[i] for i in part_group])))
-        for part_group in column_groups(widths, keys, PAGE_CHARACTERS)
-    )
+    # one table per statistic, never split: a page too narrow for it scrolls it inside its box
+    parts = [{"headers": headers, "numeric": numeric, "rows": rows}]
+    markdown = to_markdown(shown)
     return {
         "name": name,
         "title": TITLES[name],
@@ -414,18 +397,6 @@ def _section_table(name: str, frame: pl.DataFrame, runs: Sequence[Run]) -> dict[
         "markdown": markdown,
         "csv": f"tables/{name}.csv",
     }
-
-
-def _raw_columns(frame: pl.DataFrame, headers: Sequence[str]) -> list[str]:
-    """The raw columns behind display headers ("x [CI]" is x, x_low and x_high)."""
-    columns = []
-    for header in headers:
-        if header.endswith(" [CI]"):
-            base = header[: -len(" [CI]")]
-            columns += [base, f"{base}_low", f"{base}_high"]
-        else:
-            columns.append(header)
-    return [c for c in columns if c in frame.columns]
 
 
 def _number(value: object) -> str:

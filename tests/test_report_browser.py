@@ -26,15 +26,18 @@ pytestmark = pytest.mark.skipif(
 MEASURE = """<script>
 window.addEventListener("load", function () {
   var page = document.documentElement.clientWidth;
-  var wide = [];
+  var wide = [], loose = [], names = [];
   document.querySelectorAll("table").forEach(function (table, index) {
-    var box = table.getBoundingClientRect();
-    if (box.right > page + 0.5 || box.left < -0.5) wide.push([index, Math.round(box.width)]);
+    names.push(table.getAttribute("data-table"));
+    var box = table.closest(".scroll");
+    if (box === null) { loose.push(index); box = table; }
+    var rect = box.getBoundingClientRect();
+    if (rect.right > page + 0.5 || rect.left < -0.5) wide.push([index, Math.round(rect.width)]);
   });
   var out = document.createElement("pre");
   out.id = "layout-check";
-  out.textContent = JSON.stringify({page: page, tables: document.querySelectorAll("table").length,
-                                    wide: wide, scroll: document.documentElement.scrollWidth});
+  out.textContent = JSON.stringify({page: page, tables: names.length, names: names, wide: wide,
+                                    loose: loose, scroll: document.documentElement.scrollWidth});
   document.body.appendChild(out);
 });
 </script>"""
@@ -58,21 +61,34 @@ def report_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
         duplicate="rotations",
     )
     run_tournament(config, folder / "run", workers=1)
-    return build_report([folder / "run"], folder / "report").html
+    from raspis.analysis.compare import compare, write_comparison
+
+    html = build_report([folder / "run"], folder / "report").html
+    write_comparison(compare([folder / "run"]), html.parent / "compare")
+    return html
 
 
-@pytest.mark.parametrize("width", [1024, 1366])
-def test_no_table_is_wider_than_the_page(report_html: Path, width: int) -> None:
-    checked = report_html.with_name(f"check-{width}.html")
-    checked.write_text(report_html.read_text(encoding="utf-8").replace("</body>", MEASURE +
-                                                                        "</body>"))
+def _layout(page: Path, width: int) -> dict:
+    checked = page.with_name(f"check-{width}-{page.name}")
+    checked.write_text(page.read_text(encoding="utf-8").replace("</body>", MEASURE + "</body>"))
     result = _browser(f"--window-size={width},900", "--dump-dom", checked.as_uri())
     match = re.search(r'<pre id="layout-check">([^<]*)</pre>', result.stdout)
     assert match, f"the browser did not lay the page out: {result.stderr[-1000:]}"
-    layout = json.loads(match.group(1).replace("&quot;", '"'))
-    assert layout["tables"] > 20
-    assert layout["wide"] == [], f"tables wider than the {layout['page']} px page: {layout}"
-    assert layout["scroll"] <= layout["page"], layout  # nothing scrolls sideways
+    return json.loads(match.group(1).replace("&quot;", '"'))
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_no_table_is_split_or_wider_than_the_page(report_html: Path, width: int) -> None:
+    """At a phone's 390 px and a laptop's 1280 px: nothing scrolls the page sideways, every table
+    sits in a box that fits the page (a wide table scrolls inside it), and every table of a
+    statistic is one table (its name appears once)."""
+    for page in (report_html, report_html.parent / "compare" / "compare.html"):
+        layout = _layout(page, width)
+        assert layout["tables"] >= (12 if page == report_html else 1)
+        assert layout["loose"] == [] and layout["wide"] == [], (page.name, layout)
+        assert layout["scroll"] <= layout["page"], (page.name, layout)  # no sideways scrolling
+        named = [name for name in layout["names"] if name]
+        assert len(named) == layout["tables"] and len(set(named)) == len(named), layout["names"]
 
 
 def test_screenshot_of_the_report(report_html: Path) -> None:
