@@ -45,6 +45,20 @@ TITLES: dict[str, str] = {
 #: Columns shown with six significant digits (exact odds and their simulation).
 PRECISE_COLUMNS = frozenset({"exact", "simulated", "probability"})
 
+
+def is_share(column: str) -> bool:
+    """Whether a column holds a share (0 to 1), printed as a percentage: ``win_rate``,
+    ``made_share``, ``target`` and the like."""
+    return column.endswith(("_rate", "_share")) or column in ("target", "share")
+
+
+def _percent(value: float, digits: int = 3) -> str:
+    """``value`` (a share) as a percentage with ``digits`` significant digits, zeros kept."""
+    text = f"{100 * value:#.{digits}g}"
+    if "e" in text:  # below 0.001%: fixed decimals
+        text = f"{100 * value:.{digits + 2}f}"
+    return text.rstrip(".") + "%"
+
 SECTIONS: dict[str, tuple[str, ...]] = {
     "seats": ("seats", "seat_test"),
     "dealer": ("dealer", "hook"),
@@ -108,14 +122,14 @@ def balance_tables(
 
 
 def format_number(value: object, column: str = "") -> str:
-    """A number as people read it: p-values and shares with 3 significant digits, large numbers
-    with thousands separators, others with a few decimals."""
+    """A number as people read it: p-values with 3 significant digits, shares (``is_share``) as
+    percentages with 3, counts with thousands separators, others with a few decimals."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int):
-        return f"{value:,}" if abs(value) >= 10_000 else str(value)
+        return f"{value:,}"
     if isinstance(value, float):
         if math.isnan(value):
             return ""
@@ -125,6 +139,8 @@ def format_number(value: object, column: str = "") -> str:
             return format_p_value(value)
         if column in PRECISE_COLUMNS:
             return f"{value:.6g}"
+        if is_share(column):
+            return _percent(value)
         magnitude = abs(value)
         if magnitude >= 10_000:
             return f"{value:,.0f}"
@@ -169,7 +185,8 @@ def _interval_text(estimate: object, low: object, high: object, column: str) -> 
         digits = 3
         while len(set(texts)) < len(set(numbers)) and digits < 10:
             digits += 1
-            texts = [f"{value:.{digits}g}" for value in numbers]
+            texts = [_percent(value, digits) if is_share(column) else f"{value:.{digits}g}"
+                     for value in numbers]
     return format_interval(*texts)
 
 
