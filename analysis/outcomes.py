@@ -5,9 +5,9 @@ the special deals (dark, golden, misère, ...) contribute to the final result.
 reads ``deal_stats`` for the mean points each deal kind adds to a seat's game; when the run holds
 per-deal rows it adds two things only they can give: the kind's share of the variance of final
 scores, cov(points from the kind, final score) / var(final score), which add up to 1 over the kinds
-and the premiums; and how often the special deals changed the winner (the leader after the regular
-deals is not the final winner; ties for the lead count as a change when the final winner was not
-among the tied).
+and the premiums; and, per special kind, how often its deals changed the winner (the leader of the
+final scores less the kind's points is not the final winner; ties for that lead count as a change
+when the final winner was not among the tied).
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def score_histogram(run: Run, bins: int = 40, by_strategy: bool = False) -> pl.D
 def special_contribution(run: Run, level: float = LEVEL) -> pl.DataFrame:
     """Per variant and deal kind: whether it is special, seat-deals, mean points per seat-deal and
     per seat-game (with a t interval over deal sets when per-deal rows exist, else none), the
-    share of all points, and, with per-deal rows, ``variance_share`` and per variant
+    share of all points, and, with per-deal rows, ``variance_share`` and, per special kind,
     ``winner_changed_share`` (see the module doc)."""
     seat_games = run.collect(
         run.finished_games().group_by("variant_hash").agg(pl.len().alias("seat_games_total"))
@@ -171,13 +171,14 @@ def special_contribution(run: Run, level: float = LEVEL) -> pl.DataFrame:
         "mean_per_game_high": pl.Float64(),
         "variance_share": pl.Float64(),
     }
-    changed_schema = {"variant_hash": pl.String(), "winner_changed_share": pl.Float64()}
+    changed_schema = {"variant_hash": pl.String(), "kind": pl.String(),
+                      "winner_changed_share": pl.Float64()}
     extra = pl.DataFrame(schema=extra_schema)
     changed = pl.DataFrame(schema=changed_schema)
     if run.deals is not None:
         extra, changed = _from_deal_rows(run, level)
     table = table.join(extra, on=["variant_hash", "kind"], how="left").join(
-        changed, on="variant_hash", how="left"
+        changed, on=["variant_hash", "kind"], how="left"
     )
     table = table.join(run.variant_names(), on="variant_hash", how="left")
     return table.select(
@@ -232,31 +233,23 @@ def _from_deal_rows(run: Run, level: float) -> tuple[pl.DataFrame, pl.DataFrame]
         )
     )
     extra = means.join(variance, on=["variant_hash", "kind"], how="left")
-    # the leader after the regular deals against the final winner
-    regular = (
-        deals.filter(~pl.col("special"))
-        .group_by("variant_hash", "game_id", "seat")
-        .agg((pl.col("points") + pl.col("premium")).sum().alias("regular"))
-    )
-    has_special = deals.group_by("variant_hash").agg(pl.col("special").any().alias("has_special"))
-    leaders = regular.join(finished, on=["variant_hash", "game_id", "seat"]).with_columns(
-        (pl.col("regular") == pl.col("regular").max().over("variant_hash", "game_id")).alias(
-            "leading"
+    # per special kind: would the winner be another without the kind's points? The leader of
+    # the final scores less the kind's points against the final winner (a tie for that lead
+    # counts as a change when the final winner was not among the tied)
+    special = deals.select("variant_hash", "kind", "special").unique()
+    without = (
+        grid.join(special, on=["variant_hash", "kind"])
+        .filter(pl.col("special"))
+        .with_columns((pl.col("score") - pl.col("kind_points")).alias("without"))
+        .with_columns(
+            (pl.col("without") == pl.col("without").max().over("variant_hash", "game_id", "kind"))
+            .alias("leading")
         )
     )
-    changed = (
-        leaders.group_by("variant_hash", "game_id")
-        .agg((pl.col("leading") & pl.col("winner")).any().alias("kept"))
-        .group_by("variant_hash")
-        .agg((~pl.col("kept")).mean().alias("winner_changed_share"))
-        .join(has_special, on="variant_hash")
-    )
     changed = run.collect(
-        changed.with_columns(
-            pl.when(pl.col("has_special"))
-            .then(pl.col("winner_changed_share"))
-            .otherwise(None)
-            .alias("winner_changed_share")
-        ).select("variant_hash", "winner_changed_share")
+        without.group_by("variant_hash", "kind", "game_id")
+        .agg((pl.col("leading") & pl.col("winner")).any().alias("kept"))
+        .group_by("variant_hash", "kind")
+        .agg((~pl.col("kept")).mean().alias("winner_changed_share"))
     )
     return extra, changed
