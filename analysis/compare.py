@@ -1181,25 +1181,30 @@ def multiplicity_note(comparison: Comparison) -> str:
 
 def display_table(comparison: Comparison) -> pl.DataFrame:
     """The comparison for people: one row per statistic and variant (and lineup, when there are
-    several), most relevant first (``question.ROLES``): the baseline's value, the variant's, the
-    difference with the interval shown (adjusted, ``question.adjust``; folded by
+    several), most relevant first (``question.ROLES``), in the statistic's unit (shares in % and
+    their differences in percentage points): the baseline's value, the variant's, the difference
+    with the interval shown (adjusted, ``question.adjust``; folded by
     ``tables.display_frame``), whether it is measurable, the design and the verdict."""
     order = {name: index for index, name in enumerate(ROLES)}
     table = comparison.table.with_row_index("row").with_columns(
         pl.col("role").replace_strict(order, return_dtype=pl.Int64).alias("rank")
     ).sort(["rank", "row"])
     lineup = ["lineup"] if len(comparison.lineups) > 1 else []
+    share = pl.col("unit").str.starts_with("(share")
+    percent = pl.when(share).then(100.0).otherwise(1.0)  # shares in % and percentage points
     return table.select(
         "statistic",
         "variant",
         *lineup,
-        "role",
-        "baseline_value",
-        "value",
-        "difference",
-        pl.col("shown_low").alias("difference_low"),
-        pl.col("shown_high").alias("difference_high"),
+        pl.col("baseline_value") * percent,
+        pl.col("value") * percent,
+        pl.col("difference") * percent,
+        (pl.col("shown_low") * percent).alias("difference_low"),
+        (pl.col("shown_high") * percent).alias("difference_high"),
+        pl.when(share).then(pl.lit("% (difference: percentage points)"))
+        .otherwise(pl.col("unit").str.strip_chars("()")).alias("unit"),
         "measurable",
+        "role",
         "design",
         "verdict",
     )
