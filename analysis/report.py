@@ -47,6 +47,9 @@ TEMPLATES = Path(__file__).parent / "templates"
 REGULAR = ~pl.col("special")
 #: Columns only per-deal rows can fill (``outcomes.special_contribution``).
 DEAL_ROW_COLUMNS = ("mean_per_game", "variance_share", "winner_changed_share")
+#: Settings of a table's computation (the match-winning chance the lengths are for), said in a
+#: note instead of a column when every row has the same.
+SETTING_COLUMNS = ("target",)
 #: Raw columns not shown in the report's tables (provenance, said once per section).
 PROVENANCE_COLUMNS = ("run", "variant_hash", "intervals")
 
@@ -382,6 +385,10 @@ def _section_table(name: str, frame: pl.DataFrame, runs: Sequence[Run]) -> dict[
             f"Left out: {', '.join(needs_rows)}, which need per-deal rows this run did not write; "
             "run the tournament with --deal-rows to get them."
         )
+    for column in SETTING_COLUMNS:  # a setting the same on every row: said once, not a column
+        if column in shown.columns and shown.height and shown[column].n_unique() == 1:
+            notes.append(f"{column} = {format_number(shown[column][0], column)} on every row.")
+            shown = shown.drop(column)
     headers, rows = display_frame(shown)
     text_columns = {c for c, dtype in shown.schema.items() if dtype == pl.String()}
     numeric = [h not in text_columns for h in headers]

@@ -69,6 +69,8 @@ def test_report_writes_html_markdown_figures_and_tables(small_run: Path, tmp_pat
         assert "other" in text and "raspis.strategies.base:RandomStrategy" not in text
         assert "Hotelling" in text and "Plackett-Luce" in text
     assert "| classic | " in markdown
+    # a setting the same on every row is said once, not a column of equal cells
+    assert "target = 95.0% on every row." in html and "<th class=\"num\">target</th>" not in html
     ranking = pl.read_csv(tmp_path / "report" / "tables" / "ranking.csv")
     assert set(ranking["variant"]) == {"classic", "joker"}
     assert ranking["games"].to_list() == [24] * 4  # 6 deal sets x 4 rotations, per variant
