@@ -11,6 +11,7 @@ reused where it should not be or two cards merged that differ shows up as a diff
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -281,49 +282,29 @@ def brute_force_maxn(game: Game, decider: int, root_fines: list[int]) -> tuple[i
     """Every seat's points under max^n: the seat to move takes the outcome best for itself, then
     worst for ``decider``, then the least packed outcome (tricks, then Jokers led with a fine,
     ``SEAT_BITS`` a position in the order of play), as the solver orders them."""
+    return tuple(_maxn_outcome(game, decider, root_fines).points)
+
+
+def _maxn_outcome(game: Game, decider: int, root_fines: list[int]) -> Any:
+    """The deal result at the end of the line max^n plays from ``game``: each child's outcome is
+    searched once and gives both its points and its packed key (the search once walked the line
+    again from every child for the key, the same outcome at many times the cost)."""
     if game.results:
-        return tuple(game.results[0].points)
+        return game.results[0]
     fine = game.plan.lead_fine
     mover = game.to_move
-    best: tuple[tuple[int, int, int], tuple[int, ...]] | None = None
+    best: tuple[tuple[int, int, int], Any] | None = None
     for action in game.legal_action_tuple():
         child = game.clone()
         child.apply(action)
-        points = brute_force_maxn(child, decider, root_fines)
-        leaf = child
-        while not leaf.results:  # the outcome's packed key, from the leaf max^n reaches
-            leaf = _maxn_leaf(leaf, decider, root_fines)
-        packed = 0
-        result = leaf.results[0]
-        for position, seat in enumerate(game.order):
-            fined = (result.fines[seat] - root_fines[seat]) // fine if fine else 0
-            packed += (result.taken[seat] + (fined << 6)) << (8 * position)
-        key = (-points[mover], points[decider], packed)
-        if best is None or key < best[0]:
-            best = (key, points)
-    assert best is not None
-    return best[1]
-
-
-def _maxn_leaf(game: Game, decider: int, root_fines: list[int]) -> Game:
-    """The position max^n moves to from ``game`` (for the packed key of its outcome)."""
-    fine = game.plan.lead_fine
-    mover = game.to_move
-    best: tuple[tuple[int, int, int], Game] | None = None
-    for action in game.legal_action_tuple():
-        child = game.clone()
-        child.apply(action)
-        leaf = child
-        while not leaf.results:
-            leaf = _maxn_leaf(leaf, decider, root_fines)
-        result = leaf.results[0]
+        result = _maxn_outcome(child, decider, root_fines)
         packed = 0
         for position, seat in enumerate(game.order):
             fined = (result.fines[seat] - root_fines[seat]) // fine if fine else 0
             packed += (result.taken[seat] + (fined << 6)) << (8 * position)
         key = (-result.points[mover], result.points[decider], packed)
         if best is None or key < best[0]:
-            best = (key, child)
+            best = (key, result)
     assert best is not None
     return best[1]
 
