@@ -170,10 +170,13 @@ def observation_text(observation: Any, memo: dict[int, tuple[Any, str]] | None =
     """Every field of an observation but the variant, as text (tricks and cards in full).
 
     ``memo`` (one per game, optional) keeps the text of the legal actions by the identity of their
-    tuple, which the engine shares between equal positions (tuples and actions are immutable, and
-    each entry holds its tuple so that its id is not reused; at most 256 entries): the same text as
-    without it, written once per tuple instead of once per observation."""
-    parts = [prefix + _text(getattr(observation, name))
+    tuple, which the engine shares between equal positions, and the text of each finished trick
+    by the identity of its ``Trick``, which the game keeps for the rest of its deal (tuples,
+    actions and tricks are immutable, and each entry holds its object so that its id is not
+    reused; at most 1024 entries): the same text as without it, written once per tuple or trick
+    instead of once per observation."""
+    parts = [prefix + (_text(getattr(observation, name)) if name != "tricks"
+                       else _tricks_text(observation.tricks, memo))
              for prefix, name in zip(_PREFIXES, _FIELDS, strict=True)]
     legal = observation.legal_actions
     hit = memo.get(id(legal)) if memo is not None else None
@@ -182,11 +185,35 @@ def observation_text(observation: Any, memo: dict[int, tuple[Any, str]] | None =
     else:
         text = "legal=" + ",".join([str(action) for action in legal])
         if memo is not None and type(legal) is tuple:
-            if len(memo) >= 256:
-                memo.clear()
-            memo[id(legal)] = (legal, text)
+            _keep(memo, legal, text)
         parts.append(text)
     return ";".join(parts)
+
+
+def _keep(memo: dict[int, tuple[Any, str]], value: Any, text: str) -> None:
+    """Keep ``text`` as the text of the immutable ``value`` (the memo emptied past 1024)."""
+    if len(memo) >= 1024:
+        memo.clear()
+    memo[id(value)] = (value, text)
+
+
+def _tricks_text(tricks: Any, memo: dict[int, tuple[Any, str]] | None) -> str:
+    """``_text(tricks)``, each finished trick's text kept in ``memo`` by the trick's identity."""
+    if memo is None or (type(tricks) is not tuple and type(tricks) is not list):
+        return _text(tricks)
+    parts = []
+    for trick in tricks:
+        if type(trick) is Trick:
+            hit = memo.get(id(trick))
+            if hit is not None and hit[0] is trick:
+                parts.append(hit[1])
+                continue
+            text = _text(trick)
+            _keep(memo, trick, text)
+        else:
+            text = _text(trick)
+        parts.append(text)
+    return "(" + ",".join(parts) + ")"
 
 
 #: types whose text is ``str(value)`` (checked first: most values of an observation are these)
