@@ -160,8 +160,14 @@ def lockstep_refusal(variants: tuple[str, ...], players: int) -> str | None:
 
 
 def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
-    from raspis.strategies.play import check_budget
+    check_sizes(config)
+    return _validate_rest(config)
 
+
+def check_sizes(config: TournamentConfig) -> None:
+    """The numbers of a configuration (games, players, seed, shard size, modes), checked without
+    loading anything: ``TournamentError`` naming the first bad one (``verify`` judges a manifest
+    with it before planning its shards)."""
     if not _is_int(config.games) or config.games < 1:
         raise TournamentError(f"--games must be a whole number of at least 1, got {config.games}")
     if not _is_int(config.players) or config.players < 1:
@@ -173,21 +179,26 @@ def _validate(config: TournamentConfig) -> list[dict[str, Any]]:
     if config.shard_size is not None and (not _is_int(config.shard_size) or config.shard_size < 1):
         raise TournamentError(f"--shard-size must be a whole number of at least 1 (deal sets per "
                               f"shard), got {config.shard_size}")
+    if config.duplicate not in DUPLICATE_MODES:
+        raise TournamentError(f"--duplicate must be one of {', '.join(DUPLICATE_MODES)}")
+    if config.seating not in SEATING_MODES:
+        raise TournamentError(f"--seating must be one of {', '.join(SEATING_MODES)}")
+    if config.duplicate == "permutations" and config.players > 6:
+        raise TournamentError("--duplicate permutations is limited to 6 players (720 seatings)")
+
+
+def _validate_rest(config: TournamentConfig) -> list[dict[str, Any]]:
+    from raspis.strategies.play import check_budget
+
     try:
         check_budget(config.decision_seconds)
     except ValueError as error:
         raise TournamentError(f"--decision-seconds: {error}") from None
-    if config.duplicate not in DUPLICATE_MODES:
-        raise TournamentError(f"--duplicate must be one of {', '.join(DUPLICATE_MODES)}")
     if config.engine not in ENGINES:
         raise TournamentError(f"--engine must be one of {', '.join(ENGINES)}")
     if config.engine == "batch" and any("isolated+" in spec for spec in config.strategies):
         raise TournamentError("isolated strategies play on the scalar engine: use --engine auto "
                               "or scalar with --isolate / isolated+SPEC")
-    if config.seating not in SEATING_MODES:
-        raise TournamentError(f"--seating must be one of {', '.join(SEATING_MODES)}")
-    if config.duplicate == "permutations" and config.players > 6:
-        raise TournamentError("--duplicate permutations is limited to 6 players (720 seatings)")
     if not config.variants:
         raise TournamentError("give at least one --variant")
     variants = []
@@ -287,6 +298,58 @@ def write_shard(out_dir: Path, result: ShardResult) -> None:
     _write_atomic(result.games, out_dir / "games" / f"{result.shard_id}.parquet")
 
 
+#: the file a run holds locked while it writes its folder (``run_lock``)
+LOCK = ".raspis.lock"
+
+
+@contextlib.contextmanager
+def run_lock(out_dir: Path) -> Iterator[None]:
+    """Hold ``out_dir``'s exclusive lock (``fcntl.flock`` on ``LOCK``) for the block: one run or
+    resume writes a folder at a time; another gets a ``TournamentError`` naming the holder. The
+    lock goes with the process, however it ends. Where ``fcntl`` is missing (Windows) there is no
+    lock."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on the platforms raspis is tested on
+        yield
+        return
+    if out_dir.exists() and not out_dir.is_dir():
+        raise TournamentError(f"{out_dir} exists and is not a directory")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    handle = open(out_dir / LOCK, "a+", encoding="utf-8")  # noqa: SIM115 - held for the block
+    try:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise TournamentError(
+                f"{out_dir} is being written by another raspis run ({holder}); wait for it to "
+                "end, or stop it, then --resume") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"process {os.getpid()}, since "
+                     f"{dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M:%S UTC')}\n")
+        handle.flush()
+        yield
+    finally:
+        handle.close()  # releases the lock
+
+
+def shard_checksums(out_dir: Path, shard_id: str) -> dict[str, str]:
+    """table -> blake2b (16 bytes, hex) of each file of a shard that exists."""
+    sums = {}
+    for table in TABLES:
+        path = out_dir / table / f"{shard_id}.parquet"
+        if path.is_file():
+            digest = hashlib.blake2b(digest_size=16)
+            with open(path, "rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    digest.update(chunk)
+            sums[table] = digest.hexdigest()
+    return sums
+
+
 def completed_shards(out_dir: Path) -> set[str]:
     """Ids of shards whose games file exists (written last, so the shard is complete)."""
     folder = out_dir / "games"
@@ -372,7 +435,8 @@ def _only_empty_tables(out_dir: Path) -> bool:
     """True when ``out_dir`` holds nothing but (empty) table folders and leftover temporary
     files: a run killed before its manifest was written, which a new run may take over."""
     for entry in out_dir.iterdir():
-        if entry.name.startswith(f".{MANIFEST}.") and entry.name.endswith(".tmp"):
+        if entry.name == LOCK or (entry.name.startswith(f".{MANIFEST}.")
+                                  and entry.name.endswith(".tmp")):
             continue
         if entry.name not in TABLES or not entry.is_dir():
             return False
@@ -699,10 +763,22 @@ def run_tournament(
     out = Path(out_dir)
     fingerprint = config_fingerprint(config, variant_options)
     tasks = plan_shards(config, variant_options)
+    prepare_output(out, fingerprint, resume)  # a wrong --out refused before anything is made
+    with run_lock(out):
+        return _run_locked(out, config, variant_options, fingerprint, tasks, executor, resume,
+                           workers, scheduler, shard_seconds, progress, replayed, warm, started)
+
+
+def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[str, Any]],
+                fingerprint: str, tasks: list[ShardTask], executor: str, resume: bool,
+                workers: int | None, scheduler: str | None, shard_seconds: float | None,
+                progress: Callable[[int, int], None] | None, replayed: list[str] | None,
+                warm: bool, started: float) -> RunSummary:
+    """``run_tournament`` once it holds the folder's lock (``run_lock``)."""
     existing = prepare_output(out, fingerprint, resume)
     manifest = existing or _manifest(config, variant_options, fingerprint, tasks, executor)
     manifest["status"] = "running"
-    out.mkdir(parents=True, exist_ok=True)
+    checksums: dict[str, dict[str, str]] = manifest.setdefault("checksums", {})
     _write_json_atomic(manifest, out / MANIFEST)  # first: a folder with tables has a manifest
     results: Iterator[ShardResult] | None = None
     # from here on a run that stops early says so in its manifest, whenever it stops (a Ctrl-C
@@ -717,11 +793,19 @@ def run_tournament(
             for task in tasks:
                 if task.shard_id in done:
                     problem = shard_problem(out, task)
+                    recorded = checksums.get(task.shard_id)
+                    if problem is None and recorded is not None \
+                            and shard_checksums(out, task.shard_id) != recorded:
+                        problem = (f"shard {task.shard_id}: its files changed after they were "
+                                   "written (checksums differ)")
                     if problem is not None:
+                        checksums.pop(task.shard_id, None)
                         _remove_shard(out, task.shard_id)
                         done.discard(task.shard_id)
                         if replayed is not None:
                             replayed.append(problem)
+                    elif recorded is None:  # written by a run that stopped before recording it
+                        checksums[task.shard_id] = shard_checksums(out, task.shard_id)
         todo = [task for task in tasks if task.shard_id not in done]
         total = config.total_games()
         finished_games = sum(len(task.games) for task in tasks if task.shard_id in done)
@@ -737,11 +821,20 @@ def run_tournament(
         results = _executor(executor, todo, workers, scheduler, shard_seconds)
         for result in results:
             write_shard(out, result)
+            checksums[result.shard_id] = shard_checksums(out, result.shard_id)
             finished_games += result.game_count
             errored += result.errored
             faults.extend(result.faults[: max(0, 10 - len(faults))])
             if progress:
                 progress(finished_games, total)
+        # before the manifest says complete: every planned shard still holds what was written
+        for task in tasks:
+            if shard_checksums(out, task.shard_id) != checksums.get(task.shard_id):
+                checksums.pop(task.shard_id, None)
+                raise TournamentError(
+                    f"shard {task.shard_id} of {out} changed or vanished while the run was "
+                    "writing (its files no longer match their checksums); the run is kept: "
+                    "finish it with the same command and --resume, which plays it again")
     except BaseException:
         # one Ctrl-C can raise KeyboardInterrupt twice (polars, writing a shard, raises it, and
         # it comes again as soon as Python runs): one landing in this write would leave the

@@ -1,14 +1,18 @@
 """Checking a run's dataset: ``verify_run(run_dir)`` (the ``raspis verify`` command).
 
-Reads the manifest, plans the shards the run should hold (from the manifest's configuration), and
-reads every shard file back in full: each must exist, read, match its table's schema, and hold one
-games row per seat per game of the shard. Files the plan does not know, leftover temporary files
-and a run that is not complete are reported too. Nothing is changed; the repair of damaged or
-missing shards is ``raspis tournament ... --resume``, which re-plays them.
+Reads the manifest and judges its configuration (its values checked, the shards it plans counted
+before any is made), plans the shards the run should hold, and reads every shard file back in
+full: each must exist, read, match its table's schema, hold one games row per seat per game of the
+shard and exactly the games (ids, deal sets, seeds from the root seed) the shard plans, and match
+the checksums the run recorded in its manifest when it wrote them. Files the plan does not know,
+leftover temporary files and a run that is not complete are reported too. Nothing is changed;
+the repair of damaged or missing shards is ``raspis tournament ... --resume``, which re-plays
+them.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,9 +40,16 @@ class Verification:
         return not self.problems
 
 
-def _planned(manifest: dict[str, Any]) -> list[Any] | None:
-    """The run's shard tasks from its manifest, or None where the manifest cannot say."""
-    from .runner import TournamentConfig, plan_shards
+#: more planned shards than this, or than ten times the files a folder holds (and 1,000 more),
+#: and ``verify`` judges the manifest at once instead of planning every shard
+PLAN_LIMIT = 1_000_000
+
+
+def _planned(manifest: dict[str, Any], present: int) -> tuple[list[Any] | None, str | None]:
+    """The run's shard tasks from its manifest (None where the manifest cannot say), and what is
+    wrong with the manifest's configuration (its values checked first, the shards it plans
+    counted without making them)."""
+    from .runner import TournamentConfig, TournamentError, check_sizes, plan_shards
 
     try:
         config_data = dict(manifest["config"])
@@ -46,15 +57,29 @@ def _planned(manifest: dict[str, Any]) -> list[Any] | None:
             config_data[key] = tuple(config_data[key])
         config = TournamentConfig(**config_data)
         options = [entry["options"] for entry in manifest["variants"]]
-        return plan_shards(config, options)
     except (KeyError, TypeError, ValueError, RaspisError):
-        return None
+        return None, None
+    try:
+        check_sizes(config)
+        if len(options) != len(config.variants):
+            raise TournamentError(f"{len(options)} variants described for "
+                                  f"{len(config.variants)} in the configuration")
+        groups = (1 if config.duplicate == "none" else math.factorial(config.players)
+                  if config.duplicate == "permutations" else config.players)
+        shards = len(options) * groups * -(-config.games // config.effective_shard_size)
+        if shards > PLAN_LIMIT or shards > 10 * present + 1000:
+            raise TournamentError(
+                f"it plans {shards:,} shards ({config.games:,} deal sets), and the folder holds "
+                f"{present:,} shard files")
+        return plan_shards(config, options), None
+    except (TournamentError, TypeError, ValueError, RaspisError) as error:
+        return None, str(error)
 
 
 def verify_run(run_dir: str | Path) -> Verification:
     """Check every file of a run (see the module docstring). Raises ``DatasetError`` only when
     ``run_dir`` is not a run at all (no such folder, no readable manifest)."""
-    from .runner import MANIFEST, TournamentError, read_manifest
+    from .runner import MANIFEST, TournamentError, read_manifest, shard_checksums
 
     folder = Path(run_dir)
     if not folder.is_dir():
@@ -68,12 +93,24 @@ def verify_run(run_dir: str | Path) -> Verification:
     if report.status != "complete":
         report.problems.append(f"the run is {report.status}, not complete: finish it with the "
                                "same command and --resume")
-    tasks = _planned(manifest)
+    present = sum(1 for _ in (folder / "games").glob("*.parquet")) \
+        if (folder / "games").is_dir() else 0
+    tasks, wrong = _planned(manifest, present)
     known: dict[str, set[str]] = {table: set() for table in TABLES}
-    if tasks is None:
+    if wrong is not None:
+        report.problems.append(f"{folder / MANIFEST} is not a manifest raspis wrote: {wrong}; "
+                               "only the files present were checked")
+    elif tasks is None:
         report.problems.append(f"{folder / MANIFEST} does not describe its shards (no usable "
                                "config); only the files present were checked")
-        tasks = []
+    tasks = tasks or []
+    recorded_sums = manifest.get("checksums")
+    if not isinstance(recorded_sums, dict):
+        recorded_sums = {}
+    if tasks and not recorded_sums:
+        report.problems.append(f"{folder / MANIFEST} records no checksums (a run written before "
+                               "they existed, or an edited manifest): its files cannot be proven "
+                               "unchanged")
     report.shards = len(tasks)
     for task in tasks:
         tables = ["games", "deal_stats"] + (["deals"] if task.deal_rows else [])
@@ -99,10 +136,25 @@ def verify_run(run_dir: str | Path) -> Verification:
                         f"{path} has {frame.height} rows for {frame['game_id'].n_unique()} games; "
                         f"expected {expected} rows for {len(task.games)} games")
                     sound = False
+                elif _games_of(frame) != _planned_games(task):
+                    report.problems.append(
+                        f"{path} holds other games than shard {task.shard_id} plans (their ids or "
+                        "seeds differ: a shard of another run, or of another shard, copied in)")
+                    sound = False
                 else:
                     report.games += len(task.games)
                     errored = frame.filter(frame["errored"])["game_id"].n_unique()
                     report.errored += errored
+        if sound and recorded_sums:
+            recorded = recorded_sums.get(task.shard_id)
+            if recorded is None:
+                report.problems.append(f"shard {task.shard_id} has no checksum in the manifest: "
+                                       "it cannot be proven unchanged")
+                sound = False
+            elif shard_checksums(folder, task.shard_id) != recorded:
+                report.problems.append(f"shard {task.shard_id}: its files changed after the run "
+                                       "wrote them (checksums differ from the manifest's)")
+                sound = False
         report.shards_ok += sound
     for table in TABLES:
         directory = folder / table
@@ -127,3 +179,16 @@ def verify_run(run_dir: str | Path) -> Verification:
     if report.problems:
         report.problems.append(repair_hint(folder))
     return report
+
+
+def _games_of(frame: Any) -> set[tuple[int, int, int]]:
+    """(game_id, deal_set, seed) of the games in a games table."""
+    return set(frame.select("game_id", "deal_set", "seed").unique().iter_rows())
+
+
+def _planned_games(task: Any) -> set[tuple[int, int, int]]:
+    """(game_id, deal_set, seed) of the games a shard plans (``shard.game_id``, ``game_seed``)."""
+    from .shard import game_id, game_seed
+
+    return {(game_id(task, deal_set, seating), deal_set, game_seed(task.root_seed, deal_set))
+            for deal_set, seating in task.games}

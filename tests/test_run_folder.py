@@ -1,0 +1,138 @@
+"""One run per folder, proven whole: the folder's lock, the shards' checksums in the manifest, and
+``verify`` judging a manifest and its shards (the games each holds against the plan, the bytes
+against the checksums) without trusting either."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from raspis.cli.main import cli
+from raspis.tournament import TournamentConfig, run_tournament
+from raspis.tournament.runner import MANIFEST, TournamentError, run_lock
+from raspis.tournament.verify import verify_run
+
+CONFIG = TournamentConfig(variants=("classic",), players=4, strategies=("random",) * 4, games=6,
+                          seed=3, shard_size=2)
+
+
+def _run(out: Path, config: TournamentConfig = CONFIG, **options) -> None:  # noqa: ANN003
+    run_tournament(config, out, workers=1, warm=False, **options)
+
+
+@pytest.fixture(scope="module")
+def sound(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("sound") / "run"
+    _run(out)
+    return out
+
+
+def _copy(run: Path, to: Path) -> Path:
+    import shutil
+
+    shutil.copytree(run, to)
+    return to
+
+
+def _problems(run: Path) -> str:
+    report = verify_run(run)
+    assert not report.ok
+    return "\n".join(report.problems)
+
+
+def test_a_sound_run_verifies_and_records_every_shards_checksum(sound: Path) -> None:
+    assert verify_run(sound).ok
+    manifest = json.loads((sound / MANIFEST).read_text())
+    assert sorted(manifest["checksums"]) == sorted(p.stem for p in (sound / "games").iterdir())
+    assert all(set(sums) == {"games", "deal_stats", "deals"}
+               for sums in manifest["checksums"].values())
+
+
+def test_a_second_run_into_a_locked_folder_is_refused_naming_the_holder(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    with run_lock(out):
+        with pytest.raises(TournamentError, match=r"being written by another raspis run "
+                                                  r"\(process \d+, since"):
+            _run(out)
+        result = CliRunner().invoke(cli, ["tournament", "--variant", "classic", "--strategies",
+                                          "random", "--games", "2", "--out", str(out), "--quiet"])
+        assert result.exit_code != 0 and "another raspis run" in result.output
+        assert "Traceback" not in result.output
+    _run(out)  # the lock went with its holder
+    assert verify_run(out).ok
+
+
+def test_an_edited_score_fails_its_checksum_and_resume_replays_it(sound: Path,
+                                                                  tmp_path: Path) -> None:
+    run = _copy(sound, tmp_path / "edited")
+    path = sorted((run / "games").iterdir())[0]
+    frame = pl.read_parquet(path)
+    frame.with_columns(pl.col("score") + (pl.col("seat") == 0)).write_parquet(path)
+    assert "checksums differ" in _problems(run)
+    replayed: list[str] = []
+    _run(run, resume=True, replayed=replayed)
+    assert any("checksums differ" in problem for problem in replayed)
+    assert verify_run(run).ok
+    assert pl.read_parquet(path).equals(pl.read_parquet(sound / "games" / path.name))
+
+
+def test_a_shard_of_another_run_or_shard_copied_in_is_named(sound: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other-seed"
+    _run(other, TournamentConfig(**{**CONFIG.__dict__, "seed": 4}))
+    first, second = sorted((sound / "games").iterdir())[:2]
+    run = _copy(sound, tmp_path / "foreign")
+    for table in ("games", "deal_stats", "deals"):  # the whole shard, from a run with another seed
+        (run / table / first.name).write_bytes((other / table / first.name).read_bytes())
+    assert "holds other games than shard" in _problems(run)
+    run = _copy(sound, tmp_path / "twice")
+    for table in ("games", "deal_stats", "deals"):  # a shard of the same run over its neighbour
+        (run / table / second.name).write_bytes((run / table / first.name).read_bytes())
+    assert "holds other games than shard" in _problems(run)
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("shard_size", -1, "--shard-size must be a whole number"),
+    ("games", 10**15, "it plans 500,000,000,000,000 shards"),
+    ("players", "four", "--players must be a whole number"),
+])
+def test_verify_judges_an_edited_manifest_at_once(sound: Path, tmp_path: Path, key: str,
+                                                  value: object, said: str) -> None:
+    run = _copy(sound, tmp_path / "manifest")
+    manifest = json.loads((run / MANIFEST).read_text())
+    manifest["config"][key] = value
+    (run / MANIFEST).write_text(json.dumps(manifest))
+    started = time.monotonic()
+    problems = _problems(run)
+    assert time.monotonic() - started < 10
+    assert "is not a manifest raspis wrote" in problems and said in problems
+
+
+def test_a_manifest_without_checksums_is_not_proven(sound: Path, tmp_path: Path) -> None:
+    run = _copy(sound, tmp_path / "bare")
+    manifest = json.loads((run / MANIFEST).read_text())
+    del manifest["checksums"]
+    (run / MANIFEST).write_text(json.dumps(manifest))
+    assert "records no checksums" in _problems(run)
+
+
+def test_a_shard_that_vanishes_during_the_run_stops_it_resumable(tmp_path: Path) -> None:
+    """A strategy (or anything) deleting a written shard while the run goes on: the run is not
+    marked complete; resume plays the shard again and the run verifies."""
+    out = tmp_path / "run"
+    calls = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append(done)
+        if done == total:  # the last shard is written: take an earlier one away
+            victim = sorted((out / "games").iterdir())[0]
+            victim.unlink()
+
+    with pytest.raises(TournamentError, match="changed or vanished while the run was writing"):
+        _run(out, progress=progress)
+    assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
+    _run(out, resume=True)
+    assert verify_run(out).ok
