@@ -785,3 +785,22 @@ def test_blind_bidding_after_the_deal_matches_the_reference_engine(twin: str) ->
     })
     scalar, batch = TWINS[twin]
     assert_same_games(variant, 4, [3, 77, 2**40 + 1], scalar, batch())
+
+
+@pytest.mark.parametrize("size", [1, 12, 32, 33, 500])
+def test_select_bit_is_the_index_th_set_bit_in_small_and_large_batches(size: int) -> None:
+    """``select_bit`` (a Python path up to 32 masks, numpy whole-array steps above) gives the
+    ``index``-th lowest set bit of each mask, by its definition: the sorted positions."""
+    from raspis.engine.batch.bits import select_bit
+
+    rng = np.random.default_rng(size)
+    for _ in range(20):
+        masks = (rng.integers(0, 2**63, size=size, dtype=np.uint64)
+                 & rng.integers(0, 2**63, size=size, dtype=np.uint64))
+        masks[::3] |= np.uint64(1) << np.uint64(63)
+        masks[masks == 0] = 1
+        positions = [[bit for bit in range(64) if int(mask) >> bit & 1] for mask in masks]
+        index = np.array([rng.integers(len(bits)) for bits in positions], dtype=np.int64)
+        expected = [bits[at] for bits, at in zip(positions, index.tolist(), strict=True)]
+        found = select_bit(masks, index)
+        assert found.dtype == np.int64 and found.tolist() == expected

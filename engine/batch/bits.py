@@ -106,8 +106,30 @@ def select_bit(mask: np.ndarray, index: np.ndarray) -> np.ndarray:
     """The position of the ``index``-th (0-based, lowest first) set bit of each mask.
 
     ``index`` must be below the mask's popcount. Narrows down in 16-bit then 8-bit steps with
-    popcounts, then reads a 256 x 8 table.
+    popcounts, then reads a 256 x 8 table. Up to ``_SMALL`` masks (the lockstep loop's small
+    batches, where numpy's cost per call dominates), each with an index in range, are read bit by
+    bit in Python instead: the same positions, several times faster there.
     """
+    if (mask.size <= _SMALL and mask.ndim == 1 and mask.dtype == U64
+            and mask.shape == np.shape(index) and np.asarray(index).dtype.kind in "iu"):
+        found = []
+        for bits, rank in zip(mask.tolist(), index.tolist(), strict=True):
+            if not 0 <= rank < bits.bit_count():
+                break  # out of range: the vectorised path's answer, whatever it is
+            for _ in range(rank):
+                bits &= bits - 1
+            found.append((bits & -bits).bit_length() - 1)
+        else:
+            return np.array(found, dtype=np.int64)
+    return _select_bit_vectorised(mask, index)
+
+
+#: at most this many masks go through ``select_bit``'s Python path
+_SMALL = 32
+
+
+def _select_bit_vectorised(mask: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``select_bit`` in numpy operations on whole arrays."""
     index = index.astype(np.int64).copy()
     position = np.zeros(mask.shape, dtype=np.int64)
     remaining = mask.copy()

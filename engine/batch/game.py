@@ -262,6 +262,12 @@ class BatchGame:
         view = self.view
 
         def column(value: Any) -> np.ndarray:
+            if (type(value) is np.ndarray and value.dtype == np.int64 and value.shape == (count,)
+                    and value.flags.c_contiguous):
+                # what the general way gives such an array, a read-only view of it, directly
+                view = value.view()
+                view.flags.writeable = False
+                return view
             array = np.asarray(value, dtype=np.int64)
             return np.ascontiguousarray(np.broadcast_to(array, (count,)))
 
