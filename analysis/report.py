@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import shutil
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -204,7 +206,58 @@ def build_report(
     runs += open_runs(list(paths))
     if not runs:
         raise ValueError("give at least one run")
-    folder = Path(out_dir)
+    final = Path(out_dir)
+    if final.exists() and not final.is_dir():
+        raise ValueError(f"{final} exists and is not a folder")
+    final.parent.mkdir(parents=True, exist_ok=True)
+    # written into a hidden folder beside it, then put in place (``_publish``): a report stopped
+    # half-way leaves the old one whole, never old and new files mixed
+    folder = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent))
+    try:
+        report = _write_report(runs, folder, level, alpha, rating_games, title, say)
+        _publish(folder, final)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return Report(
+        folder=final,
+        html=final / report.html.name,
+        markdown=final / report.markdown.name,
+        figures=[final / path.relative_to(folder) for path in report.figures],
+        tables=report.tables,
+    )
+
+
+#: what a report folder holds (``_publish`` replaces these and leaves anything else alone)
+REPORT_ENTRIES = ("report.html", "report.md", "figures", "tables")
+
+
+def _publish(folder: Path, final: Path) -> None:
+    """Put the finished report ``folder`` in place of ``final``: by renaming the folder where
+    ``final`` is new or holds a report only, else entry by entry (``REPORT_ENTRIES``), each old
+    entry moved aside first and removed after."""
+    if not final.exists():
+        folder.rename(final)
+        return
+    aside = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".old", dir=final.parent))
+    try:
+        if {entry.name for entry in final.iterdir()} <= set(REPORT_ENTRIES):
+            final.rename(aside / final.name)
+            folder.rename(final)
+            return
+        for name in REPORT_ENTRIES:
+            if (final / name).exists():
+                (final / name).rename(aside / name)
+            (folder / name).rename(final / name)
+        folder.rmdir()
+    finally:
+        shutil.rmtree(aside, ignore_errors=True)
+
+
+def _write_report(runs: Sequence[Run], folder: Path, level: float, alpha: float,
+                  rating_games: int | None, title: str,
+                  say: Callable[[str], None]) -> Report:
+    """Every file of the report into the empty ``folder``."""
     figure_folder = folder / "figures"
     table_folder = folder / "tables"
     table_folder.mkdir(parents=True, exist_ok=True)

@@ -156,3 +156,28 @@ def test_report_of_several_variants_opens_with_their_differences(small_run: Path
     top = markdown.split("## Contents", 1)[0]
     assert "### Variant against variant" in top
     assert "joker" in top.split("### Variant against variant", 1)[1]
+
+
+def test_report_replaces_an_old_report_whole_and_leaves_other_files(small_run: Path,
+                                                                    tmp_path: Path) -> None:
+    """The report is written beside its folder and put in place at the end: an old report's
+    files are all replaced (none left from the old one), other files in the folder stay, and a
+    report that fails half-way leaves the old one as it was, with no temporary folder behind."""
+    from unittest import mock
+
+    from raspis.analysis import report as report_module
+
+    folder = tmp_path / "out"
+    build_report([small_run], folder)
+    (folder / "figures" / "stale.png").write_bytes(b"old")
+    (folder / "notes.txt").write_text("mine")
+    built = build_report([small_run], folder)
+    assert built.html == folder / "report.html" and built.html.is_file()
+    assert not (folder / "figures" / "stale.png").exists()
+    assert (folder / "notes.txt").read_text() == "mine"
+    before = (folder / "report.html").read_bytes()
+    with mock.patch.object(report_module, "key_findings", side_effect=RuntimeError("killed")), \
+            pytest.raises(RuntimeError):
+        build_report([small_run], folder)
+    assert (folder / "report.html").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
