@@ -179,9 +179,20 @@ def open_run(path: str | Path, label: str | None = None) -> Run:
             f"{folder} holds no finished games yet (games/ is empty); "
             "resume the run with raspis tournament ... --resume"
         )
-    games = scan_table(folder, "games")
-    deal_stats = scan_table(folder, "deal_stats")
-    deals = scan_table(folder, "deals") if list((folder / "deals").glob("*.parquet")) else None
+    # the shards the run wrote and checksummed only (files copied in beside them are not its
+    # own; ``raspis verify`` names them); a run from before checksums: every file
+    sums = manifest.get("checksums")
+    shards = set(sums) if isinstance(sums, dict) and sums else None
+    games = scan_table(folder, "games", shards)
+    deal_stats = scan_table(folder, "deal_stats", shards)
+    deals = (scan_table(folder, "deals", shards)
+             if list((folder / "deals").glob("*.parquet")) else None)
+    repeated = games.group_by("game_id", "seat").len().filter(pl.col("len") > 1).select(
+        "game_id").head(1).collect()
+    if repeated.height:
+        raise DatasetError(
+            f"{folder} holds game {repeated['game_id'][0]} more than once (a shard copied over "
+            f"another?): its statistics would count it twice; run raspis verify {folder}")
     names = {spec: name for spec, name in display_names(manifest).items() if spec != name}
     if names:  # the tables hold specs; every statistic shows the strategies' display names
         renamed = pl.col("strategy").replace(names)

@@ -136,3 +136,23 @@ def test_a_shard_that_vanishes_during_the_run_stops_it_resumable(tmp_path: Path)
     assert json.loads((out / MANIFEST).read_text())["status"] == "interrupted"
     _run(out, resume=True)
     assert verify_run(out).ok
+
+
+def test_the_analyses_read_the_runs_own_shards_and_refuse_a_game_twice(sound: Path,
+                                                                       tmp_path: Path) -> None:
+    from raspis.analysis import open_run
+    from raspis.tournament.schema import DatasetError
+
+    games = open_run(sound).games.collect().height
+    run = _copy(sound, tmp_path / "stray")
+    first = sorted((run / "games").iterdir())[0]
+    (run / "games" / "zz-copy.parquet").write_bytes(first.read_bytes())  # not a planned shard
+    assert open_run(run).games.collect().height == games
+    manifest = json.loads((run / MANIFEST).read_text())
+    manifest["checksums"]["zz-copy"] = manifest["checksums"][first.stem]  # claimed as its own
+    (run / MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(DatasetError, match="more than once"):
+        open_run(run)
+    result = CliRunner().invoke(cli, ["stats", str(run)])
+    assert result.exit_code != 0 and "more than once" in result.output
+    assert "Traceback" not in result.output

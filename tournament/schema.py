@@ -19,6 +19,7 @@ null (``OPTIONAL_COLUMNS``), and their intervals treat seat-deals as independent
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 import polars as pl
@@ -195,11 +196,15 @@ def read_table_file(path: Path, table: str, hint: bool = True) -> pl.DataFrame:
     return frame
 
 
-def scan_table(run_dir: str | Path, table: str) -> pl.LazyFrame:
+def scan_table(run_dir: str | Path, table: str,
+               shards: Collection[str] | None = None) -> pl.LazyFrame:
     """A lazy scan of one table of a run, schema-checked (empty frame when it has no files); a
-    file whose footer cannot be read gives a ``DatasetError`` naming it and the repair."""
+    file whose footer cannot be read gives a ``DatasetError`` naming it and the repair.
+    ``shards``: only the files of these shard ids (the run's planned shards)."""
     folder = Path(run_dir) / table
     files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
+    if shards is not None:
+        files = [path for path in files if path.stem in shards]
     if not files:
         return empty_frame(table).lazy()
     complete = True
