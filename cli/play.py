@@ -18,7 +18,7 @@ import click
 from raspis.engine import load_variant
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies.match import play_match
-from raspis.strategies.play import describe_exit, guarded
+from raspis.strategies.play import describe_error, describe_exit, guarded
 from raspis.strategies.registry import split_alias
 
 from .common import SEED, friendly_errors, split_specs
@@ -65,7 +65,7 @@ def _in_child(job: Callable[[], Any], estimate: int) -> Any:
         except KeyboardInterrupt:
             code, data = 130, b""
         except BaseException as error:  # noqa: BLE001 - reported by the parent
-            data = pickle.dumps(("error", f"{type(error).__name__}: {error}"))
+            data = pickle.dumps(("error", describe_error(error)))
         try:
             with os.fdopen(write_end, "wb") as stream:
                 stream.write(data)

@@ -25,6 +25,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from raspis.engine import Action, Observation, Variant
+from raspis.engine.errors import exception_text
 
 from .base import Strategy
 
@@ -81,7 +82,7 @@ def _serve(receiver: Connection, connection: Connection, spec: str) -> None:
             else:
                 return
         except BaseException as error:  # noqa: BLE001 - reported to the parent, which faults
-            connection.send(("error", f"{type(error).__name__}: {error}"))
+            connection.send(("error", exception_text(error)))
 
 
 class IsolatedStrategy(Strategy):

@@ -33,6 +33,7 @@ from typing import Any
 from raspis.engine import Game, Variant
 from raspis.engine import rng as chance
 from raspis.engine.actions import Bid, Keep, NameTrump, Play
+from raspis.engine.errors import cut_message
 from raspis.engine.observation import observe
 
 from .base import Strategy
@@ -146,15 +147,16 @@ def _alarm(signum: int, frame: object) -> None:
 
 
 def describe_error(error: BaseException) -> str:
-    """``Type: message`` of an exception raised by strategy code, never raising itself."""
+    """``Type: message`` of an exception raised by strategy code, cut to
+    ``engine.errors.MESSAGE_LIMIT`` characters (``cut_message``), never raising itself."""
     try:
         name = type(error).__name__
         text = str(error)
     except BaseException:  # noqa: BLE001 - a hostile __str__
         return f"{_type_name(error)} (its message cannot be shown)"
     if isinstance(error, SystemExit):
-        return f"{name} (the strategy tried to exit the program, code {error.code!r})"
-    return f"{name}: {text}" if text else name
+        return cut_message(f"{name} (the strategy tried to exit the program, code {error.code!r})")
+    return cut_message(f"{name}: {text}" if text else name)
 
 
 def describe_exit(code: int | None) -> str:

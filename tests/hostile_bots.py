@@ -249,3 +249,12 @@ class PeekBot(_Hostile):
 
         if any(isinstance(thing, Game) for thing in gc.get_objects()):
             raise RuntimeError("found the game: every hand is readable")
+
+
+class HugeMessageBot(_Hostile):
+    """Raises with a 50 MB message."""
+
+    name = "hugemessagebot"
+
+    def misbehave(self, observation) -> None:  # noqa: ANN001, D102
+        raise ValueError("x" * 50_000_000)

@@ -156,3 +156,26 @@ def test_the_analyses_read_the_runs_own_shards_and_refuse_a_game_twice(sound: Pa
     result = CliRunner().invoke(cli, ["stats", str(run)])
     assert result.exit_code != 0 and "more than once" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("engine", ["scalar", "batch"])
+def test_a_huge_error_message_is_cut_in_the_data_and_the_summary(engine: str,
+                                                                  tmp_path: Path) -> None:
+    """A strategy raising with a 50 MB message: a few thousand characters of it in the error
+    column and on stderr, its full length said ("ValueError: " and 50,000,000 x)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, "-m", "raspis.cli.main", "tournament", "--variant", "odessa-short",
+         "--players", "3", "--strategies",
+         f"random,random,{root}/tests/hostile_bots.py:HugeMessageBot", "--games", "2",
+         "--engine", engine, "--workers", "1", "--out", str(tmp_path / "run")],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 3, result.stderr[-2000:]
+    assert len(result.stderr) < 20_000
+    assert "50,000,012 characters in all" in result.stderr
+    errors = pl.read_parquet(tmp_path / "run" / "games" / "*.parquet")["error"].drop_nulls()
+    assert errors.len() > 0 and errors.str.len_chars().max() < 5_000
+    assert errors.str.contains("50,000,012 characters in all").all()

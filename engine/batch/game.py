@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from raspis.engine.core import machine as m
 from raspis.engine.core.plan import rule_plan
+from raspis.engine.errors import exception_text
 from raspis.engine.variant import Variant
 
 from .compiled import Records, compiled_runner, play_compiled, record_many, result_of
@@ -140,7 +141,7 @@ class BatchGame:
                     if self.fault_deal[game] < 0:
                         self.fault_deal[game] = 0
                         self.errors[game] = (f"{_spec(strategy)} raised before the first deal, "
-                                             f"start: {type(error).__name__}: {error}")
+                                             f"start: {exception_text(error)}")
 
     def _stepper(self) -> Any:
         """The compiled seats' stepper (``strategies.compiled.Stepper``), or None where every
@@ -239,7 +240,7 @@ class BatchGame:
             seats = observation.seat
             spec = _spec(strategy)
             messages = [f"seat {seat} ({spec}) raised in deal {observation.deal_number + 1}, "
-                        f"{phase}: {type(error).__name__}: {error}" for seat in seats]
+                        f"{phase}: {exception_text(error)}" for seat in seats]
             observation.report_faults(np.arange(count), messages)
             bad[:] = True
             self._check(phase, games, None, codes, bad)
