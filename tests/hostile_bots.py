@@ -258,3 +258,19 @@ class HugeMessageBot(_Hostile):
 
     def misbehave(self, observation) -> None:  # noqa: ANN001, D102
         raise ValueError("x" * 50_000_000)
+
+
+_DECISIONS = [0]
+
+
+class GlobalStateBot(Strategy):
+    """Keeps a module-level count of its decisions across games and plays the legal action it
+    points at: its games depend on what the process played before (hidden state)."""
+
+    name = "globalstatebot"
+
+    def act(self, observation):  # noqa: ANN001, ANN201
+        """The legal action the running count points at."""
+        _DECISIONS[0] += 1
+        actions = observation.legal_actions
+        return actions[_DECISIONS[0] % len(actions)]

@@ -5,6 +5,7 @@ against the checksums) without trusting either."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -179,3 +180,22 @@ def test_a_huge_error_message_is_cut_in_the_data_and_the_summary(engine: str,
     errors = pl.read_parquet(tmp_path / "run" / "games" / "*.parquet")["error"].drop_nulls()
     assert errors.len() > 0 and errors.str.len_chars().max() < 5_000
     assert errors.str.contains("50,000,012 characters in all").all()
+
+
+def test_verify_replay_names_the_games_hidden_state_decided(sound: Path, tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[1]
+    runner = CliRunner()
+    result = runner.invoke(cli, ["verify", str(sound), "--replay", "4"])
+    assert result.exit_code == 0 and "4 games replayed alike" in result.output
+    hidden = TournamentConfig(variants=("odessa-short",), players=3, games=6, seed=3,
+                              shard_size=6, engine="scalar",
+                              strategies=("random", "random",
+                                          f"{root}/tests/hostile_bots.py:GlobalStateBot"))
+    out = tmp_path / "hidden"
+    _run(out, hidden)
+    assert verify_run(out).ok  # the files are whole: only playing again shows it
+    result = runner.invoke(cli, ["verify", str(out), "--replay", "3"])
+    assert result.exit_code == 1, result.output
+    assert re.search(r"game \d+ \(shard v00-s\d{3}-b\d{6}|game \d+ \(shard v00-b\d{6}",
+                     result.output)
+    assert "plays differently from its stored rows" in result.output

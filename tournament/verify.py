@@ -192,3 +192,68 @@ def _planned_games(task: Any) -> set[tuple[int, int, int]]:
 
     return {(game_id(task, deal_set, seating), deal_set, game_seed(task.root_seed, deal_set))
             for deal_set, seating in task.games}
+
+
+#: the columns of a game's rows that a replay must give again
+REPLAYED_COLUMNS = ("game_id", "seat", "strategy", "lineup_slot", "score", "place", "winner",
+                    "deals_played", "lead_changes", "errored")
+
+
+def replay_games(run_dir: str | Path, count: int, seed: int = 0) -> list[str]:
+    """Play ``count`` games of the run again from their seeds (sampled from its planned games with
+    ``seed``), each shard's sample in a supervised worker as the run played it, and compare them
+    with the stored rows; the games that differ, named. A difference means something outside the
+    seeds decided the games: a strategy with hidden state (module-level variables kept between
+    games, a clock, its own unseeded random numbers), or rows edited in place."""
+    import random
+    from dataclasses import replace
+
+    import polars as pl
+
+    from .runner import MANIFEST, read_manifest, run_shard_supervised
+    from .shard import game_id
+
+    folder = Path(run_dir)
+    manifest = read_manifest(folder / MANIFEST)
+    present = sum(1 for _ in (folder / "games").glob("*.parquet"))
+    tasks, wrong = _planned(manifest, present)
+    if not tasks:
+        return [f"cannot replay: {wrong or 'the manifest does not describe its shards'}"]
+    everything = [(task, deal_set, seating) for task in tasks for deal_set, seating in task.games]
+    chosen = random.Random(seed).sample(everything, min(count, len(everything)))
+    problems = []
+    by_task: dict[str, list[tuple[int, int]]] = {}
+    for task, deal_set, seating in chosen:
+        by_task.setdefault(task.shard_id, []).append((deal_set, seating))
+    for task in tasks:
+        picked = by_task.get(task.shard_id)
+        if not picked:
+            continue
+        # in the reverse of the run's order, alone in a fresh worker: a game that depended on
+        # what its process played before (hidden state) meets another history here
+        mini = replace(task, games=tuple(sorted(picked, reverse=True)))
+        again = run_shard_supervised(mini).games.select(REPLAYED_COLUMNS)
+        ids = [game_id(task, deal_set, seating) for deal_set, seating in mini.games]
+        path = folder / "games" / f"{task.shard_id}.parquet"
+        if not path.is_file():
+            problems.append(f"{path} is missing: its games cannot be compared")
+            continue
+        stored = pl.read_parquet(path).filter(pl.col("game_id").is_in(ids)).select(
+            REPLAYED_COLUMNS)
+        key = ["game_id", "seat"]
+        joined = again.sort(key).join(stored.sort(key), on=key, how="full", suffix="_stored",
+                                      coalesce=True)
+        for ident in ids:
+            rows = joined.filter(pl.col("game_id") == ident)
+            same = rows.height and all(
+                rows[column].equals(rows[f"{column}_stored"])
+                for column in REPLAYED_COLUMNS if column not in key)
+            if not same:
+                deal_set, seating = next((d, s) for d, s in mini.games
+                                         if game_id(task, d, s) == ident)
+                problems.append(
+                    f"game {ident} (shard {task.shard_id}, deal set {deal_set}, seating "
+                    f"{seating}) plays differently from its stored rows: something beside the "
+                    "seeds decided it (a strategy with hidden state: module-level variables, a "
+                    "clock, unseeded random numbers), or its rows were edited")
+    return problems
