@@ -44,7 +44,7 @@ from raspis.engine.batch.observation import BatchObservation
 from raspis.engine.batch.rules import CALL_CODES, OPTION_CALL, OPTION_SUIT
 
 from .base import Parameter, spec_string
-from .registry import StrategySpecError, _parse_parameters, load_strategy, split_alias
+from .registry import StrategySpecError, _parse_parameters, split_alias
 
 #: Batch strategies by spec name: name -> "module:Class". Each has a scalar twin (``scalar_twin``)
 #: that plays the very same games in ``engine.Game``, except where noted.
@@ -168,12 +168,12 @@ class ScalarAdapter(BatchStrategy):
     def _instance(self, game: int, seat: int) -> tuple[Any, tuple[str, str] | None]:
         """The scalar instance of (game, seat), created and started on first use inside the fault
         handling: ``(instance, None)`` or ``(None, (kind, message))``."""
-        from .play import _within_budget, guarded, strategy_rng
+        from .play import _within_budget, guarded, load_guarded, strategy_rng
 
         key = (game, seat)
         instance = self.instances.get(key)
         if instance is None:
-            instance, problem = guarded(load_strategy, self.strategy_spec)
+            instance, problem = load_guarded(self.strategy_spec)
             if problem is not None:
                 return None, (problem[0], f"__init__: {problem[1]}")
             assert self.variant is not None

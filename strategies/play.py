@@ -203,27 +203,52 @@ def _within_budget(seat: int, budget: float | None, call: Callable[..., Any],
     if beat is not None:
         _BEAT.pack_into(beat, 0, time.monotonic(), seat)
     try:
-        if budget is None:
-            return call(*args)
-        started = time.perf_counter()
-        use_signal = (hasattr(signal, "setitimer")
-                      and threading.current_thread() is threading.main_thread())
-        if not use_signal:
-            result = call(*args)
-        else:
-            previous = signal.signal(signal.SIGALRM, _alarm)
-            signal.setitimer(signal.ITIMER_REAL, budget)
-            try:
-                result = call(*args)
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
-        if time.perf_counter() - started > budget:  # the timer was disarmed or swallowed
-            raise DecisionTimeout()
-        return result
+        return _timed(budget, call, *args)
     finally:
         if beat is not None:
             _BEAT.pack_into(beat, 0, 0.0, -1)
+
+
+def _timed(budget: float | None, call: Callable[..., Any], *args: Any) -> Any:
+    """``call(*args)``, raising ``DecisionTimeout`` past ``budget`` seconds (an interval timer
+    in the main thread; a call that disarmed or swallowed it is judged by the clock after)."""
+    if budget is None:
+        return call(*args)
+    started = time.perf_counter()
+    use_signal = (hasattr(signal, "setitimer")
+                  and threading.current_thread() is threading.main_thread())
+    if not use_signal:
+        result = call(*args)
+    else:
+        previous = signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, budget)
+        try:
+            result = call(*args)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    if time.perf_counter() - started > budget:  # the timer was disarmed or swallowed
+        raise DecisionTimeout()
+    return result
+
+
+#: seconds a strategy's import and ``__init__`` may take together (``load_guarded``)
+LOAD_SECONDS = 20.0
+
+
+def load_guarded(spec: str,
+                 budget: float | None = None) -> tuple[Any, tuple[str, str] | None]:
+    """``guarded(load_strategy, spec)`` under the load budget (``LOAD_SECONDS`` by default): a
+    strategy whose import or ``__init__`` runs past ``budget`` seconds (a sleep, a loop at
+    import) is a ``("timeout", ...)`` problem, not a hang."""
+    from .registry import load_strategy
+
+    budget = LOAD_SECONDS if budget is None else budget
+    made, problem = guarded(_timed, budget, load_strategy, spec)
+    if problem is not None and problem[0] == "timeout":
+        problem = ("timeout", f"ran past its load budget ({budget:g} s for its import and "
+                              "__init__)")
+    return made, problem
 
 
 def _decide(strategy: Strategy, observation: Any, budget: float | None) -> Any:

@@ -274,3 +274,10 @@ class GlobalStateBot(Strategy):
         _DECISIONS[0] += 1
         actions = observation.legal_actions
         return actions[_DECISIONS[0] % len(actions)]
+
+
+class SlowInitBot(_Hostile):
+    """Sleeps in ``__init__`` far past any budget."""
+
+    def __init__(self, **options) -> None:  # noqa: ANN003, D107
+        time.sleep(60)

@@ -199,3 +199,26 @@ def test_verify_replay_names_the_games_hidden_state_decided(sound: Path, tmp_pat
     assert re.search(r"game \d+ \(shard v00-s\d{3}-b\d{6}|game \d+ \(shard v00-b\d{6}",
                      result.output)
     assert "plays differently from its stored rows" in result.output
+
+
+@pytest.mark.parametrize("where", ["import", "__init__"])
+def test_a_strategy_that_hangs_while_loading_is_stopped_by_the_load_budget(
+        where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from raspis.strategies import play
+
+    monkeypatch.setattr(play, "LOAD_SECONDS", 1.0)
+    root = Path(__file__).resolve().parents[1]
+    if where == "import":
+        module = tmp_path / "sleepy.py"
+        module.write_text("import time\ntime.sleep(60)\n"
+                          "from raspis.strategies import Strategy\n\n\n"
+                          "class Sleepy(Strategy):\n    pass\n")
+        spec = f"{module}:Sleepy"
+    else:
+        spec = f"{root}/tests/hostile_bots.py:SlowInitBot"
+    config = TournamentConfig(variants=("odessa-short",), players=3, games=2, seed=1,
+                              strategies=("random", "random", spec), decision_seconds=1.0)
+    started = time.monotonic()
+    with pytest.raises(TournamentError, match="ran past its load budget"):
+        _run(tmp_path / "run", config)
+    assert time.monotonic() - started < 10

@@ -222,9 +222,9 @@ def _validate_rest(config: TournamentConfig) -> list[dict[str, Any]]:
 
 def _try_strategy(spec: str) -> Any:
     """An instance of ``spec``, or ``TournamentError`` when its ``__init__`` raises anything."""
-    from raspis.strategies.play import guarded
+    from raspis.strategies.play import load_guarded
 
-    instance, problem = guarded(load_strategy, spec)
+    instance, problem = load_guarded(spec)
     if problem is not None:
         if problem[1].startswith(("StrategySpecError", "VariantError")):
             load_strategy(spec)  # the loader's own clear message

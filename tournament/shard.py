@@ -22,7 +22,7 @@ from typing import Any
 import polars as pl
 from raspis.engine import Variant
 from raspis.engine import rng as chance
-from raspis.strategies import load_strategy, play_game
+from raspis.strategies import play_game
 from raspis.strategies.play import HEARTBEAT, HEARTBEAT_SIZE
 
 from .schema import DEAL_STATS_KEYS, DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA, deal_block
@@ -132,7 +132,7 @@ def run_shard(task: ShardTask) -> ShardResult:
     fault handling; a game during which the variant was changed is errored, and the next game gets
     a variant rebuilt from the task's options."""
     from raspis.engine import Game
-    from raspis.strategies.play import GameRecord, StrategyFault, guarded, watch_game
+    from raspis.strategies.play import GameRecord, StrategyFault, load_guarded, watch_game
 
     started = time.perf_counter()
     variant = shard_variant(task.variant_options)
@@ -148,7 +148,7 @@ def run_shard(task: ShardTask) -> ShardResult:
             return None
         if slot in instances and not fresh:
             return instances[slot]
-        made, problem = guarded(load_strategy, task.strategies[slot])
+        made, problem = load_guarded(task.strategies[slot])
         if problem is not None:
             broken[slot] = f"__init__: {problem[1]}"
             return None
