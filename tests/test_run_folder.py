@@ -12,6 +12,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from raspis.cli.main import cli
 from raspis.tournament import TournamentConfig, run_tournament
 from raspis.tournament.runner import MANIFEST, TournamentError, run_lock
@@ -222,3 +224,38 @@ def test_a_strategy_that_hangs_while_loading_is_stopped_by_the_load_budget(
     with pytest.raises(TournamentError, match="ran past its load budget"):
         _run(tmp_path / "run", config)
     assert time.monotonic() - started < 10
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_verify_never_calls_a_damaged_run_sound(sound: Path, tmp_path_factory, data) -> None:  # noqa: ANN001
+    """Any damage to a run's shard files (a byte changed, a file cut short, removed, or swapped
+    with another shard's) or to the checksums its manifest records: verify says what is wrong,
+    never ok."""
+    run = _copy(sound, tmp_path_factory.mktemp("damaged") / "run")
+    files = sorted(path for table in ("games", "deal_stats", "deals")
+                   for path in (run / table).glob("*.parquet"))
+    kind = data.draw(st.sampled_from(["byte", "cut", "remove", "swap", "checksum"]))
+    path = data.draw(st.sampled_from(files))
+    content = path.read_bytes()
+    if kind == "byte":
+        at = data.draw(st.integers(0, len(content) - 1))
+        change = data.draw(st.integers(1, 255))
+        path.write_bytes(content[:at] + bytes([content[at] ^ change]) + content[at + 1:])
+    elif kind == "cut":
+        path.write_bytes(content[:data.draw(st.integers(0, len(content) - 1))])
+    elif kind == "remove":
+        path.unlink()
+    elif kind == "swap":
+        other = data.draw(st.sampled_from([f for f in files if f.parent == path.parent
+                                           and f != path]))
+        path.write_bytes(other.read_bytes())
+        other.write_bytes(content)
+    else:
+        manifest = json.loads((run / MANIFEST).read_text())
+        shard = data.draw(st.sampled_from(sorted(manifest["checksums"])))
+        table = data.draw(st.sampled_from(sorted(manifest["checksums"][shard])))
+        manifest["checksums"][shard][table] = "0" * 32
+        (run / MANIFEST).write_text(json.dumps(manifest))
+    assert not verify_run(run).ok, kind

@@ -41,7 +41,7 @@ from raspis.strategies import load_strategy
 from raspis.strategies.play import describe_exit
 from raspis.strategies.registry import display_names
 
-from .schema import DEAL_ROWS_DEFAULT_LIMIT, TABLES
+from .schema import DEAL_ROWS_DEFAULT_LIMIT, TABLES, UNREADABLE
 from .shard import ShardResult, ShardTask
 
 MANIFEST = "manifest.json"
@@ -713,7 +713,7 @@ def shard_problem(out_dir: Path, task: ShardTask) -> str | None:
             check_frame(frame, table, str(path))
         except RaspisError as error:
             return str(error)
-        except Exception as error:  # polars: a truncated, empty or garbage file
+        except UNREADABLE as error:  # polars: a truncated, empty or garbage file
             return f"{path} cannot be read ({_first_line(error)})"
         if table == "games" and frame.height != len(task.games) * task.players:
             return (f"{path} has {frame.height} rows, expected {len(task.games) * task.players} "

@@ -185,12 +185,17 @@ def damaged(path: Path, error: BaseException, hint: bool = True) -> DatasetError
     return DatasetError(f"{path} {what}: the file is damaged (truncated or overwritten){repair}")
 
 
+#: what reading a damaged Parquet file raises: polars' errors, and the panic of its Rust reader
+#: on some garbled bytes (``PanicException``, a ``BaseException``: ``except Exception`` misses it)
+UNREADABLE = (Exception, pl.exceptions.PanicException)
+
+
 def read_table_file(path: Path, table: str, hint: bool = True) -> pl.DataFrame:
     """One shard file read in full and schema-checked; ``DatasetError`` naming it (and with
     ``hint`` the repair) otherwise."""
     try:
         frame = pl.read_parquet(path)
-    except Exception as error:  # polars: truncated, empty, garbage
+    except UNREADABLE as error:  # polars: truncated, empty, garbage
         raise damaged(path, error, hint) from None
     check_frame(frame, table, str(path))
     return frame
@@ -212,7 +217,7 @@ def scan_table(run_dir: str | Path, table: str,
         try:
             scan = pl.scan_parquet(path)
             names = scan.collect_schema().names()
-        except Exception as error:  # polars: truncated, empty, garbage
+        except UNREADABLE as error:  # polars: truncated, empty, garbage
             raise damaged(path, error) from None
         check_frame(scan, table, str(path))
         complete = complete and len(names) == len(TABLES[table])
