@@ -1233,6 +1233,9 @@ def write_comparison(
     png = figures.save_figure(
         figures.differences(comparison.table, level), folder / "figures", "differences"
     )
+    narrow = figures.save_figure(  # the same panels in one column, for a phone
+        figures.differences(comparison.table, level, columns=1), folder / "figures",
+        "differences-narrow")
     shown = display_table(comparison).drop("verdict")
     headers, rows = display_frame(shown)
     numeric = [dtype.is_numeric() for dtype in shown.drop(
@@ -1260,6 +1263,7 @@ def write_comparison(
         "verdicts": display_table(comparison)["verdict"].to_list(),
         "markdown": to_markdown(shown),
         "figure": base64.b64encode(png).decode("ascii"),
+        "narrow_figure": base64.b64encode(narrow).decode("ascii"),
     }
     environment = Environment(
         loader=FileSystemLoader(TEMPLATES),

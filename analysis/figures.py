@@ -330,7 +330,9 @@ def differences(table: pl.DataFrame, level: float = 0.95, columns: int = 4) -> F
         columns = min(columns, 3)
     rows = max(1, -(-len(names) // columns))
     height = 1.3 + 0.25 * len(variants) if table.height else 1.5
-    figure = Figure(figsize=(WIDTH + 3, height * rows + 0.8), layout="constrained")
+    # one column: a phone's figure (about 5 inches wide), panels under each other
+    width = WIDTH + 3 if columns > 1 else 5.2
+    figure = Figure(figsize=(width, height * rows + 1.2), layout="constrained")
     FigureCanvasAgg(figure)
     axes = figure.subplots(rows, columns, squeeze=False)
     if not names:
@@ -367,10 +369,11 @@ def differences(table: pl.DataFrame, level: float = 0.95, columns: int = 4) -> F
     baseline = table["baseline"][0] if table.height else ""
     adjusted = "intervals adjusted for the number of differences" if low_column == "shown_low" \
         else f"{level:.0%} intervals"
-    legend = ("; ".join(f"lineup {i + 1}: {lineup}" for i, lineup in enumerate(lineups)) + "\n"
-              if several else "")
+    line = 100 if columns > 1 else 52
+    legend = ("\n".join(textwrap.fill(f"lineup {i + 1}: {lineup}", line)
+                        for i, lineup in enumerate(lineups)) + "\n" if several else "")
     figure.suptitle(
         legend + textwrap.fill(f"Each variant minus {baseline}, {adjusted} (red: measurable, the "
-                               "interval excludes 0); every panel on its own scale", 100)
+                               "interval excludes 0); every panel on its own scale", line)
     )
     return figure
