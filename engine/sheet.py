@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .cards import SUIT_SYMBOLS, card_str
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .game import DealResult, Game
 
 _KIND_MARKS = {"normal": ""}
 COLUMN = 18
@@ -47,14 +47,7 @@ def render_sheet(game: Game, names: Sequence[str] | None = None, width: int | No
     for result in game.results:
         cells = []
         for seat in range(players):
-            bid = result.bids[seat]
-            taken = result.taken[seat]
-            dealer = "*" if seat == result.dealer else " "
-            made = "." if bid is not None and bid == taken else " "
-            bid_text = "-" if bid is None else str(bid)
-            points = result.points[seat] + result.premiums[seat]
-            total = result.totals[seat]
-            cells.append(f"{dealer}{bid_text:>2}{made}{taken:>2} {points:>+5}{total:>6}")
+            cells.append(_cell(result, seat))
         kind = _KIND_MARKS.get(result.kind, result.kind)
         lines.append(
             f"{result.number + 1:>3} {result.hand_size:>5} {kind:<9} "
@@ -104,14 +97,7 @@ def _fitted_sheet(game: Game, names: list[str], width: int) -> str:
         for result, mark, shown in zip(results, marks, trumps, strict=True):
             cells = []
             for seat in part:
-                bid = result.bids[seat]
-                taken = result.taken[seat]
-                dealer = "*" if seat == result.dealer else " "
-                made = "." if bid is not None and bid == taken else " "
-                bid_text = "-" if bid is None else str(bid)
-                points = result.points[seat] + result.premiums[seat]
-                cells.append(f"{dealer}{bid_text:>2}{made}{taken:>2} {points:>+5}"
-                             f"{result.totals[seat]:>6}")
+                cells.append(_cell(result, seat))
             lines.append(f"{result.number + 1:>{number}} {result.hand_size:>5} {mark:<{kind}} "
                          f"{shown:<{trump}}|" + "|".join(f"{cell:<{COLUMN}}" for cell in cells))
         lines.append(rule)
@@ -122,3 +108,15 @@ def _fitted_sheet(game: Game, names: list[str], width: int) -> str:
             lines.append(f"{'place':<{label}}|"
                          + "|".join(f"{places[seat]:>{COLUMN}}" for seat in part))
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _cell(result: DealResult, seat: int) -> str:
+    """A seat's cell of a deal's line: the dealer's star, the bid (a dot when made), tricks taken,
+    the deal's points (premiums in) and the running total."""
+    bid = result.bids[seat]
+    taken = result.taken[seat]
+    dealer = "*" if seat == result.dealer else " "
+    made = "." if bid is not None and bid == taken else " "
+    bid_text = "-" if bid is None else str(bid)
+    points = result.points[seat] + result.premiums[seat]
+    return f"{dealer}{bid_text:>2}{made}{taken:>2} {points:>+5}{result.totals[seat]:>6}"
