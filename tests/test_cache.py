@@ -18,6 +18,7 @@ def _folders(root: Path, names: list[str]) -> None:
         folder = root / f"numba-{name}"
         folder.mkdir()
         (folder / "index.nbi").write_bytes(b"x")
+        (folder / cache.OWNER).touch()
         os.utime(folder, (1_000_000 + used, 1_000_000 + used))
 
 
@@ -61,3 +62,27 @@ def test_configure_marks_its_folder_used_and_keeps_a_few_others(
     assert kept == sorted(f"numba-{name}" for name in names[-cache.KEEP_OTHERS:])
     cache.configure()  # the same sources again: nothing of theirs is removed
     assert folder.is_dir() and (tmp_path / f"numba-{names[-1]}").is_dir()
+
+
+def test_prune_removes_no_folder_raspis_did_not_make(tmp_path: Path) -> None:
+    _folders(tmp_path, ["a", "b"])
+    for name in ("mine-not", "theirs"):  # numba-* folders of someone else, older than all
+        (tmp_path / f"numba-{name}").mkdir()
+        os.utime(tmp_path / f"numba-{name}", (1_000, 1_000))
+    removed = cache.prune(tmp_path, tmp_path / "numba-now", keep=1)
+    assert [path.name for path in removed] == ["numba-a"]
+    assert (tmp_path / "numba-mine-not").is_dir() and (tmp_path / "numba-theirs").is_dir()
+
+
+def test_an_unwritable_cache_folder_gives_way_to_a_temporary_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")  # a cache root under a file: it cannot be made (root too)
+    monkeypatch.setenv("RASPIS_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)  # restored after
+    folder = cache.configure()
+    assert folder is not None and folder.name.startswith("raspis-numba-")
+    assert numba.config.CACHE_DIR == str(folder)
+    assert Path(__file__).resolve().parents[1] not in folder.parents  # not beside the package
+    warning = capsys.readouterr().err
+    assert "cannot write the compile cache" in warning and str(folder) in warning
