@@ -11,6 +11,7 @@ import click
 from raspis.strategies.batch import BATCH_BUILTINS
 from raspis.tournament import TournamentConfig, run_tournament, strategy_summary
 from raspis.tournament.schema import DEAL_ROWS_DEFAULT_LIMIT
+from raspis.tournament.runner import RunStorageError
 
 from .common import SEED, friendly_errors, split_specs
 from .terminal import terminal_width, wrap
@@ -171,6 +172,11 @@ def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: 
                                  executor=executor, scheduler=scheduler, resume=resume,
                                  progress=progress, shard_seconds=shard_seconds,
                                  replayed=replayed)
+    except RunStorageError as error:  # the disk failed, not the user: exit 1, resumable
+        if bar is not None:
+            bar.stop()
+        click.echo(f"error: {error}", err=True)
+        raise SystemExit(1) from None
     except KeyboardInterrupt as stop:
         if bar is not None:
             bar.stop()

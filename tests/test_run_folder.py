@@ -259,3 +259,33 @@ def test_verify_never_calls_a_damaged_run_sound(sound: Path, tmp_path_factory, d
         manifest["checksums"][shard][table] = "0" * 32
         (run / MANIFEST).write_text(json.dumps(manifest))
     assert not verify_run(run).ok, kind
+
+
+@pytest.mark.parametrize("limit", [2_000, 8_600])
+def test_a_disk_that_refuses_the_run_is_one_clear_error_and_the_run_resumes(
+        limit: int, tmp_path: Path) -> None:
+    """A file size limit (``ulimit -f``: writes fail with EFBIG), small enough to stop the
+    manifest or a shard: exit 1 with one clear message and no traceback; the same command with
+    --resume, the limit lifted, finishes the run and it verifies."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    def limited() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "raspis.cli.main", "tournament", "--variant", "classic",
+               "--strategies", "random", "--games", "8", "--shard-size", "2", "--workers", "1",
+               "--deal-rows", "--out", str(out), "--quiet"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False,
+                            preexec_fn=limited)  # noqa: PLW1509 - a test's own child
+    assert result.returncode == 1, result.stderr[-3000:]
+    assert "cannot write the run into" in result.stderr and "File too large" in result.stderr
+    assert "Traceback" not in result.stderr
+    again = subprocess.run([*command, "--resume"], capture_output=True, text=True, timeout=120,
+                           check=False)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert verify_run(out).ok

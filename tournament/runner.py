@@ -54,6 +54,11 @@ class TournamentError(RaspisError):
     """A tournament that cannot run as asked (bad options, a directory holding another run)."""
 
 
+class RunStorageError(TournamentError):
+    """The run could not write its folder (a read-only or full disk, a file size limit, no
+    permission): the shards written so far are kept, and the run resumes once it can write."""
+
+
 @dataclass(frozen=True)
 class TournamentConfig:
     """What to play. Two runs with equal configs produce identical datasets."""
@@ -764,9 +769,19 @@ def run_tournament(
     fingerprint = config_fingerprint(config, variant_options)
     tasks = plan_shards(config, variant_options)
     prepare_output(out, fingerprint, resume)  # a wrong --out refused before anything is made
-    with run_lock(out):
-        return _run_locked(out, config, variant_options, fingerprint, tasks, executor, resume,
-                           workers, scheduler, shard_seconds, progress, replayed, warm, started)
+    try:
+        with run_lock(out):
+            return _run_locked(out, config, variant_options, fingerprint, tasks, executor,
+                               resume, workers, scheduler, shard_seconds, progress, replayed,
+                               warm, started)
+    except (OSError, pl.exceptions.ComputeError) as error:  # the disk, not the run, failed
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else \
+            _first_line(error)
+        where = f" ({error.filename})" if isinstance(error, OSError) and error.filename else ""
+        raise RunStorageError(
+            f"cannot write the run into {out}: {reason}{where}. The shards written so far are "
+            "kept: free some space, lift the file size limit or fix the permissions, then run "
+            "the same command with --resume") from None
 
 
 def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[str, Any]],
