@@ -289,3 +289,29 @@ def test_a_disk_that_refuses_the_run_is_one_clear_error_and_the_run_resumes(
                            check=False)
     assert again.returncode == 0, again.stderr[-3000:]
     assert verify_run(out).ok
+
+
+@pytest.mark.parametrize(("games", "said"), [(2**63 - 1, "a run plays at most 10,000,000"),
+                                             (10**8, "a run plays at most 10,000,000")])
+def test_a_run_too_large_to_plan_is_refused_at_once(games: int, said: str,
+                                                    tmp_path: Path) -> None:
+    started = time.monotonic()
+    result = CliRunner().invoke(cli, ["tournament", "--variant", "classic", "--strategies",
+                                      "random", "--games", str(games), "--out",
+                                      str(tmp_path / "run")])
+    assert time.monotonic() - started < 10
+    assert result.exit_code == 2 and said in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_run_the_disk_cannot_hold_is_refused_with_the_sizes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+    from collections import namedtuple
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - 10**5, 10**5))
+    with pytest.raises(TournamentError, match=r"need about .* GiB of Parquet and .* has 0.0 GiB "
+                                              r"free"):
+        _run(tmp_path / "run", TournamentConfig(**{**CONFIG.__dict__, "games": 5000}))
+    assert not (tmp_path / "run").exists()

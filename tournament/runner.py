@@ -23,6 +23,7 @@ import mmap
 import os
 import platform
 import queue
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -190,6 +191,38 @@ def check_sizes(config: TournamentConfig) -> None:
         raise TournamentError(f"--seating must be one of {', '.join(SEATING_MODES)}")
     if config.duplicate == "permutations" and config.players > 6:
         raise TournamentError("--duplicate permutations is limited to 6 players (720 seatings)")
+
+
+#: the games one run plans at most: the plan holds every game (about 100 bytes each) in memory
+#: and takes about a second a million to make; a larger study is several runs (other --seed)
+MAX_PLANNED_GAMES = 10_000_000
+#: Parquet bytes a game needs, about (a million classic games at 4 players: 28 MiB without
+#: per-deal rows; with them about 40 times more), for the free-space check
+BYTES_PER_GAME, BYTES_PER_GAME_WITH_DEALS = 40, 1_600
+
+
+def check_room(config: TournamentConfig, out: Path) -> None:
+    """Refuse a run larger than a run can plan (``MAX_PLANNED_GAMES``) or than the disk under
+    ``out`` can hold (an estimate, ``BYTES_PER_GAME``), saying the limit: before anything is
+    planned or written, so a mistyped --games neither hangs nor fills the disk."""
+    total = config.total_games()
+    if total > MAX_PLANNED_GAMES:
+        raise TournamentError(
+            f"--games {config.games:,} makes {total:,} games (deal sets x seatings x variants); a "
+            f"run plays at most {MAX_PLANNED_GAMES:,}: split the study into runs with different "
+            "--seed values (compare and report take several runs)")
+    need = total * (BYTES_PER_GAME_WITH_DEALS if config.writes_deal_rows() else BYTES_PER_GAME)
+    where = out
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        free = shutil.disk_usage(where).free
+    except OSError:
+        return
+    if need > free:
+        raise TournamentError(
+            f"{total:,} games need about {need / 2**30:.1f} GiB of Parquet and {where} has "
+            f"{free / 2**30:.1f} GiB free: free some space, or play fewer --games")
 
 
 def _validate_rest(config: TournamentConfig) -> list[dict[str, Any]]:
@@ -766,6 +799,7 @@ def run_tournament(
                               f"{shard_seconds}")
     variant_options = _validate(config)
     out = Path(out_dir)
+    check_room(config, out)
     fingerprint = config_fingerprint(config, variant_options)
     tasks = plan_shards(config, variant_options)
     prepare_output(out, fingerprint, resume)  # a wrong --out refused before anything is made
