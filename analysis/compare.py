@@ -55,14 +55,15 @@ from .intervals import LEVEL, t_quantile
 from .question import (
     FLIPS,
     HOLDS,
-    ROLES,
     SOME,
     adjust,
+    by_relevance,
     changed_options,
     describe_changes,
     lineup_text,
     robustness,
     role,
+    role_rank,
     topic_of,
 )
 
@@ -1117,13 +1118,12 @@ def findings(comparison: Comparison, limit: int | None = 12) -> list[str]:
     labelled; at most ``limit``, as sentences; then a line counting the rest, and one on the
     multiplicity adjustment. "Measured" follows the interval shown (``question.adjust``)."""
     table = comparison.table
-    order = {name: index for index, name in enumerate(ROLES)}
     measured = table.filter(pl.col("measurable") & (pl.col("role") != "question")).with_columns(
         (
             pl.col("difference").abs()
             / (pl.col("shown_high") - pl.col("shown_low")).clip(lower_bound=1e-300)
         ).alias("strength"),
-        pl.col("role").replace_strict(order, return_dtype=pl.Int64).alias("rank"),
+        role_rank().alias("rank"),
     ).sort(["rank", "strength"], descending=[False, True])
     several = len(comparison.lineups) > 1
     runs = {(unit.label, unit.lineup if several else ""): unit.run.label
@@ -1185,10 +1185,7 @@ def display_table(comparison: Comparison) -> pl.DataFrame:
     their differences in percentage points): the baseline's value, the variant's, the difference
     with the interval shown (adjusted, ``question.adjust``; folded by
     ``tables.display_frame``), whether it is measurable, the design and the verdict."""
-    order = {name: index for index, name in enumerate(ROLES)}
-    table = comparison.table.with_row_index("row").with_columns(
-        pl.col("role").replace_strict(order, return_dtype=pl.Int64).alias("rank")
-    ).sort(["rank", "row"])
+    table = by_relevance(comparison.table)
     lineup = ["lineup"] if len(comparison.lineups) > 1 else []
     share = pl.col("unit").str.starts_with("(share")
     percent = pl.when(share).then(100.0).otherwise(1.0)  # shares in % and percentage points

@@ -305,12 +305,9 @@ def differences(table: pl.DataFrame, level: float = 0.95, columns: int = 4) -> F
     import textwrap
 
     if table.height and "role" in table.columns:
-        from .question import ROLES
+        from .question import by_relevance
 
-        order = {name: index for index, name in enumerate(ROLES)}
-        table = table.with_row_index("row").with_columns(
-            pl.col("role").replace_strict(order, return_dtype=pl.Int64).alias("rank")
-        ).sort(["rank", "row"])
+        table = by_relevance(table)
     names = list(dict.fromkeys(table["statistic"].to_list())) if table.height else []
     lineups = (list(dict.fromkeys(table["lineup"].to_list()))
                if table.height and "lineup" in table.columns else [""])

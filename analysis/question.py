@@ -115,6 +115,17 @@ def _value(value: Any) -> str:
     return f'"{value}"' if isinstance(value, str) else "none" if value is None else str(value)
 
 
+def role_rank() -> pl.Expr:
+    """A row's role as its place in ``ROLES`` (0: the question's statistic), to sort by."""
+    return pl.col("role").replace_strict({name: index for index, name in enumerate(ROLES)},
+                                         return_dtype=pl.Int64)
+
+
+def by_relevance(table: pl.DataFrame) -> pl.DataFrame:
+    """``table``'s rows most relevant first (``ROLES``), in their order within a role."""
+    return table.sort(role_rank(), maintain_order=True)
+
+
 def role(statistic: str, topic: Topic | None, focus: str | None) -> str:
     """The statistic's role (``ROLES``) in a comparison about ``topic``; ``focus`` (a statistic
     name) is the question's statistic when given."""

@@ -119,8 +119,17 @@ class TournamentConfig:
 
     def total_games(self) -> int:
         """Games the run plays: deal sets x seatings (duplicate) or deal sets, per variant."""
-        per_variant = self.games * (len(self.seatings()) if self.duplicate != "none" else 1)
-        return per_variant * len(self.variants)
+        return self.games * self.seating_groups() * len(self.variants)
+
+    def seating_groups(self) -> int:
+        """The seatings each deal set is played under: all of them with duplicates (``seatings``:
+        players! permutations or players rotations), one without; counted, not listed (a
+        manifest's player count is not trusted to be small)."""
+        if self.duplicate == "none":
+            return 1
+        if self.duplicate == "permutations":
+            return math.factorial(self.players)
+        return self.players
 
     def writes_deal_rows(self) -> bool:
         """Per-deal rows: as asked, else only for runs up to ``DEAL_ROWS_DEFAULT_LIMIT`` games."""

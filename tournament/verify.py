@@ -12,7 +12,6 @@ them.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,9 +63,8 @@ def _planned(manifest: dict[str, Any], present: int) -> tuple[list[Any] | None, 
         if len(options) != len(config.variants):
             raise TournamentError(f"{len(options)} variants described for "
                                   f"{len(config.variants)} in the configuration")
-        groups = (1 if config.duplicate == "none" else math.factorial(config.players)
-                  if config.duplicate == "permutations" else config.players)
-        shards = len(options) * groups * -(-config.games // config.effective_shard_size)
+        shards = (len(options) * config.seating_groups()
+                  * -(-config.games // config.effective_shard_size))
         if shards > PLAN_LIMIT or shards > 10 * present + 1000:
             raise TournamentError(
                 f"it plans {shards:,} shards ({config.games:,} deal sets), and the folder holds "
