@@ -7,6 +7,7 @@ do not load polars, scipy or matplotlib.
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 import click
@@ -84,8 +85,27 @@ def cli() -> None:
     """
 
 
+def standard_streams() -> None:
+    """Give a closed stdin, stdout or stderr (``raspis ... <&- >&-``) /dev/null in its place, so
+    that nothing raspis opens later (a worker's pipes, a Parquet file) takes descriptor 0, 1 or 2
+    and no print fails on a missing stream."""
+    import io
+    import os
+
+    for number, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        try:
+            os.fstat(number)
+        except OSError:
+            os.open(os.devnull, os.O_RDONLY if number == 0 else os.O_WRONLY)  # takes `number`
+            stream = io.TextIOWrapper(io.FileIO(number, mode, closefd=False),
+                                      write_through=True)
+            setattr(sys, name, stream)
+            setattr(sys, f"__{name}__", stream)
+
+
 def main() -> None:
     """Console-script entry point."""
+    standard_streams()
     cli()
 
 

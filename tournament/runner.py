@@ -23,13 +23,14 @@ import mmap
 import os
 import platform
 import queue
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -202,24 +203,42 @@ def check_sizes(config: TournamentConfig) -> None:
         raise TournamentError("--duplicate permutations is limited to 6 players (720 seatings)")
 
 
-#: the games one run plans at most: the plan holds every game (about 100 bytes each) in memory
-#: and takes about a second a million to make; a larger study is several runs (other --seed)
-MAX_PLANNED_GAMES = 10_000_000
+#: the games one run plays at most: seeds and game ids hold far more, but a billion games is
+#: about 40 GB of Parquet and hours of CPU; a larger study is several runs (other --seed)
+MAX_PLANNED_GAMES = 1_000_000_000
+#: the shards one run holds at most: the manifest keeps a checksum of each (about 200 bytes)
+MAX_SHARDS = 1_000_000
 #: Parquet bytes a game needs, about (a million classic games at 4 players: 28 MiB without
 #: per-deal rows; with them about 40 times more), for the free-space check
 BYTES_PER_GAME, BYTES_PER_GAME_WITH_DEALS = 40, 1_600
 
 
-def check_room(config: TournamentConfig, out: Path) -> None:
-    """Refuse a run larger than a run can plan (``MAX_PLANNED_GAMES``) or than the disk under
-    ``out`` can hold (an estimate, ``BYTES_PER_GAME``), saying the limit: before anything is
-    planned or written, so a mistyped --games neither hangs nor fills the disk."""
-    total = config.total_games()
+def check_scale(config: TournamentConfig, variants: int | None = None) -> None:
+    """Refuse a run of more games than ``MAX_PLANNED_GAMES`` or more shards than ``MAX_SHARDS``
+    (counted, never planned), saying the limit; ``variants``: how many variants the run plays
+    (default: the configuration's)."""
+    variants = len(config.variants) if variants is None else variants
+    total = config.games * config.seating_groups() * variants
     if total > MAX_PLANNED_GAMES:
         raise TournamentError(
             f"--games {config.games:,} makes {total:,} games (deal sets x seatings x variants); a "
             f"run plays at most {MAX_PLANNED_GAMES:,}: split the study into runs with different "
             "--seed values (compare and report take several runs)")
+    shards = variants * (config.seating_groups() if config.duplicate != "none" else 1) * -(
+        -config.games // config.effective_shard_size)
+    if shards > MAX_SHARDS:
+        raise TournamentError(
+            f"--games {config.games:,} in shards of {config.effective_shard_size:,} deal sets "
+            f"makes {shards:,} shards; a run holds at most {MAX_SHARDS:,}: give a larger "
+            "--shard-size")
+
+
+def check_room(config: TournamentConfig, out: Path) -> None:
+    """Refuse a run larger than one run holds (``check_scale``) or than the disk under ``out``
+    can hold (an estimate, ``BYTES_PER_GAME``), saying the limit: before anything is written, so
+    a mistyped --games neither hangs nor fills the disk."""
+    check_scale(config)
+    total = config.total_games()
     need = total * (BYTES_PER_GAME_WITH_DEALS if config.writes_deal_rows() else BYTES_PER_GAME)
     where = out
     while not where.exists() and where != where.parent:
@@ -280,38 +299,105 @@ def _try_strategy(spec: str) -> Any:
     return instance
 
 
-def plan_shards(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> list[ShardTask]:
-    """Every shard of the run, in a fixed order."""
-    seatings = config.seatings()
-    size = config.effective_shard_size
-    deal_rows = config.writes_deal_rows()
-    engine = config.resolved_engine()
-    tasks = []
-    blocks = range(0, config.games, size)
-    for variant_index, options in enumerate(variant_options):
-        if config.duplicate == "none":
-            groups = [(None, blocks)]
+class ShardPlan:
+    """Every shard of a run, in a fixed order, made only when asked for: a run of 10**8 games
+    plans at once and holds no more than the shards in flight. Its ids, counts and each shard's
+    games follow from the configuration (``shard_id``: ``v{variant}-b{block}`` without duplicates,
+    ``v{variant}-s{seating}-b{block}`` with them; a block is ``effective_shard_size`` deal sets)."""
+
+    _ID = re.compile(r"^v(\d{2,})(?:-s(\d{3,}))?-b(\d{6,})$")
+
+    def __init__(self, config: TournamentConfig, variant_options: list[dict[str, Any]]) -> None:
+        self.config = config
+        self.variant_options = variant_options
+        self.size = config.effective_shard_size
+        self.blocks = -(-config.games // self.size)
+        self.seatings = tuple(config.seatings())
+        self.duplicate = config.duplicate != "none"
+        self.groups = config.seating_groups() if self.duplicate else 1
+        self.writes_deal_rows = config.writes_deal_rows()
+        self._engine = config.resolved_engine()
+
+    def __len__(self) -> int:
+        return len(self.variant_options) * self.groups * self.blocks
+
+    def shard_id(self, variant: int, group: int, block: int) -> str:
+        """The id of the shard of ``block`` under ``variant`` and seating ``group``."""
+        if self.duplicate:
+            return f"v{variant:02d}-s{group:03d}-b{block:06d}"
+        return f"v{variant:02d}-b{block:06d}"
+
+    def _keys(self) -> Iterator[tuple[int, int, int]]:
+        for variant in range(len(self.variant_options)):
+            for group in range(self.groups):
+                for block in range(self.blocks):
+                    yield variant, group, block
+
+    def ids(self) -> Iterator[str]:
+        """Every shard id, in the plan's order."""
+        return (self.shard_id(*key) for key in self._keys())
+
+    def __iter__(self) -> Iterator[ShardTask]:
+        return self.tasks()
+
+    def tasks(self, skip: Collection[str] = ()) -> Iterator[ShardTask]:
+        """Every shard, in the plan's order, except those whose ids are in ``skip`` (skipped
+        without making their games)."""
+        for key in self._keys():
+            if self.shard_id(*key) not in skip:
+                yield self._task(*key)
+
+    def locate(self, shard_id: str) -> tuple[int, int, int] | None:
+        """(variant, seating group, block) of a planned shard id, or None for an id the plan
+        does not hold."""
+        match = self._ID.match(shard_id)
+        if match is None or (match[2] is not None) != self.duplicate:
+            return None
+        key = (int(match[1]), int(match[2] or 0), int(match[3]))
+        if not (key[0] < len(self.variant_options) and key[1] < self.groups
+                and key[2] < self.blocks) or self.shard_id(*key) != shard_id:
+            return None
+        return key
+
+    def task(self, shard_id: str) -> ShardTask | None:
+        """The planned shard ``shard_id``, or None when the plan holds no such shard."""
+        key = self.locate(shard_id)
+        return None if key is None else self._task(*key)
+
+    def games_in(self, shard_id: str) -> int:
+        """How many games the planned shard ``shard_id`` holds (0 for an id not planned)."""
+        key = self.locate(shard_id)
+        if key is None:
+            return 0
+        start = key[2] * self.size
+        return min(start + self.size, self.config.games) - start
+
+    def samples(self) -> list[ShardTask]:
+        """The first shard of each variant: one of each kind of work the run does."""
+        return [self._task(variant, 0, 0) for variant in range(len(self.variant_options))]
+
+    def _task(self, variant: int, group: int, block: int) -> ShardTask:
+        config = self.config
+        start = block * self.size
+        deal_sets = range(start, min(start + self.size, config.games))
+        count = len(self.seatings)
+        if self.duplicate:
+            games = tuple((deal_set, group) for deal_set in deal_sets)
         else:
-            groups = [(index, blocks) for index in range(len(seatings))]
-        for seating_index, block_starts in groups:
-            for start in block_starts:
-                stop = min(start + size, config.games)
-                if seating_index is None:
-                    games = tuple((deal_set, deal_set % len(seatings))
-                                  for deal_set in range(start, stop))
-                    shard_id = f"v{variant_index:02d}-b{start // size:06d}"
-                else:
-                    games = tuple((deal_set, seating_index) for deal_set in range(start, stop))
-                    shard_id = f"v{variant_index:02d}-s{seating_index:03d}-b{start // size:06d}"
-                tasks.append(ShardTask(
-                    shard_id=shard_id, variant_index=variant_index, variant_options=options,
-                    players=config.players, strategies=config.strategies,
-                    seatings=tuple(seatings), games=games, root_seed=config.seed,
-                    total_deal_sets=config.games, seating_count=len(seatings),
-                    deal_rows=deal_rows, decision_seconds=config.decision_seconds,
-                    engine=engine,
-                ))
-    return tasks
+            games = tuple((deal_set, deal_set % count) for deal_set in deal_sets)
+        return ShardTask(
+            shard_id=self.shard_id(variant, group, block), variant_index=variant,
+            variant_options=self.variant_options[variant], players=config.players,
+            strategies=config.strategies, seatings=self.seatings, games=games,
+            root_seed=config.seed, total_deal_sets=config.games, seating_count=count,
+            deal_rows=self.writes_deal_rows, decision_seconds=config.decision_seconds,
+            engine=self._engine,
+        )
+
+
+def plan_shards(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> list[ShardTask]:
+    """Every shard of the run, in a fixed order, as a list (``ShardPlan`` makes them lazily)."""
+    return list(ShardPlan(config, variant_options))
 
 
 def config_fingerprint(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> str:
@@ -404,7 +490,7 @@ def completed_shards(out_dir: Path) -> set[str]:
 
 
 def _manifest(config: TournamentConfig, variant_options: list[dict[str, Any]], fingerprint: str,
-              tasks: list[ShardTask], executor: str) -> dict[str, Any]:
+              plan: ShardPlan, executor: str) -> dict[str, Any]:
     from raspis.engine.variant import Variant
 
     variants = []
@@ -429,7 +515,7 @@ def _manifest(config: TournamentConfig, variant_options: list[dict[str, Any]], f
         "seeds": {"root": config.seed, "deal_sets": config.games,
                   "derivation": "game seed = splitmix64 mix(root, deal_set)"},
         "seatings": [list(s) for s in config.seatings()],
-        "shards": len(tasks),
+        "shards": len(plan),
         "shard_size": config.effective_shard_size,
         "planned_games": config.total_games(),
         "deal_rows": config.writes_deal_rows(),
@@ -563,7 +649,9 @@ class _Worker:
         while True:
             try:
                 message = read_frame(self.process.stdout)
-            except Exception as error:  # a garbled frame: treat the worker as broken
+            except BaseException as error:  # noqa: BLE001 - a garbled frame, or a Ctrl-C that
+                # polars let through while it read a frame: the worker counts as broken, and
+                # nothing is printed from this thread (the main thread reports an interrupt)
                 message = ("broken", f"unreadable answer: {type(error).__name__}: {error}")
             events.put((self, message))
             if message is None or message[0] == "broken":
@@ -616,15 +704,22 @@ def _who_moved(task: ShardTask, seat: int, game: int) -> str:
     return f" while seat {seat} ({spec}) was to move in deal set {deal_set}"
 
 
-def supervised(tasks: list[ShardTask], workers: int, *,
+def supervised(tasks: Iterable[ShardTask], workers: int, *,
                shard_seconds: float | None = None) -> Iterator[ShardResult]:
     """Run ``tasks`` on ``workers`` supervised worker processes, yielding results as they finish:
     a shard whose worker dies, or is killed by the watchdog, is retried once in a fresh worker,
-    then yielded with every game errored and the cause (exit code or signal)."""
+    then yielded with every game errored and the cause (exit code or signal). ``tasks`` is read
+    as the workers need them (a lazy plan stays lazy)."""
     from .shard import errored_shard
 
     events: queue.Queue[tuple[_Worker, Any]] = queue.Queue()
-    pending = collections.deque(tasks)
+    source = iter(tasks)
+    retries: collections.deque[ShardTask] = collections.deque()
+
+    def next_task() -> ShardTask | None:
+        return retries.popleft() if retries else next(source, None)
+
+    waiting = next_task()
     attempts: collections.Counter[str] = collections.Counter()
     causes: dict[str, str] = {}
     idle: list[_Worker] = []
@@ -632,12 +727,12 @@ def supervised(tasks: list[ShardTask], workers: int, *,
     every: list[_Worker] = []
     watched = time.monotonic()
     try:
-        while pending or running:
-            while pending and len(running) < workers:
+        while waiting is not None or running:
+            while waiting is not None and len(running) < workers:
                 worker = idle.pop() if idle else _Worker(events)
                 if worker not in every:
                     every.append(worker)
-                task = pending.popleft()
+                task, waiting = waiting, next_task()
                 attempts[task.shard_id] += 1
                 running.add(worker)
                 worker.send(task)
@@ -674,7 +769,9 @@ def supervised(tasks: list[ShardTask], workers: int, *,
             worker.close()
             if attempts[task.shard_id] < 2:
                 causes[task.shard_id] = cause
-                pending.appendleft(task)
+                if waiting is not None:
+                    retries.appendleft(waiting)
+                waiting = task
                 continue
             first = causes.get(task.shard_id)
             again = "" if first is None or first == cause else f" (first try: {first})"
@@ -708,7 +805,11 @@ def run_shard_supervised(task: ShardTask, shard_seconds: float | None = None) ->
     return next(iter(supervised([task], 1, shard_seconds=shard_seconds)))
 
 
-def _dask(tasks: list[ShardTask], scheduler: str | None, workers: int,
+#: shards a Dask run keeps submitted ahead of its results, per worker (the plan stays lazy)
+DASK_AHEAD = 4
+
+
+def _dask(tasks: Iterable[ShardTask], scheduler: str | None, workers: int,
           shard_seconds: float | None) -> Iterator[ShardResult]:
     try:
         from distributed import Client, LocalCluster, as_completed
@@ -727,8 +828,20 @@ def _dask(tasks: list[ShardTask], scheduler: str | None, workers: int,
                                dashboard_address=None)
         client = Client(cluster)
     try:
-        futures = client.map(run_shard_supervised, tasks, shard_seconds=shard_seconds, pure=False)
-        for future in as_completed(futures):
+        source = iter(tasks)
+        ahead = DASK_AHEAD * max(1, workers, len(client.scheduler_info().get("workers", {})))
+
+        def submit() -> Any:
+            task = next(source, None)
+            return None if task is None else client.submit(
+                run_shard_supervised, task, shard_seconds=shard_seconds, pure=False)
+
+        first = [future for future in (submit() for _ in range(ahead)) if future is not None]
+        finished = as_completed(first)
+        for future in finished:
+            following = submit()
+            if following is not None:
+                finished.add(following)
             yield future.result()
     finally:
         client.close()
@@ -736,7 +849,7 @@ def _dask(tasks: list[ShardTask], scheduler: str | None, workers: int,
             cluster.close()
 
 
-def _executor(name: str, tasks: list[ShardTask], workers: int, scheduler: str | None,
+def _executor(name: str, tasks: Iterable[ShardTask], workers: int, scheduler: str | None,
               shard_seconds: float | None) -> Iterator[ShardResult]:
     if name == "local":
         return supervised(tasks, max(1, workers), shard_seconds=shard_seconds)
@@ -810,11 +923,11 @@ def run_tournament(
     out = Path(out_dir)
     check_room(config, out)
     fingerprint = config_fingerprint(config, variant_options)
-    tasks = plan_shards(config, variant_options)
+    plan = ShardPlan(config, variant_options)
     prepare_output(out, fingerprint, resume)  # a wrong --out refused before anything is made
     try:
         with run_lock(out):
-            return _run_locked(out, config, variant_options, fingerprint, tasks, executor,
+            return _run_locked(out, config, variant_options, fingerprint, plan, executor,
                                resume, workers, scheduler, shard_seconds, progress, replayed,
                                warm, started)
     except (OSError, pl.exceptions.ComputeError) as error:  # the disk, not the run, failed
@@ -828,17 +941,18 @@ def run_tournament(
 
 
 def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[str, Any]],
-                fingerprint: str, tasks: list[ShardTask], executor: str, resume: bool,
+                fingerprint: str, plan: ShardPlan, executor: str, resume: bool,
                 workers: int | None, scheduler: str | None, shard_seconds: float | None,
                 progress: Callable[[int, int], None] | None, replayed: list[str] | None,
                 warm: bool, started: float) -> RunSummary:
     """``run_tournament`` once it holds the folder's lock (``run_lock``)."""
     existing = prepare_output(out, fingerprint, resume)
-    manifest = existing or _manifest(config, variant_options, fingerprint, tasks, executor)
+    manifest = existing or _manifest(config, variant_options, fingerprint, plan, executor)
     manifest["status"] = "running"
     checksums: dict[str, dict[str, str]] = manifest.setdefault("checksums", {})
     _write_json_atomic(manifest, out / MANIFEST)  # first: a folder with tables has a manifest
     results: Iterator[ShardResult] | None = None
+    writing: str | None = None  # the shard being written, until its checksum is recorded
     # from here on a run that stops early says so in its manifest, whenever it stops (a Ctrl-C
     # while the shards are checked or the workers start, too: not only between shards)
     try:
@@ -846,51 +960,56 @@ def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[
             (out / table).mkdir(exist_ok=True)
         for stale in out.glob("*/.*.tmp"):
             stale.unlink()
-        done = completed_shards(out)
+        # the shards already written, in the plan's order (a file the plan does not know is
+        # left alone: ``verify`` names it)
+        done = {shard_id for shard_id in completed_shards(out) if plan.locate(shard_id)}
         if existing is not None:
-            for task in tasks:
-                if task.shard_id in done:
-                    problem = shard_problem(out, task)
-                    recorded = checksums.get(task.shard_id)
-                    if problem is None and recorded is not None \
-                            and shard_checksums(out, task.shard_id) != recorded:
-                        problem = (f"shard {task.shard_id}: its files changed after they were "
-                                   "written (checksums differ)")
-                    if problem is not None:
-                        checksums.pop(task.shard_id, None)
-                        _remove_shard(out, task.shard_id)
-                        done.discard(task.shard_id)
-                        if replayed is not None:
-                            replayed.append(problem)
-                    elif recorded is None:  # written by a run that stopped before recording it
-                        checksums[task.shard_id] = shard_checksums(out, task.shard_id)
-        todo = [task for task in tasks if task.shard_id not in done]
+            for shard_id in sorted(done, key=plan.locate):
+                task = plan.task(shard_id)
+                assert task is not None
+                problem = shard_problem(out, task)
+                recorded = checksums.get(shard_id)
+                if problem is None and recorded is not None \
+                        and shard_checksums(out, shard_id) != recorded:
+                    problem = (f"shard {shard_id}: its files changed after they were "
+                               "written (checksums differ)")
+                if problem is not None:
+                    checksums.pop(shard_id, None)
+                    _remove_shard(out, shard_id)
+                    done.discard(shard_id)
+                    if replayed is not None:
+                        replayed.append(problem)
+                elif recorded is None:  # written by a run that stopped before recording it
+                    checksums[shard_id] = shard_checksums(out, shard_id)
+        todo = len(plan) - len(done)
         total = config.total_games()
-        finished_games = sum(len(task.games) for task in tasks if task.shard_id in done)
+        finished_games = sum(plan.games_in(shard_id) for shard_id in done)
         if progress:
             progress(finished_games, total)
         workers = workers or os.cpu_count() or 1
         if warm and todo:
             from .warm import warm_up
 
-            warm_up(todo)
+            warm_up(plan.samples())
         errored = 0
         faults: list[str] = []
-        results = _executor(executor, todo, workers, scheduler, shard_seconds)
+        results = _executor(executor, plan.tasks(skip=done), workers, scheduler, shard_seconds)
         for result in results:
+            writing = result.shard_id
             write_shard(out, result)
-            checksums[result.shard_id] = shard_checksums(out, result.shard_id)
+            checksums[writing] = shard_checksums(out, writing)
+            writing = None
             finished_games += result.game_count
             errored += result.errored
             faults.extend(result.faults[: max(0, 10 - len(faults))])
             if progress:
                 progress(finished_games, total)
         # before the manifest says complete: every planned shard still holds what was written
-        for task in tasks:
-            if shard_checksums(out, task.shard_id) != checksums.get(task.shard_id):
-                checksums.pop(task.shard_id, None)
+        for shard_id in plan.ids():
+            if shard_checksums(out, shard_id) != checksums.get(shard_id):
+                checksums.pop(shard_id, None)
                 raise TournamentError(
-                    f"shard {task.shard_id} of {out} changed or vanished while the run was "
+                    f"shard {shard_id} of {out} changed or vanished while the run was "
                     "writing (its files no longer match their checksums); the run is kept: "
                     "finish it with the same command and --resume, which plays it again")
     except BaseException:
@@ -900,6 +1019,13 @@ def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[
         # first, before any call: a pending interrupt is raised at the next one)
         while True:
             try:
+                if writing is not None and writing not in checksums:
+                    # stopped between a shard's last file and its checksum: record it now if
+                    # the shard reads back whole, so the interrupted run stays provable
+                    task = plan.task(writing)
+                    if task is not None and shard_problem(out, task) is None:
+                        checksums[writing] = shard_checksums(out, writing)
+                    writing = None
                 manifest["status"] = "interrupted"
                 _write_json_atomic(manifest, out / MANIFEST)
                 break
@@ -922,8 +1048,8 @@ def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[
     manifest["games"] = int(totals["games"][0])
     manifest["errored_games"] = int(totals["errored"][0])
     _write_json_atomic(manifest, out / MANIFEST)
-    return RunSummary(out, int(totals["games"][0]), int(totals["errored"][0]), len(todo),
-                      len(tasks) - len(todo), faults, time.perf_counter() - started)
+    return RunSummary(out, int(totals["games"][0]), int(totals["errored"][0]), todo,
+                      len(plan) - todo, faults, time.perf_counter() - started)
 
 
 def strategy_names(manifest: dict[str, Any]) -> dict[str, str]:

@@ -12,6 +12,7 @@ them.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,16 +40,15 @@ class Verification:
         return not self.problems
 
 
-#: more planned shards than this, or than ten times the files a folder holds (and 1,000 more),
-#: and ``verify`` judges the manifest at once instead of planning every shard
-PLAN_LIMIT = 1_000_000
+#: missing shards named one by one, at most (the rest counted)
+NAMED_MISSING = 20
 
 
-def _planned(manifest: dict[str, Any], present: int) -> tuple[list[Any] | None, str | None]:
-    """The run's shard tasks from its manifest (None where the manifest cannot say), and what is
-    wrong with the manifest's configuration (its values checked first, the shards it plans
-    counted without making them)."""
-    from .runner import TournamentConfig, TournamentError, check_sizes, plan_shards
+def _planned(manifest: dict[str, Any]) -> tuple[Any, str | None]:
+    """The run's ``ShardPlan`` from its manifest (None where the manifest cannot say), and what
+    is wrong with the manifest's configuration (its values checked first, and the games and
+    shards it plans counted against one run's limits, before anything is planned)."""
+    from .runner import ShardPlan, TournamentConfig, TournamentError, check_scale, check_sizes
 
     try:
         config_data = dict(manifest["config"])
@@ -63,13 +63,8 @@ def _planned(manifest: dict[str, Any], present: int) -> tuple[list[Any] | None, 
         if len(options) != len(config.variants):
             raise TournamentError(f"{len(options)} variants described for "
                                   f"{len(config.variants)} in the configuration")
-        shards = (len(options) * config.seating_groups()
-                  * -(-config.games // config.effective_shard_size))
-        if shards > PLAN_LIMIT or shards > 10 * present + 1000:
-            raise TournamentError(
-                f"it plans {shards:,} shards ({config.games:,} deal sets), and the folder holds "
-                f"{present:,} shard files")
-        return plan_shards(config, options), None
+        check_scale(config, len(options))
+        return ShardPlan(config, options), None
     except (TournamentError, TypeError, ValueError, RaspisError) as error:
         return None, str(error)
 
@@ -91,34 +86,34 @@ def verify_run(run_dir: str | Path) -> Verification:
     if report.status != "complete":
         report.problems.append(f"the run is {report.status}, not complete: finish it with the "
                                "same command and --resume")
-    present = sum(1 for _ in (folder / "games").glob("*.parquet")) \
-        if (folder / "games").is_dir() else 0
-    tasks, wrong = _planned(manifest, present)
-    known: dict[str, set[str]] = {table: set() for table in TABLES}
+    plan, wrong = _planned(manifest)
     if wrong is not None:
         report.problems.append(f"{folder / MANIFEST} is not a manifest raspis wrote: {wrong}; "
                                "only the files present were checked")
-    elif tasks is None:
+    elif plan is None:
         report.problems.append(f"{folder / MANIFEST} does not describe its shards (no usable "
                                "config); only the files present were checked")
-    tasks = tasks or []
     recorded_sums = manifest.get("checksums")
     if not isinstance(recorded_sums, dict):
         recorded_sums = {}
-    if tasks and not recorded_sums:
+    if plan is not None and not recorded_sums:
         report.problems.append(f"{folder / MANIFEST} records no checksums (a run written before "
                                "they existed, or an edited manifest): its files cannot be proven "
                                "unchanged")
-    report.shards = len(tasks)
-    for task in tasks:
-        tables = ["games", "deal_stats"] + (["deals"] if task.deal_rows else [])
+    report.shards = len(plan) if plan is not None else 0
+    present = {table: _files(folder / table) for table in TABLES}
+    missing: list[Path] = []
+    for shard_id in plan.ids() if plan is not None else ():
+        tables = ["games", "deal_stats"] + (["deals"] if plan.writes_deal_rows else [])
+        if not any(f"{shard_id}.parquet" in present[table] for table in tables):
+            missing.extend(folder / table / f"{shard_id}.parquet" for table in tables)
+            continue  # not played (the plan's games are made only for shards that exist)
+        task = plan.task(shard_id)
         sound = True
         for table in tables:
-            path = folder / table / f"{task.shard_id}.parquet"
-            known[table].add(path.name)
-            if not path.is_file():
-                report.problems.append(f"{path} is missing (shard {task.shard_id} not played "
-                                       "or lost)")
+            path = folder / table / f"{shard_id}.parquet"
+            if path.name not in present[table]:
+                missing.append(path)
                 sound = False
                 continue
             try:
@@ -154,29 +149,42 @@ def verify_run(run_dir: str | Path) -> Verification:
                                        "wrote them (checksums differ from the manifest's)")
                 sound = False
         report.shards_ok += sound
+    for path in missing[:NAMED_MISSING]:
+        report.problems.append(f"{path} is missing (shard {path.stem} not played or lost)")
+    if len(missing) > NAMED_MISSING:
+        report.problems.append(f"... and {len(missing) - NAMED_MISSING:,} more shard files are "
+                               "missing")
     for table in TABLES:
         directory = folder / table
         if not directory.is_dir():
             continue
         for path in sorted(directory.iterdir()):
+            planned = plan is not None and plan.locate(path.stem) is not None and (
+                table != "deals" or plan.writes_deal_rows)
             if path.name.startswith(".") and path.name.endswith(".tmp"):
                 report.problems.append(f"{path} is a leftover temporary file (an interrupted "
                                        "write); --resume removes it")
-            elif path.suffix == ".parquet" and tasks and path.name not in known[table]:
+            elif path.suffix == ".parquet" and plan is not None and not planned:
                 report.problems.append(f"{path} is not a shard of this run (unexpected file)")
-            elif not tasks and path.suffix == ".parquet":
+            elif plan is None and path.suffix == ".parquet":
                 try:
                     read_table_file(path, table, hint=False)
                 except DatasetError as error:
                     report.problems.append(str(error))
     recorded = manifest.get("games")
-    if report.status == "complete" and isinstance(recorded, int) and tasks \
+    if report.status == "complete" and isinstance(recorded, int) and plan is not None \
             and report.shards_ok == report.shards and recorded != report.games:
         report.problems.append(f"the manifest records {recorded} games, the files hold "
                                f"{report.games}")
     if report.problems:
         report.problems.append(repair_hint(folder))
     return report
+
+
+def _files(directory: Path) -> set[str]:
+    """Names of the files in ``directory`` (none where it is not a folder)."""
+    return {entry.name for entry in os.scandir(directory) if entry.is_file()} \
+        if directory.is_dir() else set()
 
 
 def _games_of(frame: Any) -> set[tuple[int, int, int]]:
@@ -213,20 +221,24 @@ def replay_games(run_dir: str | Path, count: int, seed: int = 0) -> list[str]:
 
     folder = Path(run_dir)
     manifest = read_manifest(folder / MANIFEST)
-    present = sum(1 for _ in (folder / "games").glob("*.parquet"))
-    tasks, wrong = _planned(manifest, present)
-    if not tasks:
+    plan, wrong = _planned(manifest)
+    if plan is None:
         return [f"cannot replay: {wrong or 'the manifest does not describe its shards'}"]
-    everything = [(task, deal_set, seating) for task in tasks for deal_set, seating in task.games]
-    chosen = random.Random(seed).sample(everything, min(count, len(everything)))
+    # a game is its place in the plan: (variant, seating group) x deal set, sampled by number
+    # (nothing listed: a run of 10**8 games samples as fast as a small one)
+    deal_sets = plan.config.games
+    everything = len(plan.variant_options) * plan.groups * deal_sets
     problems = []
     by_task: dict[str, list[tuple[int, int]]] = {}
-    for task, deal_set, seating in chosen:
-        by_task.setdefault(task.shard_id, []).append((deal_set, seating))
-    for task in tasks:
-        picked = by_task.get(task.shard_id)
-        if not picked:
-            continue
+    tasks = {}
+    for number in sorted(random.Random(seed).sample(range(everything), min(count, everything))):
+        row, deal_set = divmod(number, deal_sets)
+        variant, group = divmod(row, plan.groups)
+        shard_id = plan.shard_id(variant, group, deal_set // plan.size)
+        task = tasks.get(shard_id) or tasks.setdefault(shard_id, plan.task(shard_id))
+        by_task.setdefault(shard_id, []).append(task.games[deal_set % plan.size])
+    for task in tasks.values():
+        picked = by_task[task.shard_id]
         # in the reverse of the run's order, alone in a fresh worker: a game that depended on
         # what its process played before (hidden state) meets another history here
         mini = replace(task, games=tuple(sorted(picked, reverse=True)))
