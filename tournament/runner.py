@@ -611,16 +611,26 @@ def prepare_output(out_dir: Path, fingerprint: str, resume: bool) -> dict[str, A
 # -- executors ----------------------------------------------------------------------------------
 #
 # Shards run in supervised worker processes (``_Worker``: a fresh Python running
-# ``shard.worker_main``, talking pickled frames over its pipes). The supervisor sees a worker die
-# (``os._exit``, a signal, the out-of-memory killer) the moment its pipe closes, and kills a worker
-# whose decision overruns its budget (the heartbeat it publishes) or whose shard overruns
-# ``shard_seconds``. Such a shard is retried once in a fresh worker, then recorded as errored.
+# ``shard.worker_main``, talking pickled frames over two pipes of their own). The supervisor sees
+# a worker die (``os._exit``, a signal, the out-of-memory killer) the moment its pipe closes, and
+# kills a worker whose decision overruns its budget (the heartbeat it publishes) or whose shard
+# overruns ``shard_seconds``. Such a shard is retried once in a fresh worker, then recorded as
+# errored.
 
 #: Seconds a decision may overrun its budget before the watchdog kills the worker (the worker's
 #: own timer should have stopped it; this is the backstop for a strategy that disarmed it).
 WATCHDOG_GRACE = 1.0
 
 _WORKER_CODE = "from raspis.tournament.shard import worker_main; worker_main()"
+
+
+def _stderr_or_null() -> int:
+    """Descriptor 2 where it is open (a worker's prints join the run's stderr), else /dev/null."""
+    try:
+        os.fstat(2)
+    except OSError:
+        return subprocess.DEVNULL
+    return 2
 
 
 class _Worker:
@@ -633,9 +643,21 @@ class _Worker:
         self.beat_file.truncate(HEARTBEAT_SIZE)
         self.beat = mmap.mmap(self.beat_file.fileno(), HEARTBEAT_SIZE)
         fd = self.beat_file.fileno()
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", _WORKER_CODE, str(fd)], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, pass_fds=(fd,), close_fds=True)
+        # the protocol on descriptors of its own (never 0 and 1, which a strategy may print to
+        # or close): tasks in on one pipe, answers out on another; the worker's stdin is
+        # /dev/null and its stdout the run's stderr
+        tasks_in, tasks_out = os.pipe()
+        answers_in, answers_out = os.pipe()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _WORKER_CODE, str(fd), str(tasks_in), str(answers_out)],
+                stdin=subprocess.DEVNULL, stdout=_stderr_or_null(),
+                pass_fds=(fd, tasks_in, answers_out), close_fds=True)
+        finally:
+            os.close(tasks_in)
+            os.close(answers_out)
+        self.requests = os.fdopen(tasks_out, "wb")
+        self.answers = os.fdopen(answers_in, "rb")
         self.killed_because: str | None = None
         self.task: ShardTask | None = None
         self.started = 0.0
@@ -645,10 +667,9 @@ class _Worker:
     def _read(self, events: queue.Queue[tuple[_Worker, Any]]) -> None:
         from .shard import read_frame
 
-        assert self.process.stdout is not None
         while True:
             try:
-                message = read_frame(self.process.stdout)
+                message = read_frame(self.answers)
             except BaseException as error:  # noqa: BLE001 - a garbled frame, or a Ctrl-C that
                 # polars let through while it read a frame: the worker counts as broken, and
                 # nothing is printed from this thread (the main thread reports an interrupt)
@@ -664,8 +685,7 @@ class _Worker:
         self.task, self.started = task, time.monotonic()
         self.beat[:] = bytes(len(self.beat))
         try:
-            assert self.process.stdin is not None
-            write_frame(self.process.stdin, task)
+            write_frame(self.requests, task)
         except OSError:
             pass
 
@@ -687,9 +707,9 @@ class _Worker:
         self.kill()
         with contextlib.suppress(Exception):
             self.process.wait(timeout=10)
-        for stream in (self.process.stdin, self.process.stdout):
+        for stream in (self.requests, self.answers):
             with contextlib.suppress(Exception):
-                stream.close()  # type: ignore[union-attr]
+                stream.close()
         with contextlib.suppress(Exception):
             self.beat.close()
         with contextlib.suppress(Exception):

@@ -356,10 +356,10 @@ def _die_with_parent() -> None:
 
 
 def worker_main() -> None:
-    """A supervised worker: reads ``ShardTask`` frames on stdin, answers ``("result",
-    ShardResult)`` or ``("error", text)`` frames on stdout, and publishes its decisions into the
-    heartbeat file whose descriptor is ``argv[1]``. Strategies' prints go to stderr (the
-    protocol keeps private copies of the pipes). Ctrl-C, SIGTERM and SIGHUP are the parent's to
+    """A supervised worker: publishes its decisions into the heartbeat file whose descriptor is
+    ``argv[1]``, reads ``ShardTask`` frames on descriptor ``argv[2]`` and answers ``("result",
+    ShardResult)`` or ``("error", text)`` frames on ``argv[3]`` (never stdin and stdout: a
+    strategy's prints go to the run's stderr). Ctrl-C, SIGTERM and SIGHUP are the parent's to
     handle: the parent kills its workers when it stops."""
     import mmap
     import sys
@@ -370,13 +370,9 @@ def worker_main() -> None:
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, signal.SIG_IGN)
     _die_with_parent()
-    requests = os.fdopen(os.dup(0), "rb")
-    answers = os.fdopen(os.dup(1), "wb")
-    quiet = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(quiet, 0)
-    os.dup2(2, 1)
-    if len(sys.argv) > 1:
-        watch_decisions(mmap.mmap(int(sys.argv[1]), HEARTBEAT_SIZE))
+    watch_decisions(mmap.mmap(int(sys.argv[1]), HEARTBEAT_SIZE))
+    requests = os.fdopen(int(sys.argv[2]), "rb")
+    answers = os.fdopen(int(sys.argv[3]), "wb")
     while True:
         task = read_frame(requests)
         if task is None:
