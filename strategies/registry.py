@@ -11,6 +11,9 @@ Every command takes strategies as spec strings:
 A strategy's *display name* (``display_name``), the name tables and figures use, is its alias when
 it has one, the spec for a built-in or a plug-in, and otherwise its class's ``name`` (with the
 spec's parameters); ``display_names`` makes sure two different specs of one run never share one.
+
+An isolated spec (``isolated+SPEC``, ``strategies.isolate``) is never imported here: its class, its
+name and any error loading it come from its own process's greeting.
 """
 
 from __future__ import annotations
@@ -172,17 +175,35 @@ def split_alias(spec: str) -> tuple[str | None, str]:
 
 
 def display_name(spec: str) -> str:
-    """The name a seat's strategy goes by in tables and figures (see the module docstring)."""
-    from .isolate import split_isolation
+    """The name a seat's strategy goes by in tables and figures (see the module docstring); an
+    isolated spec's name is the one its own process computes (``isolate.greeting``)."""
+    from .isolate import greeting, split_isolation
 
     alias, bare = split_alias(spec)
     if alias:
         return alias
-    bare = split_isolation(bare)[1]
-    head = bare.partition(":")[0]
-    if head in BUILTINS or head in plugin_strategies():
+    isolated, bare = split_isolation(bare)
+    if _named_by_spec(bare):
         return bare
+    if isolated:
+        return greeting(bare).name
     cls, parameters = resolve_class(bare)
+    return class_display_name(cls, parameters, bare)
+
+
+def _named_by_spec(bare: str) -> bool:
+    """Whether a spec (no alias, no ``isolated+``) is its own display name: a built-in or a
+    plug-in, found without importing anything."""
+    head = bare.partition(":")[0]
+    return head in BUILTINS or head in plugin_strategies()
+
+
+def class_display_name(cls: type[Strategy], parameters: str, bare: str) -> str:
+    """The display name of ``bare`` (a spec without alias or ``isolated+``) whose class is ``cls``
+    and parameter text ``parameters``: ``bare`` itself for a built-in or a plug-in, else the
+    class's own ``name`` with the parameters (``bare`` when it has none)."""
+    if _named_by_spec(bare):
+        return bare
     own = cls.__dict__.get("name") or next(
         (klass.__dict__["name"] for klass in cls.__mro__ if "name" in klass.__dict__
          and klass is not Strategy), None
@@ -208,8 +229,9 @@ def display_names(specs: list[str] | tuple[str, ...]) -> list[str]:
 
 
 def resolve_class(spec: str) -> tuple[type[Strategy], str]:
-    """(class, parameter text) for a spec string (an alias and an ``isolated+`` in front are
-    ignored: the class is the one that plays)."""
+    """(class, parameter text) for a spec string, importing its module into this process (an
+    alias and an ``isolated+`` in front are ignored: the class is the one that plays). The loader
+    never calls it for an isolated spec outside that spec's own process."""
     from .isolate import split_isolation
 
     spec = split_isolation(split_alias(spec)[1])[1]
@@ -244,13 +266,13 @@ def resolve_class(spec: str) -> tuple[type[Strategy], str]:
 
 def load_strategy(spec: str) -> Strategy:
     """A new strategy instance for a spec string (see the module docstring); ``isolated+SPEC``
-    runs it in a process of its own (``strategies.isolate``)."""
-    from .isolate import IsolatedStrategy, split_isolation
+    runs it in a process of its own (``strategies.isolate``), never importing it here, and raises
+    ``StrategySpecError`` with that process's message when it cannot be loaded there."""
+    from .isolate import load_isolated, split_isolation
 
     isolated, inner = split_isolation(split_alias(spec)[1])
-    if isolated:
-        resolve_class(inner)  # a spec that names nothing fails here, not in the child
-        return IsolatedStrategy(inner)
+    if isolated:  # loaded in its own process, which reports what went wrong
+        return load_isolated(inner)
     cls, parameters = resolve_class(spec)
     options = _parse_parameters(cls, parameters, spec)
     try:

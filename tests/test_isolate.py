@@ -2,19 +2,44 @@
 
 An isolated strategy gets only its seat's observations, pickled, in a fresh interpreter: it plays
 exactly the games it plays in process, cannot find the game among its objects, and ending its own
-process faults its game instead of the program.
+process faults its game instead of the program. The process that plays the game never imports it
+(a module that patches the engine at import changes nothing there), reads its answers as bounded
+JSON (raw bytes, a pickle, a 2 GB length: the game faults, no code runs), and outlives it by
+nothing (SIGKILL and SIGTERM of the parent); the child runs with resource limits in a folder of
+its own. Hostile bots for these: ``tests/isolation_bots.py``.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import resource
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
-from raspis.engine import load_variant
-from raspis.strategies import load_strategy
-from raspis.strategies.isolate import IsolatedStrategy, isolate_specs
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+from raspis.cli.main import cli
+from raspis.engine import Game, load_variant
+from raspis.engine.actions import JOKER_CALLS, Bid, Keep, NameTrump, Play
+from raspis.strategies import StrategySpecError, load_strategy
+from raspis.strategies.isolate import (
+    ADDRESS_SPACE,
+    FILE_SIZE,
+    IsolatedStrategy,
+    decode_action,
+    encode_action,
+    isolate_specs,
+)
 from raspis.strategies.play import play_game
+from raspis.strategies.registry import display_name
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = f"{ROOT}/tests/hostile_bots.py"
@@ -70,3 +95,213 @@ def test_isolate_keeps_aliases_and_refuses_the_batch_engine(tmp_path: Path) -> N
     played = subprocess.run([*command, "--out", str(tmp_path / "b")], capture_output=True,
                             text=True, timeout=120, cwd=ROOT)
     assert played.returncode == 0, played.stderr
+
+
+# -- isolation that isolates (issue 25) ---------------------------------------------------------
+
+ISOLATION_BOTS = f"{ROOT}/tests/isolation_bots.py"
+MARKER = "RASPIS_TEST_MARKER"  # as in isolation_bots.py, which this process never imports
+PID_FILE = "RASPIS_TEST_PID_FILE"
+RASPIS = [sys.executable, "-m", "raspis.cli.main"]
+
+PATCHER = '''
+from raspis.engine import Game
+from raspis.strategies import RandomStrategy
+
+Game.scores = property(lambda self: [12345] * self.players)  # every score of the run rewritten
+
+
+class Patcher(RandomStrategy):
+    name = "patcher"
+'''
+
+
+def _cli(*arguments: str) -> SimpleNamespace:
+    """``raspis ARGUMENTS`` in this process (``CliRunner``): exit status, stderr, exception."""
+    result = CliRunner().invoke(cli, list(arguments))
+    return SimpleNamespace(returncode=result.exit_code, stderr=result.stderr,
+                           exception=result.exception)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting to be reaped counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def test_the_parent_never_imports_an_isolated_strategy(tmp_path: Path) -> None:
+    (tmp_path / "patcher.py").write_text(PATCHER)
+    spec = f"isolated+{tmp_path}/patcher.py:Patcher"
+    scores = Game.__dict__["scores"]
+    strategy = load_strategy(spec)
+    try:
+        assert display_name(spec) == "patcher" and strategy.options == {}
+        assert Game.__dict__["scores"] is scores
+        assert not [name for name in sys.modules if name.startswith("raspis_user_")
+                    and "patcher" in str(getattr(sys.modules[name], "__file__", ""))]
+    finally:
+        strategy.close()
+    patched = _play(["random", "random", spec])
+    assert patched.fault is None and Game.__dict__["scores"] is scores
+    assert patched.game.scores == _play(["random", "random", "random"]).game.scores
+
+
+def test_a_tournament_keeps_its_scores_from_an_isolated_patcher(tmp_path: Path) -> None:
+    (tmp_path / "patcher.py").write_text(PATCHER)
+    runs = {}
+    for name, third, isolate in (("patched", f"{tmp_path}/patcher.py:Patcher", ["--isolate"]),
+                                 ("plain", "random", ["--engine", "scalar"])):  # the same games
+        out = tmp_path / name
+        command = [*RASPIS, "tournament", "--variant", "odessa-short", "--players", "3",
+                   "--strategies", f"random,random,{third}", "--games", "2", "--quiet",
+                   *isolate, "--out", str(out)]
+        played = subprocess.run(command, capture_output=True, text=True, timeout=180, cwd=ROOT)
+        assert played.returncode == 0, played.stderr
+        runs[name] = pl.read_parquet(out / "games" / "*.parquet").sort("game_id", "seat")
+    assert runs["patched"]["score"].to_list() == runs["plain"]["score"].to_list()
+    assert 12345 not in runs["patched"]["score"].to_list()
+    manifest = json.loads((tmp_path / "patched" / "manifest.json").read_text())
+    assert [strategy["name"] for strategy in manifest["strategies"]] == [
+        "random", "random", "patcher"]
+
+
+def test_an_isolated_load_error_is_a_clear_error_at_config_time(tmp_path: Path) -> None:
+    (tmp_path / "raising.py").write_text("raise RuntimeError('boom at import')\n")
+    (tmp_path / "exiting.py").write_text("import os\nos._exit(5)\n")
+    cases = {f"{tmp_path}/raising.py:Bot": "RuntimeError: boom at import",
+             f"{ISOLATION_BOTS}:NoSuchBot": "has no 'NoSuchBot'",
+             f"{tmp_path}/exiting.py:Bot": "process ended (exit code 5) while loading",
+             "no.such.module:Bot": "cannot import module 'no.such.module'"}
+    for spec, why in cases.items():
+        result = _cli("tournament", "--variant", "odessa-short", "--players", "3",
+                      "--strategies", f"random,random,{spec}", "--games", "2", "--quiet",
+                      "--isolate", "--out", str(tmp_path / "out"))
+        assert result.returncode == 2, (spec, result.stderr, result.exception)
+        assert result.stderr.startswith("error: isolated strategy") and why in result.stderr
+        assert "Traceback" not in result.stderr
+        with pytest.raises(StrategySpecError, match="cannot be loaded in its process"):
+            display_name(f"isolated+{spec}")
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_answer_that_would_run_code_when_unpickled_never_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    marker = tmp_path / "unpickled"
+    monkeypatch.setenv(MARKER, str(marker))
+    record = _play(["random", "random", f"isolated+{ISOLATION_BOTS}:BoobyBot"])
+    assert record.fault is not None and record.fault.kind == "raised"
+    assert "its answer is not an action: returned an object of type Booby" in (
+        record.fault.message)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(("payload", "why"), [
+    ("pickle", "over the limit of 65,536"),
+    ("framed-pickle", "is not UTF-8 JSON"),
+    ("garbage", "is not UTF-8 JSON"),
+    ("huge", "announced an answer of 2,147,483,648 bytes"),
+    ("truncated", "process ended (exit code 0)"),
+    ("kind", "an answer of kind 'surprise' out of place"),
+    ("index", "an answer of kind 'action' out of place or malformed"),
+    ("deep", "is not UTF-8 JSON"),
+])
+def test_raw_bytes_in_the_answer_pipe_fault_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, payload: str, why: str) -> None:
+    marker = tmp_path / "unpickled"
+    monkeypatch.setenv(MARKER, str(marker))
+    spec = f"isolated+{ISOLATION_BOTS}:RawBot:payload={payload}"
+    strategy = load_strategy(spec)
+    try:
+        record = play_game(load_variant("odessa-short"), 3, 5,
+                           [load_strategy("random"), load_strategy("random"), strategy])
+        assert record.fault is not None and record.fault.kind == "raised"
+        assert why in record.fault.message, record.fault.message
+        assert strategy._process is None  # stopped
+    finally:
+        strategy.close()
+    assert not marker.exists()
+
+
+def test_an_isolated_illegal_answer_faults_as_in_process() -> None:
+    for bot in ("IllegalBot", "FloatBot"):
+        alone = _play(["random", "random", f"isolated+{ISOLATION_BOTS}:{bot}"])
+        shared = _play(["random", "random", f"{ISOLATION_BOTS}:{bot}"])
+        assert alone.fault is not None and alone.fault.kind == "illegal"
+        assert alone.fault.message == shared.fault.message  # type: ignore[union-attr]
+
+
+@given(st.one_of(
+    st.builds(Bid, st.integers(-(2**62), 2**62)),
+    st.builds(NameTrump, st.integers(-1, 3)),
+    st.builds(Keep, st.booleans()),
+    st.builds(Play, st.integers(0, 60), st.none() | st.sampled_from(JOKER_CALLS),
+              st.integers(-1, 3), st.integers(0, 14)),
+))
+def test_an_action_as_data_comes_back_the_same(action: object) -> None:
+    data = json.loads(json.dumps(encode_action(action)))
+    back = decode_action(data)
+    assert type(back) is type(action) and back == action
+    assert decode_action({**data, "fields": {**data["fields"], "extra": 1}}) is None
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_a_spinning_isolated_child_dies_with_its_parent(
+        tmp_path: Path, how: signal.Signals) -> None:
+    pid_file = tmp_path / "pid"
+    program = ("import sys\n"
+               "from raspis.engine import load_variant\n"
+               "from raspis.strategies import load_strategy, play_game\n"
+               "players = [load_strategy(spec) for spec in sys.argv[1:]]\n"
+               "play_game(load_variant('odessa-short'), 3, 1, players)\n")
+    parent = subprocess.Popen(
+        [sys.executable, "-c", program, "random", "random",
+         f"isolated+{ISOLATION_BOTS}:SpinBot"], cwd=ROOT, env={**os.environ,
+                                                             PID_FILE: str(pid_file)})
+    try:
+        deadline = time.monotonic() + 60
+        while not (pid_file.exists() and pid_file.read_text()):
+            assert time.monotonic() < deadline and parent.poll() is None
+            time.sleep(0.1)
+        child = int(pid_file.read_text())
+        assert _alive(child)
+        parent.send_signal(how)
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 3
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(child), "the isolated child outlived its parent"
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+def test_an_isolated_child_runs_limited_in_a_folder_of_its_own() -> None:
+    strategy = load_strategy(f"isolated+{ISOLATION_BOTS}:LimitsBot")
+    try:
+        report = strategy.options
+        folder = Path(report["cwd"])
+        assert folder.name.startswith(f"raspis-isolated-{os.getpid()}-") and folder.is_dir()
+        assert report["tmpdir"] == str(folder) and folder != ROOT
+        for name, value in (("RLIMIT_AS", ADDRESS_SPACE), ("RLIMIT_FSIZE", FILE_SIZE),
+                            ("RLIMIT_CORE", 0)):
+            hard = resource.getrlimit(getattr(resource, name))[1]
+            expected = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            assert report[name] == f"{expected} {expected}", name
+        soft, hard = map(int, report["RLIMIT_NPROC"].split())
+        assert soft == hard != resource.RLIM_INFINITY  # set, though root is not held to it
+        assert report["map_5gib"] == "refused"
+        assert report["write_past_64mib"] == "refused: File too large"
+        assert _play(["random", "random", strategy.spec()]).fault is None
+    finally:
+        strategy.close()
+    assert not folder.exists()
+
+
+def test_numba_builtins_play_under_the_isolated_limits() -> None:
+    lineup = ["strong", "fastheuristic", "lowest"]
+    alone = _play(isolate_specs(lineup), 3)
+    assert alone.fault is None
+    assert alone.game.scores == _play(lineup, 3).game.scores
