@@ -72,8 +72,9 @@ def game_seed(root_seed: int, deal_set: int) -> int:
     return chance.mix(root_seed, deal_set)
 
 
-def game_id(task: ShardTask, deal_set: int, seating: int) -> int:
-    """A run-unique id of the game of ``deal_set`` at ``seating`` under the shard's variant."""
+def game_id(task: ShardTask, deal_set: Any, seating: Any) -> Any:
+    """A run-unique id of the game of ``deal_set`` at ``seating`` under the shard's variant (an
+    int, or for numpy arrays of deal sets and seatings an array of ids)."""
     return (task.variant_index * task.seating_count + seating) * task.total_deal_sets + deal_set
 
 

@@ -129,7 +129,7 @@ def verify_run(run_dir: str | Path) -> Verification:
                         f"{path} has {frame.height} rows for {frame['game_id'].n_unique()} games; "
                         f"expected {expected} rows for {len(task.games)} games")
                     sound = False
-                elif _games_of(frame) != _planned_games(task):
+                elif not _holds_planned_games(frame, task):
                     report.problems.append(
                         f"{path} holds other games than shard {task.shard_id} plans (their ids or "
                         "seeds differ: a shard of another run, or of another shard, copied in)")
@@ -187,17 +187,23 @@ def _files(directory: Path) -> set[str]:
         if directory.is_dir() else set()
 
 
-def _games_of(frame: Any) -> set[tuple[int, int, int]]:
-    """(game_id, deal_set, seed) of the games in a games table."""
-    return set(frame.select("game_id", "deal_set", "seed").unique().iter_rows())
+def _holds_planned_games(frame: Any, task: Any) -> bool:
+    """Whether a games table holds exactly the games a shard plans: their (game_id, deal_set,
+    seed), from ``shard.game_id`` and the game seeds' derivation (``batch_shard.game_seeds``,
+    the vectorised ``shard.game_seed``), compared as columns."""
+    import numpy as np
+    import polars as pl
 
+    from .batch_shard import game_seeds
+    from .shard import game_id
 
-def _planned_games(task: Any) -> set[tuple[int, int, int]]:
-    """(game_id, deal_set, seed) of the games a shard plans (``shard.game_id``, ``game_seed``)."""
-    from .shard import game_id, game_seed
-
-    return {(game_id(task, deal_set, seating), deal_set, game_seed(task.root_seed, deal_set))
-            for deal_set, seating in task.games}
+    planned = np.asarray(task.games, dtype=np.int64).reshape(-1, 2)
+    deal_sets, seatings = planned[:, 0], planned[:, 1]
+    expected = pl.DataFrame({"game_id": game_id(task, deal_sets, seatings),
+                             "deal_set": deal_sets,
+                             "seed": game_seeds(task.root_seed, deal_sets)})
+    stored = frame.select("game_id", "deal_set", "seed").unique()
+    return stored.sort("game_id").equals(expected.cast(stored.schema).sort("game_id"))
 
 
 #: the columns of a game's rows that a replay must give again
