@@ -321,8 +321,9 @@ def test_a_run_the_disk_cannot_hold_is_refused_with_the_sizes(
 
 def test_a_run_of_10_8_games_starts_at_once_and_stops_resumable(tmp_path: Path) -> None:
     """Issue 25: the plan is lazy (no game is listed before it is played), so a run of 10**8
-    games starts within seconds; Ctrl-C leaves it resumable (exit 130), a resume keeps its
-    shards, and verify names what is missing without listing every shard."""
+    games starts within seconds, under a 4 GB address-space limit too; Ctrl-C leaves it
+    resumable (exit 130), a resume keeps its shards, and verify names what is missing without
+    listing every shard."""
     import shutil
 
     need = 10**8 * 40  # BYTES_PER_GAME: the run refuses a disk that cannot hold it
@@ -341,7 +342,12 @@ def test_a_run_of_10_8_games_starts_at_once_and_stops_resumable(tmp_path: Path) 
             time.sleep(0.05)
         raise AssertionError(process.communicate(timeout=60)[1][-3000:])
 
-    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    def four_gib() -> None:  # the issue's case: 10**8 games under a 4 GB address-space limit
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))
+
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, preexec_fn=four_gib)
     waited = first_shards(process, 1)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=120)
@@ -381,3 +387,42 @@ def test_a_run_with_stdin_and_stdout_closed_plays_every_game(tmp_path: Path) -> 
     assert "Traceback" not in result.stderr
     report = verify_run(out)
     assert report.ok and report.games == 8 and report.errored == 0, report.problems
+
+
+@pytest.mark.parametrize("code", ["EROFS", "EACCES", "ENOSPC"])
+def test_a_read_only_full_or_forbidden_disk_is_one_clear_error_with_exit_1(
+        code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk refusing a shard (a read-only file system, no permission, no space: as root
+    neither chmod nor a full disk can be staged, so the write itself raises the OS's error) is
+    exit 1 with the reason and the resume command, no traceback, and the shards already written
+    kept and resumable."""
+    import errno
+    import os
+
+    from raspis.tournament import runner
+
+    written = []
+    real = runner._write_atomic
+
+    def refusing(frame: pl.DataFrame, path: Path) -> None:
+        if len(written) >= 3:  # the first shard's three tables go through
+            number = getattr(errno, code)
+            raise OSError(number, os.strerror(number), str(path))
+        written.append(path)
+        real(frame, path)
+
+    monkeypatch.setattr(runner, "_write_atomic", refusing)
+    out = tmp_path / "run"
+    arguments = ["tournament", "--variant", "classic", "--strategies", "random", "--games", "6",
+                 "--shard-size", "2", "--workers", "1", "--seed", "3", "--quiet", "--out",
+                 str(out)]
+    result = CliRunner().invoke(cli, arguments)
+    assert result.exit_code == 1, result.output
+    reason = os.strerror(getattr(errno, code))
+    assert f"cannot write the run into {out}: {reason}" in result.output
+    assert "--resume" in result.output and "Traceback" not in result.output
+    assert len(list((out / "games").glob("*.parquet"))) == 1
+    monkeypatch.setattr(runner, "_write_atomic", real)
+    again = CliRunner().invoke(cli, [*arguments, "--resume"])
+    assert again.exit_code == 0, again.output
+    assert verify_run(out).ok
