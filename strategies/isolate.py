@@ -215,6 +215,7 @@ class IsolatedStrategy(Strategy):
         self._owner = 0
         self._sender: Connection | None = None
         self._reader = -1
+        self._buffer = bytearray()
         self._poller: Any = None
         self._folder: str | None = None
 
@@ -310,6 +311,7 @@ class IsolatedStrategy(Strategy):
             os.close(self._reader)
             self._reader = -1
         self._poller = None
+        self._buffer = bytearray()
         folder, self._folder = self._folder, None
         if folder is not None and mine:
             shutil.rmtree(folder, ignore_errors=True)
@@ -354,13 +356,17 @@ class IsolatedStrategy(Strategy):
         return message
 
     def _read_exactly(self, size: int, deadline: float | None) -> bytes:
-        data = b""
-        while len(data) < size:
+        # Whatever the pipe holds, up to a whole frame, in one read: a header and its answer
+        # usually come together. Bytes past this frame wait in the buffer for the next one.
+        buffer = self._buffer
+        while len(buffer) < size:
             self._wait_readable(deadline)
-            chunk = os.read(self._reader, size - len(data))
+            chunk = os.read(self._reader, FRAME.size + FRAME_LIMIT)
             if not chunk:
                 raise _Ended()
-            data += chunk
+            buffer += chunk
+        data = bytes(buffer[:size])
+        del buffer[:size]
         return data
 
     def _wait_readable(self, deadline: float | None) -> None:
@@ -378,7 +384,7 @@ class IsolatedStrategy(Strategy):
     def _ask(self, message: tuple[Any, ...]) -> dict[str, Any]:
         """Send the child ``message`` (a fresh child greets first) and read its answer; an
         ``error`` answer, a dead child or a broken answer raise ``RuntimeError``."""
-        if self._exited():
+        if self._process is None:  # a child that died since is seen at the pipe, below
             found = self.open()
             if found.error is not None:
                 raise RuntimeError(f"in its isolated process: {found.error}")
