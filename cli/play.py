@@ -17,6 +17,7 @@ from typing import Any
 import click
 from raspis.engine import load_variant
 from raspis.strategies import load_strategy, play_game
+from raspis.strategies.isolate import die_with_parent
 from raspis.strategies.match import play_match
 from raspis.strategies.play import describe_error, describe_exit, guarded
 from raspis.strategies.registry import split_alias
@@ -56,10 +57,12 @@ def _in_child(job: Callable[[], Any], estimate: int) -> Any:
     sys.stdout.flush()
     sys.stderr.flush()
     read_end, write_end = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: play, send the result, and leave without running any cleanup
         code = 0
         try:
+            die_with_parent(parent)  # raspis killed: this game and its isolated seats go too
             os.close(read_end)
             data = pickle.dumps(("ok", work()))
         except KeyboardInterrupt:
@@ -146,7 +149,8 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
             param_hint="--strategies",
         )
     for spec in specs:
-        _, problem = guarded(load_strategy, spec)
+        made, problem = guarded(load_strategy, spec)
+        del made  # an isolated seat's child stops here: the game starts its own
         if problem is not None and problem[1].startswith("StrategySpecError"):
             load_strategy(spec)  # a bad spec: the loader's clear message (exit 2)
         if problem is not None:

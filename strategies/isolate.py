@@ -593,7 +593,7 @@ def child_main() -> None:
     parent's, limits itself, moves into its folder, then loads ``TARGET`` (``SPEC`` as written)
     and answers the parent until it closes the pipe."""
     inbound, outbound, parent, folder, target, spec = sys.argv[1:7]
-    _die_with_parent(int(parent))
+    die_with_parent(int(parent))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the file size limit: EFBIG, not death
     if sys.path and sys.path[0] == "":  # ``-c`` puts the working folder first: keep the parent's
         sys.path[0] = os.getcwd()
@@ -606,9 +606,11 @@ def child_main() -> None:
         pass
 
 
-def _die_with_parent(parent: int) -> None:
-    """Ask the kernel to SIGKILL this process when its parent dies (Linux), then make sure the
-    parent did not die before that (the request would never fire)."""
+def die_with_parent(parent: int) -> None:
+    """Ask the kernel to SIGKILL this process when its parent (process ``parent``) dies (Linux),
+    then make sure the parent did not die before that (the request would never fire). The
+    request holds for the parent's thread that started this process: start it from a thread
+    that lives as long as it."""
     try:
         import ctypes
 

@@ -247,19 +247,23 @@ def test_an_action_as_data_comes_back_the_same(action: object) -> None:
     assert decode_action({**data, "fields": {**data["fields"], "extra": 1}}) is None
 
 
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+@pytest.mark.parametrize(("how", "via"), [(signal.SIGKILL, "python"),
+                                          (signal.SIGTERM, "python"),
+                                          (signal.SIGKILL, "raspis play")])
 def test_a_spinning_isolated_child_dies_with_its_parent(
-        tmp_path: Path, how: signal.Signals) -> None:
+        tmp_path: Path, how: signal.Signals, via: str) -> None:
     pid_file = tmp_path / "pid"
+    spin = f"isolated+{ISOLATION_BOTS}:SpinBot"
     program = ("import sys\n"
                "from raspis.engine import load_variant\n"
                "from raspis.strategies import load_strategy, play_game\n"
                "players = [load_strategy(spec) for spec in sys.argv[1:]]\n"
                "play_game(load_variant('odessa-short'), 3, 1, players)\n")
-    parent = subprocess.Popen(
-        [sys.executable, "-c", program, "random", "random",
-         f"isolated+{ISOLATION_BOTS}:SpinBot"], cwd=ROOT, env={**os.environ,
-                                                             PID_FILE: str(pid_file)})
+    command = ([sys.executable, "-c", program, "random", "random", spin] if via == "python" else
+               [*RASPIS, "play", "--variant", "odessa-short", "--players", "3", "--strategies",
+                f"random,random,{spin}"])  # the game in a forked process, the child under it
+    parent = subprocess.Popen(command, cwd=ROOT, env={**os.environ, PID_FILE: str(pid_file)},
+                              stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
         while not (pid_file.exists() and pid_file.read_text()):
