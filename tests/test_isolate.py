@@ -309,3 +309,30 @@ def test_numba_builtins_play_under_the_isolated_limits() -> None:
     alone = _play(isolate_specs(lineup), 3)
     assert alone.fault is None
     assert alone.game.scores == _play(lineup, 3).game.scores
+
+
+def test_a_relative_file_spec_loads_isolated_and_keeps_its_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "anon.py").write_text("from raspis.strategies import RandomStrategy\n\n\n"
+                                      "class Anon(RandomStrategy):\n    name = None\n")
+    monkeypatch.chdir(tmp_path)  # the child works elsewhere: the path is made absolute first
+    spec = "isolated+./anon.py:Anon"
+    assert display_name(spec) == "./anon.py:Anon"  # as in process: a class without a name
+    record = _play(["random", "random", spec])
+    assert record.fault is None
+    assert record.game.scores == _play(["random", "random", "random"]).game.scores
+
+
+def test_folders_of_dead_parents_are_swept(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    from raspis.strategies import isolate
+
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    dead = Path(tempfile.mkdtemp(prefix=f"{isolate.FOLDER_PREFIX}{ended.stdout.strip()}-"))
+    alive = Path(tempfile.mkdtemp(prefix=f"{isolate.FOLDER_PREFIX}{os.getpid()}-"))
+    monkeypatch.setattr(isolate, "_SWEPT", False)
+    isolate._sweep_folders()
+    assert not dead.exists() and alive.is_dir()
+    alive.rmdir()
