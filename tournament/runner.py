@@ -280,10 +280,17 @@ def _validate_rest(config: TournamentConfig) -> list[dict[str, Any]]:
             f"{config.players} players need {config.players} strategies, one per seat; got "
             f"{len(config.strategies)}: {', '.join(config.strategies)}"
         )
-    for spec in config.strategies:
-        _try_strategy(spec)
+    for spec in dict.fromkeys(config.strategies):
+        _close(_try_strategy(spec))  # an isolated one's child is not kept waiting
     display_names(config.strategies)  # two different strategies must not share a name
     return variants
+
+
+def _close(instance: Any) -> None:
+    """Stop what a strategy instance holds (an isolated strategy's process), if anything."""
+    close = getattr(instance, "close", None)
+    if callable(close):
+        close()
 
 
 def _try_strategy(spec: str) -> Any:
@@ -492,6 +499,8 @@ def completed_shards(out_dir: Path) -> set[str]:
 def _manifest(config: TournamentConfig, variant_options: list[dict[str, Any]], fingerprint: str,
               plan: ShardPlan, executor: str) -> dict[str, Any]:
     from raspis.engine.variant import Variant
+    from raspis.strategies.isolate import greeting, split_isolation
+    from raspis.strategies.registry import split_alias
 
     variants = []
     for spec, options in zip(config.variants, variant_options, strict=True):
@@ -500,6 +509,13 @@ def _manifest(config: TournamentConfig, variant_options: list[dict[str, Any]], f
                          "options": options})
     strategies = []
     for spec, name in zip(config.strategies, display_names(config.strategies), strict=True):
+        isolated, inner = split_isolation(split_alias(spec)[1])
+        if isolated:  # what its own process said when it loaded (never imported here)
+            said = greeting(inner)
+            strategies.append({"spec": spec, "name": name, "class": said.target,
+                               "options": said.options, "isolated": True,
+                               "version": __version__})
+            continue
         instance = _try_strategy(spec)
         module = type(instance).__module__
         strategies.append({"spec": spec, "name": name,
