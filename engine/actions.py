@@ -1,4 +1,4 @@
-"""Actions as small frozen records that print like the score sheet and parse back.
+"""Actions as small immutable records that print like the score sheet and parse back.
 
 A player's choices are a ``Bid`` (0 is the pass, "пас"), a ``NameTrump`` (a suit, or -1 for no
 trump), a ``Play`` of a card and, under ``joker.lead_choice``, a ``Keep``: the player who led the
@@ -31,12 +31,25 @@ Led or not, where ``joker.as_card`` allows it, ``card`` with a ``suit`` and a ``
 declares the Joker as that card (000: «джокер может быть выдан за любую карту: любого ранга и
 масти»; 002): it holds the trick as the card would and, led, leads its suit. It prints and reads
 as ``JK card A♥``.
+
+The records are named tuples, immutable in C: their fields cannot be written, deleted or added to
+(``object.__setattr__`` included), so the engine shares one record between positions, seats and
+games (``Game.legal_action_tuple``), and a strategy cannot rewrite what the others are shown or
+what the engine applies. They keep a dataclass's manners: equal only to a record of the same
+class with the same values (``Bid(3) != NameTrump(3)``, ``Bid(3) != (3,)``), hashed as the tuple
+of their values, not ordered (``<`` raises ``TypeError``); ``repr`` is ``Bid(tricks=3)``.
+
+The one write a tuple allows is its class: ``object.__setattr__(record, "__class__", Other)``
+swaps it for another tuple class of the same layout. The engine applies only a record of exactly
+the class its phase expects (``Game.apply_unchecked``) and reads its fields through that class,
+so a swapped record is refused, never misread; a strategy later shown that record is misled by it
+(in-process strategies are trusted code: they can reach the game itself; isolated ones are shown
+pickled copies).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 from .cards import (
     SUIT_BY_TEXT,
@@ -55,8 +68,30 @@ JokerCall = Literal["high", "low", "highest", "lowest", "trumps", "highest_card"
 JOKER_CALLS: tuple[str, ...] = get_args(JokerCall)
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
+_tuple_eq = tuple.__eq__
+
+
+def _eq(self: tuple[Any, ...], other: object) -> Any:
+    """Equal to a record of exactly the same class with the same values (a dataclass's ``==``:
+    never to a plain tuple or a record of another class with the same values)."""
+    if type(other) is type(self):
+        return _tuple_eq(self, other)
+    return False if isinstance(other, tuple) else NotImplemented
+
+
+def _ne(self: tuple[Any, ...], other: object) -> Any:
+    """``not ==`` (tuple's own ``!=`` would compare the values only)."""
+    if type(other) is type(self):
+        return not _tuple_eq(self, other)
+    return True if isinstance(other, tuple) else NotImplemented
+
+
+def _unordered(self: tuple[Any, ...], other: object) -> Any:
+    """Records are not ordered (as a dataclass without ``order``): ``<`` between two raises."""
+    return NotImplemented
+
+
+class Bid(NamedTuple):
     """A bid of ``tricks`` tricks; 0 is the pass."""
 
     tricks: int
@@ -64,9 +99,13 @@ class Bid:
     def __str__(self) -> str:
         return "pass" if self.tricks == 0 else f"bid {self.tricks}"
 
+    __eq__ = _eq  # type: ignore[assignment]
+    __ne__ = _ne  # type: ignore[assignment]
+    __hash__ = tuple.__hash__
+    __lt__ = __le__ = __gt__ = __ge__ = _unordered  # type: ignore[assignment]
 
-@dataclass(frozen=True, slots=True)
-class NameTrump:
+
+class NameTrump(NamedTuple):
     """Naming the trump suit (0..3), or -1 for no trump."""
 
     suit: int
@@ -74,9 +113,13 @@ class NameTrump:
     def __str__(self) -> str:
         return "trump none" if self.suit < 0 else f"trump {SUIT_SYMBOLS[self.suit]}"
 
+    __eq__ = _eq  # type: ignore[assignment]
+    __ne__ = _ne  # type: ignore[assignment]
+    __hash__ = tuple.__hash__
+    __lt__ = __le__ = __gt__ = __ge__ = _unordered  # type: ignore[assignment]
 
-@dataclass(frozen=True, slots=True)
-class Play:
+
+class Play(NamedTuple):
     """Playing ``card``; a Joker carries its ``call`` and, where the call names one, a ``suit``;
     declared as a card (``call`` "card") the card's ``suit`` and ``rank`` (2..14; 0 otherwise)."""
 
@@ -105,9 +148,13 @@ class Play:
             text += f" {SUIT_SYMBOLS[self.suit]}"
         return text
 
+    __eq__ = _eq  # type: ignore[assignment]
+    __ne__ = _ne  # type: ignore[assignment]
+    __hash__ = tuple.__hash__
+    __lt__ = __le__ = __gt__ = __ge__ = _unordered  # type: ignore[assignment]
 
-@dataclass(frozen=True, slots=True)
-class Keep:
+
+class Keep(NamedTuple):
     """The player who led the Joker keeps the trick (``True``) or declines it (``False``: the best
     of the other cards takes it; 000 «Походивший с джокера может забрать взятку, либо отказаться от
     нее»)."""
@@ -117,8 +164,25 @@ class Keep:
     def __str__(self) -> str:
         return "keep" if self.keep else "decline"
 
+    __eq__ = _eq  # type: ignore[assignment]
+    __ne__ = _ne  # type: ignore[assignment]
+    __hash__ = tuple.__hash__
+    __lt__ = __le__ = __gt__ = __ge__ = _unordered  # type: ignore[assignment]
+
 
 Action = Bid | NameTrump | Play | Keep
+
+
+def action_text(action: object) -> str:
+    """``str(action)`` for a message, never raising: a record that cannot print itself (one built
+    short with ``tuple.__new__``, or one whose class was swapped) shows as ``<its class>``."""
+    try:
+        return str(action)
+    except Exception:  # noqa: BLE001
+        try:
+            return f"<{type.__dict__['__name__'].__get__(type(action))}>"
+        except Exception:  # noqa: BLE001
+            return "<an object>"
 
 
 def parse_action(text: str) -> Action:

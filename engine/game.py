@@ -24,7 +24,7 @@ from sys import getrefcount
 
 import numpy as np
 
-from .actions import Action, Bid, Keep, NameTrump, Play
+from .actions import Action, Bid, Keep, NameTrump, Play, action_text
 from .cards import JOKER_MASK, card_list, is_joker, popcount
 from .core import deal as chance
 from .core import machine as m
@@ -98,6 +98,17 @@ def _plain_plays(cards: int) -> tuple[Action, ...]:
     if len(_PLAIN_PLAYS) < _PLAIN_LIMIT:
         _PLAIN_PLAYS[cards] = plays
     return plays
+
+
+_new_tuple = tuple.__new__
+
+
+def _kind_name(action: object) -> str:
+    """The class name of ``action`` for a message (never a method of ``action``'s)."""
+    try:
+        return str(type.__dict__["__name__"].__get__(type(action)))
+    except Exception:  # noqa: BLE001
+        return "an object"
 
 
 _MASK64 = (1 << 64) - 1
@@ -670,7 +681,8 @@ class Game:
         return list(self.legal_action_tuple())
 
     def legal_action_tuple(self) -> tuple[Action, ...]:
-        """``legal_actions`` as a tuple, shared between equal positions (records are frozen)."""
+        """``legal_actions`` as a tuple, shared between equal positions, seats and games (the
+        records are immutable tuples: ``engine.actions``)."""
         found = self._actions
         if found is not None:
             return found
@@ -709,31 +721,45 @@ class Game:
         """Apply the action of the seat to move; ``IllegalActionError`` if it is not legal."""
         legal = self.legal_action_tuple()
         if action not in legal:
-            shown = ", ".join(map(str, legal))
+            shown = ", ".join(map(action_text, legal))
+            text = action_text(action)
             if self._phase == Phase.GAME_OVER:
-                raise IllegalActionError(f"the game is over: no action is legal, got {action}")
+                raise IllegalActionError(f"the game is over: no action is legal, got {text}")
             where = f"seat {self._to_move}, deal {self.deal_index + 1}, {self.phase.name.lower()}"
-            raise IllegalActionError(f"illegal action {action} ({where}); legal: {shown}")
+            raise IllegalActionError(f"illegal action {text} ({where}); legal: {shown}")
         self.apply_unchecked(action)
 
     def apply_unchecked(self, action: Action) -> None:
-        """Apply an action known to be legal (for search strategies): no legality check."""
+        """Apply an action known to be legal (for search strategies): no legality check, but an
+        action must be exactly the record class of the phase (a ``Play`` while cards are played
+        and so on; ``IllegalActionError`` otherwise), so that its fields are read from the
+        immutable tuple it is, by the engine's own class (an engine record whose class was
+        swapped by ``object.__setattr__(record, "__class__", ...)`` is refused, not misread)."""
+        kind = type(action)
+        phase = self._phase
+        # ``machine.action_code``, written out: every decision takes this path
+        if kind is Play and phase == _PLAY:
+            call = action.call  # type: ignore[union-attr]
+            if call is None:  # an ordinary card: its code is the card (suit -1, rank 0)
+                code = action.card  # type: ignore[union-attr]
+            else:
+                code = (action.card | _CALLS[call] << _CALL_SHIFT  # type: ignore[union-attr]
+                        | (action.suit + 1) << _SUIT_SHIFT  # type: ignore[union-attr]
+                        | action.rank << _RANK_SHIFT)  # type: ignore[union-attr]
+        elif kind is Bid and phase == _BID:
+            code = action.tricks  # type: ignore[union-attr]
+        elif kind is Keep and phase == _KEEP:
+            code = int(action.keep)  # type: ignore[union-attr]
+        elif kind is NameTrump and phase == _TRUMP:
+            code = action.suit + 1  # type: ignore[union-attr]
+        else:
+            raise IllegalActionError(
+                f"cannot apply {_kind_name(action)} in the {self.phase.name.lower()} phase")
         view = self._view
         if view is not None:  # an observation still held elsewhere keeps the state it saw
             self._view = None
             if getrefcount(view) > 2:
                 freeze(view)
-        kind = type(action)
-        if kind is Play:  # ``machine.action_code``, written out: every decision takes this path
-            code = (action.card | _CALLS[action.call] << _CALL_SHIFT  # type: ignore[union-attr]
-                    | (action.suit + 1) << _SUIT_SHIFT  # type: ignore[union-attr]
-                    | action.rank << _RANK_SHIFT)  # type: ignore[union-attr]
-        elif kind is Bid:
-            code = action.tricks  # type: ignore[union-attr]
-        elif kind is Keep:
-            code = int(action.keep)  # type: ignore[union-attr]
-        else:
-            code = action.suit + 1  # type: ignore[union-attr]
         if self.logging:
             seat, done = self._to_move, int(self.state[m.S_TRICKS_DONE])
             phase, to_move, cards, calls, events = _step(self.state, self.tables.plan, code)
@@ -847,8 +873,8 @@ class Game:
 
     def _log_step(self, seat: int, action: Action, events: int, done: int) -> None:
         log = self.log
-        if type(action) is Play:
-            log.append(CardPlayed(seat, action))
+        if type(action) is Play:  # a copy: the log keeps no object a strategy was shown
+            log.append(CardPlayed(seat, _new_tuple(Play, action)))  # type: ignore[arg-type]
         elif type(action) is Bid:
             log.append(BidMade(seat, action.tricks))
         elif type(action) is Keep:

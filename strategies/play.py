@@ -10,7 +10,11 @@ of the user still stops the program (``play_game`` tells it from a strategy's ow
 
 Actions are checked by exact type and value (``check_action``): ``Bid(1.0)``, a subclass of ``Bid``,
 or an object whose ``__eq__`` always answers True is illegal; the action applied is always the
-engine's own legal action object, and no method of the strategy's answer is ever called.
+engine's own legal action object, and no method of the strategy's answer is ever called. The
+engine's action records are immutable tuples (``engine.actions``), shared between seats and games:
+a strategy cannot write into the legal actions it is shown; one whose class was swapped
+(``object.__setattr__(action, "__class__", ...)``) is refused when applied, a fault of the seat
+that returned it.
 
 The time budget is a ``SIGALRM`` timer raising ``DecisionTimeout``, a ``BaseException`` so that
 ``except Exception`` in strategy code cannot swallow it; a supervised tournament worker also
@@ -32,8 +36,8 @@ from typing import Any
 
 from raspis.engine import Game, Variant
 from raspis.engine import rng as chance
-from raspis.engine.actions import Bid, Keep, NameTrump, Play
-from raspis.engine.errors import cut_message
+from raspis.engine.actions import Bid, Keep, NameTrump, Play, action_text
+from raspis.engine.errors import IllegalActionError, cut_message
 from raspis.engine.observation import observe
 
 from .base import Strategy
@@ -268,9 +272,13 @@ def _action_key(action: object) -> tuple[Any, ...] | str:
     fields = _FIELDS.get(kind)
     if fields is None:
         return f"an object of type {_type_name(action)}, not Bid, NameTrump, Play or Keep"
+    # an exact engine class: a tuple whose length and items are read by tuple's own methods
+    size = len(action)  # type: ignore[arg-type]
+    if size != len(fields):
+        return f"{kind.__name__} of {size} values, not {len(fields)}"
     values: list[Any] = [kind]
     for name in fields:
-        value = getattr(action, name)  # a slot of the engine's own frozen class
+        value = getattr(action, name)  # a field of the engine's own immutable record
         if name == "call":
             allowed, want = type(value) is str or value is None, "str or None"
         elif name == "keep":
@@ -296,13 +304,13 @@ def check_action(action: object, legal: Sequence[Any]) -> tuple[Any, str | None]
         return None, f"returned {key}"
     for candidate in legal:
         # ``action`` is exactly an engine class with exact field types, so this is the engine's
-        # own dataclass equality: field by field, int against int
+        # own record equality: same class, then field by field, int against int
         if type(candidate) is key[0] and candidate == action:
             return candidate, None
     kind, *values = key
     named = zip(_FIELDS[kind], values, strict=True)
     shown = f"{kind.__name__}({', '.join(f'{name}={value!r}' for name, value in named)})"
-    return None, f"returned {shown}; legal: {', '.join(map(str, legal))}"
+    return None, f"returned {shown}; legal: {', '.join(map(action_text, legal))}"
 
 
 def _spec(strategy: Strategy) -> str:
@@ -379,7 +387,12 @@ def play_game(
                 if chosen is None:
                     return GameRecord(game, _fault(game, seat, name(seat), "illegal", str(why)))
             observation = None  # so that the game need not keep a copy of the state for it
-            apply(chosen)
+            try:
+                apply(chosen)
+            except IllegalActionError as error:  # an engine record whose class was swapped
+                return GameRecord(game, _fault(game, seat, name(seat), "illegal",
+                                               f"returned a legal action the engine refuses: "
+                                               f"{error}"))
     return GameRecord(game)
 
 
