@@ -150,7 +150,7 @@ class Run:
 
 def display_names(manifest: Mapping[str, Any]) -> dict[str, str]:
     """spec -> display name of a run's strategies (``tournament.runner.strategy_names``)."""
-    from raspis.tournament.runner import strategy_names
+    from raspis.tournament.store import strategy_names
 
     return strategy_names(dict(manifest))
 

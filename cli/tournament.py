@@ -10,7 +10,7 @@ import sys
 import click
 from raspis.strategies.batch import BATCH_BUILTINS
 from raspis.tournament import TournamentConfig, run_tournament, strategy_summary
-from raspis.tournament.runner import RunStorageError
+from raspis.tournament.config import RunStorageError
 from raspis.tournament.schema import DEAL_ROWS_DEFAULT_LIMIT
 
 from .common import SEED, friendly_errors, split_specs

@@ -39,7 +39,7 @@ from raspis.strategies import Strategy, load_strategy, play_game, registry
 from raspis.strategies.batch import ScalarAdapter
 from raspis.strategies.batch_basic import BatchFastHeuristic, BatchLowest, BatchRandom
 from raspis.strategies.fast import FastHeuristicStrategy, HashRandomStrategy, LowestStrategy
-from raspis.tournament.runner import TournamentConfig, _validate, plan_shards
+from raspis.tournament.runner import TournamentConfig, plan_shards, validate_config
 from raspis.tournament.shard import run_shard
 
 #: the scalar twins' classes, for the registry of a tournament run in the tests
@@ -640,7 +640,7 @@ def test_batch_shards_write_the_same_tables_as_run_shard(
     config = TournamentConfig(variants=variants, players=players, strategies=strategies,
                               games=12, seed=99, duplicate="rotations", shard_size=6,
                               deal_rows=True)
-    for task in plan_shards(config, _validate(config))[:5]:
+    for task in plan_shards(config, validate_config(config))[:5]:
         reference, batch = run_shard(task), run_shard_batch(task, chunk=5)
         for left, right in zip(_tables((reference.games, reference.deals, reference.deal_stats)),
                                _tables((batch.games, batch.deals, batch.deal_stats)), strict=True):

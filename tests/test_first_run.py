@@ -108,7 +108,7 @@ def test_the_notice_is_silent_when_nothing_compiles() -> None:
 
 def _tasks(strategies: tuple[str, ...]) -> list[Any]:
     config = TournamentConfig(variants=("classic",), players=4, strategies=strategies, games=8)
-    return runner.plan_shards(config, runner._validate(config))
+    return runner.plan_shards(config, runner.validate_config(config))
 
 
 def test_the_warm_up_plays_built_ins_only_one_game_a_kind() -> None:
@@ -129,13 +129,13 @@ def test_a_run_warms_once_before_its_workers(tmp_path: Any,
     seen: list[int] = []
     started: list[int] = []
     monkeypatch.setattr(warm, "warm_up", lambda tasks, stream=None: seen.append(len(tasks)))
-    real = runner._executor
+    real = runner.shard_results
 
     def executor(*args: Any, **kwargs: Any) -> Any:
         started.append(len(seen))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(runner, "_executor", executor)
+    monkeypatch.setattr(runner, "shard_results", executor)
     config = TournamentConfig(variants=("classic",), players=4,
                               strategies=("lowest", "lowest", "random", "random"), games=4)
     runner.run_tournament(config, tmp_path / "run", workers=1)

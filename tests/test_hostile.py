@@ -114,14 +114,14 @@ def test_a_worker_killed_by_its_strategy_errors_its_games_and_the_run_goes_on(
 @pytest.mark.parametrize(("bot", "message"), CAUGHT, ids=[bot for bot, _ in CAUGHT])
 def test_a_hostile_strategy_errors_its_games_on_both_engines(
         bot: str, message: str, engine: str) -> None:
-    from raspis.tournament.runner import TournamentConfig, _validate, plan_shards
+    from raspis.tournament.runner import TournamentConfig, plan_shards, validate_config
     from raspis.tournament.shard import run_shard_on_engine
 
     config = TournamentConfig(
         variants=("odessa-short",), players=3, strategies=("random", "random",
                                                            f"{ROOT}/tests/hostile_bots.py:{bot}"),
         games=3, shard_size=3, engine=engine, decision_seconds=0.3)
-    (task,) = plan_shards(config, _validate(config))
+    (task,) = plan_shards(config, validate_config(config))
     started = time.monotonic()
     result = run_shard_on_engine(task)
     assert time.monotonic() - started < 20

@@ -41,7 +41,7 @@ from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies.batch import ScalarAdapter, load_batch_strategy
-from raspis.tournament.runner import TournamentConfig, TournamentError, _validate
+from raspis.tournament.runner import TournamentConfig, TournamentError, validate_config
 
 SPADES, CLUBS, DIAMONDS, HEARTS, NO_TRUMP = 0, 1, 2, 3, -1
 
@@ -362,10 +362,10 @@ def test_a_variant_file_switches_it_on_and_the_tournament_picks_an_engine_that_p
     mixed = TournamentConfig(variants=(str(path),), players=2,
                              strategies=("heuristic", "random"), games=2, engine="batch")
     with pytest.raises(TournamentError, match="as_card"):
-        _validate(mixed)
+        validate_config(mixed)
     compiled = TournamentConfig(variants=(str(path),), players=2,
                                 strategies=("fastheuristic", "random"), games=2)
-    _validate(compiled)
+    validate_config(compiled)
     assert compiled.resolved_engine() == "batch"
 
 

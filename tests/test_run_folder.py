@@ -399,10 +399,10 @@ def test_a_read_only_full_or_forbidden_disk_is_one_clear_error_with_exit_1(
     import errno
     import os
 
-    from raspis.tournament import runner
+    from raspis.tournament import store
 
     written = []
-    real = runner._write_atomic
+    real = store.write_atomic
 
     def refusing(frame: pl.DataFrame, path: Path) -> None:
         if len(written) >= 3:  # the first shard's three tables go through
@@ -411,7 +411,7 @@ def test_a_read_only_full_or_forbidden_disk_is_one_clear_error_with_exit_1(
         written.append(path)
         real(frame, path)
 
-    monkeypatch.setattr(runner, "_write_atomic", refusing)
+    monkeypatch.setattr(store, "write_atomic", refusing)
     out = tmp_path / "run"
     arguments = ["tournament", "--variant", "classic", "--strategies", "random", "--games", "6",
                  "--shard-size", "2", "--workers", "1", "--seed", "3", "--quiet", "--out",
@@ -422,7 +422,7 @@ def test_a_read_only_full_or_forbidden_disk_is_one_clear_error_with_exit_1(
     assert f"cannot write the run into {out}: {reason}" in result.output
     assert "--resume" in result.output and "Traceback" not in result.output
     assert len(list((out / "games").glob("*.parquet"))) == 1
-    monkeypatch.setattr(runner, "_write_atomic", real)
+    monkeypatch.setattr(store, "write_atomic", real)
     again = CliRunner().invoke(cli, [*arguments, "--resume"])
     assert again.exit_code == 0, again.output
     assert verify_run(out).ok

@@ -332,7 +332,7 @@ def test_auto_engine_seats_numpy_batch_strategies_only_where_they_can_play(
     explicit ``--engine batch`` is refused before any game, naming the option; a variant without
     them stays on the batch engine."""
     import raspis.tournament.batch_shard as batch_shard
-    from raspis.tournament.runner import _validate
+    from raspis.tournament.runner import validate_config
 
     monkeypatch.setattr(batch_shard, "can_run_compiled", lambda strategies: False)
     path = tmp_path / "mine.toml"
@@ -345,7 +345,7 @@ def test_auto_engine_seats_numpy_batch_strategies_only_where_they_can_play(
     assert plain.resolved_engine() == "batch"
     forced = TournamentConfig(**{**config.__dict__, "engine": "batch"})
     with pytest.raises(TournamentError, match=name):
-        _validate(forced)
+        validate_config(forced)
 
 
 def test_auto_engine_falls_back_to_scalar_for_scalar_only_strategies() -> None:

@@ -48,7 +48,8 @@ def _planned(manifest: dict[str, Any]) -> tuple[Any, str | None]:
     """The run's ``ShardPlan`` from its manifest (None where the manifest cannot say), and what
     is wrong with the manifest's configuration (its values checked first, and the games and
     shards it plans counted against one run's limits, before anything is planned)."""
-    from .runner import ShardPlan, TournamentConfig, TournamentError, check_scale, check_sizes
+    from .config import TournamentConfig, TournamentError, check_scale, check_sizes
+    from .plan import ShardPlan
 
     try:
         config_data = dict(manifest["config"])
@@ -72,7 +73,8 @@ def _planned(manifest: dict[str, Any]) -> tuple[Any, str | None]:
 def verify_run(run_dir: str | Path) -> Verification:
     """Check every file of a run (see the module docstring). Raises ``DatasetError`` only when
     ``run_dir`` is not a run at all (no such folder, no readable manifest)."""
-    from .runner import MANIFEST, TournamentError, read_manifest, shard_checksums
+    from .config import TournamentError
+    from .store import MANIFEST, read_manifest, shard_checksums
 
     folder = Path(run_dir)
     if not folder.is_dir():
@@ -222,8 +224,9 @@ def replay_games(run_dir: str | Path, count: int, seed: int = 0) -> list[str]:
 
     import polars as pl
 
-    from .runner import MANIFEST, read_manifest, run_shard_supervised
     from .shard import game_id
+    from .store import MANIFEST, read_manifest
+    from .workers import run_shard_supervised
 
     folder = Path(run_dir)
     manifest = read_manifest(folder / MANIFEST)
