@@ -25,6 +25,7 @@ strategy disarms the timer or swallows the timeout.
 from __future__ import annotations
 
 import math
+import os
 import random
 import signal
 import struct
@@ -109,9 +110,25 @@ HEARTBEAT_SIZE = HEARTBEAT.size
 def watch_decisions(buffer: Any) -> None:
     """Publish each decision's start time and seat into ``buffer`` (``HEARTBEAT_SIZE`` bytes,
     shared with the supervising process, which kills this one when a decision overruns); None
-    stops it."""
-    global _HEARTBEAT
+    stops it. While it is on, a copy of this process forked by a strategy (``os.fork()`` in
+    ``act``) ends quietly as soon as the strategy's call returns to raspis."""
+    global _HEARTBEAT, _FORK_WATCH
     _HEARTBEAT = buffer
+    if buffer is not None and not _FORK_WATCH:
+        os.register_at_fork(after_in_child=_forked)
+        _FORK_WATCH = True
+
+
+#: set in a forked copy of a watched process (``watch_decisions``): it must not go on playing
+#: the shard, writing the heartbeat or answering the supervisor, which the original does
+_FORKED = False
+_FORK_WATCH = False
+
+
+def _forked() -> None:
+    global _FORKED
+    if _HEARTBEAT is not None:
+        _FORKED = True
 
 
 def watch_game(index: int) -> None:
@@ -209,6 +226,8 @@ def _within_budget(seat: int, budget: float | None, call: Callable[..., Any],
     try:
         return _timed(budget, call, *args)
     finally:
+        if _FORKED:  # a copy the strategy forked: the original plays on, this one ends here
+            os._exit(0)
         if beat is not None:
             _BEAT.pack_into(beat, 0, 0.0, -1)
 

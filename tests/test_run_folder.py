@@ -426,3 +426,75 @@ def test_a_read_only_full_or_forbidden_disk_is_one_clear_error_with_exit_1(
     again = CliRunner().invoke(cli, [*arguments, "--resume"])
     assert again.exit_code == 0, again.output
     assert verify_run(out).ok
+
+
+FORK_BOT = '''
+import os
+from pathlib import Path
+
+from raspis.strategies import Strategy
+
+
+class ForkBot(Strategy):
+    """Forks its process at its first decision of each game (the copy notes its pid), then plays
+    the first legal action, as FirstBot does."""
+
+    name = "forkbot"
+
+    def start_game(self, variant, seat, players, rng):
+        super().start_game(variant, seat, players, rng)
+        self.forked = False
+
+    def act(self, observation):
+        if not self.forked:
+            self.forked = True
+            if os.fork() == 0:
+                with open(os.environ["FORK_PIDS"], "a") as out:
+                    out.write(f"{os.getpid()}\\n")
+        return observation.legal_actions[0]
+
+
+class FirstBot(Strategy):
+    name = "firstbot"
+
+    def act(self, observation):
+        return observation.legal_actions[0]
+'''
+
+
+def test_a_strategy_that_forks_its_worker_changes_nothing(tmp_path: Path) -> None:
+    """``os.fork()`` in ``act``: the forked copy of the worker ends quietly when the strategy's call
+    returns (no BrokenPipeError, no copy left running, no second answer to the supervisor), and
+    the run's games are those of the same strategy without the fork."""
+    import os
+
+    bots = tmp_path / "forkers.py"
+    bots.write_text(FORK_BOT)
+    pids = tmp_path / "pids.txt"
+
+    def run(bot: str, out: Path) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "raspis.cli.main", "tournament", "--variant",
+                   "odessa-short", "--players", "3", "--strategies",
+                   f"{bots}:{bot},random,lowest", "--games", "6", "--shard-size", "2",
+                   "--workers", "2", "--decision-seconds", "5", "--quiet", "--out", str(out)]
+        return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False,
+                              env={**os.environ, "FORK_PIDS": str(pids)})
+
+    forked = run("ForkBot", tmp_path / "forked")
+    assert forked.returncode == 0, forked.stderr[-3000:]
+    assert "Traceback" not in forked.stderr and "BrokenPipe" not in forked.stderr
+    copies = [int(line) for line in pids.read_text().split()]
+    assert len(copies) == 6  # one fork a game
+    time.sleep(0.5)
+    for pid in copies:  # every copy has ended (its parent, the worker, reaped or ended too)
+        alive = Path(f"/proc/{pid}").exists() and "zombie" not in Path(
+            f"/proc/{pid}/status").read_text(errors="replace").lower()
+        assert not alive, f"forked copy {pid} still running"
+    assert verify_run(tmp_path / "forked").ok
+    plain = run("FirstBot", tmp_path / "plain")
+    assert plain.returncode == 0, plain.stderr[-3000:]
+    columns = ["game_id", "seat", "score", "place", "errored"]
+    first = pl.read_parquet(tmp_path / "forked" / "games" / "*.parquet").select(columns)
+    second = pl.read_parquet(tmp_path / "plain" / "games" / "*.parquet").select(columns)
+    assert first.sort("game_id", "seat").equals(second.sort("game_id", "seat"))
+    assert not first["errored"].any()
