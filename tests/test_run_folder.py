@@ -56,6 +56,19 @@ def test_a_sound_run_verifies_and_records_every_shards_checksum(sound: Path) -> 
     assert sorted(manifest["checksums"]) == sorted(p.stem for p in (sound / "games").iterdir())
     assert all(set(sums) == {"games", "deal_stats", "deals"}
                for sums in manifest["checksums"].values())
+    # and each shard's rows (2 deal sets x 4 seats) and the range of its game ids
+    for shard, contents in manifest["contents"].items():
+        ids = pl.read_parquet(sound / "games" / f"{shard}.parquet")["game_id"]
+        assert contents == {"rows": 8, "game_ids": [ids.min(), ids.max()]}
+
+
+def test_a_manifest_whose_shard_record_was_edited_is_named(sound: Path, tmp_path: Path) -> None:
+    run = _copy(sound, tmp_path / "contents")
+    manifest = json.loads((run / MANIFEST).read_text())
+    shard = sorted(manifest["contents"])[0]
+    manifest["contents"][shard]["rows"] = 4
+    (run / MANIFEST).write_text(json.dumps(manifest))
+    assert f"does not hold what the manifest recorded of shard {shard}" in _problems(run)
 
 
 def test_a_second_run_into_a_locked_folder_is_refused_naming_the_holder(tmp_path: Path) -> None:

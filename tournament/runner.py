@@ -46,6 +46,7 @@ from .schema import TABLES
 from .shard import ShardResult
 from .store import (
     MANIFEST,
+    ShardRecords,
     completed_shards,
     first_line,
     new_manifest,
@@ -141,7 +142,7 @@ def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[
     existing = prepare_output(out, fingerprint, resume)
     manifest = existing or new_manifest(config, variant_options, fingerprint, plan, executor)
     manifest["status"] = "running"
-    checksums: dict[str, dict[str, str]] = manifest.setdefault("checksums", {})
+    records = ShardRecords(manifest, out)
     write_json_atomic(manifest, out / MANIFEST)  # first: a folder with tables has a manifest
     results: Iterator[ShardResult] | None = None
     writing: str | None = None  # the shard being written, until its checksum is recorded
@@ -160,19 +161,17 @@ def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[
                 task = plan.task(shard_id)
                 assert task is not None
                 problem = shard_problem(out, task)
-                recorded = checksums.get(shard_id)
-                if problem is None and recorded is not None \
-                        and shard_checksums(out, shard_id) != recorded:
+                if problem is None and shard_id in records and not records.unchanged(shard_id):
                     problem = (f"shard {shard_id}: its files changed after they were "
                                "written (checksums differ)")
                 if problem is not None:
-                    checksums.pop(shard_id, None)
+                    records.forget(shard_id)
                     remove_shard(out, shard_id)
                     done.discard(shard_id)
                     if replayed is not None:
                         replayed.append(problem)
-                elif recorded is None:  # written by a run that stopped before recording it
-                    checksums[shard_id] = shard_checksums(out, shard_id)
+                elif shard_id not in records:  # written by a run stopped before recording it
+                    records.record(shard_id)
         todo = len(plan) - len(done)
         total = config.total_games()
         finished_games = sum(plan.games_in(shard_id) for shard_id in done)
@@ -189,7 +188,7 @@ def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[
         for result in results:
             writing = result.shard_id
             write_shard(out, result)
-            checksums[writing] = shard_checksums(out, writing)
+            records.record(writing)
             writing = None
             finished_games += result.game_count
             errored += result.errored
@@ -198,8 +197,8 @@ def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[
                 progress(finished_games, total)
         # before the manifest says complete: every planned shard still holds what was written
         for shard_id in plan.ids():
-            if shard_checksums(out, shard_id) != checksums.get(shard_id):
-                checksums.pop(shard_id, None)
+            if not records.unchanged(shard_id):
+                records.forget(shard_id)
                 raise TournamentError(
                     f"shard {shard_id} of {out} changed or vanished while the run was "
                     "writing (its files no longer match their checksums); the run is kept: "
@@ -211,12 +210,12 @@ def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[
         # first, before any call: a pending interrupt is raised at the next one)
         while True:
             try:
-                if writing is not None and writing not in checksums:
+                if writing is not None and writing not in records:
                     # stopped between a shard's last file and its checksum: record it now if
                     # the shard reads back whole, so the interrupted run stays provable
                     task = plan.task(writing)
                     if task is not None and shard_problem(out, task) is None:
-                        checksums[writing] = shard_checksums(out, writing)
+                        records.record(writing)
                     writing = None
                 manifest["status"] = "interrupted"
                 write_json_atomic(manifest, out / MANIFEST)

@@ -107,6 +107,43 @@ def shard_checksums(out_dir: Path, shard_id: str) -> dict[str, str]:
     return sums
 
 
+class ShardRecords:
+    """What a run's manifest records of each shard it wrote, read from the files as written:
+    their checksums (``manifest["checksums"]``: table -> BLAKE2b) and the games file's rows and
+    game-id range (``manifest["contents"]``: ``{"rows": n, "game_ids": [first, last]}``), which
+    ``verify`` checks again."""
+
+    def __init__(self, manifest: dict[str, Any], out_dir: Path) -> None:
+        self.out_dir = out_dir
+        self.checksums: dict[str, dict[str, str]] = manifest.setdefault("checksums", {})
+        self.contents: dict[str, dict[str, Any]] = manifest.setdefault("contents", {})
+
+    def __contains__(self, shard_id: str) -> bool:
+        return shard_id in self.checksums
+
+    def record(self, shard_id: str) -> None:
+        """Record the shard's files as they are now."""
+        self.checksums[shard_id] = shard_checksums(self.out_dir, shard_id)
+        self.contents[shard_id] = shard_contents(self.out_dir, shard_id)
+
+    def forget(self, shard_id: str) -> None:
+        """Drop what was recorded of the shard (it is played again)."""
+        self.checksums.pop(shard_id, None)
+        self.contents.pop(shard_id, None)
+
+    def unchanged(self, shard_id: str) -> bool:
+        """Whether the shard's files still match their recorded checksums."""
+        return shard_checksums(self.out_dir, shard_id) == self.checksums.get(shard_id)
+
+
+def shard_contents(out_dir: Path, shard_id: str) -> dict[str, Any]:
+    """The rows of a shard's games file and the first and last game id in it."""
+    ids = pl.read_parquet(out_dir / "games" / f"{shard_id}.parquet", columns=["game_id"])
+    column = ids["game_id"]
+    return {"rows": ids.height,
+            "game_ids": [int(column.min()), int(column.max())] if ids.height else []}
+
+
 def completed_shards(out_dir: Path) -> set[str]:
     """Ids of shards whose games file exists (written last, so the shard is complete)."""
     folder = out_dir / "games"

@@ -98,6 +98,9 @@ def verify_run(run_dir: str | Path) -> Verification:
     recorded_sums = manifest.get("checksums")
     if not isinstance(recorded_sums, dict):
         recorded_sums = {}
+    contents = manifest.get("contents")
+    if not isinstance(contents, dict):
+        contents = {}
     if plan is not None and not recorded_sums:
         report.problems.append(f"{folder / MANIFEST} records no checksums (a run written before "
                                "they existed, or an edited manifest): its files cannot be proven "
@@ -135,6 +138,10 @@ def verify_run(run_dir: str | Path) -> Verification:
                     report.problems.append(
                         f"{path} holds other games than shard {task.shard_id} plans (their ids or "
                         "seeds differ: a shard of another run, or of another shard, copied in)")
+                    sound = False
+                elif (said := _contents_differ(contents.get(task.shard_id), frame)) is not None:
+                    report.problems.append(f"{path} does not hold what the manifest recorded of "
+                                           f"shard {task.shard_id}: {said}")
                     sound = False
                 else:
                     report.games += len(task.games)
@@ -187,6 +194,21 @@ def _files(directory: Path) -> set[str]:
     """Names of the files in ``directory`` (none where it is not a folder)."""
     return {entry.name for entry in os.scandir(directory) if entry.is_file()} \
         if directory.is_dir() else set()
+
+
+def _contents_differ(recorded: Any, frame: Any) -> str | None:
+    """How a games table differs from the manifest's record of its rows and game-id range (None
+    when it matches, or when the manifest records none: a run written before it did)."""
+    if recorded is None:
+        return None
+    if not isinstance(recorded, dict):
+        return "the record is not a rows and game-id range"
+    ids = frame["game_id"]
+    found = {"rows": frame.height,
+             "game_ids": [int(ids.min()), int(ids.max())] if frame.height else []}
+    if recorded != found:
+        return f"recorded {recorded}, found {found}"
+    return None
 
 
 def _holds_planned_games(frame: Any, task: Any) -> bool:
