@@ -1018,13 +1018,13 @@ def _compare_units(
                 "design": design,
                 "deal_sets": deal_sets,
                 "needed_deal_sets": needed,
-                "games_per_deal_set": _games_per_deal_set(first),
+                "games_per_deal_set": games_per_deal_set(first),
             }
             rows.append(row)
     return rows, value_rows, notes + clustering_notes, chosen_stats
 
 
-def _games_per_deal_set(unit: Unit) -> float:
+def games_per_deal_set(unit: Unit) -> float:
     """Games per deal set of a unit (its seatings; 1 without duplicates)."""
     return unit.run.cached(
         f"games_per_deal_set_{unit.variant_hash}",

@@ -667,7 +667,7 @@ def _comparison_findings(runs: Sequence[Run], level: float) -> tuple[list[str], 
 
 def _per_set(run: Run, row: dict[str, object]) -> float:
     """Games per deal set of the variant of a table row."""
-    from .compare import Unit, _games_per_deal_set
+    from .compare import Unit, games_per_deal_set
 
     variant_hash = str(row["variant_hash"])
-    return _games_per_deal_set(Unit(run, variant_hash, str(row["variant"]), ""))
+    return games_per_deal_set(Unit(run, variant_hash, str(row["variant"]), ""))

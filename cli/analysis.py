@@ -174,7 +174,7 @@ def _pick(tables: dict[str, pl.DataFrame], wanted: Sequence[str]) -> dict[str, p
     return {name: tables[name] for name in wanted}
 
 
-def _warn_incomplete(runs: Sequence[Run]) -> None:
+def warn_incomplete(runs: Sequence[Run]) -> None:
     for run in runs:
         status = run.manifest.get("status")
         if status not in (None, "complete"):
@@ -220,7 +220,7 @@ def stats_command(
     raspis stats results/run1 --table ranking --format csv > ranking.csv
     """
     runs = open_runs([run_dir])
-    _warn_incomplete(runs)
+    warn_incomplete(runs)
     wanted = table_names or ("ranking", "pairs", "ratings")
     ratings = "ratings" in wanted and not no_ratings
     tables = stats_tables(runs, level, rating_games=rating_games, ratings=ratings)
@@ -276,7 +276,7 @@ def balance_command(
     raspis balance results/run1 --section seats --format markdown
     """
     runs = open_runs(list(run_dirs))
-    _warn_incomplete(runs)
+    warn_incomplete(runs)
     chosen = list(sections)
     for name in table_names:
         chosen += [section for section, names in SECTIONS.items() if name in names]

@@ -7,7 +7,7 @@ import click
 from raspis.analysis import open_runs
 from raspis.analysis.compare import answer, compare, display_table, findings, write_comparison
 
-from .analysis import _warn_incomplete, emit_tables, format_option
+from .analysis import emit_tables, format_option, warn_incomplete
 from .common import friendly_errors, level_option
 
 TITLES = {
@@ -77,7 +77,7 @@ def compare_command(
     raspis compare results/study results/study-fast    # the same variants, two lineups
     """
     runs = open_runs(list(run_dirs))
-    _warn_incomplete(runs)
+    warn_incomplete(runs)
     comparison = compare(runs, level=level, baseline=baseline, focus=focus)
     for note in comparison.notes:
         click.echo(note, err=True)

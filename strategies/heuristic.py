@@ -72,7 +72,12 @@ def premium_parameters(default: bool) -> dict[str, Parameter]:
 PREMIUM_PARAMETERS = premium_parameters(True)
 
 
-def _first_leader(variant_first_lead: str, dealer: int, order: tuple[int, ...] | list[int]) -> int:
+def first_leader_seat(variant_first_lead: str, dealer: int,
+                      order: tuple[int, ...] | list[int]) -> int:
+    """The seat a bidder expects to lead the first trick: the dealer where the variant says so
+    (and the dealer plays), else the first seat in the order. Not the core's whole rule
+    (``engine.core.deal.first_leader``: in 000's no-trump deals the Joker's holder leads, which
+    a bidder cannot know): an estimate for the heuristics."""
     return dealer if variant_first_lead == "dealer" and dealer in order else order[0]
 
 
@@ -95,7 +100,7 @@ def bid_distribution(
     be in no hand."""
     players = len(order)
     scale = rules.scale(players, hand_size, trump >= 0 or rules.circular) if calibrate else 1.0
-    first = _first_leader(rules.variant.play.first_lead, dealer, order)
+    first = first_leader_seat(rules.variant.play.first_lead, dealer, order)
     if hand is not None:
         chances = card_chances(rules, hand, trump, hand_size, players, first == seat,
                                rules.deck & ~hand & ~out)

@@ -58,7 +58,7 @@ from .keep import settled_action
 from .pimc import PimcStrategy
 from .registry import StrategySpecError
 from .search import BidEvidence, Deadline, distinct_plays, representative
-from .strong import _table, action_of
+from .strong import action_of, policy_table
 from .tactics import rules_for
 
 __all__ = ["OBJECTIVES", "MonteCarloStrategy", "PlayEvidence", "action_code"]
@@ -89,7 +89,7 @@ class Position:
         template = self.determinizer.template
         self.template = template.state
         self.plan = template.tables.plan
-        self.table = _table(template.tables, template.plan, True)
+        self.table = policy_table(template.tables, template.plan, True)
         self.policy = policy
         #: the playouts' policy code: ``policy``, noisy where ``noise`` (``compiled.noisy``: the
         #: plain code at chance 0)

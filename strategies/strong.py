@@ -34,7 +34,7 @@ from .strong_policy import decide_strong
 from .twin import CompiledTwin, action_of
 
 
-def _table(tables: MachineTables, plan: RulePlan, fitted: bool = True) -> np.ndarray:
+def policy_table(tables: MachineTables, plan: RulePlan, fitted: bool = True) -> np.ndarray:
     """The policies' table with ``strong``'s section (``compiled._policy_table``, made once);
     ``fitted``: with the shipped fitted bid outcomes."""
     return compiled._policy_table(tables, plan, fitted)
@@ -54,7 +54,7 @@ def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore:
     counts: dict[int, np.ndarray] = {}
     for number in range(games):
         game = Game(variant, players, seed * 1_000_003 + number, log=False)
-        table = _table(game.tables, game.plan, fitted)
+        table = policy_table(game.tables, game.plan, fitted)
         at = int(table[compiled.T_STRONG_AT])
         plan = game.tables.plan
         pending: list[tuple[int, int, int, int]] = []

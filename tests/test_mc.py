@@ -15,7 +15,7 @@ from raspis.engine.determinize import Determinizer
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies import playout as po
 from raspis.strategies.mc import MonteCarloStrategy, PlayEvidence, Position, action_code
-from raspis.strategies.strong import StrongStrategy, _table
+from raspis.strategies.strong import StrongStrategy, policy_table
 
 
 def _decisions(variant_name: str, seed: int, count: int) -> list[Game]:
@@ -54,7 +54,7 @@ def test_a_playout_scores_what_strong_scores_in_the_reference_engine(name: str) 
     for seed in (3, 4):
         for game in _decisions(name, seed, 8):
             plan = game.tables.plan
-            table = _table(game.tables, game.plan, True)
+            table = policy_table(game.tables, game.plan, True)
             seat = game.to_move
             for first in game.legal_actions()[:3]:
                 state = game.state.copy()
@@ -168,7 +168,7 @@ def test_a_playout_reports_the_other_seats_deal_points(name: str) -> None:
     checked = 0
     for game in _decisions(name, 5, 6):
         plan = game.tables.plan
-        table = _table(game.tables, game.plan, True)
+        table = policy_table(game.tables, game.plan, True)
         seat = game.to_move
         for first in game.legal_actions()[:3]:
             out = np.zeros(po.VALUES, dtype=np.int64)
@@ -270,7 +270,7 @@ def test_a_noisy_policy_plays_its_random_cards_legally_and_keeps_its_bids() -> N
     for seed in (3, 4, 5):
         game = Game(load_variant("oh-hell"), 4, seed, log=False)
         plan = game.tables.plan
-        table = _table(game.tables, game.plan, True)
+        table = policy_table(game.tables, game.plan, True)
         counts = [0] * 4
         while not game.is_over() and len(game.results) < 6:
             seat, phase = game.to_move, game.phase
@@ -312,7 +312,7 @@ def test_noisy_playouts_repeat_with_their_key_and_keep_the_deciding_seat_steady(
     changed = unsteady = checked = 0
     for game in _decisions("oh-hell", 7, 80)[-12:]:  # the 6-card deal: cards to choose
         plan = game.tables.plan
-        table = _table(game.tables, game.plan, True)
+        table = policy_table(game.tables, game.plan, True)
         seat = game.to_move
         first = action_code(game.legal_actions()[0])
 

@@ -57,7 +57,7 @@ def run_shard_batch(task: ShardTask, *, chunk: int = DEFAULT_CHUNK) -> ShardResu
     """Play every game of a shard with the batch engine and return its tables."""
     from raspis.strategies.batch import load_batch_strategy
 
-    from .shard import TAMPERED, _changed_keys, variant_fingerprint
+    from .shard import TAMPERED, changed_keys, variant_fingerprint
 
     started = time.perf_counter()
     variant = Variant.model_validate(task.variant_options)
@@ -86,7 +86,7 @@ def run_shard_batch(task: ShardTask, *, chunk: int = DEFAULT_CHUNK) -> ShardResu
         if (variant_fingerprint(variant), variant_fingerprint(resolved)) != intact:
             # A strategy wrote into the variant: every game of this batch is void, and the next
             # batch gets a variant rebuilt from the task's options.
-            text = TAMPERED.format(keys=", ".join(_changed_keys(variant, original)))
+            text = TAMPERED.format(keys=", ".join(changed_keys(variant, original)))
             text = text.replace("this game", "this batch of games")
             result.errored[:] = True
             result.errors = [text if error is None else f"{error}; and {text}"

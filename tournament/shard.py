@@ -115,7 +115,7 @@ def variant_fingerprint(variant: Variant) -> str:
         return f"<cannot be dumped: {type(error).__name__}>"
 
 
-def _changed_keys(variant: Variant, original: dict[str, Any]) -> list[str]:
+def changed_keys(variant: Variant, original: dict[str, Any]) -> list[str]:
     try:
         now = variant.model_dump(mode="json")
     except Exception:
@@ -184,7 +184,7 @@ def run_shard(task: ShardTask) -> ShardResult:
         identifier = game_id(task, deal_set, seating_index)
         fault: object = record.fault
         if (variant_fingerprint(variant), variant_fingerprint(resolved)) != intact:
-            text = TAMPERED.format(keys=", ".join(_changed_keys(variant, original)))
+            text = TAMPERED.format(keys=", ".join(changed_keys(variant, original)))
             fault = text if fault is None else f"{fault}; and {text}"
             _VARIANTS.clear()
             variant = shard_variant(task.variant_options)
