@@ -12,6 +12,15 @@ its own). Legal actions come with it when the seat is to move, like an action ma
 compiled state (the part a deal needs, not the results) and the legal actions, with each field
 read from the copy the first time it is asked for. It can also be built field by field
 (``Observation(variant=..., seat=..., ...)``), as the batch engine's scalar view does.
+
+Some of what an observation holds is shared with other seats and games rather than copied: the
+legal actions (``Game.legal_action_tuple``) and the finished tricks (one ``Trick`` per trick for the
+rest of the deal, ``Game._finished``). Those records are immutable named tuples
+(``engine.actions``, ``engine.tricks``), and the other fields are tuples, ints and strings, so a
+strategy cannot rewrite what another seat sees through them. The variant and the phase are the
+process's own objects (a frozen pydantic model, an enum member): frozen against ``setattr``, not
+against ``object.__setattr__``; in-process strategies are trusted code, isolated ones are shown
+pickled copies.
 """
 
 from __future__ import annotations

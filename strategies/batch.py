@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from raspis.engine import Variant
+from raspis.engine.actions import Bid, NameTrump, Play
 from raspis.engine.batch.bits import SUIT_MASK, lowest_card, popcount
 from raspis.engine.batch.observation import BatchObservation
 from raspis.engine.batch.rules import CALL_CODES, OPTION_CALL, OPTION_SUIT
@@ -141,6 +142,13 @@ class ScalarAdapter(BatchStrategy):
     the reference observation, so a deterministic scalar strategy plays the same game in either
     engine. A fault (raised, illegal, over the time budget) marks the game errored as
     ``play_game`` would; the game then goes on with the first legal actions, unrecorded.
+
+    An answer is taken only as a record of exactly the engine's class for the phase (``Bid``,
+    ``NameTrump``, ``Play``), as ``Game.apply_unchecked`` takes it: a legal action whose class a
+    strategy swapped (``object.__setattr__(record, "__class__", ...)``, the one write the
+    immutable records allow) is an illegal answer, never read through the other class. The fields
+    are read by tuple's own indexing, so even such a first legal action, played after a fault,
+    gives the engine's own values.
     """
 
     name = "scalar-adapter"
@@ -185,7 +193,11 @@ class ScalarAdapter(BatchStrategy):
             self.instances[key] = instance
         return instance, None
 
-    def _actions(self, observation: BatchObservation) -> list[Any]:
+    def _actions(self, observation: BatchObservation, record: type) -> list[Any]:
+        """Each row's action, an engine record of the legal actions (``record``: the class the
+        phase takes); a faulted game's first legal action."""
+        from raspis.engine.game import _kind_name
+
         from .play import StrategyFault, _decide, check_action, guarded
 
         scalar = observation.scalar_observations()
@@ -207,6 +219,9 @@ class ScalarAdapter(BatchStrategy):
                     message = f"no decision within {self.decision_seconds} s"
             else:
                 action, why = check_action(action, legal)
+                if why is None and type(action) is not record:  # a legal record, class swapped
+                    why = (f"returned a legal action the engine refuses: {_kind_name(action)} "
+                           f"where a {record.__name__} is due")
                 kind, message = (None, None) if why is None else ("illegal", why)
             if kind is not None:
                 fault = StrategyFault(view.seat, self.strategy_spec, kind, view.deal_number,
@@ -222,19 +237,28 @@ class ScalarAdapter(BatchStrategy):
 
     def name_trump(self, observation: BatchObservation) -> np.ndarray:
         """Each scalar instance names its trump."""
-        return np.array([a.suit for a in self._actions(observation)], dtype=np.int64)
+        actions = self._actions(observation, NameTrump)
+        return np.array([_item(a, _TRUMP_SUIT) for a in actions], dtype=np.int64)
 
     def bid(self, observation: BatchObservation) -> np.ndarray:
         """Each scalar instance bids."""
-        return np.array([a.tricks for a in self._actions(observation)], dtype=np.int64)
+        actions = self._actions(observation, Bid)
+        return np.array([_item(a, _BID_TRICKS) for a in actions], dtype=np.int64)
 
     def play(self, observation: BatchObservation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each scalar instance plays."""
-        actions = self._actions(observation)
-        card = np.array([a.card for a in actions], dtype=np.int64)
-        call = np.array([CALL_CODES[a.call] for a in actions], dtype=np.int64)
-        suit = np.array([a.suit for a in actions], dtype=np.int64)
+        actions = self._actions(observation, Play)
+        card = np.array([_item(a, _PLAY_CARD) for a in actions], dtype=np.int64)
+        call = np.array([CALL_CODES[_item(a, _PLAY_CALL)] for a in actions], dtype=np.int64)
+        suit = np.array([_item(a, _PLAY_SUIT) for a in actions], dtype=np.int64)
         return card, call, suit
+
+
+#: the records' fields by tuple's own indexing (no method of a record's class is called)
+_item = tuple.__getitem__
+_BID_TRICKS = Bid._fields.index("tricks")
+_TRUMP_SUIT = NameTrump._fields.index("suit")
+_PLAY_CARD, _PLAY_CALL, _PLAY_SUIT = (Play._fields.index(name) for name in ("card", "call", "suit"))
 
 
 # -- finding batch strategies ---------------------------------------------------------------------

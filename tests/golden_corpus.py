@@ -224,12 +224,13 @@ def _plain(value: Any) -> str:
     """The text of any value (the reference that ``_text``'s faster paths agree with)."""
     if type(value) in _SCALARS:
         return str(value)
-    if isinstance(value, tuple | list):
-        return "(" + ",".join([_plain(item) for item in value]) + ")"
+    # the trick records before tuples: they are named tuples (``engine.tricks``)
     if hasattr(value, "cards") and hasattr(value, "winner"):  # a finished trick
         return f"T[{_plain(value.cards)}|{value.trump}|{value.winner}]"
     if hasattr(value, "seat") and hasattr(value, "call"):  # a card in a trick
         return f"{value.seat}:{value.card}:{value.call}:{value.suit}"
+    if isinstance(value, tuple | list):
+        return "(" + ",".join([_plain(item) for item in value]) + ")"
     if hasattr(value, "value") and hasattr(value, "name"):  # an enum (Phase)
         return str(int(value))
     return str(value)
