@@ -114,8 +114,8 @@ def test_a_worker_killed_by_its_strategy_errors_its_games_and_the_run_goes_on(
 @pytest.mark.parametrize(("bot", "message"), CAUGHT, ids=[bot for bot, _ in CAUGHT])
 def test_a_hostile_strategy_errors_its_games_on_both_engines(
         bot: str, message: str, engine: str) -> None:
+    from raspis.tournament.process import run_shard_on_engine
     from raspis.tournament.runner import TournamentConfig, plan_shards, validate_config
-    from raspis.tournament.shard import run_shard_on_engine
 
     config = TournamentConfig(
         variants=("odessa-short",), players=3, strategies=("random", "random",

@@ -21,7 +21,7 @@ from raspis.engine.batch.rng import splitmix64
 from raspis.engine.variant import Variant
 
 from .frames import merge_deal_stats, result_frames
-from .shard import ShardResult, ShardTask
+from .task import TAMPERED, ShardResult, ShardTask, changed_keys, variant_fingerprint
 
 #: Games played in one lockstep batch (bounds memory: about 25 kB a game while it plays).
 DEFAULT_CHUNK = 16384
@@ -57,7 +57,6 @@ def run_shard_batch(task: ShardTask, *, chunk: int = DEFAULT_CHUNK) -> ShardResu
     """Play every game of a shard with the batch engine and return its tables."""
     from raspis.strategies.batch import load_batch_strategy
 
-    from .shard import TAMPERED, changed_keys, variant_fingerprint
 
     started = time.perf_counter()
     variant = Variant.model_validate(task.variant_options)

@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterator
 from typing import Any
 
 from .config import TournamentConfig
-from .shard import ShardTask
+from .task import ShardTask
 
 
 class ShardPlan:

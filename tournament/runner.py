@@ -43,7 +43,6 @@ from .config import (
 )
 from .plan import ShardPlan, plan_shards
 from .schema import TABLES
-from .shard import ShardResult
 from .store import (
     MANIFEST,
     ShardRecords,
@@ -61,6 +60,7 @@ from .store import (
     write_json_atomic,
     write_shard,
 )
+from .task import ShardResult
 from .workers import run_shard_supervised, shard_results, supervised
 
 __all__ = [

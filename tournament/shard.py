@@ -1,81 +1,34 @@
-"""One shard of a tournament: a block of deal sets under one variant and one seating.
-
-A shard's games depend only on the root seed, the variant and the shard's identity (the deal sets
-and the seating), never on which worker or executor runs it or when: every game seed is derived
-from the root seed and the deal set, and every strategy's generator from the game seed and the seat.
-``run_shard`` is a plain function of a picklable ``ShardTask`` so that local processes and a Dask
-cluster run exactly the same code; it returns polars frames and writes nothing.
+"""Playing a shard on the scalar engine (``engine.Game``, one game at a time): ``run_shard`` is
+a plain function of a ``ShardTask`` (``tournament.task``) so that local worker processes and a
+Dask cluster run exactly the same code; it returns polars frames and writes nothing. The batch
+engine's counterpart is ``tournament.batch_shard``; ``tournament.process`` runs either.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import pickle
-import signal
-import struct
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 from raspis.engine import Variant
-from raspis.engine import rng as chance
 from raspis.strategies import play_game
-from raspis.strategies.play import HEARTBEAT, HEARTBEAT_SIZE
 
 from .schema import DEAL_STATS_KEYS, DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA, deal_block
+from .task import (
+    TAMPERED,
+    ShardResult,
+    ShardTask,
+    changed_keys,
+    forget_variants,
+    game_id,
+    game_seed,
+    shard_variant,
+    variant_fingerprint,
+)
 
-__all__ = ["HEARTBEAT", "HEARTBEAT_SIZE", "ShardResult", "ShardTask", "errored_shard", "game_id",
-           "game_seed", "run_shard", "run_shard_on_engine", "worker_main"]
-
-
-@dataclass(frozen=True)
-class ShardTask:
-    """Everything a worker needs to play one shard (picklable, small)."""
-
-    shard_id: str
-    variant_index: int
-    variant_options: dict[str, Any]
-    players: int
-    strategies: tuple[str, ...]
-    #: seat -> lineup slot, one tuple per seating index this shard may use
-    seatings: tuple[tuple[int, ...], ...]
-    #: (deal_set, seating index) pairs, in order
-    games: tuple[tuple[int, int], ...]
-    root_seed: int
-    total_deal_sets: int
-    seating_count: int
-    deal_rows: bool
-    decision_seconds: float | None
-    #: "scalar" (engine.Game, one game at a time) or "batch" (engine.batch, games in lockstep)
-    engine: str = "scalar"
-
-
-@dataclass
-class ShardResult:
-    """What a shard produced: its tables and a summary."""
-
-    shard_id: str
-    games: pl.DataFrame
-    deals: pl.DataFrame | None
-    deal_stats: pl.DataFrame
-    game_count: int
-    errored: int
-    faults: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-
-def game_seed(root_seed: int, deal_set: int) -> int:
-    """The seed of every game of ``deal_set``: the same cards under every seating and variant."""
-    return chance.mix(root_seed, deal_set)
-
-
-def game_id(task: ShardTask, deal_set: Any, seating: Any) -> Any:
-    """A run-unique id of the game of ``deal_set`` at ``seating`` under the shard's variant (an
-    int, or for numpy arrays of deal sets and seatings an array of ids)."""
-    return (task.variant_index * task.seating_count + seating) * task.total_deal_sets + deal_set
+__all__ = ["ShardResult", "ShardTask", "errored_shard", "game_id", "game_seed", "run_shard"]
 
 
 def _lead_changes(totals: list[tuple[int, ...]]) -> int:
@@ -90,42 +43,6 @@ def _lead_changes(totals: list[tuple[int, ...]]) -> int:
         if current is not None:
             leader = current
     return changes
-
-
-_VARIANTS: dict[str, Variant] = {}
-
-
-def shard_variant(options: dict[str, Any]) -> Variant:
-    """The variant of a task, built once per process: strategies cache what they derive from a
-    variant object (the heuristic's calibration), so every shard should get the same object."""
-    key = json.dumps(options, sort_keys=True)
-    variant = _VARIANTS.get(key)
-    if variant is None:
-        variant = _VARIANTS[key] = Variant.model_validate(options)
-    return variant
-
-
-def variant_fingerprint(variant: Variant) -> str:
-    """Every option of ``variant`` as text, recomputed now (not the cached ``content_hash``): a
-    strategy that writes into the variant changes it. Never raises (a dump that fails reads as
-    changed)."""
-    try:
-        return json.dumps(variant.model_dump(mode="json"), sort_keys=True, default=repr)
-    except Exception as error:  # a value that cannot be dumped: someone wrote into the model
-        return f"<cannot be dumped: {type(error).__name__}>"
-
-
-def changed_keys(variant: Variant, original: dict[str, Any]) -> list[str]:
-    try:
-        now = variant.model_dump(mode="json")
-    except Exception:
-        return ["(cannot be read back)"]
-    keys = sorted(set(now) | set(original))
-    return [key for key in keys if now.get(key) != original.get(key)] or ["(its internals)"]
-
-
-TAMPERED = ("the variant was changed during this game (a strategy wrote into it: {keys}); the game "
-            "is void and the next game gets an intact variant")
 
 
 def run_shard(task: ShardTask) -> ShardResult:
@@ -186,7 +103,7 @@ def run_shard(task: ShardTask) -> ShardResult:
         if (variant_fingerprint(variant), variant_fingerprint(resolved)) != intact:
             text = TAMPERED.format(keys=", ".join(changed_keys(variant, original)))
             fault = text if fault is None else f"{fault}; and {text}"
-            _VARIANTS.clear()
+            forget_variants()
             variant = shard_variant(task.variant_options)
             resolved = variant.for_player_count(task.players)
         if fault is not None:
@@ -303,87 +220,3 @@ def _result(task: ShardTask, games_columns: dict[str, list[Any]],
         faults=faults,
         seconds=time.perf_counter() - started,
     )
-
-
-def run_shard_on_engine(task: ShardTask) -> ShardResult:
-    """Run a shard on the engine the task names (the function every executor maps)."""
-    if task.engine == "batch":
-        from raspis.tournament.batch_shard import run_shard_batch
-
-        return run_shard_batch(task)
-    return run_shard(task)
-
-
-# -- the worker process of a supervised pool (``tournament.runner``) -----------------------------
-
-#: Frames on the worker's pipes: an 8-byte little-endian length, then a pickle.
-FRAME = struct.Struct("<Q")
-
-
-def read_frame(stream: Any) -> Any:
-    """The next pickled message on ``stream``, or None at the end of the stream."""
-    header = _read_exactly(stream, FRAME.size)
-    if header is None:
-        return None
-    payload = _read_exactly(stream, FRAME.unpack(header)[0])
-    return None if payload is None else pickle.loads(payload)
-
-
-def write_frame(stream: Any, message: Any) -> None:
-    """Write one pickled message to ``stream`` and flush it."""
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(FRAME.pack(len(data)) + data)
-    stream.flush()
-
-
-def _read_exactly(stream: Any, size: int) -> bytes | None:
-    chunks, left = [], size
-    while left:
-        chunk = stream.read(left)
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
-
-
-def _die_with_parent() -> None:
-    try:  # Linux: the kernel kills this worker when its parent dies (kill -9 included)
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-def worker_main() -> None:
-    """A supervised worker: publishes its decisions into the heartbeat file whose descriptor is
-    ``argv[1]``, reads ``ShardTask`` frames on descriptor ``argv[2]`` and answers ``("result",
-    ShardResult)`` or ``("error", text)`` frames on ``argv[3]`` (never stdin and stdout: a
-    strategy's prints go to the run's stderr). Ctrl-C, SIGTERM and SIGHUP are the parent's to
-    handle: the parent kills its workers when it stops."""
-    import mmap
-    import sys
-    import traceback
-
-    from raspis.strategies.play import describe_error, watch_decisions
-
-    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(number, signal.SIG_IGN)
-    _die_with_parent()
-    watch_decisions(mmap.mmap(int(sys.argv[1]), HEARTBEAT_SIZE))
-    requests = os.fdopen(int(sys.argv[2]), "rb")
-    answers = os.fdopen(int(sys.argv[3]), "wb")
-    while True:
-        task = read_frame(requests)
-        if task is None:
-            return
-        try:
-            message: tuple[str, Any] = ("result", run_shard_on_engine(task))
-        except BaseException as error:  # noqa: BLE001 - whatever ended the shard, report it
-            lines = traceback.format_exception(error)
-            message = ("error", f"{describe_error(error)}\n{''.join(lines[-6:])}")
-        try:
-            write_frame(answers, message)
-        except (pickle.PicklingError, TypeError, AttributeError) as error:
-            write_frame(answers, ("error", f"the shard's result cannot be sent: {error}"))

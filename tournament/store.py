@@ -27,7 +27,7 @@ from raspis.strategies.registry import display_names
 from .config import TournamentConfig, TournamentError, try_strategy
 from .plan import ShardPlan
 from .schema import TABLES, UNREADABLE
-from .shard import ShardResult, ShardTask
+from .task import ShardResult, ShardTask
 
 MANIFEST = "manifest.json"
 

@@ -219,7 +219,7 @@ def _holds_planned_games(frame: Any, task: Any) -> bool:
     import polars as pl
 
     from .batch_shard import game_seeds
-    from .shard import game_id
+    from .task import game_id
 
     planned = np.asarray(task.games, dtype=np.int64).reshape(-1, 2)
     deal_sets, seatings = planned[:, 0], planned[:, 1]
@@ -246,8 +246,8 @@ def replay_games(run_dir: str | Path, count: int, seed: int = 0) -> list[str]:
 
     import polars as pl
 
-    from .shard import game_id
     from .store import MANIFEST, read_manifest
+    from .task import game_id
     from .workers import run_shard_supervised
 
     folder = Path(run_dir)

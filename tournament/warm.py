@@ -22,7 +22,8 @@ from raspis.engine.core.compiling import compile_notice
 from raspis.strategies.isolate import split_isolation
 from raspis.strategies.registry import BUILTINS, split_alias
 
-from .shard import ShardTask, run_shard_on_engine
+from .process import run_shard_on_engine
+from .task import ShardTask
 
 #: the search players at their cheapest: a whole game in a second or two, the same compiled code
 SEARCH_STAND_INS = {"mc": "mc:samples=2", "pimc": "pimc:samples=1", "ev": "ev:samples=1",

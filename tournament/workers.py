@@ -22,10 +22,10 @@ from typing import Any
 from raspis.strategies.play import describe_exit
 
 from .config import TournamentError
-from .shard import ShardResult, ShardTask
+from .task import ShardResult, ShardTask
 
 # Shards run in supervised worker processes (``_Worker``: a fresh Python running
-# ``shard.worker_main``, talking pickled frames over two pipes of their own). The supervisor sees
+# ``process.worker_main``, talking pickled frames over two pipes of their own). The supervisor sees
 # a worker die (``os._exit``, a signal, the out-of-memory killer) the moment its pipe closes, and
 # kills a worker whose decision overruns its budget (the heartbeat it publishes) or whose shard
 # overruns ``shard_seconds``. Such a shard is retried once in a fresh worker, then recorded as
@@ -35,7 +35,7 @@ from .shard import ShardResult, ShardTask
 #: own timer should have stopped it; this is the backstop for a strategy that disarmed it).
 WATCHDOG_GRACE = 1.0
 
-_WORKER_CODE = "from raspis.tournament.shard import worker_main; worker_main()"
+_WORKER_CODE = "from raspis.tournament.process import worker_main; worker_main()"
 
 
 def _stderr_or_null() -> int:
@@ -51,7 +51,7 @@ class _Worker:
     """One supervised worker process and the thread that reads its answers."""
 
     def __init__(self, events: queue.Queue[tuple[_Worker, Any]]) -> None:
-        from .shard import HEARTBEAT_SIZE
+        from .process import HEARTBEAT_SIZE
 
         self.beat_file = tempfile.TemporaryFile()
         self.beat_file.truncate(HEARTBEAT_SIZE)
@@ -79,7 +79,7 @@ class _Worker:
         self.reader.start()
 
     def _read(self, events: queue.Queue[tuple[_Worker, Any]]) -> None:
-        from .shard import read_frame
+        from .process import read_frame
 
         while True:
             try:
@@ -94,7 +94,7 @@ class _Worker:
 
     def send(self, task: ShardTask) -> None:
         """Hand the worker a shard (a dead worker's end of pipe shows up as its death)."""
-        from .shard import write_frame
+        from .process import write_frame
 
         self.task, self.started = task, time.monotonic()
         self.beat[:] = bytes(len(self.beat))
@@ -105,7 +105,7 @@ class _Worker:
 
     def decision(self) -> tuple[float, int, int]:
         """(start of the running decision on the monotonic clock or 0, its seat, game index)."""
-        from .shard import HEARTBEAT
+        from .process import HEARTBEAT
 
         return HEARTBEAT.unpack_from(self.beat, 0)
 
