@@ -71,7 +71,7 @@ JOKER_CALLS: tuple[str, ...] = get_args(JokerCall)
 _tuple_eq = tuple.__eq__
 
 
-def _eq(self: tuple[Any, ...], other: object) -> Any:
+def record_eq(self: tuple[Any, ...], other: object) -> Any:
     """Equal to a record of exactly the same class with the same values (a dataclass's ``==``:
     never to a plain tuple or a record of another class with the same values)."""
     if type(other) is type(self):
@@ -79,14 +79,14 @@ def _eq(self: tuple[Any, ...], other: object) -> Any:
     return False if isinstance(other, tuple) else NotImplemented
 
 
-def _ne(self: tuple[Any, ...], other: object) -> Any:
+def record_ne(self: tuple[Any, ...], other: object) -> Any:
     """``not ==`` (tuple's own ``!=`` would compare the values only)."""
     if type(other) is type(self):
         return not _tuple_eq(self, other)
     return True if isinstance(other, tuple) else NotImplemented
 
 
-def _unordered(self: tuple[Any, ...], other: object) -> Any:
+def record_unordered(self: tuple[Any, ...], other: object) -> Any:
     """Records are not ordered (as a dataclass without ``order``): ``<`` between two raises."""
     return NotImplemented
 
@@ -99,10 +99,10 @@ class Bid(NamedTuple):
     def __str__(self) -> str:
         return "pass" if self.tricks == 0 else f"bid {self.tricks}"
 
-    __eq__ = _eq  # type: ignore[assignment]
-    __ne__ = _ne  # type: ignore[assignment]
+    __eq__ = record_eq  # type: ignore[assignment]
+    __ne__ = record_ne  # type: ignore[assignment]
     __hash__ = tuple.__hash__
-    __lt__ = __le__ = __gt__ = __ge__ = _unordered  # type: ignore[assignment]
+    __lt__ = __le__ = __gt__ = __ge__ = record_unordered  # type: ignore[assignment]
 
 
 class NameTrump(NamedTuple):
@@ -113,10 +113,10 @@ class NameTrump(NamedTuple):
     def __str__(self) -> str:
         return "trump none" if self.suit < 0 else f"trump {SUIT_SYMBOLS[self.suit]}"
 
-    __eq__ = _eq  # type: ignore[assignment]
-    __ne__ = _ne  # type: ignore[assignment]
+    __eq__ = record_eq  # type: ignore[assignment]
+    __ne__ = record_ne  # type: ignore[assignment]
     __hash__ = tuple.__hash__
-    __lt__ = __le__ = __gt__ = __ge__ = _unordered  # type: ignore[assignment]
+    __lt__ = __le__ = __gt__ = __ge__ = record_unordered  # type: ignore[assignment]
 
 
 class Play(NamedTuple):
@@ -148,10 +148,10 @@ class Play(NamedTuple):
             text += f" {SUIT_SYMBOLS[self.suit]}"
         return text
 
-    __eq__ = _eq  # type: ignore[assignment]
-    __ne__ = _ne  # type: ignore[assignment]
+    __eq__ = record_eq  # type: ignore[assignment]
+    __ne__ = record_ne  # type: ignore[assignment]
     __hash__ = tuple.__hash__
-    __lt__ = __le__ = __gt__ = __ge__ = _unordered  # type: ignore[assignment]
+    __lt__ = __le__ = __gt__ = __ge__ = record_unordered  # type: ignore[assignment]
 
 
 class Keep(NamedTuple):
@@ -164,10 +164,10 @@ class Keep(NamedTuple):
     def __str__(self) -> str:
         return "keep" if self.keep else "decline"
 
-    __eq__ = _eq  # type: ignore[assignment]
-    __ne__ = _ne  # type: ignore[assignment]
+    __eq__ = record_eq  # type: ignore[assignment]
+    __ne__ = record_ne  # type: ignore[assignment]
     __hash__ = tuple.__hash__
-    __lt__ = __le__ = __gt__ = __ge__ = _unordered  # type: ignore[assignment]
+    __lt__ = __le__ = __gt__ = __ge__ = record_unordered  # type: ignore[assignment]
 
 
 Action = Bid | NameTrump | Play | Keep

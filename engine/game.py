@@ -103,7 +103,7 @@ def _plain_plays(cards: int) -> tuple[Action, ...]:
 _new_tuple = tuple.__new__
 
 
-def _kind_name(action: object) -> str:
+def kind_name(action: object) -> str:
     """The class name of ``action`` for a message (never a method of ``action``'s)."""
     try:
         return str(type.__dict__["__name__"].__get__(type(action)))
@@ -754,7 +754,7 @@ class Game:
             code = action.suit + 1  # type: ignore[union-attr]
         else:
             raise IllegalActionError(
-                f"cannot apply {_kind_name(action)} in the {self.phase.name.lower()} phase")
+                f"cannot apply {kind_name(action)} in the {self.phase.name.lower()} phase")
         view = self._view
         if view is not None:  # an observation still held elsewhere keeps the state it saw
             self._view = None

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .actions import _eq, _ne, _unordered
+from .actions import record_eq, record_ne, record_unordered
 from .core import machine
 from .core.codes import CALL_CARD, CALL_NAMES, NAMED_SHIFT
 
@@ -40,10 +40,10 @@ class TrickCard(NamedTuple):
         """The card a Joker declared as a card stands for (-1 for any other play)."""
         return 13 * self.suit + self.rank - 2 if self.rank else -1
 
-    __eq__ = _eq  # type: ignore[assignment]
-    __ne__ = _ne  # type: ignore[assignment]
+    __eq__ = record_eq  # type: ignore[assignment]
+    __ne__ = record_ne  # type: ignore[assignment]
     __hash__ = tuple.__hash__
-    __lt__ = __le__ = __gt__ = __ge__ = _unordered  # type: ignore[assignment]
+    __lt__ = __le__ = __gt__ = __ge__ = record_unordered  # type: ignore[assignment]
 
 
 def _entry(seat: int, card: int, call: int, suit: int) -> TrickCard:
@@ -60,10 +60,10 @@ class Trick(NamedTuple):
     trump: int
     winner: int
 
-    __eq__ = _eq  # type: ignore[assignment]
-    __ne__ = _ne  # type: ignore[assignment]
+    __eq__ = record_eq  # type: ignore[assignment]
+    __ne__ = record_ne  # type: ignore[assignment]
     __hash__ = tuple.__hash__
-    __lt__ = __le__ = __gt__ = __ge__ = _unordered  # type: ignore[assignment]
+    __lt__ = __le__ = __gt__ = __ge__ = record_unordered  # type: ignore[assignment]
 
 
 def current_trick(state: np.ndarray, plan: np.ndarray) -> tuple[TrickCard, ...]:

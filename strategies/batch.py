@@ -45,7 +45,7 @@ from raspis.engine.batch.observation import BatchObservation
 from raspis.engine.batch.rules import CALL_CODES, OPTION_CALL, OPTION_SUIT
 
 from .base import Parameter, spec_string
-from .registry import StrategySpecError, _parse_parameters, split_alias
+from .registry import StrategySpecError, parse_parameters, split_alias
 
 #: Batch strategies by spec name: name -> "module:Class". Each has a scalar twin (``scalar_twin``)
 #: that plays the very same games in ``engine.Game``, except where noted.
@@ -176,7 +176,7 @@ class ScalarAdapter(BatchStrategy):
     def _instance(self, game: int, seat: int) -> tuple[Any, tuple[str, str] | None]:
         """The scalar instance of (game, seat), created and started on first use inside the fault
         handling: ``(instance, None)`` or ``(None, (kind, message))``."""
-        from .play import _within_budget, guarded, load_guarded, strategy_rng
+        from .play import guarded, load_guarded, strategy_rng, within_budget
 
         key = (game, seat)
         instance = self.instances.get(key)
@@ -186,7 +186,7 @@ class ScalarAdapter(BatchStrategy):
                 return None, (problem[0], f"__init__: {problem[1]}")
             assert self.variant is not None
             seed = int(self.seeds[game])
-            _, problem = guarded(_within_budget, seat, self.decision_seconds, instance.start_game,
+            _, problem = guarded(within_budget, seat, self.decision_seconds, instance.start_game,
                                  self.variant, seat, self.players, strategy_rng(seed, seat))
             if problem is not None:
                 return None, (problem[0], f"start_game: {problem[1]}")
@@ -196,9 +196,9 @@ class ScalarAdapter(BatchStrategy):
     def _actions(self, observation: BatchObservation, record: type) -> list[Any]:
         """Each row's action, an engine record of the legal actions (``record``: the class the
         phase takes); a faulted game's first legal action."""
-        from raspis.engine.game import _kind_name
+        from raspis.engine.game import kind_name
 
-        from .play import StrategyFault, _decide, check_action, guarded
+        from .play import StrategyFault, check_action, decide, guarded
 
         scalar = observation.scalar_observations()
         games = observation.games
@@ -212,7 +212,7 @@ class ScalarAdapter(BatchStrategy):
                 continue
             instance, problem = self._instance(game, view.seat)
             if problem is None:
-                action, problem = guarded(_decide, instance, view, self.decision_seconds)
+                action, problem = guarded(decide, instance, view, self.decision_seconds)
             if problem is not None:
                 kind, message = problem
                 if kind == "timeout":
@@ -220,7 +220,7 @@ class ScalarAdapter(BatchStrategy):
             else:
                 action, why = check_action(action, legal)
                 if why is None and type(action) is not record:  # a legal record, class swapped
-                    why = (f"returned a legal action the engine refuses: {_kind_name(action)} "
+                    why = (f"returned a legal action the engine refuses: {kind_name(action)} "
                            f"where a {record.__name__} is due")
                 kind, message = (None, None) if why is None else ("illegal", why)
             if kind is not None:
@@ -302,7 +302,7 @@ def load_batch_strategy(spec: str, *, adapter: bool = True,
                                     f"strategies: {', '.join(sorted(BATCH_BUILTINS))}")
         return ScalarAdapter(spec, decision_seconds)
     cls, parameters = found
-    options = _parse_parameters(cls, parameters, spec)  # type: ignore[arg-type]
+    options = parse_parameters(cls, parameters, spec)  # type: ignore[arg-type]
     try:
         instance = cls(**options)
     except ValueError as error:

@@ -216,7 +216,7 @@ def guarded(call: Callable[..., Any], *args: Any) -> tuple[Any, tuple[str, str] 
         return None, ("raised", describe_error(error))
 
 
-def _within_budget(seat: int, budget: float | None, call: Callable[..., Any],
+def within_budget(seat: int, budget: float | None, call: Callable[..., Any],
                    *args: Any) -> Any:
     """``call(*args)`` (a call into strategy code for ``seat``) under the time budget (raises
     ``DecisionTimeout``), published to the watchdog while it runs."""
@@ -274,9 +274,9 @@ def load_guarded(spec: str,
     return made, problem
 
 
-def _decide(strategy: Strategy, observation: Any, budget: float | None) -> Any:
+def decide(strategy: Strategy, observation: Any, budget: float | None) -> Any:
     """``strategy.act(observation)`` under the time budget (raises ``DecisionTimeout``)."""
-    return _within_budget(observation.seat, budget, strategy.act, observation)
+    return within_budget(observation.seat, budget, strategy.act, observation)
 
 
 # -- actions, by exact type and value ------------------------------------------------------------
@@ -362,7 +362,7 @@ def play_game(
     with _UserInterrupts():
         for seat, strategy in enumerate(strategies):
             # start_game gets the same budget as a decision, and the same watchdog
-            _, problem = guarded(_within_budget, seat, budget, strategy.start_game,
+            _, problem = guarded(within_budget, seat, budget, strategy.start_game,
                                  game.variant, seat, players, strategy_rng(seed, seat))
             if problem is not None:
                 return GameRecord(game, _fault(game, seat, name(seat), problem[0],
@@ -376,7 +376,7 @@ def play_game(
         to_move = game.current_player
         while (seat := to_move()) >= 0:
             observation = observe(game, seat)
-            if direct:  # ``guarded(_decide, ...)`` without the calls around it
+            if direct:  # ``guarded(decide, ...)`` without the calls around it
                 mark = _INTERRUPTS
                 try:
                     action = acts[seat](observation)
@@ -391,7 +391,7 @@ def play_game(
                 else:
                     problem = None
             else:
-                action, problem = guarded(_decide, strategies[seat], observation, budget)
+                action, problem = guarded(decide, strategies[seat], observation, budget)
             if problem is not None:
                 kind, message = problem
                 if kind == "timeout":

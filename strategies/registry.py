@@ -143,7 +143,7 @@ def _convert(cls: type[Strategy], key: str, text: str, spec: str) -> Any:
         ) from None
 
 
-def _parse_parameters(cls: type[Strategy], text: str, spec: str) -> dict[str, Any]:
+def parse_parameters(cls: type[Strategy], text: str, spec: str) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         if "=" not in item:
@@ -274,7 +274,7 @@ def load_strategy(spec: str) -> Strategy:
     if isolated:  # loaded in its own process, which reports what went wrong
         return load_isolated(inner)
     cls, parameters = resolve_class(spec)
-    options = _parse_parameters(cls, parameters, spec)
+    options = parse_parameters(cls, parameters, spec)
     try:
         return cls(**options)
     except ValueError as error:
