@@ -176,7 +176,8 @@ class ScalarAdapter(BatchStrategy):
     def _instance(self, game: int, seat: int) -> tuple[Any, tuple[str, str] | None]:
         """The scalar instance of (game, seat), created and started on first use inside the fault
         handling: ``(instance, None)`` or ``(None, (kind, message))``."""
-        from .play import guarded, load_guarded, strategy_rng, within_budget
+        from .play import guarded, strategy_rng, within_budget
+        from .registry import load_guarded
 
         key = (game, seat)
         instance = self.instances.get(key)

@@ -63,8 +63,12 @@ from raspis.engine.actions import Bid, Keep, NameTrump, Play
 from raspis.engine.errors import cut_message
 
 from .base import Strategy
+from .spec import PREFIX, StrategySpecError, absolute_spec, isolate_specs, split_isolation
 
-PREFIX = "isolated+"
+__all__ = ["PREFIX", "Greeting", "IsolatedStrategy", "absolute_spec", "decode_action",
+           "die_with_parent", "encode_action", "greeting", "isolate_specs", "limit_resources",
+           "load_isolated", "split_isolation"]
+
 
 #: a frame of the child's answers: this header (the length), then that many bytes of UTF-8 JSON
 FRAME = struct.Struct(">I")
@@ -87,41 +91,10 @@ TEXT_LIMIT = 200
 FOLDER_PREFIX = "raspis-isolated-"
 
 #: the child's program: ``python -c CODE IN OUT PARENT FOLDER TARGET SPEC``
-_CHILD_CODE = "from raspis.strategies.isolate import child_main; child_main()"
+_CHILD_CODE = "from raspis.strategies.isolate_child import child_main; child_main()"
 
 _ACTIONS: dict[str, type] = {kind.__name__: kind for kind in (Bid, NameTrump, Play, Keep)}
 _SCALARS = (int, float, bool, str, type(None))
-
-
-def split_isolation(spec: str) -> tuple[bool, str]:
-    """(isolated, the spec without the prefix): ``isolated+./bot.py:Bot`` -> (True, ...)."""
-    text = spec.strip()
-    if text.startswith(PREFIX):
-        return True, text[len(PREFIX):].strip()
-    return False, text
-
-
-def isolate_specs(specs: list[str] | tuple[str, ...]) -> list[str]:
-    """Every spec with ``isolated+`` in front (after its alias, which keeps naming the seat)."""
-    from .registry import split_alias
-
-    isolated = []
-    for spec in specs:
-        alias, bare = split_alias(spec)
-        if not split_isolation(bare)[0]:
-            bare = PREFIX + bare
-        isolated.append(f"{alias}={bare}" if alias else bare)
-    return isolated
-
-
-def absolute_spec(spec: str) -> str:
-    """``spec`` with a file's path made absolute (``./bot.py:Bot`` -> ``/cwd/bot.py:Bot``), read
-    as the registry reads it but without importing anything: the child works in a folder of its
-    own."""
-    if ".py:" not in spec:
-        return spec
-    path_text, rest = spec.split(".py:", 1)
-    return f"{os.path.abspath(os.path.expanduser(path_text + '.py'))}:{rest}"
 
 
 @dataclass(frozen=True)
@@ -158,9 +131,9 @@ def greeting(spec: str) -> Greeting:
 
 def load_isolated(spec: str) -> IsolatedStrategy:
     """A new ``IsolatedStrategy`` for ``spec`` (no ``isolated+``), its child started and loaded
-    now, under the load budget of whoever calls (``play.load_guarded``), not in the first game's;
-    ``StrategySpecError`` when the child cannot load the strategy (at once, without a child, when
-    this process was told so already)."""
+    now, under the load budget of whoever calls (``registry.load_guarded``), not in the first
+    game's; ``StrategySpecError`` when the child cannot load the strategy (at once, without a
+    child, when this process was told so already)."""
     known = _GREETINGS.get((absolute_spec(spec), spec))
     if known is not None:
         _loaded(known, spec)
@@ -175,8 +148,6 @@ def _loaded(found: Greeting, spec: str) -> Greeting:
     """``found``, or ``StrategySpecError`` with its error."""
     if found.error is None:
         return found
-    from .registry import StrategySpecError
-
     raise StrategySpecError(
         cut_message(f"isolated strategy {spec!r} cannot be loaded in its process: {found.error}"))
 
@@ -500,7 +471,7 @@ def encode_action(action: object) -> dict[str, Any] | None:
     fields: dict[str, Any] = {}
     for name in kind.__match_args__:  # the fields, in order (a record's or a dataclass's)
         value = getattr(action, name)
-        if not _short_scalar(value):
+        if not short_scalar(value):
             return None
         fields[name] = value
     return {"type": kind.__name__, "fields": fields}
@@ -518,7 +489,7 @@ def decode_action(data: object) -> Action | None:
         return None
     if set(fields) != set(kind.__match_args__):
         return None
-    if not all(_short_scalar(value) for value in fields.values()):
+    if not all(short_scalar(value) for value in fields.values()):
         return None
     try:
         return kind(**fields)  # type: ignore[no-any-return]
@@ -526,7 +497,7 @@ def decode_action(data: object) -> Action | None:
         return None
 
 
-def _short_scalar(value: object) -> bool:
+def short_scalar(value: object) -> bool:
     if type(value) is int:
         return abs(value) < 1 << 63
     if type(value) is str:
@@ -586,26 +557,6 @@ def _sweep_folders() -> None:
             continue
 
 
-# -- the child's side ----------------------------------------------------------------------------
-
-def child_main() -> None:
-    """The child: ``python -c CODE IN OUT PARENT FOLDER TARGET SPEC``. Ties its life to the
-    parent's, limits itself, moves into its folder, then loads ``TARGET`` (``SPEC`` as written)
-    and answers the parent until it closes the pipe."""
-    inbound, outbound, parent, folder, target, spec = sys.argv[1:7]
-    die_with_parent(int(parent))
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the file size limit: EFBIG, not death
-    if sys.path and sys.path[0] == "":  # ``-c`` puts the working folder first: keep the parent's
-        sys.path[0] = os.getcwd()
-    limit_resources()
-    os.chdir(folder)
-    tempfile.tempdir = folder
-    try:
-        _serve(Connection(int(inbound), writable=False), int(outbound), target, spec)
-    except OSError:  # the parent went away, or the strategy closed the pipes
-        pass
-
-
 def die_with_parent(parent: int) -> None:
     """Ask the kernel to SIGKILL this process when its parent (process ``parent``) dies (Linux),
     then make sure the parent did not die before that (the request would never fire). The
@@ -661,81 +612,3 @@ def _user_tasks() -> int | None:
             except OSError:  # ended meanwhile
                 continue
     return count or None
-
-
-def _write(out: int, message: dict[str, Any]) -> None:
-    """One frame of the protocol to the parent."""
-    data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    view = memoryview(FRAME.pack(len(data)) + data)
-    while view:
-        view = view[os.write(out, view):]
-
-
-def _serve(receiver: Connection, out: int, target: str, spec: str) -> None:
-    """Load the strategy, greet the parent, then answer its messages until it closes."""
-    from raspis.engine import Variant as VariantModel
-    from raspis.strategies.play import check_action, describe_error, load_guarded
-    from raspis.strategies.registry import class_display_name, resolve_class
-
-    strategy, problem = load_guarded(target)
-    if problem is not None:
-        kind, text = problem
-        prefix = "StrategySpecError: "
-        error = (text[len(prefix):] if text.startswith(prefix)
-                 else f"its import or __init__ {kind}: {text}")
-        _write(out, {"kind": "hello", "error": cut_message(error)})
-        return
-    try:
-        cls, parameters = resolve_class(target)  # imported already: nothing runs again
-        options = {str(key)[:TEXT_LIMIT]: value
-                   for key, value in dict(getattr(strategy, "options", {})).items()
-                   if _short_scalar(value)}
-        hello = {"kind": "hello", "name": class_display_name(cls, parameters, spec),
-                 "strategy": str(cls.name), "description": cut_message(str(cls.description)),
-                 "class": f"{cls.__module__}:{cls.__qualname__}", "options": options}
-    except BaseException as error:  # noqa: BLE001 - a hostile name or options
-        hello = {"kind": "hello", "error": f"its name cannot be read: {describe_error(error)}"}
-    _write(out, hello)
-    if "error" in hello:
-        return
-    variants: dict[str, Variant] = {}
-    variant: Variant | None = None
-    while True:
-        try:
-            message = receiver.recv()
-        except EOFError:
-            return
-        kind = message[0]
-        try:
-            if kind == "start":
-                _, key, data, seat, players, state = message
-                variant = variants.get(key)
-                if variant is None:
-                    variant = variants[key] = VariantModel.model_validate(data)
-                generator = random.Random()
-                generator.setstate(state)
-                strategy.start_game(variant, seat, players, generator)
-                reply: dict[str, Any] = {"kind": "started"}
-            elif kind == "act":
-                observation = message[1]._replace(variant=variant)
-                reply = _answer(strategy.act(observation), observation.legal_actions,
-                                check_action)
-            else:
-                return
-        except BaseException as error:  # noqa: BLE001 - reported to the parent, which faults
-            reply = {"kind": "error", "error": describe_error(error)}
-        _write(out, reply)
-
-
-def _answer(action: object, legal: Any, check: Any) -> dict[str, Any]:
-    """The reply to a decision: the index of the legal action ``action`` is (judged as
-    ``play_game`` judges it), else the illegal action as data, else why it is no action."""
-    chosen, why = check(action, legal)
-    if chosen is not None:
-        for index, candidate in enumerate(legal):
-            if candidate is chosen:
-                return {"kind": "action", "index": index}
-    encoded = encode_action(action)
-    if encoded is not None:
-        return {"kind": "illegal", "action": encoded}
-    return {"kind": "illegal", "why": cut_message(str(why))}

@@ -224,7 +224,7 @@ def within_budget(seat: int, budget: float | None, call: Callable[..., Any],
     if beat is not None:
         _BEAT.pack_into(beat, 0, time.monotonic(), seat)
     try:
-        return _timed(budget, call, *args)
+        return timed(budget, call, *args)
     finally:
         if _FORKED:  # a copy the strategy forked: the original plays on, this one ends here
             os._exit(0)
@@ -232,7 +232,7 @@ def within_budget(seat: int, budget: float | None, call: Callable[..., Any],
             _BEAT.pack_into(beat, 0, 0.0, -1)
 
 
-def _timed(budget: float | None, call: Callable[..., Any], *args: Any) -> Any:
+def timed(budget: float | None, call: Callable[..., Any], *args: Any) -> Any:
     """``call(*args)``, raising ``DecisionTimeout`` past ``budget`` seconds (an interval timer
     in the main thread; a call that disarmed or swallowed it is judged by the clock after)."""
     if budget is None:
@@ -255,23 +255,8 @@ def _timed(budget: float | None, call: Callable[..., Any], *args: Any) -> Any:
     return result
 
 
-#: seconds a strategy's import and ``__init__`` may take together (``load_guarded``)
+#: seconds a strategy's import and ``__init__`` may take together (``registry.load_guarded``)
 LOAD_SECONDS = 20.0
-
-
-def load_guarded(spec: str,
-                 budget: float | None = None) -> tuple[Any, tuple[str, str] | None]:
-    """``guarded(load_strategy, spec)`` under the load budget (``LOAD_SECONDS`` by default): a
-    strategy whose import or ``__init__`` runs past ``budget`` seconds (a sleep, a loop at
-    import) is a ``("timeout", ...)`` problem, not a hang."""
-    from .registry import load_strategy
-
-    budget = LOAD_SECONDS if budget is None else budget
-    made, problem = guarded(_timed, budget, load_strategy, spec)
-    if problem is not None and problem[0] == "timeout":
-        problem = ("timeout", f"ran past its load budget ({budget:g} s for its import and "
-                              "__init__)")
-    return made, problem
 
 
 def decide(strategy: Strategy, observation: Any, budget: float | None) -> Any:

@@ -20,38 +20,24 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import re
 import sys
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from raspis.engine.errors import RaspisError
-
 from .base import Strategy
+from .spec import (
+    BUILTINS,
+    ENTRY_POINT_GROUP,
+    StrategySpecError,
+    looks_like_spec,
+    plugin_strategies,
+    split_alias,
+    split_isolation,
+)
 
-ENTRY_POINT_GROUP = "raspis.strategies"
-
-#: Built-in strategies: name -> "module:Class", imported when first used.
-BUILTINS: dict[str, str] = {
-    "random": "raspis.strategies.base:RandomStrategy",
-    "heuristic": "raspis.strategies.heuristic:HeuristicStrategy",
-    "ev": "raspis.strategies.ev:ExpectedValueStrategy",
-    "pimc": "raspis.strategies.pimc:PimcStrategy",
-    "mc": "raspis.strategies.mc:MonteCarloStrategy",
-    "ismcts": "raspis.strategies.ismcts:IsmctsStrategy",
-    # Scalar twins of the batch engine's strategies (``strategies/batch.py``): the same games in
-    # either engine.
-    "fastheuristic": "raspis.strategies.fast:FastHeuristicStrategy",
-    "fastrandom": "raspis.strategies.fast:HashRandomStrategy",
-    "lowest": "raspis.strategies.fast:LowestStrategy",
-    # the heuristic compiled on the rules core: batch speed, scalar twin
-    "strong": "raspis.strategies.strong:StrongStrategy",
-}
-
-
-class StrategySpecError(RaspisError):
-    """A strategy spec that names nothing loadable, or bad parameters."""
+__all__ = ["BUILTINS", "ENTRY_POINT_GROUP", "StrategySpecError", "available_strategies",
+           "display_name", "display_names", "load_guarded", "load_strategy", "looks_like_spec",
+           "plugin_strategies", "resolve_class", "split_alias"]
 
 
 def _import_class(module_name: str, class_name: str, spec: str) -> type[Strategy]:
@@ -101,11 +87,6 @@ def _import_file(path_text: str, class_name: str, spec: str) -> type[Strategy]:
     return _class_from(module, class_name, spec)
 
 
-def plugin_strategies() -> dict[str, Any]:
-    """Entry points of installed plug-ins, by name."""
-    return {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
-
-
 def available_strategies() -> dict[str, type[Strategy]]:
     """Built-in and plug-in strategy classes by name (plug-ins that fail to load are skipped)."""
     found: dict[str, type[Strategy]] = {}
@@ -153,31 +134,10 @@ def parse_parameters(cls: type[Strategy], text: str, spec: str) -> dict[str, Any
     return options
 
 
-_ALIAS = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*=\s*(\S.*)$")
-
-
-def looks_like_spec(text: str) -> bool:
-    """Whether ``text`` names a strategy (a built-in or plug-in name, a file, or module:Class),
-    as opposed to a parameter value such as ``0.7``."""
-    text = text.strip().removeprefix("isolated+")
-    head = text.partition(":")[0]
-    return ":" in text or "/" in text or text.endswith(".py") or head in BUILTINS or (
-        head in plugin_strategies()
-    )
-
-
-def split_alias(spec: str) -> tuple[str | None, str]:
-    """(alias or None, the spec without it): ``mine=./bot.py:Bot`` -> ("mine", "./bot.py:Bot")."""
-    match = _ALIAS.match(spec)
-    if match and looks_like_spec(match.group(2)):
-        return match.group(1), match.group(2).strip()
-    return None, spec.strip()
-
-
 def display_name(spec: str) -> str:
     """The name a seat's strategy goes by in tables and figures (see the module docstring); an
     isolated spec's name is the one its own process computes (``isolate.greeting``)."""
-    from .isolate import greeting, split_isolation
+    from .isolate import greeting
 
     alias, bare = split_alias(spec)
     if alias:
@@ -232,8 +192,6 @@ def resolve_class(spec: str) -> tuple[type[Strategy], str]:
     """(class, parameter text) for a spec string, importing its module into this process (an
     alias and an ``isolated+`` in front are ignored: the class is the one that plays). The loader
     never calls it for an isolated spec outside that spec's own process."""
-    from .isolate import split_isolation
-
     spec = split_isolation(split_alias(spec)[1])[1]
     if ".py:" in spec:
         path_text, rest = spec.split(".py:", 1)
@@ -268,7 +226,7 @@ def load_strategy(spec: str) -> Strategy:
     """A new strategy instance for a spec string (see the module docstring); ``isolated+SPEC``
     runs it in a process of its own (``strategies.isolate``), never importing it here, and raises
     ``StrategySpecError`` with that process's message when it cannot be loaded there."""
-    from .isolate import load_isolated, split_isolation
+    from .isolate import load_isolated
 
     isolated, inner = split_isolation(split_alias(spec)[1])
     if isolated:  # loaded in its own process, which reports what went wrong
@@ -279,3 +237,18 @@ def load_strategy(spec: str) -> Strategy:
         return cls(**options)
     except ValueError as error:
         raise StrategySpecError(f"strategy {spec!r}: {error}") from None
+
+
+def load_guarded(spec: str,
+                 budget: float | None = None) -> tuple[Any, tuple[str, str] | None]:
+    """``guarded(load_strategy, spec)`` under the load budget (``LOAD_SECONDS`` by default): a
+    strategy whose import or ``__init__`` runs past ``budget`` seconds (a sleep, a loop at
+    import) is a ``("timeout", ...)`` problem, not a hang."""
+    from .play import LOAD_SECONDS, guarded, timed
+
+    budget = LOAD_SECONDS if budget is None else budget
+    made, problem = guarded(timed, budget, load_strategy, spec)
+    if problem is not None and problem[0] == "timeout":
+        problem = ("timeout", f"ran past its load budget ({budget:g} s for its import and "
+                              "__init__)")
+    return made, problem

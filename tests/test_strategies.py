@@ -298,7 +298,9 @@ def test_plugin_through_importlib_metadata(monkeypatch) -> None:  # noqa: ANN001
     def entry_points(group: str):  # noqa: ANN202
         return [point] if group == registry.ENTRY_POINT_GROUP else []
 
-    monkeypatch.setattr(registry, "entry_points", entry_points)
+    from raspis.strategies import spec  # where spec strings are read, plug-ins included
+
+    monkeypatch.setattr(spec, "entry_points", entry_points)
     assert type(load_strategy("metadata-bot")) is FromMetadata
 
 

@@ -257,7 +257,7 @@ def _close(instance: Any) -> None:
 
 def try_strategy(spec: str) -> Any:
     """An instance of ``spec``, or ``TournamentError`` when its ``__init__`` raises anything."""
-    from raspis.strategies.play import load_guarded
+    from raspis.strategies.registry import load_guarded
 
     instance, problem = load_guarded(spec)
     if problem is not None:

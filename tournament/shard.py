@@ -50,7 +50,8 @@ def run_shard(task: ShardTask) -> ShardResult:
     fault handling; a game during which the variant was changed is errored, and the next game gets
     a variant rebuilt from the task's options."""
     from raspis.engine import Game
-    from raspis.strategies.play import GameRecord, StrategyFault, load_guarded, watch_game
+    from raspis.strategies.play import GameRecord, StrategyFault, watch_game
+    from raspis.strategies.registry import load_guarded
 
     started = time.perf_counter()
     variant = shard_variant(task.variant_options)

@@ -1,0 +1,96 @@
+"""Strategy spec strings, read without importing any strategy: the built-in names, the plug-in
+entry points, an alias in front (``mine=./bot.py:Bot``) and the ``isolated+`` prefix. The registry
+(``strategies.registry``) resolves a spec to a class; an isolated one is resolved only in its own
+process (``strategies.isolate``). Both read specs here, so neither imports the other to do it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from importlib.metadata import entry_points
+from typing import Any
+
+from raspis.engine.errors import RaspisError
+
+ENTRY_POINT_GROUP = "raspis.strategies"
+
+#: Built-in strategies: name -> "module:Class", imported when first used.
+BUILTINS: dict[str, str] = {
+    "random": "raspis.strategies.base:RandomStrategy",
+    "heuristic": "raspis.strategies.heuristic:HeuristicStrategy",
+    "ev": "raspis.strategies.ev:ExpectedValueStrategy",
+    "pimc": "raspis.strategies.pimc:PimcStrategy",
+    "mc": "raspis.strategies.mc:MonteCarloStrategy",
+    "ismcts": "raspis.strategies.ismcts:IsmctsStrategy",
+    # Scalar twins of the batch engine's strategies (``strategies/batch.py``): the same games in
+    # either engine.
+    "fastheuristic": "raspis.strategies.fast:FastHeuristicStrategy",
+    "fastrandom": "raspis.strategies.fast:HashRandomStrategy",
+    "lowest": "raspis.strategies.fast:LowestStrategy",
+    # the heuristic compiled on the rules core: batch speed, scalar twin
+    "strong": "raspis.strategies.strong:StrongStrategy",
+}
+
+
+class StrategySpecError(RaspisError):
+    """A strategy spec that names nothing loadable, or bad parameters."""
+
+
+def plugin_strategies() -> dict[str, Any]:
+    """Entry points of installed plug-ins, by name."""
+    return {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+_ALIAS = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*=\s*(\S.*)$")
+
+
+def looks_like_spec(text: str) -> bool:
+    """Whether ``text`` names a strategy (a built-in or plug-in name, a file, or module:Class),
+    as opposed to a parameter value such as ``0.7``."""
+    text = text.strip().removeprefix("isolated+")
+    head = text.partition(":")[0]
+    return ":" in text or "/" in text or text.endswith(".py") or head in BUILTINS or (
+        head in plugin_strategies()
+    )
+
+
+def split_alias(spec: str) -> tuple[str | None, str]:
+    """(alias or None, the spec without it): ``mine=./bot.py:Bot`` -> ("mine", "./bot.py:Bot")."""
+    match = _ALIAS.match(spec)
+    if match and looks_like_spec(match.group(2)):
+        return match.group(1), match.group(2).strip()
+    return None, spec.strip()
+
+
+#: the prefix of a spec whose strategy runs in a process of its own
+PREFIX = "isolated+"
+
+
+def split_isolation(spec: str) -> tuple[bool, str]:
+    """(isolated, the spec without the prefix): ``isolated+./bot.py:Bot`` -> (True, ...)."""
+    text = spec.strip()
+    if text.startswith(PREFIX):
+        return True, text[len(PREFIX):].strip()
+    return False, text
+
+
+def isolate_specs(specs: list[str] | tuple[str, ...]) -> list[str]:
+    """Every spec with ``isolated+`` in front (after its alias, which keeps naming the seat)."""
+    isolated = []
+    for spec in specs:
+        alias, bare = split_alias(spec)
+        if not split_isolation(bare)[0]:
+            bare = PREFIX + bare
+        isolated.append(f"{alias}={bare}" if alias else bare)
+    return isolated
+
+
+def absolute_spec(spec: str) -> str:
+    """``spec`` with a file's path made absolute (``./bot.py:Bot`` -> ``/cwd/bot.py:Bot``), read
+    as the registry reads it but without importing anything: the child works in a folder of its
+    own."""
+    if ".py:" not in spec:
+        return spec
+    path_text, rest = spec.split(".py:", 1)
+    return f"{os.path.abspath(os.path.expanduser(path_text + '.py'))}:{rest}"
