@@ -51,7 +51,7 @@ from scipy import stats
 
 from .balance import BLOCKS, DEAL_SETS, SEAT_DEALS, has_deal_blocks
 from .dataset import Run, open_runs
-from .intervals import LEVEL, t_quantile
+from .intervals import LEVEL, needed_deal_sets, t_quantile
 from .question import (
     FLIPS,
     HOLDS,
@@ -66,8 +66,6 @@ from .question import (
     role_rank,
     topic_of,
 )
-
-POWER = 0.8
 
 
 @dataclass(frozen=True)
@@ -678,17 +676,8 @@ def _interval(difference: float, se: float, df: float, level: float) -> tuple[fl
     return difference - half, difference + half, p_value
 
 
-def needed_deal_sets(clusters: int, se: float, difference: float, level: float = LEVEL) -> float:
-    """Deal sets a two-sided test at 1-``level`` with power ``POWER`` needs to detect a difference
-    of the observed size (inf when it is 0)."""
-    if not (math.isfinite(se) and math.isfinite(difference)) or difference == 0 or clusters < 1:
-        return math.inf
-    z = stats.norm.ppf(0.5 + level / 2) + stats.norm.ppf(POWER)
-    return float(math.ceil(clusters * (z * se / abs(difference)) ** 2))
-
-
 def _format(value: float) -> str:
-    from .tables import format_number
+    from .formats import format_number
 
     return format_number(value)
 
@@ -1220,8 +1209,7 @@ def write_comparison(
     from raspis import __version__
 
     from . import figures
-    from .report import TEMPLATES
-    from .tables import display_frame, to_markdown
+    from .tables import TEMPLATES, display_frame, to_markdown
 
     folder = Path(out_dir)
     (folder / "tables").mkdir(parents=True, exist_ok=True)

@@ -42,6 +42,8 @@ import polars as pl
 from scipy import stats
 
 LEVEL = 0.95
+#: the power of a test at which ``needed_deal_sets`` counts the deal sets a difference needs
+POWER = 0.8
 
 
 def _array(values: Any) -> np.ndarray:
@@ -258,3 +260,12 @@ def oriented_pair(flip: pl.Expr | pl.Series) -> list[pl.Expr]:
         pl.when(flip).then(pl.col("strategy_b")).otherwise(pl.col("strategy_a")).alias("strategy_a"),
         pl.when(flip).then(pl.col("strategy_a")).otherwise(pl.col("strategy_b")).alias("strategy_b"),
     ]
+
+
+def needed_deal_sets(clusters: int, se: float, difference: float, level: float = LEVEL) -> float:
+    """Deal sets a two-sided test at 1-``level`` with power ``POWER`` needs to detect a difference
+    of the observed size (inf when it is 0)."""
+    if not (math.isfinite(se) and math.isfinite(difference)) or difference == 0 or clusters < 1:
+        return math.inf
+    z = stats.norm.ppf(0.5 + level / 2) + stats.norm.ppf(POWER)
+    return float(math.ceil(clusters * (z * se / abs(difference)) ** 2))

@@ -300,9 +300,9 @@ def ranking_verdicts(ranking: pl.DataFrame, pairs: pl.DataFrame,
     the games a test would need when it is not). The pairs of a variant are one family of tests:
     Benjamini-Hochberg, and the intervals shown are the matching false-coverage-rate ones
     (``question.adjust``), so "cannot be told apart" always follows the interval shown."""
-    from .compare import needed_deal_sets
+    from .formats import format_number
+    from .intervals import needed_deal_sets
     from .question import adjust
-    from .tables import format_number
 
     if ranking.height == 0 or pairs.height == 0:
         return []

@@ -34,18 +34,18 @@ from raspis import __version__
 
 from . import balance, figures, luck, outcomes
 from .dataset import Run, open_runs
+from .formats import format_number
 from .intervals import LEVEL
 from .tables import (
+    TEMPLATES,
     TITLES,
-    _stack,
     balance_tables,
     display_frame,
-    format_number,
+    stack_runs,
     stats_tables,
     to_markdown,
 )
 
-TEMPLATES = Path(__file__).parent / "templates"
 REGULAR = ~pl.col("special")
 #: Columns only per-deal rows can fill (``outcomes.special_contribution``).
 DEAL_ROW_COLUMNS = ("mean_per_game", "variance_share", "winner_changed_share")
@@ -174,17 +174,17 @@ def _figure_tables(runs: Sequence[Run], level: float) -> dict[str, pl.DataFrame]
         return wrapped
 
     return {
-        "histogram": _stack(runs, lambda r: outcomes.score_histogram(r, by_strategy=True)),
-        "joker_by_hand": _stack(
+        "histogram": stack_runs(runs, lambda r: outcomes.score_histogram(r, by_strategy=True)),
+        "joker_by_hand": stack_runs(
             runs, regular(lambda r: balance.joker_value(r, ("hand_size",), level))
         ),
-        "bidding_by_hand": _stack(
+        "bidding_by_hand": stack_runs(
             runs, regular(lambda r: balance.bidding_outcomes(r, ("strategy", "hand_size"), level))
         ),
-        "hook_by_hand": _stack(
+        "hook_by_hand": stack_runs(
             runs, regular(lambda r: balance.hook_cost(r, ("hand_size",), level))
         ),
-        "curve": _stack(runs, lambda r: luck.luck_skill_curve(r, level=level)),
+        "curve": stack_runs(runs, lambda r: luck.luck_skill_curve(r, level=level)),
     }
 
 
@@ -466,8 +466,7 @@ def _number(value: object) -> str:
 def _needed(
     count: int, estimate: float, low: float, high: float, level: float, per_set: float = 1.0
 ) -> str:
-    from .compare import needed_deal_sets
-    from .intervals import normal_quantile
+    from .intervals import needed_deal_sets, normal_quantile
 
     se = (high - low) / (2 * normal_quantile(level))
     needed = needed_deal_sets(count, se, estimate, level)

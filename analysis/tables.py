@@ -13,13 +13,17 @@ columns.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import polars as pl
 
 from . import balance, luck, outcomes, ranking
 from .dataset import Run
+from .formats import (
+    format_number,
+    interval_text,
+)
 from .intervals import LEVEL
 
 #: What each table holds, for headings in the terminal and the report.
@@ -42,22 +46,8 @@ TITLES: dict[str, str] = {
     "outcomes": "Outcome shape: final scores, negative totals, ties, lead changes",
 }
 
-#: Columns shown with six significant digits (exact odds and their simulation).
-PRECISE_COLUMNS = frozenset({"exact", "simulated", "probability"})
-
-
-def is_share(column: str) -> bool:
-    """Whether a column holds a share (0 to 1), printed as a percentage: ``win_rate``,
-    ``made_share``, ``target`` and the like."""
-    return column.endswith(("_rate", "_share")) or column in ("target", "share")
-
-
-def _percent(value: float, digits: int = 3) -> str:
-    """``value`` (a share) as a percentage with ``digits`` significant digits, zeros kept."""
-    text = f"{100 * value:#.{digits}g}"
-    if "e" in text:  # below 0.001%: fixed decimals
-        text = f"{100 * value:.{digits + 2}f}"
-    return text.rstrip(".") + "%"
+#: the HTML templates of the reports (``report``, ``compare``)
+TEMPLATES = Path(__file__).parent / "templates"
 
 SECTIONS: dict[str, tuple[str, ...]] = {
     "seats": ("seats", "seat_test"),
@@ -70,7 +60,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _stack(runs: Sequence[Run], compute: Callable[[Run], pl.DataFrame]) -> pl.DataFrame:
+def stack_runs(runs: Sequence[Run], compute: Callable[[Run], pl.DataFrame]) -> pl.DataFrame:
     frames = [compute(run).with_columns(pl.lit(run.label).alias("run")) for run in runs]
     frames = [frame.select("run", *[c for c in frame.columns if c != "run"]) for frame in frames]
     nonempty = [frame for frame in frames if frame.height]
@@ -84,11 +74,11 @@ def stats_tables(
 ) -> dict[str, pl.DataFrame]:
     """``ranking``, ``pairs`` and (unless ``ratings`` is False) ``ratings`` for the runs."""
     tables = {
-        "ranking": _stack(runs, lambda run: ranking.strategy_ranking(run, level)),
-        "pairs": _stack(runs, lambda run: ranking.paired_differences(run, level)),
+        "ranking": stack_runs(runs, lambda run: ranking.strategy_ranking(run, level)),
+        "pairs": stack_runs(runs, lambda run: ranking.paired_differences(run, level)),
     }
     if ratings:
-        tables["ratings"] = _stack(
+        tables["ratings"] = stack_runs(
             runs, lambda run: ranking.plackett_luce_ratings(run, level, limit_games=rating_games)
         )
     return tables
@@ -118,76 +108,8 @@ def balance_tables(
     unknown = [name for name in chosen if name not in SECTIONS]
     if unknown:
         raise ValueError(f"unknown sections {unknown}; choose from {', '.join(SECTIONS)}")
-    return {name: _stack(runs, makers[name]) for section in chosen for name in SECTIONS[section]}
-
-
-def format_number(value: object, column: str = "") -> str:
-    """A number as people read it: p-values with 3 significant digits, shares (``is_share``) as
-    percentages with 3, counts with thousands separators, others with a few decimals."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return ""
-        if math.isinf(value):
-            return "∞" if value > 0 else "-∞"
-        if column.endswith("p_value") or column.endswith("_p"):
-            return format_p_value(value)
-        if column in PRECISE_COLUMNS:
-            return f"{value:.6g}"
-        if is_share(column):
-            return _percent(value)
-        magnitude = abs(value)
-        if magnitude >= 10_000:
-            return f"{value:,.0f}"
-        if magnitude >= 100:
-            return f"{value:.1f}"
-        if magnitude >= 1:
-            return f"{value:.2f}"
-        return f"{value:.3f}" if magnitude >= 0.001 or magnitude == 0 else f"{value:.2e}"
-    return str(value)
-
-
-#: p-values below this print as "<1e-16": double precision cannot tell them apart from 0.
-P_FLOOR = 1e-16
-
-
-def format_p_value(value: float) -> str:
-    """A p-value with 3 significant digits; below ``P_FLOOR`` (0 included) it is "<1e-16", since
-    a p-value is never exactly 0."""
-    if value < P_FLOOR:
-        return "<1e-16"
-    return f"{value:.3g}"
-
-
-def format_interval(estimate: str, low: str, high: str) -> str:
-    """"estimate [low, high]"; an interval of no width (every observation equal) prints as
-    "estimate (no spread)", and a missing bound as the estimate alone."""
-    if not low or not high:
-        return estimate
-    if low == high == estimate:
-        return f"{estimate} (no spread)"
-    return f"{estimate} [{low}, {high}]"
-
-
-def _interval_text(estimate: object, low: object, high: object, column: str) -> str:
-    """An estimate and its interval, with more digits when the usual ones would print different
-    bounds alike; "(no spread)" only when the bounds are truly equal to the estimate."""
-    texts = [format_number(value, column) for value in (estimate, low, high)]
-    numbers = [value for value in (estimate, low, high) if isinstance(value, float)]
-    if len(numbers) == 3 and all(math.isfinite(v) for v in numbers):
-        if numbers[0] == numbers[1] == numbers[2]:
-            return f"{texts[0]} (no spread)"
-        digits = 3
-        while len(set(texts)) < len(set(numbers)) and digits < 10:
-            digits += 1
-            texts = [_percent(value, digits) if is_share(column) else f"{value:.{digits}g}"
-                     for value in numbers]
-    return format_interval(*texts)
+    return {name: stack_runs(runs, makers[name])
+            for section in chosen for name in SECTIONS[section]}
 
 
 def display_frame(frame: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
@@ -202,7 +124,7 @@ def display_frame(frame: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
         for column in headers:
             text = format_number(record[column], column)
             if column in folded and text:
-                text = _interval_text(
+                text = interval_text(
                     record[column], record[f"{column}_low"], record[f"{column}_high"], column
                 )
             row.append(text)

@@ -174,7 +174,8 @@ def test_json_is_an_object_keyed_by_table_even_for_one(runs: tuple[Path, Path]) 
 
 
 def test_p_values_and_degenerate_intervals_print_sensibly() -> None:
-    from raspis.analysis.tables import display_frame, format_number
+    from raspis.analysis.formats import format_number
+    from raspis.analysis.tables import display_frame
 
     assert format_number(0.0, "p_value") == "<1e-16"
     assert format_number(3e-20, "anova_p") == "<1e-16"
