@@ -22,6 +22,8 @@ from raspis.engine.events import CardPlayed
 from raspis.strategies import Strategy, load_strategy
 from raspis.strategies.play import check_action, play_game
 
+from tests.immutability import assert_locked
+
 #: one record of each kind, a Joker's call and a declared Joker among them
 RECORDS = (Bid(2), Bid(0), NameTrump(1), NameTrump(-1), Keep(True), Keep(False), Play(5),
            Play(52, "high"), Play(52, "highest", 2), Play.declared(52, 12))
@@ -58,22 +60,7 @@ def _garbage(record: Any, field: str) -> Any:
 
 @pytest.mark.parametrize("record", RECORDS, ids=repr)
 def test_no_field_can_be_written_deleted_or_added(record: Any) -> None:
-    before = (type(record), repr(record), str(record))
-    for field in FIELDS[type(record)]:
-        with pytest.raises(AttributeError):
-            object.__setattr__(record, field, _garbage(record, field))
-        with pytest.raises(AttributeError):
-            setattr(record, field, _garbage(record, field))
-        with pytest.raises(AttributeError):
-            object.__delattr__(record, field)
-        with pytest.raises(AttributeError):
-            delattr(record, field)
-    with pytest.raises(AttributeError):
-        object.__setattr__(record, "extra", 1)
-    with pytest.raises(AttributeError):
-        record.extra = 1
-    assert not hasattr(record, "__dict__")
-    assert (type(record), repr(record), str(record)) == before
+    assert_locked(record, FIELDS[type(record)], _garbage, str)
 
 
 def test_equality_is_by_exact_class_and_values() -> None:

@@ -29,6 +29,8 @@ from raspis.strategies import Strategy, load_strategy
 from raspis.strategies.batch import ScalarAdapter, load_batch_strategy
 from raspis.strategies.play import play_game
 
+from tests.immutability import assert_locked
+
 #: entries of each kind: a plain card, a Joker's call with a suit, a Joker declared as a card
 CARDS = (TrickCard(0, 5), TrickCard(1, 52, "highest", 2), TrickCard(2, 53, "card", 1, 14))
 TRICKS = (Trick(CARDS, 1, 2), Trick((), -1, -1), Trick(CARDS[:1], 0, 0))
@@ -67,22 +69,7 @@ def _garbage(record: Any, field: str) -> Any:
 
 @pytest.mark.parametrize("record", RECORDS, ids=repr)
 def test_no_field_can_be_written_deleted_or_added(record: Any) -> None:
-    before = (type(record), repr(record), _values(record))
-    for field in FIELDS[type(record)]:
-        with pytest.raises(AttributeError):
-            object.__setattr__(record, field, _garbage(record, field))
-        with pytest.raises(AttributeError):
-            setattr(record, field, _garbage(record, field))
-        with pytest.raises(AttributeError):
-            object.__delattr__(record, field)
-        with pytest.raises(AttributeError):
-            delattr(record, field)
-    with pytest.raises(AttributeError):
-        object.__setattr__(record, "extra", 1)
-    with pytest.raises(AttributeError):
-        record.extra = 1
-    assert not hasattr(record, "__dict__")
-    assert (type(record), repr(record), _values(record)) == before
+    assert_locked(record, FIELDS[type(record)], _garbage, _values)
 
 
 def test_equality_is_by_exact_class_and_values() -> None:
