@@ -93,9 +93,22 @@ class TournamentConfig:
                     for shift in range(self.players)]
         return [tuple(slots)]
 
-    def total_games(self) -> int:
-        """Games the run plays: deal sets x seatings (duplicate) or deal sets, per variant."""
-        return self.games * self.seating_groups() * len(self.variants)
+    def total_games(self, variants: int | None = None) -> int:
+        """Games the run plays: deal sets x seatings (duplicate) or deal sets, per variant
+        (``variants``: how many it plays, default the configuration's)."""
+        variants = len(self.variants) if variants is None else variants
+        return self.games * self.seating_groups() * variants
+
+    def shard_blocks(self) -> int:
+        """Blocks of ``effective_shard_size`` deal sets the deal sets make (the last may be
+        shorter): one shard each per variant and seating group."""
+        return -(-self.games // self.effective_shard_size)
+
+    def shard_count(self, variants: int | None = None) -> int:
+        """The shards of the run (``variants``: how many it plays, default the configuration's):
+        one per variant, seating group and block (``plan.ShardPlan``); counted, never listed."""
+        variants = len(self.variants) if variants is None else variants
+        return variants * self.seating_groups() * self.shard_blocks()
 
     def seating_groups(self) -> int:
         """The seatings each deal set is played under: all of them with duplicates (``seatings``:
@@ -179,15 +192,13 @@ def check_scale(config: TournamentConfig, variants: int | None = None) -> None:
     """Refuse a run of more games than ``MAX_PLANNED_GAMES`` or more shards than ``MAX_SHARDS``
     (counted, never planned), saying the limit; ``variants``: how many variants the run plays
     (default: the configuration's)."""
-    variants = len(config.variants) if variants is None else variants
-    total = config.games * config.seating_groups() * variants
+    total = config.total_games(variants)
     if total > MAX_PLANNED_GAMES:
         raise TournamentError(
             f"--games {config.games:,} makes {total:,} games (deal sets x seatings x variants); a "
             f"run plays at most {MAX_PLANNED_GAMES:,}: split the study into runs with different "
             "--seed values (compare and report take several runs)")
-    shards = variants * (config.seating_groups() if config.duplicate != "none" else 1) * -(
-        -config.games // config.effective_shard_size)
+    shards = config.shard_count(variants)
     if shards > MAX_SHARDS:
         raise TournamentError(
             f"--games {config.games:,} in shards of {config.effective_shard_size:,} deal sets "

@@ -23,15 +23,15 @@ class ShardPlan:
         self.config = config
         self.variant_options = variant_options
         self.size = config.effective_shard_size
-        self.blocks = -(-config.games // self.size)
+        self.blocks = config.shard_blocks()
         self.seatings = tuple(config.seatings())
         self.duplicate = config.duplicate != "none"
-        self.groups = config.seating_groups() if self.duplicate else 1
+        self.groups = config.seating_groups()
         self.writes_deal_rows = config.writes_deal_rows()
         self._engine = config.resolved_engine()
 
     def __len__(self) -> int:
-        return len(self.variant_options) * self.groups * self.blocks
+        return self.config.shard_count(len(self.variant_options))
 
     def shard_id(self, variant: int, group: int, block: int) -> str:
         """The id of the shard of ``block`` under ``variant`` and seating ``group``."""
