@@ -138,10 +138,15 @@ class ShardRecords:
 
 def shard_contents(out_dir: Path, shard_id: str) -> dict[str, Any]:
     """The rows of a shard's games file and the first and last game id in it."""
-    ids = pl.read_parquet(out_dir / "games" / f"{shard_id}.parquet", columns=["game_id"])
-    column = ids["game_id"]
-    return {"rows": ids.height,
-            "game_ids": [int(column.min()), int(column.max())] if ids.height else []}
+    return games_contents(pl.read_parquet(out_dir / "games" / f"{shard_id}.parquet",
+                                          columns=["game_id"]))
+
+
+def games_contents(games: pl.DataFrame) -> dict[str, Any]:
+    """What the manifest records of a games table: its rows, its first and last game id."""
+    ids = games["game_id"]
+    return {"rows": games.height,
+            "game_ids": [int(ids.min()), int(ids.max())] if games.height else []}
 
 
 def completed_shards(out_dir: Path) -> set[str]:

@@ -203,9 +203,9 @@ def _contents_differ(recorded: Any, frame: Any) -> str | None:
         return None
     if not isinstance(recorded, dict):
         return "the record is not a rows and game-id range"
-    ids = frame["game_id"]
-    found = {"rows": frame.height,
-             "game_ids": [int(ids.min()), int(ids.max())] if frame.height else []}
+    from .store import games_contents
+
+    found = games_contents(frame)
     if recorded != found:
         return f"recorded {recorded}, found {found}"
     return None
