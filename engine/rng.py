@@ -3,8 +3,9 @@
 Every chance event of a game (the lot for the first dealer, each deal's shuffle) is a pure function
 of the game seed and the event's identity, computed with the SplitMix64 mixer. Nothing depends on a
 global generator, on the order in which games run, or on the platform: the same seed gives the same
-deals on any machine, worker count or executor, and a vectorised engine can compute the very same
-shuffles with numpy's wrapping ``uint64`` arithmetic.
+deals on any machine, worker count or executor. The mixer is written once, compiled, in the rules
+core (``engine.core.deal.splitmix64``); this module calls it on Python ints, ``engine.batch.rng``
+on arrays of seeds, and compiled code inlines it.
 
 A shuffle sorts the deck by ``mix(key, card)``: a permutation chosen uniformly at random up to the
 (negligible) chance of two equal 64-bit keys, which are then ordered by card id.
@@ -14,16 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
+from .core import deal as _core
+
 MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
+GOLDEN = int(_core.GOLDEN)
 
 
 def splitmix64(value: int) -> int:
-    """One SplitMix64 output for the 64-bit input ``value`` (Steele, Lea, Flood 2014)."""
-    z = (value + GOLDEN) & MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
+    """One SplitMix64 output for the 64-bit input ``value`` (taken modulo 2**64): the core's
+    mixer (``engine.core.deal.splitmix64``, the one definition) called on a Python int."""
+    return int(_core.splitmix64(np.uint64(value & MASK64)))
 
 
 def mix(*parts: int) -> int:

@@ -26,7 +26,7 @@ import numpy as np
 from raspis.engine.batch.kernels import no_log
 from raspis.engine.core import machine as m
 from raspis.engine.core.compiling import jit
-from raspis.engine.core.deal import splitmix64
+from raspis.engine.core.deal import GOLDEN, splitmix64
 
 from .compiled import FAST_HEURISTIC, POLICY_MASK, STRONG, decide, forced_action, play_on
 
@@ -179,7 +179,7 @@ def sample_hands(known: np.ndarray, missing: np.ndarray, forbidden: np.ndarray, 
                     ok = False
                     break
                 word = splitmix64(state)  # one step of splitmix64 (``engine.core.deal``)
-                state = state + np.uint64(0x9E3779B97F4A7C15)
+                state = state + GOLDEN
                 pick = np.int64(word % np.uint64(total))
                 if pick < left:
                     left -= 1

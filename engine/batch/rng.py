@@ -1,8 +1,9 @@
 """The engine's counter-based chance (``engine.rng``), vectorised over games with ``uint64`` numpy.
 
-SplitMix64 is plain wrapping 64-bit arithmetic, so numpy computes for a whole array of game seeds
-exactly the keys the reference engine computes one game at a time: the key of the first dealer's
-lot and of every deal's shuffle. The shuffles themselves are the core's (``engine.core.deal``,
+The mixer is the core's (``engine.core.deal.splitmix64``, run over an array by
+``splitmix64_each``), so for a whole array of game seeds this computes exactly the keys the
+reference engine computes one game at a time: the key of the first dealer's lot and of every
+deal's shuffle. The shuffles themselves are the core's (``engine.core.deal``,
 looped over games by ``engine.batch.kernels``).
 """
 
@@ -13,33 +14,18 @@ from collections.abc import Sequence
 
 import numpy as np
 from raspis.engine import rng as reference
+from raspis.engine.core.deal import splitmix64_each
 
 U64 = np.uint64
 GOLDEN = U64(reference.GOLDEN)
-_MULTIPLIER_1 = U64(0xBF58476D1CE4E5B9)
-_MULTIPLIER_2 = U64(0x94D049BB133111EB)
 
 
 def splitmix64(value: np.ndarray) -> np.ndarray:
-    """SplitMix64 of every element of a ``uint64`` array (wrapping arithmetic)."""
-    result = np.array(value, dtype=np.uint64, copy=True)
-    splitmix64_in_place(result)
+    """SplitMix64 of every element of a ``uint64`` array, of any shape: the core's mixer
+    (``engine.core.deal.splitmix64``) over a copy."""
+    result = np.array(value, dtype=np.uint64, copy=True, order="C")
+    splitmix64_each(result.reshape(-1))
     return result
-
-
-def splitmix64_in_place(z: np.ndarray) -> None:
-    """SplitMix64 of every element of a ``uint64`` array, overwriting it."""
-    scratch = np.empty_like(z)
-    with np.errstate(over="ignore"):
-        z += GOLDEN
-        np.right_shift(z, U64(30), out=scratch)
-        z ^= scratch
-        z *= _MULTIPLIER_1
-        np.right_shift(z, U64(27), out=scratch)
-        z ^= scratch
-        z *= _MULTIPLIER_2
-        np.right_shift(z, U64(31), out=scratch)
-        z ^= scratch
 
 
 def as_seeds(seeds: Sequence[int] | np.ndarray) -> np.ndarray:

@@ -29,18 +29,28 @@ FIRST_DEALER_LOT, FIRST_DEALER_FIRST_ACE, FIRST_DEALER_SEAT0 = range(3)
 FIRST_DEALER_CODES = {"lot": FIRST_DEALER_LOT, "first_ace": FIRST_DEALER_FIRST_ACE,
                       "seat0": FIRST_DEALER_SEAT0}
 
-_GOLDEN = uint64(0x9E3779B97F4A7C15)
+#: SplitMix64's increment (the golden ratio in 64 bits), also the shuffle's card multiplier
+GOLDEN = uint64(0x9E3779B97F4A7C15)
 _MULTIPLIER_1 = uint64(0xBF58476D1CE4E5B9)
 _MULTIPLIER_2 = uint64(0x94D049BB133111EB)
 
 
 @jit(inline="always")
 def splitmix64(value: np.uint64) -> np.uint64:
-    """One SplitMix64 output (Steele, Lea, Flood 2014), as ``engine.rng.splitmix64``."""
-    z = value + _GOLDEN
+    """One SplitMix64 output (Steele, Lea, Flood 2014): the one definition of the mixer behind
+    all of raspis's chance. ``engine.rng.splitmix64`` calls it for a Python int, ``splitmix64_each``
+    for every element of an array (``engine.batch.rng``), compiled code inlines it."""
+    z = value + GOLDEN
     z = (z ^ (z >> uint64(30))) * _MULTIPLIER_1
     z = (z ^ (z >> uint64(27))) * _MULTIPLIER_2
     return z ^ (z >> uint64(31))
+
+
+@jit()
+def splitmix64_each(values: np.ndarray) -> None:
+    """``splitmix64`` of every element of a one-dimensional ``uint64`` array, in place."""
+    for index in range(len(values)):
+        values[ix(index)] = splitmix64(values[ix(index)])
 
 
 @jit()
@@ -68,7 +78,7 @@ def shuffle_with(cards: np.ndarray, key: np.uint64, out: np.ndarray,
     words, below = count, count + 64
     scratch[words:words + 64] = 0
     for index in range(count):
-        hashed = splitmix64(key ^ (uint64(cards[ix(index)]) * _GOLDEN))
+        hashed = splitmix64(key ^ (uint64(cards[ix(index)]) * GOLDEN))
         scratch[ix(index)] = int64(hashed >> _BUCKET_SHIFT)
     shared = 0
     for index in range(count):
@@ -101,7 +111,7 @@ def _sort_hashes(cards: np.ndarray, key: np.uint64, out: np.ndarray,
     starts = scratch[2 * count:2 * count + 65]
     starts[:] = 0
     for index in range(count):
-        value = splitmix64(key ^ (uint64(cards[ix(index)]) * _GOLDEN))
+        value = splitmix64(key ^ (uint64(cards[ix(index)]) * GOLDEN))
         keys[ix(index)] = value
         starts[(value >> uint64(58)) + uint64(1)] += 1
     for bucket in range(64):  # bucket starts, in card order within a bucket
@@ -137,7 +147,7 @@ def forehead_cards(hand: int, count: int, key: np.uint64) -> int:
         best_value = uint64(0)
         for card in range(54):
             if hand >> card & 1 and not shown >> card & 1:
-                value = splitmix64(key ^ (uint64(card) * _GOLDEN))
+                value = splitmix64(key ^ (uint64(card) * GOLDEN))
                 if best < 0 or value < best_value:
                     best, best_value = card, value
         if best < 0:

@@ -1,0 +1,30 @@
+"""Rules and mixers written once (issue 26, "players written twice"): the faces that call the core's
+one copy agree with the rule texts and the published references, not only with each other.
+
+- SplitMix64 (Steele, Lea, Flood 2014; Vigna's reference ``splitmix64.c``): the generator seeded
+  with 0 outputs 0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, 0x06c45d188009454f; the state advances
+  by the golden-ratio increment before each mix, so the ``n``-th output is our
+  ``splitmix64(n * GOLDEN)``. Every face (Python ints, numpy arrays, compiled) must give them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from raspis.engine import rng as chance
+from raspis.engine.batch import rng as batch_chance
+from raspis.engine.core import deal as core_deal
+
+#: the first outputs of SplitMix64 seeded with 0 (Vigna's reference implementation)
+REFERENCE = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F)
+
+
+def test_splitmix64_matches_the_reference_sequence_in_every_face() -> None:
+    inputs = [number * chance.GOLDEN & chance.MASK64 for number in range(len(REFERENCE))]
+    assert [chance.splitmix64(value) for value in inputs] == list(REFERENCE)
+    array = np.array(inputs, dtype=np.uint64)
+    assert batch_chance.splitmix64(array).tolist() == list(REFERENCE)
+    assert batch_chance.splitmix64(array.reshape(1, 3)).reshape(-1).tolist() == list(REFERENCE)
+    assert array.tolist() == inputs  # the array face works on a copy
+    assert [int(core_deal.splitmix64(np.uint64(value))) for value in inputs] == list(REFERENCE)
+    # a Python int is taken modulo 2**64, as ``mix`` documents
+    assert chance.splitmix64(inputs[1] - (1 << 64)) == REFERENCE[1]
