@@ -30,6 +30,7 @@ import random
 
 from raspis.engine import Action, Bid, NameTrump, Observation, Play
 from raspis.engine.cards import JOKER_MASK
+from raspis.engine.core.deal import seated_leader
 from raspis.engine.core.plan import bidding_view, rule_plan
 from raspis.engine.determinize import draws_made, play_options, shown_card_is_dealt
 from raspis.engine.game import Game, Phase
@@ -72,13 +73,14 @@ def premium_parameters(default: bool) -> dict[str, Parameter]:
 PREMIUM_PARAMETERS = premium_parameters(True)
 
 
-def first_leader_seat(variant_first_lead: str, dealer: int,
-                      order: tuple[int, ...] | list[int]) -> int:
-    """The seat a bidder expects to lead the first trick: the dealer where the variant says so
-    (and the dealer plays), else the first seat in the order. Not the core's whole rule
-    (``engine.core.deal.first_leader``: in 000's no-trump deals the Joker's holder leads, which
-    a bidder cannot know): an estimate for the heuristics."""
-    return dealer if variant_first_lead == "dealer" and dealer in order else order[0]
+def expected_first_leader(dealer_leads: bool, dealer: int,
+                          order: tuple[int, ...] | list[int]) -> int:
+    """The seat a bidder expects to lead the first trick: the core's rule by the seating alone
+    (``engine.core.deal.seated_leader``; ``dealer_leads``: ``play.first_lead = "dealer"``). A
+    bidder's expectation, not the whole rule (``engine.core.deal.first_leader``): in 000's
+    no-trump deals the Joker's holder leads, which a bidder cannot know."""
+    position = order.index(dealer) if dealer in order else -1
+    return order[int(seated_leader(position, dealer_leads))]
 
 
 def bid_distribution(
@@ -100,7 +102,7 @@ def bid_distribution(
     be in no hand."""
     players = len(order)
     scale = rules.scale(players, hand_size, trump >= 0 or rules.circular) if calibrate else 1.0
-    first = first_leader_seat(rules.variant.play.first_lead, dealer, order)
+    first = expected_first_leader(rules.dealer_leads, dealer, order)
     if hand is not None:
         chances = card_chances(rules, hand, trump, hand_size, players, first == seat,
                                rules.deck & ~hand & ~out)

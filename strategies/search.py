@@ -18,7 +18,7 @@ from raspis.engine.cards import ABOVE
 from raspis.engine.determinize import Determinizer, named_choices
 from raspis.engine.game import Game
 
-from .heuristic import first_leader_seat, observation_out, policy_action
+from .heuristic import expected_first_leader, observation_out, policy_action
 from .tactics import Rules, best_bid, card_chances, trick_distribution
 
 Guess = tuple[list[int], tuple[int, int | None, str] | None]
@@ -67,7 +67,7 @@ class BidEvidence:
                 played[entry.seat] |= 1 << entry.card
         for entry in observation.trick:
             played[entry.seat] |= 1 << entry.card
-        first = first_leader_seat(rules.variant.play.first_lead, observation.dealer, order)
+        first = expected_first_leader(rules.dealer_leads, observation.dealer, order)
         hooked = kind.hook != "off" and observation.variant.bidding.hook != "off"
         for seat in order:
             bid = observation.bids[seat]

@@ -470,12 +470,7 @@ def bid_distribution(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at:
         if scale <= 0:
             scale = 1.0
         unseen = table[at + X_DECK] & ~hand & ~_turned_out(state, trump >= 0, hand)
-        first = state[plan[m.O_ORDER]]
-        dealer = state[m.S_DEALER]
-        if plan[m.P_DEALER_LEADS]:
-            for position in range(players):
-                if state[plan[m.O_ORDER] + position] == dealer:
-                    first = dealer
+        first = m.seated_first_leader(state, plan)
         chances = np.empty(64, dtype=np.float64)
         count = card_chances(hand, trump, hand_size, players, first == seat, unseen, circular,
                              plan[m.P_MUST_TRUMP] != 0,

@@ -48,7 +48,7 @@ class Rules:
     """What the heuristic needs to know of a variant, read once (``rules_for`` caches it)."""
 
     __slots__ = ("variant", "deck", "must_trump", "two_jokers", "trump_wins", "circular",
-                 "lead_fine", "goals", "kinds", "table", "scales", "tables")
+                 "lead_fine", "dealer_leads", "goals", "kinds", "table", "scales", "tables")
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -58,6 +58,7 @@ class Rules:
         self.trump_wins = variant.joker.demand_trumped == "trump_wins"
         self.circular = variant.trump.mode == "circular"
         self.lead_fine = variant.joker.lead_fine
+        self.dealer_leads = variant.play.first_lead == "dealer"
         self.kinds = variant.kinds
         self.table = variant.scoring
         self.goals: dict[tuple[str, int | None, int, int, int], int] = {}

@@ -5,14 +5,19 @@ one copy agree with the rule texts and the published references, not only with e
   with 0 outputs 0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, 0x06c45d188009454f; the state advances
   by the golden-ratio increment before each mix, so the ``n``-th output is our
   ``splitmix64(n * GOLDEN)``. Every face (Python ints, numpy arrays, compiled) must give them.
+- The first leader a bidder expects (``heuristic.expected_first_leader``): the dealer's left, or
+  the dealer where ``play.first_lead = "dealer"`` (002 Joker-52, «первым ходит сдающий»).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from raspis.engine import load_variant
 from raspis.engine import rng as chance
 from raspis.engine.batch import rng as batch_chance
 from raspis.engine.core import deal as core_deal
+from raspis.strategies.heuristic import expected_first_leader
+from raspis.strategies.tactics import rules_for
 
 #: the first outputs of SplitMix64 seeded with 0 (Vigna's reference implementation)
 REFERENCE = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F)
@@ -28,3 +33,13 @@ def test_splitmix64_matches_the_reference_sequence_in_every_face() -> None:
     assert [int(core_deal.splitmix64(np.uint64(value))) for value in inputs] == list(REFERENCE)
     # a Python int is taken modulo 2**64, as ``mix`` documents
     assert chance.splitmix64(inputs[1] - (1 << 64)) == REFERENCE[1]
+
+
+def test_the_bidder_expects_the_seating_leader() -> None:
+    order = [2, 3, 0, 1]  # dealer 1: the order starts at the dealer's left
+    assert expected_first_leader(False, 1, order) == 2
+    assert expected_first_leader(True, 1, order) == 1  # 002 Joker-52: the dealer leads
+    # a dealer who sits the deal out (five at a table of four places) cannot lead it
+    assert expected_first_leader(True, 4, order) == 2
+    variant = load_variant("joker-52")
+    assert rules_for(variant).dealer_leads == (variant.play.first_lead == "dealer")

@@ -234,14 +234,23 @@ def trump_of_deal(rule: int, last_dealt: int, turned: int, fixed_suit: int,
     return card // 13, card, how, 0
 
 
+@jit(inline="always")
+def seated_leader(dealer_position: int, dealer_leads: bool) -> int:
+    """The position (0 = left of the dealer) that leads the first trick by the seating alone: the
+    dealer's left, or the dealer where the variant says so and the dealer plays (002 Joker-52).
+    ``first_leader`` is the whole rule: this, unless the Joker's holder leads (000's no-trump
+    deals), which depends on the cards; a bidder, who cannot see them, expects this."""
+    if dealer_leads and dealer_position >= 0:
+        return dealer_position
+    return 0
+
+
 @jit()
 def first_leader(hands: np.ndarray, participants: int, dealer_position: int,
                  dealer_leads: bool, joker_holder_leads: bool) -> int:
     """The position (0 = left of the dealer) that leads the first trick: the dealer's left, or the
     dealer (002 Joker-52), or in a no-trump deal of 000 the holder of a Joker."""
-    leader = 0
-    if dealer_leads and dealer_position >= 0:
-        leader = dealer_position
+    leader = seated_leader(dealer_position, dealer_leads)
     if joker_holder_leads:
         for position in range(participants):
             if hands[ix(position)] >> 52 & 3:

@@ -360,6 +360,19 @@ def start_play(state: np.ndarray, plan: np.ndarray) -> None:
 
 
 @jit(inline="always")
+def seated_first_leader(state: np.ndarray, plan: np.ndarray) -> int:
+    """The seat that leads the first trick of the deal by the seating alone
+    (``deal.seated_leader``): what a bidder expects, the Joker's holder not being known."""
+    count = state[S_ORDER_LEN]
+    dealer_position = np.int64(-1)
+    for position in range(count):
+        if state[ix(plan[O_ORDER] + position)] == state[S_DEALER]:
+            dealer_position = position
+    return state[ix(plan[O_ORDER] + chance.seated_leader(dealer_position,
+                                                         plan[P_DEALER_LEADS] != 0))]
+
+
+@jit(inline="always")
 def bid_others(state: np.ndarray, plan: np.ndarray) -> int:
     """The sum of the bids made so far in the deal."""
     total = np.int64(0)  # not the literal 0: one compile of each callee it is passed to
