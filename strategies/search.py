@@ -15,6 +15,8 @@ from collections.abc import Iterable, Iterator
 
 from raspis.engine import Action, Observation, Play
 from raspis.engine.cards import ABOVE
+from raspis.engine.core.codes import HOOK_NONE
+from raspis.engine.core.plan import rule_plan
 from raspis.engine.determinize import Determinizer, named_choices
 from raspis.engine.game import Game
 
@@ -68,7 +70,11 @@ class BidEvidence:
         for entry in observation.trick:
             played[entry.seat] |= 1 << entry.card
         first = expected_first_leader(rules.dealer_leads, observation.dealer, order)
-        hooked = kind.hook != "off" and observation.variant.bidding.hook != "off"
+        # the hook of this deal as the core rules it (``RulePlan.hook_rule``: a kind's own hook,
+        # else bidding.hook, from_deal and specials_only included)
+        hook = rule_plan(observation.variant, observation.players).hook_rule(
+            observation.deal_number, kind)
+        hooked = hook != HOOK_NONE
         for seat in order:
             bid = observation.bids[seat]
             if seat == observation.seat or bid is None:
