@@ -683,9 +683,12 @@ def _format(value: float) -> str:
 
 
 def _percent(value: float) -> str:
+    """A share as the tables print it (``formats.percent``: 3 significant digits, zeros kept)."""
+    from .formats import percent
+
     if value is None or not math.isfinite(value):
         return "n/a"
-    return f"{100 * value:.3g}%"
+    return percent(value)
 
 
 def verdict(statistic: Statistic, baseline: str, other: str, row: dict[str, Any]) -> str:
@@ -1063,9 +1066,10 @@ def answer(comparison: Comparison) -> list[str]:
                 "--focus).")
             continue
         statistic = rows["statistic"][0]
-        if topic is not None and topic.question == statistic and topic.name not in asked:
-            asked.add(topic.name)
-            lines.append(f"Does {topic.name} matter?")
+        question = _question_text(topic, statistic, str(rows["label"][0]))
+        if question not in asked:
+            asked.add(question)
+            lines.append(f"{question} {headline(comparison, question)}")
         parts = []
         for row in rows.iter_rows(named=True):
             said = row["verdict"]
@@ -1079,6 +1083,82 @@ def answer(comparison: Comparison) -> list[str]:
                 text += " " + _robust_sentence(found.row(0, named=True), len(comparison.lineups))
         lines.append(text)
     return lines
+
+
+def _question_text(topic: Any, statistic: str, label: str) -> str:
+    """The question a variant's change asks: its topic's ("Does the dealer's hook matter?"), or,
+    for a statistic named with ``--focus`` or a change no topic knows, whether the rules change
+    that statistic."""
+    if topic is not None and topic.question == statistic:
+        return f"Does {topic.name} matter?"
+    return f"Do the rules change {label}?"
+
+
+def headline(comparison: Comparison, question: str) -> str:
+    """The answer to ``question`` (``_question_text``) in one sentence: "Yes" when its statistic
+    is measurably different, in one direction, under every variant that asks it and every lineup
+    ("Yes, under both lineups"), "Not measurably at this size" when under none, else "It depends";
+    then each variant's difference from the baseline with its interval (the adjusted one, as in
+    the details that follow), in the statistic's unit."""
+    table = comparison.table.filter(pl.col("role") == "question")
+    variants = []
+    for item in comparison.questions:
+        rows = table.filter(pl.col("variant") == item["variant"])
+        if rows.height and item["variant"] not in variants and _question_text(
+                item["topic"], str(rows["statistic"][0]), str(rows["label"][0])) == question:
+            variants.append(item["variant"])
+    rows = table.filter(pl.col("variant").is_in(variants))
+    if rows.height == 0:
+        return ""
+    several = len(comparison.lineups) > 1
+    first = rows.row(0, named=True)
+    share = str(first["unit"]).startswith("(share")
+    unit = "percentage points" if share else str(first["unit"]).strip("()")
+    scale = 100.0 if share else 1.0
+
+    def amount(row: dict[str, Any]) -> str:
+        low, high = sorted((abs(row["shown_low"] * scale), abs(row["shown_high"] * scale)))
+        if not row["measurable"]:
+            low, high = row["shown_low"] * scale, row["shown_high"] * scale
+            return f"{_format(row['difference'] * scale)} [{_format(low)}, {_format(high)}]"
+        return f"{_format(abs(row['difference']) * scale)} [{_format(low)}, {_format(high)}]"
+
+    kinds, clauses = set(), []
+    for index, variant in enumerate(variants):
+        part = list(rows.filter(pl.col("variant") == variant).iter_rows(named=True))
+        signs = {(row["difference"] > 0) - (row["difference"] < 0) for row in part
+                 if row["measurable"]}
+        named = several and index == 0
+
+        def who(row: dict[str, Any], named: bool = named) -> str:
+            return f" with {row['lineup']}" if named else ""
+
+        if all(row["measurable"] for row in part) and len(signs) == 1:
+            kinds.add("yes")
+            direction = "higher" if signs == {1} else "lower"
+            numbers = " and ".join(amount(row) + who(row) for row in part)
+            clauses.append(f"{direction} under {variant} by {numbers}")
+        elif not any(row["measurable"] for row in part):
+            kinds.add("no")
+            numbers = " and ".join(amount(row) + who(row) for row in part)
+            clauses.append(f"not measurably different under {variant} ({numbers})")
+        else:
+            kinds.add("depends")
+            said = []
+            for row in part:
+                direction = ("not measurably different" if not row["measurable"] else
+                             "higher" if row["difference"] > 0 else "lower")
+                said.append(f"{direction} with {row['lineup']} ({amount(row)})")
+            clauses.append(f"under {variant} " + " but ".join(said))
+    lineups = len(comparison.lineups)
+    both = "both lineups" if lineups == 2 else f"all {lineups} lineups"
+    verdict = ("It depends" if len(kinds) > 1 or "depends" in kinds else
+               f"Yes{f', under {both}' if several else ''}" if kinds == {"yes"} else
+               "Not measurably at this size")
+    order = (" (the lineups in the same order)" if several and len(clauses) > 1
+             and kinds == {"yes"} else "")
+    text = clauses[0] if len(clauses) == 1 else "; ".join(clauses[:-1]) + "; and " + clauses[-1]
+    return (f"{verdict}: against {first['baseline']}, {first['label']} is {text} {unit}{order}.")
 
 
 def _robust_sentence(row: dict[str, Any], lineups: int) -> str:

@@ -17,7 +17,7 @@ def is_share(column: str) -> bool:
     return column.endswith(("_rate", "_share")) or column in ("target", "share")
 
 
-def _percent(value: float, digits: int = 3) -> str:
+def percent(value: float, digits: int = 3) -> str:
     """``value`` (a share) as a percentage with ``digits`` significant digits, zeros kept."""
     text = f"{100 * value:#.{digits}g}"
     if "e" in text:  # below 0.001%: fixed decimals
@@ -44,7 +44,7 @@ def format_number(value: object, column: str = "") -> str:
         if column in PRECISE_COLUMNS:
             return f"{value:.6g}"
         if is_share(column):
-            return _percent(value)
+            return percent(value)
         magnitude = abs(value)
         if magnitude >= 10_000:
             return f"{value:,.0f}"
@@ -89,6 +89,6 @@ def interval_text(estimate: object, low: object, high: object, column: str) -> s
         digits = 3
         while len(set(texts)) < len(set(numbers)) and digits < 10:
             digits += 1
-            texts = [_percent(value, digits) if is_share(column) else f"{value:.{digits}g}"
+            texts = [percent(value, digits) if is_share(column) else f"{value:.{digits}g}"
                      for value in numbers]
     return format_interval(*texts)

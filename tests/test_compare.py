@@ -286,7 +286,12 @@ def test_a_hook_change_is_answered_by_the_dealers_points_first() -> None:
     assert roles["hook_forced_share"] == "mechanical"
     assert roles["made_share"] == "related" and roles["tie_share"] == "other"
     lines = answer(comparison)
-    assert lines[0] == "Does the dealer's hook matter?"
+    # the question, answered in one sentence, before the details
+    assert lines[0].startswith("Does the dealer's hook matter? Yes: against synthetic, the "
+                               "dealer's deal points minus the other seats' is higher under "
+                               "other by ")
+    low, high = map(float, re.search(r"\[([-\d.]+), ([-\d.]+)\]", lines[0]).groups())
+    assert low <= 8.0 <= high and lines[0].endswith(" points a deal.")
     assert lines[1].startswith('other (bidding.hook "always" -> "off"): Yes: ')
     assert "the dealer's deal points minus the other seats'" in lines[1]
     # the planted +8 is inside the interval the answer states
@@ -294,6 +299,21 @@ def test_a_hook_change_is_answered_by_the_dealers_points_first() -> None:
     assert low <= 8.0 <= high
     shown = display_table(comparison)["statistic"].to_list()
     assert shown[0] == "dealer_cost" and shown[-1] == "hook_forced_share"
+
+
+def test_a_change_with_no_effect_is_answered_not_measurably() -> None:
+    from raspis.analysis.compare import answer
+
+    run = _with_rules(_two_variants(60, seed=4, deal_rows=True, dealer_effect=0.0),
+                      ("always", "off"))
+    row = _row(compare([run]), "dealer_cost")
+    first = answer(compare([run]))[0]
+    assert not row["measurable"]
+    assert first.startswith("Does the dealer's hook matter? Not measurably at this size: against "
+                            "synthetic, the dealer's deal points minus the other seats' is not "
+                            "measurably different under other (")
+    low, high = map(float, re.search(r"\[([-\d.]+), ([-\d.]+)\]", first).groups())
+    assert low < 0 < high
 
 
 def test_focus_names_the_question_and_an_unknown_one_is_refused() -> None:
@@ -370,7 +390,15 @@ def test_the_same_variants_under_two_lineups_say_whether_the_answer_holds(
     assert set(rows["baseline"]) == {"synthetic"} and set(rows["variant"]) == {"other"}
     robust = comparison.robust.filter(pl.col("statistic") == "dealer_cost").row(0, named=True)
     assert robust["robustness"] == expected
-    line = answer(comparison)[1]
+    first, line = answer(comparison)[:2]
+    assert first.startswith("Does the dealer's hook matter? " + {
+        "holds": "Yes, under both lineups: against synthetic, the dealer's deal points minus the "
+                 "other seats' is higher under other by ",
+        "flips": "It depends: ", "some lineups": "It depends: "}[expected])
+    if expected != "holds":  # each lineup's own direction, the planted one first
+        assert "higher with a, b, c, d (" in first and (
+            "lower with w, x, y, z (" if expected == "flips"
+            else "not measurably different with w, x, y, z (") in first
     assert "with a, b, c, d:" in line and "with w, x, y, z:" in line
     assert {"holds": "This holds under both lineups", "flips": "This flips with the players",
             "some lineups": "This depends on the players"}[expected] in line
@@ -385,3 +413,23 @@ def test_runs_of_different_variants_and_lineups_still_compare_and_say_so() -> No
     comparison = compare([four, other])
     assert comparison.table.height > 0 and len(comparison.lineups) == 1
     assert any("mixes the rules and the players" in note for note in comparison.notes)
+
+
+def test_shares_in_sentences_print_as_in_the_tables() -> None:
+    """One format per kind (issue 24): a share in a verdict is a percentage with 3 significant
+    digits and its zeros ("48.0%", never "48%" beside "49.1%"), like the tables' shares."""
+    from raspis.analysis.compare import Statistic, verdict
+
+    made = Statistic("made_share", "the share of bids made", "(share of bids)", ("made",),
+                     lambda t: float(t[0]))
+    row = {"difference": 0.011, "difference_low": 0.0107, "difference_high": 0.0115,
+           "baseline_value": 0.48, "value": 0.491}
+    text = verdict(made, "classic", "no-hook", row)
+    assert text == ("the share of bids made is 1.10 [1.07, 1.15] percentage points higher under "
+                    "no-hook than under classic (48.0% under classic, 49.1% under no-hook)")
+    comparison = compare([_two_variants(60, seed=4, deal_rows=True)])
+    shares = [text for said in comparison.table["verdict"]
+              for text in re.findall(r"(?<![\d.])(\d+(?:\.\d+)?)% under", said)]
+    assert shares, comparison.table["verdict"].to_list()
+    for text in shares:
+        assert len(text.replace(".", "").lstrip("0")) == 3 or float(text) == 0, text
