@@ -1,6 +1,11 @@
-"""The report in a real browser: headless Chromium lays out report.html at two window widths, a
-script measures every table against the page, and a screenshot is taken. Skipped, with the reason,
-when no Chromium is installed (``apt-get install chromium``)."""
+"""The report in a real browser: headless Chromium lays out report.html and compare.html at a
+phone's and a laptop's width, a script measures every table and figure against the page, and a
+screenshot is taken. Skipped, with the reason, when no Chromium is installed (``apt-get install
+chromium``).
+
+A headless window is never narrower than 500 px (``--window-size=390,900`` lays pages out 500 px
+wide), so each page is laid out in an iframe of the width wanted, inside a wider window; the
+script in the page sends its measures to the window holding the frame."""
 
 from __future__ import annotations
 
@@ -34,13 +39,26 @@ window.addEventListener("load", function () {
     var rect = box.getBoundingClientRect();
     if (rect.right > page + 0.5 || rect.left < -0.5) wide.push([index, Math.round(rect.width)]);
   });
-  var out = document.createElement("pre");
-  out.id = "layout-check";
-  out.textContent = JSON.stringify({page: page, tables: names.length, names: names, wide: wide,
-                                    loose: loose, scroll: document.documentElement.scrollWidth});
-  document.body.appendChild(out);
+  var figures = [];
+  document.querySelectorAll("img").forEach(function (image) {
+    var rect = image.getBoundingClientRect();
+    figures.push({alt: image.getAttribute("alt"), fits: rect.right <= page + 0.5,
+                  narrow: image.currentSrc !== image.src});
+  });
+  var viewport = document.querySelector('meta[name="viewport"]');
+  parent.postMessage(JSON.stringify({
+    page: page, tables: names.length, names: names, wide: wide, loose: loose,
+    scroll: document.documentElement.scrollWidth, figures: figures,
+    viewport: viewport === null ? null : viewport.getAttribute("content")}), "*");
 });
 </script>"""
+
+#: the window that holds the page in a frame of the width measured, and prints what it sends
+FRAME = """<!DOCTYPE html><html><body style="margin:0">
+<iframe src="{page}" style="width:{width}px;height:900px;border:0"></iframe>
+<script>window.addEventListener("message", function (event) {{
+  var out = document.createElement("pre"); out.id = "layout-check";
+  out.textContent = event.data; document.body.appendChild(out); }});</script></body></html>"""
 
 
 def _browser(*arguments: str) -> subprocess.CompletedProcess[str]:
@@ -71,7 +89,9 @@ def report_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _layout(page: Path, width: int) -> dict:
     checked = page.with_name(f"check-{width}-{page.name}")
     checked.write_text(page.read_text(encoding="utf-8").replace("</body>", MEASURE + "</body>"))
-    result = _browser(f"--window-size={width},900", "--dump-dom", checked.as_uri())
+    frame = page.with_name(f"frame-{width}-{page.name}")
+    frame.write_text(FRAME.format(page=checked.as_uri(), width=width), encoding="utf-8")
+    result = _browser(f"--window-size={max(width, 500) + 100},1000", "--dump-dom", frame.as_uri())
     match = re.search(r'<pre id="layout-check">([^<]*)</pre>', result.stdout)
     assert match, f"the browser did not lay the page out: {result.stderr[-1000:]}"
     return json.loads(match.group(1).replace("&quot;", '"'))
@@ -79,16 +99,28 @@ def _layout(page: Path, width: int) -> dict:
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_no_table_is_split_or_wider_than_the_page(report_html: Path, width: int) -> None:
-    """At a phone's 390 px and a laptop's 1280 px: nothing scrolls the page sideways, every table
-    sits in a box that fits the page (a wide table scrolls inside it), and every table of a
-    statistic is one table (its name appears once)."""
+    """At a phone's 390 px and a laptop's 1280 px: the page is laid out that wide, nothing scrolls
+    it sideways, every table sits in a box that fits the page (a wide table scrolls inside it),
+    every table of a statistic is one table (its name appears once), and every figure fits; on
+    the phone compare.html shows its figure of panels in one column."""
     for page in (report_html, report_html.parent / "compare" / "compare.html"):
         layout = _layout(page, width)
+        assert layout["page"] == width, (page.name, layout["page"])
         assert layout["tables"] >= (12 if page == report_html else 1)
+        assert layout["figures"] and all(f["fits"] for f in layout["figures"]), layout["figures"]
+        if page.name == "compare.html":
+            assert [f["narrow"] for f in layout["figures"]] == [width < 700]
         assert layout["loose"] == [] and layout["wide"] == [], (page.name, layout)
         assert layout["scroll"] <= layout["page"], (page.name, layout)  # no sideways scrolling
         named = [name for name in layout["names"] if name]
         assert len(named) == layout["tables"] and len(set(named)) == len(named), layout["names"]
+
+
+def test_both_pages_tell_a_phone_their_width(report_html: Path) -> None:
+    """A viewport tag, read by the browser: without it a phone lays a page out 980 px wide and
+    shrinks it (what a frame of the width wanted cannot show)."""
+    for page in (report_html, report_html.parent / "compare" / "compare.html"):
+        assert _layout(page, 390)["viewport"] == "width=device-width, initial-scale=1", page.name
 
 
 def test_screenshot_of_the_report(report_html: Path) -> None:
