@@ -433,3 +433,22 @@ def test_shares_in_sentences_print_as_in_the_tables() -> None:
     assert shares, comparison.table["verdict"].to_list()
     for text in shares:
         assert len(text.replace(".", "").lstrip("0")) == 3 or float(text) == 0, text
+
+
+def test_every_panel_of_the_differences_figure_has_a_human_title() -> None:
+    """Issue 24: the panels were titled with code names (``seat_advantage[0]``). Every panel's
+    title is words: no identifier characters (``_``, ``[``), never the statistic's name, and
+    starting with a capital; the same in the one-column figure for a phone."""
+    from raspis.analysis.figures import differences
+
+    comparison = compare([_two_variants(60, seed=4, deal_rows=True)])
+    names = set(comparison.table["statistic"])
+    assert {"seat_advantage[0]", "mean_score[a]", "made_share"} <= names
+    for columns in (4, 1):
+        titles = [axis.get_title().replace("\n", " ")
+                  for axis in differences(comparison.table, columns=columns).axes
+                  if axis.get_visible()]
+        assert len(titles) == len(names)
+        for title in titles:
+            assert title not in names and not re.search(r"[_\[\]]", title), title
+            assert title[0].isupper(), title
