@@ -34,6 +34,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import numpy as np
+
 from .cards import ABOVE, BELOW, JOKER_MASK, is_joker, popcount, suit_of
 from .core import rules as core
 from .core.codes import (
@@ -48,6 +50,7 @@ from .core.codes import (
     TRUMP_NONE,
     call_value,
 )
+from .core.deal import sample_hands
 from .core.plan import rule_plan
 from .game import Game, Phase, TrickCard
 from .observation import Observation
@@ -144,8 +147,11 @@ class HandSampler:
     """Deals the cards one seat cannot see, consistently with its observation.
 
     Build it once per decision (it works out the unseen cards, the seats' card counts and the
-    inferred voids) and call ``sample`` for each determinization. A seat's own hand is kept as it
-    is, except where it is hidden (dark bidding, lobovaya), when it is dealt like the others.
+    inferred voids) and call ``sample`` for each determinization; the deal itself is the core's
+    (``engine.core.deal.sample_hands``), which ``strategies.mc`` also calls for many guesses at
+    once from these same fields (``known``, ``missing``, ``forbidden``, ``pool``, ``rest``). A
+    seat's own hand is kept as it is, except where it is hidden (dark bidding, lobovaya), when it
+    is dealt like the others.
     """
 
     def __init__(self, observation: Observation) -> None:
@@ -191,8 +197,7 @@ class HandSampler:
         forbidden[seat] = 0
         self.forbidden = [forbidden[s] & pool_mask if self.missing[s] else 0
                           for s in range(players)]
-        self.constrained = any(self.forbidden)
-        self.seats = [s for s in range(players) if self.missing[s]]
+        self._arrays: tuple[np.ndarray, ...] | None = None
 
     def sample_stock(self, hands: Sequence[int], rng: random.Random) -> list[int]:
         """A guess of the stock left, in drawing order, given a guess of every hand
@@ -213,59 +218,19 @@ class HandSampler:
         return stock
 
     def sample(self, rng: random.Random) -> list[int]:
-        """One guess of every seat's hand (masks); the seat's known cards are always in it."""
-        hands = list(self.known)
-        pool = self.pool[:]
-        rng.shuffle(pool)
-        if self.constrained:
-            for _ in range(20):
-                dealt = self._deal_constrained(pool, rng)
-                if dealt is not None:
-                    for seat, cards in zip(self.seats, dealt, strict=True):
-                        hands[seat] |= cards
-                    return hands
-                rng.shuffle(pool)
-        position = 0
-        for seat in self.seats:
-            for card in pool[position:position + self.missing[seat]]:
-                hands[seat] |= 1 << card
-            position += self.missing[seat]
-        return hands
-
-    def _deal_constrained(self, pool: list[int], rng: random.Random) -> list[int] | None:
-        """Deal ``pool`` (shuffled) so that no seat gets a card it cannot hold; None on a dead end.
-
-        The most constrained cards go first; each card goes to a seat (or to the unseen rest) with
-        probability proportional to the room left there, which for unconstrained cards is a
-        uniform deal.
-        """
-        seats = self.seats
-        forbidden = [self.forbidden[s] for s in seats]
-        room = [self.missing[s] for s in seats]
-        rest = self.rest
-        dealt = [0] * len(seats)
-        order = sorted(pool, key=lambda card: sum(f >> card & 1 for f in forbidden))
-        for card in reversed(order):
-            bit = 1 << card
-            total = rest
-            for index, f in enumerate(forbidden):
-                if room[index] and not f & bit:
-                    total += room[index]
-            if total == 0:
-                return None
-            pick = rng.randrange(total)
-            if pick < rest:
-                rest -= 1
-                continue
-            pick -= rest
-            for index, f in enumerate(forbidden):
-                if room[index] and not f & bit:
-                    if pick < room[index]:
-                        room[index] -= 1
-                        dealt[index] |= bit
-                        break
-                    pick -= room[index]
-        return dealt
+        """One guess of every seat's hand (masks); the seat's known cards are always in it. The
+        deal is the core's (``engine.core.deal.sample_hands``: the most constrained cards first,
+        each to a place with chance in proportion to the room left there), its generator seeded
+        from ``rng``."""
+        arrays = self._arrays
+        if arrays is None:
+            arrays = self._arrays = (
+                np.array(self.known, dtype=np.int64), np.array(self.missing, dtype=np.int64),
+                np.array(self.forbidden, dtype=np.int64), np.array(self.pool, dtype=np.int64),
+                np.empty((1, len(self.known)), dtype=np.int64))
+        known, missing, forbidden, pool, hands = arrays
+        sample_hands(known, missing, forbidden, pool, self.rest, rng.getrandbits(63), 1, hands)
+        return [int(hand) for hand in hands[0]]
 
 
 def sample_hidden_hands(observation: Observation, rng: random.Random) -> list[int]:

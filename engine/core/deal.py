@@ -295,3 +295,63 @@ def deal_tricks(hand_size: int, participants: int, stock: int, draws: bool) -> i
     if not draws or participants <= 0:
         return hand_size
     return hand_size + max(stock, 0) // participants
+
+
+@jit()
+def sample_hands(known: np.ndarray, missing: np.ndarray, forbidden: np.ndarray, pool: np.ndarray,
+                 rest: int, seed: int, count: int, hands: np.ndarray) -> int:
+    """Deal ``count`` guesses of the hidden cards into ``hands`` (``count`` x seats): each seat
+    keeps ``known[s]`` and gets ``missing[s]`` cards of ``pool`` (the cards the observing seat has
+    not seen), none of ``forbidden[s]`` (its shown voids), the other ``rest`` cards of the pool
+    going to nobody (the stock, the hidden tricks). The one deal of a guess, used by
+    ``engine.determinize.HandSampler`` (for ``Observation.resample`` and the search strategies)
+    and by ``strategies.mc`` for many guesses at once: the most constrained cards first, each
+    card to a seat (or to the rest) with chance in proportion to the room left there among the
+    places it may go, which with nothing forbidden is a uniform deal; a dead end deals the guess
+    again (20 tries, then the voids are ignored).
+    ``seed`` is the generator's state (an ``int64`` view); returns its next state."""
+    seats = known.shape[0]
+    size = pool.shape[0]
+    constraint = np.zeros(size, dtype=np.int64)
+    for index in range(size):
+        bit = np.int64(1) << pool[index]
+        for other in range(seats):
+            if missing[other] and forbidden[other] & bit:
+                constraint[index] += 1
+    cards = pool[np.argsort(-constraint, kind="mergesort")]
+    room = np.zeros(seats, dtype=np.int64)
+    state = np.uint64(seed)
+    for guess in range(count):
+        for attempt in range(21):
+            strict = attempt < 20
+            for other in range(seats):
+                hands[guess, other] = known[other]
+                room[other] = missing[other]
+            left = rest
+            ok = True
+            for position in range(size):
+                bit = np.int64(1) << cards[position]
+                total = left
+                for other in range(seats):
+                    if room[other] and not (strict and forbidden[other] & bit):
+                        total += room[other]
+                if total == 0:
+                    ok = False
+                    break
+                word = splitmix64(state)  # one step of the SplitMix64 generator
+                state = state + GOLDEN
+                pick = np.int64(word % np.uint64(total))
+                if pick < left:
+                    left -= 1
+                    continue
+                pick -= left
+                for other in range(seats):
+                    if room[other] and not (strict and forbidden[other] & bit):
+                        if pick < room[other]:
+                            room[other] -= 1
+                            hands[guess, other] |= bit
+                            break
+                        pick -= room[other]
+            if ok:
+                break
+    return np.int64(state)
