@@ -45,7 +45,7 @@ def _clean(value: object) -> object:
 
 
 #: Width of piped (non-terminal) output when ``COLUMNS`` is not set.
-PIPED_WIDTH = 120
+PIPED_WIDTH = 100  # as every command's (cli.terminal)
 #: Longest a wrapped text column (a verdict) may be before it wraps.
 TEXT_WIDTH = 48
 
@@ -252,7 +252,9 @@ def stats_command(
     "table_names",
     multiple=True,
     type=click.Choice([name for names in SECTIONS.values() for name in names]),
-    help="show only this table (repeat for several)",
+    metavar="TABLE",
+    help="show only this table (repeat for several): "
+    + ", ".join(name for names in SECTIONS.values() for name in names),
 )
 @format_option
 @friendly_errors

@@ -9,6 +9,7 @@ from raspis.analysis.compare import answer, compare, display_table, findings, wr
 
 from .analysis import emit_tables, format_option, warn_incomplete
 from .common import friendly_errors, level_option
+from .terminal import terminal_width, wrap
 
 TITLES = {
     "compare": "Each variant against the baseline: the difference and its interval (adjusted), "
@@ -80,7 +81,7 @@ def compare_command(
     warn_incomplete(runs)
     comparison = compare(runs, level=level, baseline=baseline, focus=focus)
     for note in comparison.notes:
-        click.echo(note, err=True)
+        click.echo(wrap(note, terminal_width()), err=True)
     if output_format in ("table", "markdown"):
         _print_lines(answer(comparison) + [""] + [f"- {line}" for line in findings(comparison)]
                      + [""])

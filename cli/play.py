@@ -190,7 +190,8 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
                        _estimate(specs))
     game = record.game
     if trace:
-        click.echo(game.trace())
+        columns = terminal_width()  # an event a line, wrapped under itself
+        click.echo("\n".join(wrap(line, columns) for line in game.trace().splitlines()))
         click.echo()
     # the seats in parts if they do not fit side by side; a long name in full above the sheet
     click.echo(game.score_sheet(names, width=terminal_width()))

@@ -138,3 +138,68 @@ def test_a_batch_lineup_and_an_all_scalar_lineup_say_nothing(tmp_path: Path) -> 
         result = run("tournament", "--strategies", lineup, "--games", "4", "--workers", "1",
                      "--quiet", "--out", str(tmp_path / f"run{number}"))
         assert "no batch version" not in result.output, lineup
+
+
+def _commands(group=cli, path=()):  # noqa: ANN001, ANN202
+    """Every command and subcommand of raspis, as argument lists."""
+    import click
+
+    yield list(path)
+    if isinstance(group, click.Group):
+        for name, command in group.commands.items():
+            yield from _commands(command, (*path, name))
+
+
+@pytest.mark.parametrize("path", [" ".join(p) for p in _commands()])
+def test_every_help_fits(path: str) -> None:
+    # balance's --table listed its eleven choices on one 106-column line
+    assert_fits(run(*path.split(), "--help").output)
+
+
+def test_play_trace_fits_and_keeps_every_event() -> None:
+    from raspis.strategies import load_strategy, play_game
+
+    output = run("play", "--variant", "joker", "--seed", "7", "--trace").output
+    assert_fits(output)  # a deal's line with four hands of nine cards was 167 columns
+    strategies = [load_strategy("random") for _ in range(4)]
+    game = play_game(load_variant("joker"), 4, 7, strategies, log=True).game
+    for event in game.trace().splitlines():
+        assert " ".join(event.split()) in " ".join(output.split()), event
+
+
+def test_compare_piped_fits_100_columns_without_columns_set(tmp_path: Path) -> None:
+    """Piped output (compare > compare.txt in make run) fits 100 columns like the rest: the
+    answer, the findings, the tables and the notes on stderr (it was 120)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from raspis.analysis.synthetic import write_run
+    from test_compare import _two_variants
+
+    run_ = _two_variants(60, seed=4, deal_rows=True, same_deals=False)
+    study = write_run(tmp_path / "study", run_.games.collect(), run_.deal_stats.collect(),
+                      run_.deals.collect())
+    result = CliRunner().invoke(cli, ["compare", str(study)], env={"COLUMNS": None})
+    assert result.exit_code == 0, result.output
+    assert "welch" in result.output.lower()
+    assert_fits(result.stdout)
+    assert_fits(result.stderr)
+    assert max(map(len, result.stdout.splitlines())) > 90  # the width is used, not shrunk
+
+
+def test_the_compile_notice_fits() -> None:
+    import io
+
+    from numba import njit
+    from raspis.engine.core import compiling
+
+    @njit
+    def fresh(value: int) -> int:
+        return value * 5 + 2
+
+    stream = io.StringIO()
+    with compiling.compile_notice("the rules core and the compiled players", estimate=30,
+                                  stream=stream, moving=False):
+        assert fresh(2) == 12
+    assert_fits(stream.getvalue())
+    assert "later runs load it in about a second" in stream.getvalue()

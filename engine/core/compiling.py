@@ -78,7 +78,7 @@ def compile_notice(what: str = "the rules core and the compiled players",
         if finished.is_set() and watch.compiled == 0:
             return
         began[0] = time.monotonic()
-        write(f"raspis: compiling {what} (once per machine and raspis version, about "
+        write(f"raspis: compiling {what} (once per machine and raspis version,\n  about "
               f"{estimate:.0f} s of one core; later runs load it in about a second)\n")
         while moving and not finished.wait(0.25):
             write(f"\r  compiled {watch.compiled} functions, {time.monotonic() - began[0]:.0f} s")
