@@ -34,8 +34,9 @@ from raspis import __version__
 
 from . import balance, figures, luck, outcomes
 from .dataset import Run, open_runs
-from .formats import format_number
+from .formats import format_number, percent
 from .intervals import LEVEL
+from .question import ROLES, Topic, role
 from .tables import (
     TEMPLATES,
     TITLES,
@@ -338,9 +339,9 @@ def _write_report(runs: Sequence[Run], folder: Path, level: float, alpha: float,
         "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "runs": [run.describe() for run in runs],
         "sections": sections,
-        "findings": key_findings(runs, tables, level),
     }
-    context["answer"], context["comparison"] = _comparison_findings(runs, level)
+    context["answer"], context["comparison"], topic = _comparison_findings(runs, level)
+    context["findings"] = key_findings(runs, tables, level, topic)
     from .ranking import ranking_verdicts
 
     context["ranking"] = ranking_verdicts(tables.get("ranking", pl.DataFrame()),
@@ -479,17 +480,28 @@ def _measured(low: float | None, high: float | None) -> bool:
     return low is not None and high is not None and (low > 0 or high < 0)
 
 
+#: the statistic (``compare``'s name) each kind of key finding is about, in the default order
+FINDING_KINDS = ("mean_score[", "seat_advantage[", "dealer_cost", "joker_value", "match_length",
+                 "strategy_share")
+
+
 def key_findings(
-    runs: Sequence[Run], tables: dict[str, pl.DataFrame], level: float = LEVEL
+    runs: Sequence[Run], tables: dict[str, pl.DataFrame], level: float = LEVEL,
+    topic: Topic | None = None,
 ) -> list[str]:
     """The report's opening sentences, per run and variant, written from the tables: the gap
     between the two best strategies, the seats, the dealer's cost, the Joker, how long a match
     must be, and how much of the score the strategies explain. Each carries its estimate, its
     interval and where it came from; one whose interval includes 0 is not measurable at this
-    size, with the deal sets a test would need."""
-    lines: list[str] = []
-    keys = [("run", "variant")]
-    del keys
+    size, with the deal sets a test would need.
+
+    With ``topic`` (what the variants' changed rules are about, ``question.topic_of``), the
+    findings are ranked by relevance to its question (``question.role``: the question's
+    statistic first, those it bears on next), each kind's sentences side by side for every run
+    and variant, so the reader sees at once whether it holds under each; without, per run and
+    variant."""
+    tagged: list[tuple[str, str]] = []
+    lines = _Tagged(tagged)
     ranking = tables.get("ranking", pl.DataFrame())
     if ranking.height == 0:
         return ["No finished games: nothing to report."]
@@ -515,13 +527,13 @@ def key_findings(
                 estimate, low, high = (r["mean_difference"], r["mean_difference_low"],
                                        r["mean_difference_high"])
                 if _measured(low, high):
-                    lines.append(
+                    lines.kind("mean_score[").append(
                         f"{r['strategy_a']} scores {_number(estimate)} [{_number(low)}, "
                         f"{_number(high)}] points a game more than {r['strategy_b']}, the "
                         f"runner-up ({r['design']}, {r['deal_sets']:,} deal sets; {where})."
                     )
                 elif low is not None:
-                    lines.append(
+                    lines.kind("mean_score[").append(
                         f"{r['strategy_a']} and {r['strategy_b']}: no measurable difference at "
                         f"this size ({_number(estimate)} [{_number(low)}, {_number(high)}] "
                         f"points a game); "
@@ -537,6 +549,7 @@ def key_findings(
                          f"[{_number(top['score_advantage_low'])}, "
                          f"{_number(top['score_advantage_high'])}] points a game")
             p_value = format_number(test["p_value"], "p_value")
+            lines.kind("seat_advantage[")
             if test["unequal"]:
                 lines.append(
                     f"The seats are not equal (Hotelling's T², p = {p_value}): the largest "
@@ -561,7 +574,8 @@ def key_findings(
                 )
         run = next((r for r in runs if r.label == run_label), None)
         if run is not None:
-            lines += _deal_findings(run, str(variant), where, level)
+            for kind, line in _deal_findings(run, str(variant), where, level):
+                lines.kind(kind).append(line)
         lengths = rows("match_length")
         if lengths and ordered.height >= 2:
             first, second = ordered["strategy"][0], ordered["strategy"][1]
@@ -578,7 +592,7 @@ def key_findings(
                         and duplicate != float("inf")
                         else ""
                     )
-                    lines.append(
+                    lines.kind("match_length").append(
                         f"{r['strategy_a']} wins 95% of matches against {r['strategy_b']} from "
                         f"{games:,.0f} games on (counting games won){extra} ({where})."
                     )
@@ -586,24 +600,45 @@ def key_findings(
         if variance and variance[0]["strategy_share"] is not None:
             r = variance[0]
             free = r.get("strategy_share_luck_free")
-            more = f", {100 * free:.0f}% of what is left once card luck is removed" if free else ""
-            lines.append(
-                f"The strategies explain {100 * r['strategy_share']:.0f}% of the variance of "
+            more = f", {percent(free)} of what is left once card luck is removed" if free else ""
+            lines.kind("strategy_share").append(
+                f"The strategies explain {percent(r['strategy_share'])} of the variance of "
                 f"final scores{more} ({where})."
             )
-    return lines
+    if topic is None:
+        return [line for _, line in tagged]
+    ranks = {kind: (ROLES.index(role(kind, topic, None)), index)
+             for index, kind in enumerate(FINDING_KINDS)}
+    return [line for _, line in sorted(tagged, key=lambda item: ranks[item[0]])]
 
 
-def _deal_findings(run: Run, variant: str, where: str, level: float) -> list[str]:
-    """The dealer's cost and the Joker's value over all deals of a variant, as sentences."""
-    lines = []
+class _Tagged:
+    """A list of findings that appends each with the kind set last (``kind``)."""
+
+    def __init__(self, tagged: list[tuple[str, str]]) -> None:
+        self.tagged = tagged
+        self.current = FINDING_KINDS[0]
+
+    def kind(self, name: str) -> _Tagged:
+        self.current = name
+        return self
+
+    def append(self, line: str) -> None:
+        self.tagged.append((self.current, line))
+
+
+def _deal_findings(run: Run, variant: str, where: str, level: float) -> list[tuple[str, str]]:
+    """The dealer's cost and the Joker's value over all deals of a variant, as sentences, each
+    with its kind (``FINDING_KINDS``)."""
+    lines = _Tagged([])
     cost = balance.hook_cost(run, by=(), level=level).filter(pl.col("variant") == variant)
+    lines.kind("dealer_cost")
     if cost.height:
         r = cost.row(0, named=True)
         estimate, low, high = (r["dealer_minus_others"], r["dealer_minus_others_low"],
                                r["dealer_minus_others_high"])
         unit = r["intervals"]
-        hook = (f"; the hook restricted {100 * r['forced_share']:.0f}% of the dealer's bids"
+        hook = (f"; the hook restricted {percent(r['forced_share'])} of the dealer's bids"
                 if r["forced_share"] else "; the hook never restricted a bid")
         if _measured(low, high):
             side = "more" if estimate > 0 else "less"
@@ -623,6 +658,7 @@ def _deal_findings(run: Run, variant: str, where: str, level: float) -> list[str
     joker = balance.joker_value(run, by=(), level=level).filter(
         (pl.col("variant") == variant) & (pl.col("joker") == "joker1")
     )
+    lines.kind("joker_value")
     if joker.height:
         r = joker.row(0, named=True)
         estimate, low, high = r["value"], r["value_low"], r["value_high"]
@@ -638,7 +674,7 @@ def _deal_findings(run: Run, variant: str, where: str, level: float) -> list[str
                 f"[{_number(low)}, {_number(high)}] points a deal); "
                 f"{_needed(deal_sets, estimate, low, high, level, _per_set(run, r))} ({where})."
             )
-    return lines
+    return lines.tagged
 
 
 def _deal_set_count(run: Run, variant_hash: str) -> int:
@@ -651,7 +687,8 @@ def _deal_set_count(run: Run, variant_hash: str) -> int:
     )
 
 
-def _comparison_findings(runs: Sequence[Run], level: float) -> tuple[list[str], list[str]]:
+def _comparison_findings(runs: Sequence[Run], level: float
+                         ) -> tuple[list[str], list[str], Topic | None]:
     """With two or more variants, the comparison's answer (``compare.answer``: the question the
     changed rules ask, under each lineup) and its clearest other differences from the first (at
     most six sentences, a count of the rest and the multiplicity note); nothing with a single
@@ -659,9 +696,10 @@ def _comparison_findings(runs: Sequence[Run], level: float) -> tuple[list[str], 
     from .compare import answer, compare, findings
 
     if sum(run.variant_names().height for run in runs) < 2:
-        return [], []
+        return [], [], None
     comparison = compare(list(runs), level=level)
-    return answer(comparison), findings(comparison, limit=6)
+    topics = [q["topic"] for q in comparison.questions if q["topic"] is not None]
+    return answer(comparison), findings(comparison, limit=6), topics[0] if topics else None
 
 
 def _per_set(run: Run, row: dict[str, object]) -> float:

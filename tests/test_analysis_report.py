@@ -181,3 +181,32 @@ def test_report_replaces_an_old_report_whole_and_leaves_other_files(small_run: P
         build_report([small_run], folder)
     assert (folder / "report.html").read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_key_findings_rank_by_the_question_of_the_changed_rules() -> None:
+    """Issue 24: the report's first key finding was the strategies' gap, which has nothing to do
+    with the hook the study asks about. Given the changed rules' topic (the hook), the dealer's
+    findings come first, for every run and variant side by side, then those the hook bears on
+    (the strategies' scores, the seats), then the rest; without a topic the order is per run and
+    variant, as before."""
+    import sys
+
+    from raspis.analysis.question import TOPICS
+    from raspis.analysis.report import key_findings
+    from raspis.analysis.tables import balance_tables, stats_tables
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_compare import _two_variants
+
+    run = _two_variants(60, seed=4, deal_rows=True, dealer_effect=8.0)
+    tables = {**stats_tables([run], ratings=False), **balance_tables([run])}
+    hook = next(topic for topic in TOPICS if topic.prefix == "bidding.hook")
+    plain = key_findings([run], tables)
+    ranked = key_findings([run], tables, topic=hook)
+    assert sorted(plain) == sorted(ranked) and len(ranked) >= 8
+    assert plain[0].startswith("a scores")  # the strategies first, per run and variant
+    dealer = [i for i, line in enumerate(ranked) if line.startswith(("The dealer", "The dealer's"))]
+    assert dealer == [0, 1]  # both variants' dealer findings, before anything else
+    assert sorted(line.rsplit(", ", 1)[1] for line in ranked[:2]) == ["other).", "synthetic)."]
+    assert ranked[2].startswith("a scores") and ranked[3].startswith("a scores")
+    assert ranked[-1].startswith("The strategies explain")
