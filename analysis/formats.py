@@ -14,7 +14,7 @@ PRECISE_COLUMNS = frozenset({"exact", "simulated", "probability"})
 def is_share(column: str) -> bool:
     """Whether a column holds a share (0 to 1), printed as a percentage: ``win_rate``,
     ``made_share``, ``target`` and the like."""
-    return column.endswith(("_rate", "_share")) or column in ("target", "share")
+    return column.endswith(("_rate", "_share")) or column in ("target", "share", "interval_level")
 
 
 def percent(value: float, digits: int = 3) -> str:
@@ -39,7 +39,7 @@ def format_number(value: object, column: str = "") -> str:
             return ""
         if math.isinf(value):
             return "∞" if value > 0 else "-∞"
-        if column.endswith("p_value") or column.endswith("_p"):
+        if column.endswith(("p_value", "_p", "p_adjusted")):
             return format_p_value(value)
         if column in PRECISE_COLUMNS:
             return f"{value:.6g}"

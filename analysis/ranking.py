@@ -293,6 +293,31 @@ def plackett_luce_ratings(
     return table.select("variant", *schema).sort(["variant", "mu"], descending=[False, True])
 
 
+def adjust_pairs(pairs: pl.DataFrame, level: float = LEVEL) -> pl.DataFrame:
+    """``pairs`` (``paired_differences``, stacked with a ``run`` column or not) adjusted for
+    multiplicity: the pairs of a run's variant are one family of tests, Benjamini-Hochberg at
+    ``level`` (``question.adjust``). ``mean_difference_low``/``high`` become the matching
+    false-coverage-rate interval, the one every table and sentence shows, so "measurable" always
+    follows it; ``p_adjusted``, ``interval_level`` and ``measurable`` are added."""
+    from .question import adjust
+
+    if "p_adjusted" in pairs.columns or pairs.height == 0:
+        return pairs
+    runs = pl.col("run") if "run" in pairs.columns else pl.lit("")
+    family = pairs.with_columns(
+        pl.col("mean_difference").alias("difference"),
+        pl.col("mean_difference_low").alias("difference_low"),
+        pl.col("mean_difference_high").alias("difference_high"),
+        (pl.col("deal_sets") - 1).cast(pl.Float64).alias("df"),
+        pl.concat_str([runs, pl.col("variant")], separator="/").alias("family"),
+    )
+    adjusted = adjust(family, level)
+    return adjusted.with_columns(
+        pl.col("shown_low").alias("mean_difference_low"),
+        pl.col("shown_high").alias("mean_difference_high"),
+    ).select(*pairs.columns, "p_adjusted", "interval_level", "measurable")
+
+
 def ranking_verdicts(ranking: pl.DataFrame, pairs: pl.DataFrame,
                      level: float = LEVEL) -> list[str]:
     """The ranking in words, per run and variant: the strategies by mean score, each against the
@@ -302,18 +327,10 @@ def ranking_verdicts(ranking: pl.DataFrame, pairs: pl.DataFrame,
     (``question.adjust``), so "cannot be told apart" always follows the interval shown."""
     from .formats import format_number
     from .intervals import needed_deal_sets
-    from .question import adjust
 
     if ranking.height == 0 or pairs.height == 0:
         return []
-    family = pairs.with_columns(
-        pl.col("mean_difference").alias("difference"),
-        pl.col("mean_difference_low").alias("difference_low"),
-        pl.col("mean_difference_high").alias("difference_high"),
-        (pl.col("deal_sets") - 1).cast(pl.Float64).alias("df"),
-        pl.concat_str([pl.col("run"), pl.col("variant")], separator="/").alias("family"),
-    )
-    adjusted = adjust(family, level)
+    adjusted = adjust_pairs(pairs, level)  # as stats_tables gives them: adjusted once
     lines = []
     for (run, variant), part in ranking.group_by(["run", "variant"], maintain_order=True):
         order = part.sort("mean_score", descending=True)["strategy"].to_list()
@@ -327,8 +344,8 @@ def ranking_verdicts(ranking: pl.DataFrame, pairs: pl.DataFrame,
                 continue
             r = found[0]
             sign = 1.0 if r["strategy_a"] == better else -1.0
-            estimate = sign * r["difference"]
-            low, high = sorted((sign * r["shown_low"], sign * r["shown_high"]))
+            estimate = sign * r["mean_difference"]
+            low, high = sorted((sign * r["mean_difference_low"], sign * r["mean_difference_high"]))
             interval = (f"{format_number(estimate)} [{format_number(low)}, "
                         f"{format_number(high)}] points a game")
             if r["measurable"]:
@@ -336,8 +353,7 @@ def ranking_verdicts(ranking: pl.DataFrame, pairs: pl.DataFrame,
                 sentences.append(f"{better} beats {worse} by {interval}")
             else:
                 chain.append(f"≈ {worse}")
-                se = (r["difference_high"] - r["difference_low"]) / (
-                    2 * float(stats.t.ppf(0.5 + level / 2, max(r["deal_sets"] - 1, 1))))
+                se = r["difference_sd"] / np.sqrt(r["deal_sets"])
                 needed = needed_deal_sets(r["deal_sets"], se, estimate, level)
                 size = ("no difference at all was observed" if not np.isfinite(needed) else
                         f"about {needed * r['games_per_deal_set']:,.0f} games "

@@ -31,7 +31,7 @@ TITLES: dict[str, str] = {
     "ranking": "Strategy ranking (mean score per game, win rate, mean place; "
     "intervals over deal sets)",
     "pairs": "Paired differences between strategies (mean over deal sets of A's mean score "
-    "minus B's)",
+    "minus B's; intervals adjusted for the pairs of each variant, Benjamini-Hochberg)",
     "ratings": "Plackett-Luce ratings (openskill), per lineup slot, games in game_id order",
     "seats": "Seat effects by position (0 = first dealer, 1 = left of the first dealer)",
     "seat_test": "Test that all positions are equal (Hotelling T² over deal sets)",
@@ -72,10 +72,12 @@ def stack_runs(runs: Sequence[Run], compute: Callable[[Run], pl.DataFrame]) -> p
 def stats_tables(
     runs: Sequence[Run], level: float = LEVEL, rating_games: int | None = None, ratings: bool = True
 ) -> dict[str, pl.DataFrame]:
-    """``ranking``, ``pairs`` and (unless ``ratings`` is False) ``ratings`` for the runs."""
+    """``ranking``, ``pairs`` (adjusted for multiplicity, ``ranking.adjust_pairs``) and (unless
+    ``ratings`` is False) ``ratings`` for the runs."""
     tables = {
         "ranking": stack_runs(runs, lambda run: ranking.strategy_ranking(run, level)),
-        "pairs": stack_runs(runs, lambda run: ranking.paired_differences(run, level)),
+        "pairs": ranking.adjust_pairs(
+            stack_runs(runs, lambda run: ranking.paired_differences(run, level)), level),
     }
     if ratings:
         tables["ratings"] = stack_runs(

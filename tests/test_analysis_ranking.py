@@ -229,3 +229,44 @@ def test_stats_ranks_in_words_with_pairwise_verdicts() -> None:
     line = ranking_verdicts(tables["ranking"], tables["pairs"])[0]
     assert " ≈ " in line and "cannot be told apart at this size" in line
     assert "would tell them apart" in line or "no difference at all" in line
+
+
+def test_the_pairs_table_shows_the_interval_the_verdict_states() -> None:
+    """Issue 24: stats' sentence gave a pair's Benjamini-Hochberg interval and its table the
+    unadjusted one (27.52 [-28.96, 84.01] against [-21.48, 76.53]). The table's intervals are the
+    adjusted ones: each contains the unadjusted interval, p_adjusted is Benjamini-Hochberg worked
+    by hand, measurable follows the interval, and the sentence's interval is the table's."""
+    from raspis.analysis import run_from_frames, stats_tables
+    from raspis.analysis.ranking import paired_differences, ranking_verdicts
+    from raspis.analysis.synthetic import synthetic_deal_stats, synthetic_games
+    from raspis.analysis.tables import display_frame
+
+    run = run_from_frames(
+        synthetic_games(40, duplicate=True, noise_sd=40.0, seed=4,
+                        strategy_effect={"a": 30.0, "b": 0.0, "c": 0.0, "d": -30.0}),
+        synthetic_deal_stats(4, seed=1)[0])
+    pairs = stats_tables([run], ratings=False)["pairs"]
+    raw = paired_differences(run)
+    assert pairs.height == raw.height == 6
+    joined = pairs.join(raw, on=["strategy_a", "strategy_b"], suffix="_raw")
+    for row in joined.iter_rows(named=True):
+        assert row["mean_difference_low"] <= row["mean_difference_low_raw"]
+        assert row["mean_difference_high"] >= row["mean_difference_high_raw"]
+        assert row["measurable"] == (row["mean_difference_low"] > 0
+                                     or row["mean_difference_high"] < 0)
+    p = np.array(raw["p_value"].to_list())
+    order = np.argsort(p)
+    by_hand = np.minimum.accumulate((p[order] * len(p) / np.arange(1, len(p) + 1))[::-1])[::-1]
+    expected = dict(zip(zip(raw["strategy_a"].to_list(), raw["strategy_b"].to_list(),
+                            strict=True),
+                        np.empty(len(p)), strict=True))
+    for rank, index in enumerate(order):
+        expected[(raw["strategy_a"][int(index)], raw["strategy_b"][int(index)])] = min(
+            by_hand[rank], 1.0)
+    for row in pairs.iter_rows(named=True):
+        assert row["p_adjusted"] == pytest.approx(expected[(row["strategy_a"], row["strategy_b"])])
+    line = ranking_verdicts(stats_tables([run], ratings=False)["ranking"], pairs)[0]
+    headers, rows = display_frame(pairs)
+    cells = [row[headers.index("mean_difference [CI]")] for row in rows]
+    stated = [cell for cell in cells if cell.split(" ", 1)[1] in line]
+    assert len(stated) >= 2, (line, cells)
