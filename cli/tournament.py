@@ -244,6 +244,11 @@ def _print_table(table) -> None:  # noqa: ANN001
     def number(value: float | None, spec: str, width: int) -> str:
         return f"{value:{width}{spec}}" if value is not None else f"{'n/a':>{width}}"
 
+    def rate(value: float | None) -> str:  # a share as the reports print it: 45.0%
+        from raspis.analysis.formats import percent
+
+        return f"{percent(value) if value is not None else 'n/a':>9}"
+
     rows = list(table.iter_rows(named=True))
     # the numbers take 43 columns: the text columns share the rest
     room = max(terminal_width() - 45, 32)
@@ -256,7 +261,7 @@ def _print_table(table) -> None:  # noqa: ANN001
                f"{'mean score':>11} {'win rate':>9} {'errored':>8}")
     for row in rows:
         numbers = (f"{row['seat_games']:>10,} {number(row['mean_score'], '.1f', 11)} "
-                   f"{number(row['win_rate'], '.3f', 9)} {row['errored']:>8}")
+                   f"{rate(row['win_rate'])} {row['errored']:>8}")
         if len(row["variant"]) > variant or len(row["strategy"]) > strategy:
             click.echo(wrap(f"{row['variant']} {row['strategy']}", terminal_width()))
             click.echo(f"{'':<{variant}} {'':<{strategy}} {numbers}")

@@ -4,6 +4,7 @@ names and intervals come whole."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,9 @@ def test_a_scalar_seat_is_named_once_on_stderr(tmp_path: Path) -> None:
     assert result.stderr.count("no batch version") == 1
     assert "lineup seat 2 (heuristic)" in result.stderr
     assert_fits(result.stdout)
+    # the win rate a percentage, as in every report (0.450 beside 45.0% before)
+    rows = [line.split() for line in result.stdout.splitlines() if line.startswith("classic ")]
+    assert len(rows) == 3 and all(re.fullmatch(r"\d+(\.\d+)?%", row[-2]) for row in rows), rows
 
 
 def test_a_batch_lineup_and_an_all_scalar_lineup_say_nothing(tmp_path: Path) -> None:
