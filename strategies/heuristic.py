@@ -106,7 +106,7 @@ def bid_distribution(
     if hand is not None:
         chances = card_chances(rules, hand, trump, hand_size, players, first == seat,
                                rules.deck & ~hand & ~out)
-        return trick_distribution([min(1.0, chance * scale) for chance in chances], hand_size)
+        return trick_distribution(chances, hand_size, scale)
     expected = hand_size / players
     visible = [(other, cards) for other, cards in enumerate(other_hands)
                if cards is not None and other != seat and other in order]

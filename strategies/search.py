@@ -101,8 +101,7 @@ class BidEvidence:
             hand = hands[seat] | played
             chances = card_chances(rules, hand, self.trump, self.hand_size, self.players, leads,
                                    deck & ~hand & ~out)
-            distribution = trick_distribution([min(1.0, chance * self.scale)
-                                               for chance in chances], self.hand_size)
+            distribution = trick_distribution(chances, self.hand_size, self.scale)
             expected = best_bid(distribution, bids, table)[0]
             total += strength * (bid - expected) ** 2
         return math.exp(-0.5 * total)

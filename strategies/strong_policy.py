@@ -10,26 +10,30 @@ memory rule lets it look back at (``machine.seen_cards``), the public premium sp
 every bid of it so far, and each seat's best deal: what every seat works out from the bids, the
 tricks and the totals) and the deal's score table in the plan.
 
-Bidding (as ``strategies.tactics.card_chances``): the chance of each source of a trick in the
-hand (Jokers nearly whole, a card by the binomial chance that the unseen higher cards fall under
-the hand's own, side suits discounted for ruffs, spare trumps for ruffing), scaled so that a
-deal's estimates add up to its tricks on average (``strong_section`` calibrates the scale on random
-deals once per table), give the Poisson-binomial distribution of the trick count. For each legal
-bid a share ``STEER`` of the deals one trick off it is moved onto it (the seat plays towards its
-bid); where a fitted table is shipped (``load_fit``: ``data/strong/NAME-PLAYERS.npz``, made by
-``strategies.strong.fit_bids``), that is blended with what the bid came to in self-play for hands
-of the same bucket (``fit_bucket``: the expected tricks and the pressure of the bids made before),
-``PRIOR`` deals' worth of the model against the counted deals. The bid is the legal one with the
-best expected points under the deal's score table in the plan, with the premium kept in reach
-added to a made bid (odds 1, as measured best for the heuristic in docs/strength.md). A hidden
-hand (dark, forehead) bids from the average share.
+The one copy of the heuristic's reasoning: the scalar ``heuristic`` calls these functions too
+(``strategies.tactics`` is their Python face, plain values in and out), so ``strong`` and
+``heuristic`` differ only in how they bid from the trick distribution and in what they read.
 
-Card play (as ``strategies.tactics.choose_play``): the seat keeps its ``need`` likeliest winners,
-wins a trick as cheaply as holds up, sheds spare cards highest first, ducks with the most dangerous
-card that cannot win; whether a card holds depends on who still wants tricks (keen players
-overtake when they can). The Joker is kept, led only when every trick is needed (with the demand
-that helps the hand) or low to lose. A seat in a premium span aims at exactly its bid while it can
-still make it.
+Bidding (``card_chances``): the chance of each source of a trick in the hand (Jokers nearly whole,
+a card by the binomial chance that the unseen higher cards fall under the hand's own, side suits
+discounted for ruffs, spare trumps for ruffing), scaled so that a deal's estimates add up to its
+tricks on average (``strong_section`` calibrates the scale on random deals once per table), give
+the Poisson-binomial distribution of the trick count. For each legal bid a share ``STEER`` of the
+deals one trick off it is moved onto it (the seat plays towards its bid); where a fitted table is
+shipped (``load_fit``: ``data/strong/NAME-PLAYERS.npz``, made by ``strategies.strong.fit_bids``),
+that is blended with what the bid came to in self-play for hands of the same bucket
+(``fit_bucket``: the expected tricks and the pressure of the bids made before), ``PRIOR`` deals'
+worth of the model against the counted deals. The bid is the legal one with the best expected
+points under the deal's score table in the plan, with the premium kept in reach added to a made bid
+(odds 1, as measured best for the heuristic in docs/strength.md). A hidden hand (dark, forehead)
+bids from the average share.
+
+Card play (``choose_play``, from plain values; ``_play`` reads them from the state): the seat keeps
+its ``need`` likeliest winners, wins a trick as cheaply as holds up, sheds spare cards highest
+first, ducks with the most dangerous card that cannot win; whether a card holds depends on who
+still wants tricks (keen players overtake when they can). The Joker is kept, led only when every
+trick is needed (with the demand that helps the hand, or declared as a card where only that does
+it) or low to lose. A seat in a premium span aims at exactly its bid while it can still make it.
 
 Everything here is integer masks and a few floating-point chances per card: a decision takes a
 fraction of a microsecond to a few microseconds.
@@ -121,7 +125,7 @@ def _pow(base: float, exponent: float) -> float:
     return base ** exponent
 
 
-# -- the chance that a card holds (``tactics._Table``) ---------------------------------------------
+# -- the chance that a card holds ------------------------------------------------------------------
 
 
 @jit()
@@ -129,7 +133,8 @@ def _beaten(card: int, trump: int, opponents: int, led: int, unseen: int, count:
             each: float, keen: float, must_trump: bool, jokers_out: int,
             shares: np.ndarray) -> float:
     """Chance that one of ``opponents`` players still to play takes a trick ``card`` is winning
-    (``tactics._Table.beaten``)."""
+    (``trump`` the trick's trump, ``led`` its led suit when ``card`` ruffs it): keen players
+    overtake whenever they can, the others only when they must."""
     if opponents <= 0:
         return 0.0
     suit = card // 13
@@ -161,7 +166,7 @@ def _lead_chance(card: int, trump: int, circular: bool, opponents: int, unseen: 
                          jokers_out, shares)
 
 
-# -- bidding (``tactics.card_chances``, ``trick_distribution``, ``best_bid``) ----------------------
+# -- bidding: card chances, the trick distribution, the calibration --------------------------------
 
 
 @jit()
@@ -239,9 +244,11 @@ def card_chances(hand: int, trump: int, hand_size: int, players: int, leads: boo
 
 
 @jit()
-def _distribution(chances: np.ndarray, count: int, scale: float, hand_size: int,
+def trick_distribution(chances: np.ndarray, count: int, scale: float, hand_size: int,
                   out: np.ndarray) -> None:
-    """P(t tricks), t = 0..hand_size, into ``out`` (``tactics.trick_distribution``)."""
+    """P(t tricks), t = 0..hand_size, into ``out``: each of the ``count`` sources wins
+    independently with its chance times ``scale`` (at most 1), a Poisson-binomial distribution,
+    more sources than tricks piling up on the last entry."""
     out[:hand_size + 1] = 0.0
     out[0] = 1.0
     top = 0
@@ -266,7 +273,8 @@ def chance_of(chance: float, scale: float) -> float:
 @jit()
 def estimate(hand: int, trump: int, hand_size: int, players: int, leads: bool, unseen: int,
              circular: bool, must_trump: bool, first_wins: bool) -> float:
-    """The expected tricks of a hand, unscaled (``tactics.estimate_tricks``)."""
+    """The expected tricks of a hand, unscaled: the sum of its ``card_chances``, at most the hand
+    size."""
     chances = np.empty(64, dtype=np.float64)
     count = card_chances(hand, trump, hand_size, players, leads, unseen, circular, must_trump,
                          first_wins, chances)
@@ -280,7 +288,8 @@ def estimate(hand: int, trump: int, hand_size: int, players: int, leads: bool, u
 def calibrate(cards: np.ndarray, players: int, hand_size: int, trump: bool, circular: bool,
               must_trump: bool, first_wins: bool, seed: int) -> float:
     """The scale that makes the estimates of a deal's hands add up to its tricks on average,
-    over 64 deals shuffled from ``seed`` (``tactics.Rules.scale``)."""
+    over 64 deals shuffled from ``seed`` (``strong_section``; the heuristic's
+    ``tactics.Rules.scale``)."""
     key = uint64(seed)
     deck = 0
     for card in cards:
@@ -461,7 +470,7 @@ def bid_distribution(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at:
     if m.deal_value(plan, row, m.D_HAND_HIDDEN):
         share = np.empty(hand_size, dtype=np.float64)
         share[:] = 1.0 / players
-        _distribution(share, hand_size, 1.0, hand_size, distribution)
+        trick_distribution(share, hand_size, 1.0, hand_size, distribution)
     else:
         max_hand = table[at + X_MAX_HAND]
         flag = 1 if (trump >= 0 or circular) else 0
@@ -475,7 +484,7 @@ def bid_distribution(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at:
         count = card_chances(hand, trump, hand_size, players, first == seat, unseen, circular,
                              plan[m.P_MUST_TRUMP] != 0,
                              plan[m.P_TWO_JOKERS] == rules.TWO_JOKERS_FIRST_WINS, chances)
-        _distribution(chances, count, scale, hand_size, distribution)
+        trick_distribution(chances, count, scale, hand_size, distribution)
     expected = 0.0
     for tricks in range(hand_size + 1):
         expected += tricks * distribution[tricks]
@@ -568,8 +577,8 @@ def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: 
 
 
 @jit()
-def _name_trump(hand: int) -> int:
-    """The longest suit, counting high cards a little (``tactics.name_trump_suit``)."""
+def name_trump_suit(hand: int) -> int:
+    """The suit to name: the longest, counting high cards a little (strong and heuristic)."""
     first = hand & ~JOKERS
     best, best_score = 0, -1.0
     for suit in range(4):
@@ -643,7 +652,7 @@ def _likeliest(cards: int, trump: int, circular: bool, opponents: int, unseen: i
 @jit()
 def _joker_lead(calls: int, hand: int, unseen: int, trump: int, high: bool) -> int:
     """The option to lead a Joker with: to win (with a demand that helps the hand) or to lose
-    (``tactics._joker_lead``); -1 when none fits."""
+    (low, in the suit most likely to be followed); -1 when none fits."""
     best, best_score = -1, -1e9
     for option in range(OPTION_COUNT):
         if not calls >> option & 1:
@@ -724,58 +733,78 @@ def _lowest_lead(win: np.ndarray, cards: int) -> int:
 @jit()
 def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
           hand: int) -> int:
-    row = state[m.S_ROW]
+    """The card of the seat to move: what it may see, read from the state, for ``choose_play``."""
     legal_all = state[m.S_LEGAL_A]
     calls = state[m.S_LEGAL_B]
+    jokers = legal_all & JOKERS
+    if legal_all & (legal_all - 1) == 0 and (jokers == 0 or calls & (calls - 1) == 0):
+        return m.play_code(rules.bit_index(legal_all), rules.bit_index(calls) if calls else 0)
+    players = state[m.S_ORDER_LEN]
+    need = _need(state, plan, seat, rules.popcount(hand))
+    keen, cliff = _keen(state, plan, seat)
+    unseen = (table[at + X_DECK] & ~hand & ~m.seen_cards(state, plan, seat)
+              & ~_turned_out(state, np.bool_(True), hand))
+    hand_size = m.deal_value(plan, state[m.S_ROW], m.D_HAND)
+    length = state[m.S_TRICK_LEN]
+    others_cards = (players - 1) * (hand_size - state[m.S_TRICKS_DONE]) - length
+    _, best, beats = m.trick_lead(state)
+    return choose_play(hand, legal_all, calls, state[m.S_TRUMP], state[m.S_LED],
+                       state[m.S_TRICK_TRUMP], length, best, beats, players, need, cliff, keen,
+                       unseen, others_cards, state[m.S_CIRCULAR] != 0,
+                       plan[m.P_MUST_TRUMP] != 0, plan[m.P_TWO_JOKERS], plan[m.P_LEAD_FINE],
+                       plan[m.P_NAMEABLE])
+
+
+@jit()
+def choose_play(hand: int, legal_all: int, calls: int, trump: int, led: int, trick_trump: int,
+                position: int, best: int, beats: bool, players: int, need: int, cliff: bool,
+                keen: float, unseen: int, others_cards: int, circular: bool, must_trump: bool,
+                two_jokers: int, lead_fine: int, nameable: int) -> int:
+    """The card to play (an action code, ``machine.play_code``), from plain values: the one copy
+    of the card play of ``strong`` and of the scalar ``heuristic`` (``tactics.choose_play`` is
+    its Python face).
+
+    ``legal_all``: the legal cards (mask), ``calls``: a Joker's legal options (``codes.OPTIONS``
+    mask); ``trump`` the deal's, ``led`` and ``trick_trump`` the trick's; ``position`` the cards
+    already in the trick (0: a lead), ``best`` and ``beats`` what leads it (``rules.card_key``,
+    ``machine.trick_lead``); ``players`` in the deal; ``need`` the tricks still wanted; ``cliff``:
+    missing one loses the deal's bid; ``keen`` the share of the others still wanting tricks;
+    ``unseen`` the cards the seat has not seen; ``others_cards`` how many the others hold;
+    ``lead_fine`` the Joker lead fine (below 0: fined); ``nameable`` the cards a Joker may be
+    declared as."""
     legal = legal_all & ~JOKERS
     jokers = legal_all & JOKERS
     joker = 52 if jokers >> 52 & 1 else 53
-    if legal_all & (legal_all - 1) == 0 and (jokers == 0 or calls & (calls - 1) == 0):
-        card = rules.bit_index(legal_all)
-        return m.play_code(card, rules.bit_index(calls) if calls else 0)
-    players = state[m.S_ORDER_LEN]
     remaining = rules.popcount(hand)
-    need = _need(state, plan, seat, remaining)
-    keen, cliff = _keen(state, plan, seat)
-    trump = state[m.S_TRUMP]
-    unseen = (table[at + X_DECK] & ~hand & ~m.seen_cards(state, plan, seat)
-              & ~_turned_out(state, np.bool_(True), hand))
-    hand_size = m.deal_value(plan, row, m.D_HAND)
-    done = state[m.S_TRICKS_DONE]
-    length = state[m.S_TRICK_LEN]
-    others_cards = (players - 1) * (hand_size - done) - length
     count = max(1, rules.popcount(unseen))
     opponents = max(1, players - 1)
     each = max(1.0, others_cards / opponents)
-    must_trump = plan[m.P_MUST_TRUMP] != 0
     jokers_out = _jokers(unseen)
     shares = np.empty(4, dtype=np.float64)
     for suit in range(4):
         shares[suit] = rules.popcount(unseen & rules.suit_mask(suit)) / count
-    circular = state[m.S_CIRCULAR] != 0
     chances = np.zeros(54, dtype=np.float64)
     jokers_held = _jokers(hand)
-    if length == 0:
-        return _lead(state, plan, hand, legal, jokers, joker, calls, trump, need, circular,
-                     remaining, jokers_held, unseen, count, opponents, each, keen, must_trump,
-                     jokers_out, shares, chances)
-    return _follow(state, plan, hand, legal, jokers, joker, calls, need, cliff, circular,
-                   remaining, jokers_held, unseen, count, players, each, keen, must_trump,
-                   jokers_out, shares, chances)
+    if position == 0:
+        return _lead(hand, legal, jokers, joker, calls, trump, need, circular, remaining,
+                     jokers_held, unseen, count, opponents, each, keen, must_trump, jokers_out,
+                     shares, chances, lead_fine < 0 and remaining > 1, nameable)
+    return _follow(hand, legal, jokers, joker, calls, need, cliff, circular, remaining,
+                   jokers_held, unseen, count, players, each, keen, must_trump, jokers_out,
+                   shares, chances, led, trick_trump, position, best, beats, two_jokers)
 
 
 @jit()
-def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: int, joker: int,
-          calls: int, trump: int, need: int, circular: bool, remaining: int, jokers_held: int,
-          unseen: int, count: int, opponents: int, each: float, keen: float, must_trump: bool,
-          jokers_out: int, shares: np.ndarray, win: np.ndarray) -> int:
+def _lead(hand: int, legal: int, jokers: int, joker: int, calls: int, trump: int, need: int,
+          circular: bool, remaining: int, jokers_held: int, unseen: int, count: int,
+          opponents: int, each: float, keen: float, must_trump: bool, jokers_out: int,
+          shares: np.ndarray, win: np.ndarray, fined: bool, nameable: int) -> int:
     rest = legal
     while rest:
         card = rules.bit_index(rest & -rest)
         rest &= rest - 1
         win[card] = _lead_chance(card, trump, circular, opponents, unseen, count, each, keen,
                                  must_trump, jokers_out, shares)
-    fined = plan[m.P_LEAD_FINE] < 0 and remaining > 1
     if need > 0:
         must_all = need >= remaining
         keepers = _keepers(win, legal, jokers_held, need)
@@ -797,7 +826,7 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
                                                      and card % 13 < best_card % 13):
                 best_card, best = card, win[card]
         if best_card < 0 or (jokers and not fined and best < 0.6 and must_all):
-            named = _named_lead(calls, plan[m.P_NAMEABLE], hand, unseen, trump, np.bool_(True))
+            named = _named_lead(calls, nameable, hand, unseen, trump, np.bool_(True))
             if named >= 0:
                 return m.named_code(joker, named)
             return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, np.bool_(True)))
@@ -827,21 +856,18 @@ def _lead(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: in
                 lowest, lowest_win = card, win[card]
         if not jokers or lowest_win < (0.6 if fined else 0.25):
             return _lowest_lead(win, legal)
-    named = _named_lead(calls, plan[m.P_NAMEABLE], hand, unseen, trump, np.bool_(False))
+    named = _named_lead(calls, nameable, hand, unseen, trump, np.bool_(False))
     if named >= 0:
         return m.named_code(joker, named)
     return m.play_code(joker, _joker_lead(calls, hand, unseen, trump, np.bool_(False)))
 
 
 @jit()
-def _follow(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, jokers: int, joker: int,
-            calls: int, need: int, cliff: bool, circular: bool, remaining: int,
-            jokers_held: int, unseen: int, count: int, players: int, each: float, keen: float,
-            must_trump: bool, jokers_out: int, shares: np.ndarray, chances: np.ndarray) -> int:
-    two_jokers = plan[m.P_TWO_JOKERS]
-    led, trick_trump = state[m.S_LED], state[m.S_TRICK_TRUMP]
-    position = state[m.S_TRICK_LEN]
-    _, best, beats = m.trick_lead(state)
+def _follow(hand: int, legal: int, jokers: int, joker: int, calls: int, need: int, cliff: bool,
+            circular: bool, remaining: int, jokers_held: int, unseen: int, count: int,
+            players: int, each: float, keen: float, must_trump: bool, jokers_out: int,
+            shares: np.ndarray, chances: np.ndarray, led: int, trick_trump: int, position: int,
+            best: int, beats: bool, two_jokers: int) -> int:
     after = players - 1 - position
     opponents_after = after
     high_ok = jokers != 0 and calls & 1 != 0
@@ -945,7 +971,7 @@ def decide_strong(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: in
     seat = state[m.S_TO_MOVE]
     hand = m.visible_hand(state, plan, seat)
     if phase == m.PH_TRUMP:
-        return _name_trump(hand) + 1
+        return name_trump_suit(hand) + 1
     if phase == m.PH_KEEP:
         return keep_code(state, plan)
     if phase == m.PH_BID:
