@@ -357,6 +357,15 @@ def differences(table: pl.DataFrame, level: float = 0.95, columns: int = 4) -> F
         axis.set_yticks(range(len(variants)), variants, fontsize="small")
         axis.set_ylim(len(variants) - 0.4, -0.6)  # the first variant on top
         title = str(part["label"][0]) if "label" in part.columns else names[index]
+        if "label" in part.columns and part["label"].n_unique() > 1:
+            # one statistic, its words per lineup (the two best strategies of each lineup)
+            said = dict.fromkeys(zip(part["label"].to_list(), part["key"].to_list(), strict=True))
+            by_label: dict[str, list[str]] = {}
+            for label, key in said:
+                by_label.setdefault(label, []).append(key.rsplit(", ", 1)[-1] if several
+                                                      else key)
+            title = "; ".join(f"{label} ({', '.join(dict.fromkeys(keys))})"
+                              for label, keys in by_label.items())
         axis.set_title(textwrap.fill(title[0].upper() + title[1:], 34), fontsize="small")
         label = "percentage points" if scale != 1.0 else unit.strip("()")
         axis.set_xlabel(f"difference ({label})", fontsize="small")

@@ -452,3 +452,27 @@ def test_every_panel_of_the_differences_figure_has_a_human_title() -> None:
         for title in titles:
             assert title not in names and not re.search(r"[_\[\]]", title), title
             assert title[0].isupper(), title
+
+
+def test_a_panel_whose_words_differ_by_lineup_names_each() -> None:
+    """The same statistic can read differently per lineup ("how often strong is ahead of
+    fastheuristic" under one, "fastheuristic ... of lowest" under the other: each lineup's two
+    best). The make run figure titled the panel with the first lineup's words for both; each
+    lineup's words are in the title, with the lineup they are for."""
+    from raspis.analysis.figures import differences
+
+    strong = _with_rules(_two_variants(60, seed=4, deal_rows=True), ("always", "off"),
+                         label="strong")
+    weak = _with_rules(_two_variants(60, seed=9, deal_rows=True), ("always", "off"),
+                       ("w", "x", "y", "z"), label="weak")
+    table = compare([strong, weak]).table
+    second = pl.col("lineup") == "w, x, y, z"
+    table = table.with_columns(
+        pl.when(second & (pl.col("statistic") == "better_ahead"))
+        .then(pl.lit("how often w is ahead of x after one game")).otherwise(pl.col("label"))
+        .alias("label"))
+    titles = [" ".join(axis.get_title().split()) for axis in differences(table).axes
+              if axis.get_visible()]
+    ahead = [title for title in titles if "is ahead of" in title]
+    assert ahead == ["How often a is ahead of b after one game (lineup 1); how often w is ahead "
+                     "of x after one game (lineup 2)"]
