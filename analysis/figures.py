@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 WIDTH = 9.0
 
@@ -51,6 +51,11 @@ def _series(frame: pl.DataFrame) -> Iterator[tuple[str, pl.DataFrame]]:
     for key, part in frame.sort(keys, maintain_order=True).group_by(keys, maintain_order=True):
         label = f"{key[0]}: {key[1]}" if several else str(key[-1])
         yield label, part
+
+
+def _percent_axis(axis: object) -> None:
+    """Shares on ``axis``'s y axis as percentages (25%), as every table prints them."""
+    axis.yaxis.set_major_formatter(PercentFormatter(1.0))  # type: ignore[attr-defined]
 
 
 def _empty(axis: object, message: str) -> None:
@@ -96,6 +101,7 @@ def seat_advantage(seats: pl.DataFrame, level: float = 0.95) -> Figure:
     right.set_title("Win rate by position (dotted: 1 / players)")
     right.set_xlabel("position (0 = first dealer, 1 = on the dealer's left)")
     right.set_ylabel("share of games won")
+    _percent_axis(right)
     for axis in (left, right):
         axis.legend(fontsize="small")
     figure.suptitle(f"Seat advantage per variant, {level:.0%} intervals over deal sets")
@@ -169,6 +175,7 @@ def bid_outcomes(bidding: pl.DataFrame) -> Figure:
             axis.set_xlabel("hand size (cards)")
             if column == 0:
                 axis.set_ylabel("share of bids")
+            _percent_axis(axis)
             axis.set_xticks(x)
             axis.set_ylim(0, 1.15)
             if row == 0 and column == 0:
@@ -259,6 +266,7 @@ def dealer_cost(hook: pl.DataFrame, level: float = 0.95) -> Figure:
     right.set_title("Dealer bids restricted by the hook")
     right.set_xlabel("hand size (cards)")
     right.set_ylabel("share of the dealer's bids")
+    _percent_axis(right)
     for axis in (left, right):
         if series:
             axis.legend(fontsize="small")
@@ -291,6 +299,7 @@ def luck_skill_curve(curve: pl.DataFrame, target: float = 0.95) -> Figure:
         axis.set_ylim(0.45, 1.02)
         axis.set_xlabel("match length (games; log scale)")
         axis.set_ylabel("P(the better one wins)")
+        _percent_axis(axis)
         axis.set_title(f"{label}: how long a match must be for the better strategy to win")
         axis.legend(fontsize="small", loc="lower right")
     return figure

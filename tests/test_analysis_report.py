@@ -210,3 +210,20 @@ def test_key_findings_rank_by_the_question_of_the_changed_rules() -> None:
     assert sorted(line.rsplit(", ", 1)[1] for line in ranked[:2]) == ["other).", "synthetic)."]
     assert ranked[2].startswith("a scores") and ranked[3].startswith("a scores")
     assert ranked[-1].startswith("The strategies explain")
+
+
+def test_share_axes_of_the_figures_are_percentages(lean_report) -> None:  # noqa: ANN001
+    """One format per kind, figures included: a win rate or a share of bids reads 25%, as in the
+    tables, not 0.25."""
+    from raspis.analysis import figures
+
+    tables = lean_report.tables
+    drawn = {
+        "win rate": figures.seat_advantage(tables["seats"]).axes[1],
+        "bids": figures.bid_outcomes(tables["bidding_by_hand"]).axes[0],
+        "match": figures.luck_skill_curve(tables["curve"]).axes[0],
+    }
+    for name, axis in drawn.items():
+        axis.figure.canvas.draw()
+        labels = [label.get_text() for label in axis.get_yticklabels() if label.get_text()]
+        assert labels and all(text.endswith("%") for text in labels), (name, labels)
