@@ -386,8 +386,9 @@ def _points(plan: np.ndarray, row: int, bid: int, taken: int) -> int:
 @jit()
 def _stake(state: np.ndarray, plan: np.ndarray, seat: int, bid: int) -> float:
     """What making ``bid`` adds for ``seat`` on top of the deal's points: the premium kept in
-    reach while the seat has made every bid of the span so far (``tactics.premium_stake`` with
-    odds 1); 0 without a premium, outside a span, or once a bid of it was missed."""
+    reach while the seat has made every bid of the span so far (the core's ``rules.premium`` of
+    its best deal, this one made included; ``tactics.premium_stake`` with odds 1); 0 without a
+    premium, outside a span, or once a bid of it was missed."""
     mode = plan[m.P_PREMIUM_MODE]
     row = state[m.S_ROW]
     if mode == rules.PREMIUM_NONE or m.deal_value(plan, row, m.D_BLOCK) < 0 or bid < 0:
@@ -398,10 +399,8 @@ def _stake(state: np.ndarray, plan: np.ndarray, seat: int, bid: int) -> float:
     if not opens and state[plan[m.O_MADE] + seat] == 0:
         return 0.0
     made = _points(plan, row, bid, bid)
-    if mode == rules.PREMIUM_FIXED:
-        return float(plan[m.P_PREMIUM_POINTS])
     best = made if opens else max(made, state[plan[m.O_BEST] + seat])
-    return float(best)
+    return float(rules.premium(mode, best, plan[m.P_PREMIUM_POINTS]))
 
 
 @jit()

@@ -31,7 +31,7 @@ import numpy as np
 from raspis.engine.actions import Play
 from raspis.engine.core import rules as core
 from raspis.engine.core.codes import CALL_CODES, CARD_OPTION, OPTION_INDEX, call_value
-from raspis.engine.core.plan import TWO_JOKERS_CODES
+from raspis.engine.core.plan import PREMIUM_CODES, TWO_JOKERS_CODES
 from raspis.engine.core.rules import TWO_JOKERS_FIRST_WINS, nameable_cards
 from raspis.engine.game import Phase
 from raspis.engine.scoring import deal_points
@@ -287,15 +287,12 @@ def premium_stake(rules: Rules, best: int | None, made_points: int, later_bids: 
     bid of its premium span so far (002's «премия»; issue 12): the premium (``fixed``: its points;
     ``best_deal``: the best deal of the span, this one made included), times ``odds`` for each of
     the ``later_bids`` bids of the span still to come (a chance of making each, or 1 for the whole
-    premium, which measured best: docs/strength.md). Missing the bid loses it."""
+    premium, which measured best: docs/strength.md). Missing the bid loses it. The premium is the
+    core's rule (``engine.core.rules.premium``), as in ``strong``'s stake."""
     table = rules.table
-    if table.premium == "none":
-        return 0.0
-    if table.premium == "fixed":
-        amount = table.premium_points
-    else:
-        amount = made_points if best is None else max(best, made_points)
-    return amount * odds ** later_bids
+    best_deal = made_points if best is None else max(best, made_points)
+    amount = core.premium(PREMIUM_CODES[table.premium], best_deal, table.premium_points)
+    return float(amount) * odds ** later_bids
 
 
 def staked_table(table: list[list[int]], stakes: list[float]) -> list[list[float]]:
