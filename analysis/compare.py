@@ -1248,22 +1248,40 @@ def multiplicity_note(comparison: Comparison) -> str:
             + "; ".join(parts) + ".")
 
 
+#: columns of ``display_table`` that hold numbers written as text (shares with their % sign):
+#: aligned as numbers
+NUMBER_TEXT = frozenset({"baseline_value", "value"})
+
+
 def display_table(comparison: Comparison) -> pl.DataFrame:
     """The comparison for people: one row per statistic and variant (and lineup, when there are
     several), most relevant first (``question.ROLES``), in the statistic's unit (shares in % and
-    their differences in percentage points): the baseline's value, the variant's, the difference
+    their differences in percentage points): the baseline's value, the variant's (as text, a share
+    with its % sign: ``NUMBER_TEXT``), the difference
     with the interval shown (adjusted, ``question.adjust``; folded by
     ``tables.display_frame``), whether it is measurable, the design and the verdict."""
+    from .formats import format_number
+    from .formats import percent as as_percent
+
     table = by_relevance(comparison.table)
     lineup = ["lineup"] if len(comparison.lineups) > 1 else []
     share = pl.col("unit").str.starts_with("(share")
-    percent = pl.when(share).then(100.0).otherwise(1.0)  # shares in % and percentage points
+    percent = pl.when(share).then(100.0).otherwise(1.0)  # differences in percentage points
+    shares = table["unit"].str.starts_with("(share").to_list()
+
+    def values(column: str) -> pl.Series:  # a share as the tables print one: 48.0%
+        return pl.Series(column, [
+            as_percent(value) if is_share and value is not None and math.isfinite(value)
+            else format_number(value) for value, is_share in zip(table[column].to_list(), shares,
+                                                                  strict=True)],
+            dtype=pl.String())
+
     return table.select(
         "statistic",
         "variant",
         *lineup,
-        pl.col("baseline_value") * percent,
-        pl.col("value") * percent,
+        values("baseline_value"),
+        values("value"),
         pl.col("difference") * percent,
         (pl.col("shown_low") * percent).alias("difference_low"),
         (pl.col("shown_high") * percent).alias("difference_high"),
@@ -1303,8 +1321,8 @@ def write_comparison(
         "differences-narrow")
     shown = display_table(comparison).drop("verdict")
     headers, rows = display_frame(shown)
-    numeric = [dtype.is_numeric() for dtype in shown.drop(
-        "difference_low", "difference_high").schema.values()]
+    numeric = [dtype.is_numeric() or name in NUMBER_TEXT for name, dtype in shown.drop(
+        "difference_low", "difference_high").schema.items()]
     baseline = comparison.units[0]
     context = {
         "title": title or f"raspis: {', '.join(dict.fromkeys(u.label for u in comparison.units))}"

@@ -13,6 +13,7 @@ import click
 import polars as pl
 from raspis.analysis import balance_tables, open_runs, stats_tables
 from raspis.analysis.banker import banker_summary, first_hit_table, standard_game
+from raspis.analysis.compare import NUMBER_TEXT
 from raspis.analysis.dataset import Run
 from raspis.analysis.tables import (
     SECTIONS,
@@ -92,7 +93,7 @@ def _rich_tables(name: str, frame: pl.DataFrame, title: str, width: int) -> list
     headers, rows = display_frame(shown)
     text_columns = {c for c, dtype in shown.schema.items() if dtype == pl.String()}
     folded = {f"{c} [CI]" for c in shown.columns}
-    is_text = [h in text_columns and h not in folded for h in headers]
+    is_text = [h in text_columns and h not in folded and h not in NUMBER_TEXT for h in headers]
     keys = label_columns(headers, is_text)
     widths = []
     for index, header in enumerate(headers):
@@ -106,12 +107,15 @@ def _rich_tables(name: str, frame: pl.DataFrame, title: str, width: int) -> list
                       caption=escape(note) if note else None,
                       caption_justify="left")
         for index in group:
+            # text may wrap (label columns too, when they and one number are wider than the
+            # page); a number never wraps and is never made narrower than it is, so nothing is cut
             wraps = is_text[index] and index >= keys
             table.add_column(
                 escape(headers[index]),
                 justify="left" if is_text[index] else "right",
                 overflow="fold",
-                no_wrap=not wraps,
+                no_wrap=not is_text[index],
+                min_width=None if is_text[index] else widths[index],
                 max_width=TEXT_WIDTH if wraps else None,
             )
         for row in rows:

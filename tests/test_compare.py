@@ -476,3 +476,17 @@ def test_a_panel_whose_words_differ_by_lineup_names_each() -> None:
     ahead = [title for title in titles if "is ahead of" in title]
     assert ahead == ["How often a is ahead of b after one game (lineup 1); how often w is ahead "
                      "of x after one game (lineup 2)"]
+
+
+def test_the_table_prints_a_share_with_its_percent_sign() -> None:
+    """Issue 24: percentages as %. A share's values read 48.0% in compare's table (they were
+    bare numbers such as 17.38 beside 0.237, with the unit in another column); other values are
+    numbers, and their differences in percentage points stay numbers with intervals."""
+    shown = display_table(compare([_two_variants(60, seed=4, deal_rows=True)]))
+    shares = shown.filter(pl.col("unit").str.starts_with("%"))
+    others = shown.filter(~pl.col("unit").str.starts_with("%"))
+    assert shares.height >= 5 and others.height >= 5
+    for column in ("baseline_value", "value"):
+        assert all(re.fullmatch(r"-?\d+(\.\d+)?%", text) for text in shares[column]), shares
+        assert not any(text.endswith("%") for text in others[column])
+    assert shown.schema["difference"].is_numeric()

@@ -4,6 +4,7 @@ names and intervals come whole."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -207,3 +208,41 @@ def test_the_compile_notice_fits() -> None:
         assert fresh(2) == 12
     assert_fits(stream.getvalue())
     assert "later runs load it in about a second" in stream.getvalue()
+
+
+@pytest.mark.parametrize("columns", [70, 100])
+def test_compare_tables_cut_no_number(tmp_path: Path, columns: int) -> None:
+    """When a table's label columns and one number are wider than the terminal, the labels wrap
+    and the number stays whole: at 100 columns the study's table lost an interval's "]" and the
+    "4" of classic-hook-from-4."""
+    import sys
+
+    from raspis.analysis.compare import compare, display_table
+    from raspis.analysis.tables import display_frame
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from raspis.analysis.synthetic import write_run
+    from test_compare import _two_variants, _with_rules
+
+    lineup = ("strong", "strong", "fastheuristic", "lowest")
+    strong = _with_rules(_two_variants(60, seed=4, deal_rows=True), ("always", "off"), lineup,
+                         label="strong")
+    weak = _with_rules(_two_variants(60, seed=9, deal_rows=True), ("always", "off"),
+                       ("fastheuristic", "fastheuristic", "lowest", "lowest"), label="weak")
+    folders = []
+    for made in (strong, weak):
+        folder = write_run(tmp_path / made.label, made.games.collect(), made.deal_stats.collect(),
+                           made.deals.collect())
+        manifest = folder / "manifest.json"  # the variants' rules and the lineup, as a run has
+        data = json.loads(manifest.read_text())
+        data["variants"] = made.manifest["variants"]
+        data["config"] = {**data.get("config", {}), **made.manifest["config"]}
+        manifest.write_text(json.dumps(data))
+        folders.append(str(folder))
+    output = run("compare", *folders, columns=columns).output
+    assert_fits(output, columns)
+    headers, rows = display_frame(display_table(compare(folders)).drop("verdict"))
+    assert "lineup" in headers
+    for header in ("difference [CI]", "baseline_value", "value"):
+        for row in rows:
+            assert row[headers.index(header)] in output, (header, row)
