@@ -39,6 +39,7 @@ from .core.codes import (
     call_value,
 )
 from .core.plan import MachineTables, rule_plan
+from .core.view import StateView
 from .errors import IllegalActionError, RaspisError
 from .events import (
     BidMade,
@@ -167,7 +168,7 @@ class Game:
     __slots__ = (
         "variant", "players", "seed", "plan", "tables", "state", "logging", "log", "_phase",
         "_to_move", "_legal", "_lead", "_actions", "_results", "_prefix", "_prefix_deal",
-        "_how_text", "_view",
+        "_how_text", "_view", "fields",
     )
 
     def __init__(self, variant: Variant | str, players: int, seed: int = 0, *, log: bool = True):
@@ -184,9 +185,10 @@ class Game:
         if log:
             self._log_deal_start()
 
-    def _setup(self, tables: MachineTables, log: bool) -> None:
+    def _setup(self, tables: MachineTables, log: bool, state: np.ndarray | None = None) -> None:
         self.tables = tables
-        self.state = np.zeros(tables.length, dtype=np.int64)
+        self.state = np.zeros(tables.length, dtype=np.int64) if state is None else state
+        self.fields = StateView(self.state, tables)
         self.logging = log
         self.log: list[Event] = []
         self._results: list[DealResult] = []
@@ -198,11 +200,11 @@ class Game:
 
     def _sync(self) -> None:
         """Read the phase, the seat to move and the legal masks after the state was changed."""
-        state = self.state
-        self._phase = int(state[m.S_PHASE])
-        self._to_move = int(state[m.S_TO_MOVE])
-        self._legal = (int(state[m.S_LEGAL_A]), int(state[m.S_LEGAL_B]))
-        self._lead = int(state[m.S_TRICK_LEN]) == 0
+        fields = self.fields
+        self._phase = fields.phase
+        self._to_move = fields.to_move
+        self._legal = (fields.legal_first, fields.legal_second)
+        self._lead = fields.trick_length == 0
         self._actions = None
 
     # -- construction helpers -------------------------------------------------------------------
@@ -246,8 +248,7 @@ class Game:
             if len(shown) != players or any(cards & ~hand for cards, hand in zip(shown, hands,
                                                                                  strict=True)):
                 raise RaspisError("shown needs one mask per seat, each within the seat's hand")
-            at = game.tables.plan[m.O_SHOWN]
-            game.state[at:at + players] = shown
+            game.fields.shown = shown
             game.log = [CardsShown(tuple(shown)) if type(event) is CardsShown else event
                         for event in game.log]
         if bids is not None:
@@ -266,19 +267,30 @@ class Game:
         game.players = players
         game.seed = 0
         game._setup(game.plan.machine((spec,), ties), log)
-        state, plan = game.state, game.tables.plan
-        state[m.S_SCHEDULE] = 1
-        state[m.S_DEALER] = state[m.S_FIRST_DEALER] = dealer
+        fields = game.fields
+        fields.schedule = 1
+        fields.dealer = fields.first_dealer = dealer
         if order is None:
-            m.order_from(state, plan, (1 << players) - 1)
+            m.order_from(game.state, fields.plan, (1 << players) - 1)
         else:
-            state[plan[m.O_ORDER]:plan[m.O_ORDER] + len(order)] = order
-            state[m.S_ORDER_LEN] = len(order)
-            m.link_order(state, plan)
-        at = plan[m.O_HANDS]
-        state[at:at + players] = hands
-        at = plan[m.O_FIRST]
-        state[at:at + players] = hands
+            fields.order = order
+            m.link_order(game.state, fields.plan)
+        fields.hands = fields.first_cards = hands
+        return game
+
+    @classmethod
+    def standing_at(cls, variant: Variant, players: int, seed: int, tables: MachineTables,
+                    state: np.ndarray) -> Game:
+        """A game standing where the machine ``state`` of a game of ``variant`` (compiled as
+        ``tables``) stands, on a copy of it, without a log: the batch engine's scalar view of
+        one of its games (``engine.batch.scalar_view``)."""
+        game = cls.__new__(cls)
+        game.variant = variant
+        game.plan = rule_plan(variant, players)
+        game.players = players
+        game.seed = seed
+        game._setup(tables, False, state.copy())
+        game._sync()
         return game
 
     def _begin(self, trump: int, card: int, how: int) -> None:
@@ -311,65 +323,51 @@ class Game:
         spec = DealSpec(observation.deal_number, observation.hand_size, observation.kind, -1)
         game = cls._one_deal(variant, players, spec, 0, observation.dealer, hands, False,
                              observation.order)
-        state, plan = game.state, game.tables.plan
+        fields = game.fields
         kind = variant.kinds[observation.kind]
         circular = game.plan.trump_rule(spec.hand_size, kind, len(observation.order))
-        state[m.S_ROW] = 0
-        state[m.S_TRUMP] = suit
-        state[m.S_TRUMP_CARD] = -1 if card is None else card
-        state[m.S_CIRCULAR] = circular == TRUMP_CIRCULAR
-        state[m.S_JOKER_52] = state[m.S_JOKER_53] = -1
-        if game.tables.deals[0, m.D_SHOWN]:  # the cards the others showed, as the seat saw them
-            state[plan[m.O_SHOWN]:plan[m.O_SHOWN] + players] = [
-                0 if cards is None else cards for cards in observation.other_hands]
+        fields.row = 0
+        fields.trump = suit
+        fields.trump_card = -1 if card is None else card
+        fields.circular = circular == TRUMP_CIRCULAR
+        fields.set_joker_holders(-1)
+        if fields.deal.shown:  # the cards the others showed, as the seat saw them
+            fields.shown = [0 if cards is None else cards for cards in observation.other_hands]
         game._how_text = (0, how)
-        state[plan[m.O_BIDS]:plan[m.O_BIDS] + players] = [
-            -1 if bid is None else bid for bid in observation.bids]
-        state[plan[m.O_TAKEN]:plan[m.O_TAKEN] + players] = observation.taken
-        state[plan[m.O_PASSES]:plan[m.O_PASSES] + players] = observation.passes_in_row
+        fields.bids = [-1 if bid is None else bid for bid in observation.bids]
+        fields.taken = observation.taken
+        fields.passes = observation.passes_in_row
         trick = observation.trick
-        for index, entry in enumerate(trick):
-            state[plan[m.O_TSEAT] + index] = entry.seat
-            state[plan[m.O_TCARD] + index] = entry.card
-            state[plan[m.O_TCALL] + index] = call_value(entry.call, entry.suit, entry.rank)
-            state[plan[m.O_TSUIT] + index] = entry.suit
-        state[m.S_TRICK_LEN] = len(trick)
+        fields.set_trick([(entry.seat, entry.card, call_value(entry.call, entry.suit, entry.rank),
+                           entry.suit) for entry in trick])
         completed = sum(observation.taken)
         tricks = tuple(observation.tricks)
         if len(tricks) < completed:  # tricks the seat may not look back at: placeholders
             tricks = (Trick((), observation.trump, -1),) * (completed - len(tricks)) + tricks
         game._prefix = tricks
-        game._prefix_deal = int(state[m.S_DEAL_INDEX])
-        state[m.S_TRICKS_DONE] = completed
+        game._prefix_deal = fields.deal_index
+        fields.tricks_done = completed
         fine = game.plan.lead_fine
         if fine:  # fines already incurred this deal, where the tricks are there to see
-            last = int(game.tables.deals[0, m.D_TRICKS]) - 1
+            last = fields.deal.tricks - 1
             for index, shown in enumerate([*tricks, Trick(tuple(trick), -1, -1)]):
                 if (shown.cards and is_joker(shown.cards[0].card)
                         and index < last):
-                    state[plan[m.O_FINES] + shown.cards[0].seat] += fine
-        state[m.S_LED] = observation.led_suit
-        state[m.S_TRICK_TRUMP] = observation.trick_trump if trump is None else suit
+                    fields.add_fine(shown.cards[0].seat, fine)
+        fields.led_suit = observation.led_suit
+        fields.trick_trump = observation.trick_trump if trump is None else suit
         phase = observation.phase
-        state[m.S_PHASE] = int(phase)
-        state[m.S_TO_MOVE] = observation.to_move
-        state[m.S_NAMER] = observation.to_move if phase == Phase.TRUMP else -1
-        state[m.S_PLAYED] = observation.played
-        state[m.S_TURNED_HOLDER] = observation.turned_holder
-        game._set_stock(stock)
+        fields.phase = int(phase)
+        fields.to_move = observation.to_move
+        fields.namer = observation.to_move if phase == Phase.TRUMP else -1
+        fields.played = observation.played
+        fields.turned_holder = observation.turned_holder
+        fields.stock = stock
         if phase == Phase.TRUMP:
-            state[m.S_LEGAL_A] = plan[m.P_NO_TRUMP_NAMING]
-        m.set_legal(state, plan)
+            fields.legal_first = fields.no_trump_naming
+        m.set_legal(game.state, fields.plan)
         game._sync()
         return game
-
-    def _set_stock(self, stock: Sequence[int]) -> None:
-        """The stock left, in drawing order (``play.draw_after_trick``)."""
-        state, plan = self.state, self.tables.plan
-        at = int(plan[m.O_STOCK])
-        state[at:at + len(stock)] = stock
-        state[m.S_STOCK_LEN] = len(stock)
-        state[m.S_STOCK_POS] = 0
 
     def with_hands(self, hands: Sequence[int],
                    trump: tuple[int, int | None, str] | None = None,
@@ -377,19 +375,16 @@ class Game:
         """A copy of this game with other hands (and, given, another trump: suit, card, how, and
         another stock: ``from_observation``), for search: the same position dealt differently."""
         game = self.clone()
+        fields = game.fields
         if stock is not None:
-            game._set_stock(stock)
-        state, plan = game.state, game.tables.plan
-        players = self.players
-        state[plan[m.O_HANDS]:plan[m.O_HANDS] + players] = hands
-        state[plan[m.O_FIRST]:plan[m.O_FIRST] + players] = hands
+            fields.stock = stock
+        fields.hands = fields.first_cards = hands
         if trump is not None:
             suit, card, how = trump
-            state[m.S_TRUMP] = suit
-            state[m.S_TRUMP_CARD] = -1 if card is None else card
-            state[m.S_TRICK_TRUMP] = suit
-            game._how_text = (int(state[m.S_DEAL_INDEX]), how)
-        m.set_legal(state, plan)
+            fields.trump = fields.trick_trump = suit
+            fields.trump_card = -1 if card is None else card
+            game._how_text = (fields.deal_index, how)
+        m.set_legal(game.state, fields.plan)
         game._sync()
         return game
 
@@ -402,6 +397,7 @@ class Game:
         other.plan = self.plan
         other.tables = self.tables
         other.state = self.state.copy()
+        other.fields = StateView(other.state, self.tables)
         other.logging = log
         other.log = self.log.copy() if log else []
         other._phase = self._phase
@@ -418,10 +414,6 @@ class Game:
 
     # -- the state, read as records -------------------------------------------------------------
 
-    def _seats(self, offset: int) -> list[int]:
-        at = int(self.tables.plan[offset])
-        return self.state[at:at + self.players].tolist()
-
     @property
     def phase(self) -> Phase:
         """The phase the game is in."""
@@ -435,12 +427,12 @@ class Game:
     @property
     def row(self) -> int:
         """The current deal's row in the machine's deal table."""
-        return int(self.state[m.S_ROW])
+        return self.fields.row
 
     @property
     def deal_index(self) -> int:
         """How many deals were finished before the current one."""
-        return int(self.state[m.S_DEAL_INDEX])
+        return self.fields.deal_index
 
     @property
     def schedule_length(self) -> int:
@@ -464,14 +456,13 @@ class Game:
         schedule = self.tables.schedule
         if row < len(schedule):
             return schedule[row]
-        values = self.tables.deals[row]
-        return DealSpec(int(values[m.D_NUMBER]), int(values[m.D_HAND]),
-                        self.plan.kind_names[values[m.D_KIND]], -1)
+        values = self.fields.deal
+        return DealSpec(values.number, values.hand_size, self.plan.kind_names[values.kind], -1)
 
     @property
     def kind(self) -> KindOptions:
         """Options of the current deal's kind."""
-        return self.variant.kinds[self.plan.kind_names[self.tables.deals[self.row, m.D_KIND]]]
+        return self.variant.kinds[self.plan.kind_names[self.fields.deal.kind]]
 
     _deal = deal
     _kind = kind
@@ -479,155 +470,141 @@ class Game:
     @property
     def dealer(self) -> int:
         """The current deal's dealer."""
-        return int(self.state[m.S_DEALER])
+        return self.fields.dealer
 
     @property
     def first_dealer(self) -> int:
         """The dealer of the first deal (drawn by lot)."""
-        return int(self.state[m.S_FIRST_DEALER])
+        return self.fields.first_dealer
 
     @property
     def order(self) -> list[int]:
         """The seats of the current deal in order from the dealer's left (the bidding order)."""
-        at = int(self.tables.plan[m.O_ORDER])
-        return self.state[at:at + int(self.state[m.S_ORDER_LEN])].tolist()
+        return self.fields.order
 
     @property
     def hands(self) -> list[int]:
         """Every seat's cards (masks)."""
-        return self._seats(m.O_HANDS)
+        return self.fields.hands
 
     @property
     def first_cards(self) -> list[int]:
         """Each seat's cards of the first rounds of the deal (002: trump named after them)."""
-        return self._seats(m.O_FIRST)
+        return self.fields.first_cards
 
     @property
     def shown_cards(self) -> list[int]:
         """The cards each seat showed the others at this deal without looking (lobovaya read as
         one card each, ``KindOptions.view = "forehead_card"``: 000, 002, 003), as masks, played
         ones included; 0 for a seat that showed none."""
-        return self._seats(m.O_SHOWN)
+        return self.fields.shown
 
     def visible_other_hands(self, seat: int) -> tuple[int | None, ...]:
         """What ``seat`` sees of each other hand now (``Observation.other_hands``; None: nothing):
         every hand while bidding a forehead deal, the shown cards still held in a deal where
         each seat shows one (``machine.visible_other_hand``)."""
-        tables = self.tables
-        row = tables.deals[self.state[m.S_ROW]]
-        if not (tables.shows_cards and row[m.D_SHOWN] or row[m.D_OTHERS_SHOWN]):
+        row = self.fields.deal
+        if not (self.tables.shows_cards and row.shown or row.others_shown):
             return (None,) * self.players
         return visible_other_hands(self.state, self.tables.plan, seat, self.players)
 
     @property
     def stock(self) -> list[int]:
         """The undealt cards left, in order (the next card drawn first)."""
-        state = self.state
-        at = int(self.tables.plan[m.O_STOCK])
-        return state[at + int(state[m.S_STOCK_POS]):at + int(state[m.S_STOCK_LEN])].tolist()
+        return self.fields.stock
 
     @property
     def trump(self) -> int:
         """The deal's trump suit (-1: none)."""
-        return int(self.state[m.S_TRUMP])
+        return self.fields.trump
 
     @property
     def trump_card(self) -> int | None:
         """The card that showed the trump (None: none shown)."""
-        card = int(self.state[m.S_TRUMP_CARD])
+        card = self.fields.trump_card
         return None if card < 0 else card
 
     @property
     def trump_how(self) -> str:
         """How the trump was chosen, as text."""
-        override = self._how_text
-        if override is not None and override[0] == self.state[m.S_DEAL_INDEX]:
-            return override[1]
-        how = int(self.state[m.S_HOW])
-        if how == m.HOW_GIVEN:
-            return "given"
-        if how == m.HOW_NAMED_BY:
-            return f"named by seat {int(self.state[m.S_NAMED_BY])}"
-        return chance.HOW_TEXT[how]
+        return self.fields.how_text(self._how_text)
 
     @property
     def namer(self) -> int:
         """The seat that names trump in this deal (-1: nobody)."""
-        return int(self.state[m.S_NAMER])
+        return self.fields.namer
 
     @property
     def bids(self) -> list[int | None]:
         """Each seat's bid in this deal (None: not yet, or none)."""
-        return [None if bid < 0 else bid for bid in self._seats(m.O_BIDS)]
+        return [None if bid < 0 else bid for bid in self.fields.bids]
 
     @property
     def taken(self) -> list[int]:
         """Tricks each seat has taken in this deal."""
-        return self._seats(m.O_TAKEN)
+        return self.fields.taken
 
     @property
     def fines(self) -> list[int]:
         """Each seat's fines in this deal (002: a Joker led too early)."""
-        return self._seats(m.O_FINES)
+        return self.fields.fines
 
     @property
     def scores(self) -> list[int]:
         """The running totals."""
-        return self._seats(m.O_SCORES)
+        return self.fields.scores
 
     @property
     def passes_in_row(self) -> list[int]:
         """Each seat's passes in a row (the pass limit)."""
-        return self._seats(m.O_PASSES)
+        return self.fields.passes
 
     @property
     def hook_forced(self) -> bool:
         """Whether the dealer's hook removed a bid in this deal."""
-        return bool(self.state[m.S_HOOK_FORCED])
+        return bool(self.fields.hook_forced)
 
     @property
     def jokers_held(self) -> tuple[int, ...]:
         """Who was dealt each Joker of the deck in this deal (-1: nobody)."""
-        return tuple(int(self.state[m.S_JOKER_52 if joker == 52 else m.S_JOKER_53])
-                     for joker in self.plan.jokers_in_deck)
+        return tuple(self.fields.joker_holder(joker) for joker in self.plan.jokers_in_deck)
 
     @property
     def led_suit(self) -> int:
         """The suit led in the trick under way (-1: none yet)."""
-        return int(self.state[m.S_LED])
+        return self.fields.led_suit
 
     @property
     def trick_trump(self) -> int:
         """The trump of the trick under way (circular trumps change it per trick)."""
-        return int(self.state[m.S_TRICK_TRUMP])
+        return self.fields.trick_trump
 
     @property
     def played(self) -> int:
         """The cards played in this deal (a mask)."""
-        return int(self.state[m.S_PLAYED])
+        return self.fields.played
 
     @property
     def trick(self) -> list[TrickCard]:
         """The trick under way."""
-        return list(current_trick(self.state, self.tables.plan))
+        return list(current_trick(self.fields))
 
     @property
     def tricks(self) -> list[Trick]:
         """The finished tricks of this deal."""
-        return list(self._finished(self.state))
+        return list(self._finished(self.fields))
 
-    def _finished(self, state: np.ndarray) -> tuple[Trick, ...]:
+    def _finished(self, fields: StateView) -> tuple[Trick, ...]:
         """The finished tricks of the deal in ``state`` (this game's state, or a copy of it taken
         earlier for an observation). Each trick is read from the state once a deal and kept
         (``_prefix``, with the deal it belongs to): a deal's finished tricks only grow. A game made
         ``from_observation`` starts with the tricks its observation showed (placeholders for those
         the seat may not look back at)."""
-        done = int(state[m.S_TRICKS_DONE])
-        deal = int(state[m.S_DEAL_INDEX])
+        done = fields.tricks_done
+        deal = fields.deal_index
         prefix = self._prefix if self._prefix_deal == deal else ()
         if len(prefix) < done:
-            plan = self.tables.plan
-            prefix += tuple(finished_trick(state, plan, index)
+            prefix += tuple(finished_trick(fields, index)
                             for index in range(len(prefix), done))
             self._prefix, self._prefix_deal = prefix, deal
         return prefix[:done]
@@ -636,34 +613,24 @@ class Game:
     def results(self) -> list[DealResult]:
         """One record per deal scored so far."""
         cached = self._results
-        count = int(self.state[m.S_RESULTS])
+        count = self.fields.results
         while len(cached) < count:
             cached.append(self._result(len(cached)))
         return cached
 
     def _result(self, index: int) -> DealResult:
-        players = self.players
-        width = m.result_width(players)
-        at = int(self.tables.plan[m.O_RES]) + index * width
-        row = self.state[at:at + width].tolist()
-        seats = m.R_SEATS
-
-        def block(which: int) -> tuple[int, ...]:
-            start = seats + which * players
-            return tuple(row[start:start + players])
-
-        deal = self.tables.deals[row[m.R_ROW]]
-        bids = tuple(None if bid < 0 else bid for bid in block(m.R_BIDS))
-        card = row[m.R_TRUMP_CARD]
+        row = self.fields.result(index)
+        deal = self.fields.deal_row(row["row"])
+        card = row["trump_card"]
         return DealResult(
-            number=row[m.R_NUMBER], hand_size=int(deal[m.D_HAND]),
-            kind=self.plan.kind_names[deal[m.D_KIND]], dealer=row[m.R_DEALER],
-            trump=row[m.R_TRUMP], trump_card=None if card < 0 else card, bids=bids,
-            taken=block(m.R_TAKEN), points=block(m.R_POINTS), fines=block(m.R_FINES),
-            premiums=block(m.R_PREMIUMS), totals=block(m.R_TOTALS),
-            hook_forced=bool(row[m.R_HOOK_FORCED]),
-            jokers_held=tuple(row[m.R_JOKER_52 if joker == 52 else m.R_JOKER_53]
-                              for joker in self.plan.jokers_in_deck),
+            number=row["number"], hand_size=deal.hand_size,
+            kind=self.plan.kind_names[deal.kind], dealer=row["dealer"],
+            trump=row["trump"], trump_card=None if card < 0 else card,
+            bids=tuple(None if bid < 0 else bid for bid in row["bids"]),
+            taken=row["taken"], points=row["points"], fines=row["fines"],
+            premiums=row["premiums"], totals=row["totals"],
+            hook_forced=bool(row["hook_forced"]),
+            jokers_held=tuple(row["jokers"][joker] for joker in self.plan.jokers_in_deck),
         )
 
     # -- public queries -------------------------------------------------------------------------
@@ -761,7 +728,7 @@ class Game:
             if getrefcount(view) > 2:
                 freeze(view)
         if self.logging:
-            seat, done = self._to_move, int(self.state[m.S_TRICKS_DONE])
+            seat, done = self._to_move, self.fields.tricks_done
             phase, to_move, cards, calls, events = _step(self.state, self.tables.plan, code)
             self._log_step(seat, action, events, done)
         else:
@@ -807,7 +774,7 @@ class Game:
 
     def hook_rule(self) -> str:
         """The hook in the current deal: 'none', 'no_equal' (the dealer's hook) or 'overbid'."""
-        return HOOK_NAMES[self.tables.deals[self.row, m.D_HOOK]]
+        return HOOK_NAMES[self.fields.deal.hook]
 
     def legal_bid_mask(self) -> int:
         """The legal bids of the seat to move as a mask (bit ``b``: bid ``b``), in ``BID``."""
@@ -822,13 +789,13 @@ class Game:
     def deal_tricks(self) -> int:
         """Tricks the current deal plays: its hand size, and with ``play.draw_after_trick`` one
         more for each round drawn from the stock (``engine.core.deal.deal_tricks``)."""
-        return int(self.tables.deals[self.row, m.D_TRICKS])
+        return self.fields.deal.tricks
 
     @property
     def turned_holder(self) -> int:
         """The seat that drew the turned trump card from under the stock (002, with
         ``play.draw_after_trick``); -1 while it lies there, or where none was turned."""
-        return int(self.state[m.S_TURNED_HOLDER])
+        return self.fields.turned_holder
 
     def legal_play_options(self) -> tuple[int, int]:
         """The legal plays of the seat to move, cheaply, in ``PLAY``: (mask of the cards that may
@@ -868,7 +835,7 @@ class Game:
             self.log.append(TrumpChosen(self.trump, self.trump_card, self.trump_how))
 
     def _log_shown(self) -> None:
-        if self.tables.deals[self.state[m.S_ROW], m.D_SHOWN]:
+        if self.fields.deal.shown:
             self.log.append(CardsShown(tuple(self.shown_cards)))
 
     def _log_step(self, seat: int, action: Action, events: int, done: int) -> None:
@@ -880,7 +847,7 @@ class Game:
         elif type(action) is Keep:
             log.append(TrickKept(seat, action.keep))
         if events & m.EV_TRICK:
-            winner = finished_trick(self.state, self.tables.plan, done).winner
+            winner = finished_trick(self.fields, done).winner
             log.append(TrickWon(winner, done + 1))
         if events & m.EV_DEAL_SCORED:
             result = self.results[-1]

@@ -34,6 +34,7 @@ from .actions import Action
 from .core import machine as m
 from .core.codes import HOOK_NAMES
 from .core.rules import MEMORY_CODES, trick_visible
+from .core.view import StateView
 from .phase import Phase
 from .tricks import Trick, TrickCard, current_trick
 
@@ -246,7 +247,7 @@ def freeze(view: Observation) -> None:
     source = object.__getattribute__(view, "_source")
     game = source[1]
     if source[0] is game.state:
-        source[0] = game.state[:game.tables.plan[m.O_RES]].copy()
+        source[0] = game.fields.snapshot()
 
 
 def _basic_fields(view: Observation, source: list[Any]) -> None:
@@ -254,88 +255,71 @@ def _basic_fields(view: Observation, source: list[Any]) -> None:
     _SET(view, "variant", game.variant)
     _SET(view, "players", game.players)
     _SET(view, "phase", _PHASES[phase])
-    _SET(view, "to_move", int(source[0][m.S_TO_MOVE]) if phase != Phase.GAME_OVER else -1)
+    _SET(view, "to_move", _fields(source).to_move if phase != Phase.GAME_OVER else -1)
 
 
 _PHASES = tuple(Phase)
 
 
-def _deal_fields(view: Observation, source: list[Any]) -> None:
+def _fields(source: list[Any]) -> StateView:
+    """The state an observation reads, by name: the game's own while it has not moved on, else
+    the copy the observation was given (``freeze``)."""
     state, game, _ = source
-    row = game.tables.deals[state[m.S_ROW]]
-    _SET(view, "deal_number", int(row[m.D_NUMBER]))
-    _SET(view, "hand_size", int(row[m.D_HAND]))
-    _SET(view, "kind", game.plan.kind_names[row[m.D_KIND]])
-    _SET(view, "dealer", int(state[m.S_DEALER]))
-    plan = game.tables.plan
-    at = plan[m.O_ORDER]
-    _SET(view, "order", tuple(state[at:at + state[m.S_ORDER_LEN]].tolist()))
-    _SET(view, "hook_rule", HOOK_NAMES[row[m.D_HOOK]] if source[2] == Phase.BID else "none")
+    return game.fields if state is game.state else StateView(state, game.tables)
+
+
+def _deal_fields(view: Observation, source: list[Any]) -> None:
+    fields = _fields(source)
+    row = fields.deal
+    _SET(view, "deal_number", row.number)
+    _SET(view, "hand_size", row.hand_size)
+    _SET(view, "kind", source[1].plan.kind_names[row.kind])
+    _SET(view, "dealer", fields.dealer)
+    _SET(view, "order", tuple(fields.order))
+    _SET(view, "hook_rule", HOOK_NAMES[row.hook] if source[2] == Phase.BID else "none")
 
 
 def _seat_fields(view: Observation, source: list[Any]) -> None:
-    state, game, _ = source
-    plan = game.tables.plan
-    players = game.players
-    at = plan[m.O_BIDS]
-    _SET(view, "bids", tuple(None if bid < 0 else bid for bid in state[at:at + players].tolist()))
-    at = plan[m.O_TAKEN]
-    _SET(view, "taken", tuple(state[at:at + players].tolist()))
-    at = plan[m.O_SCORES]
-    _SET(view, "scores", tuple(state[at:at + players].tolist()))
-    at = plan[m.O_PASSES]
-    _SET(view, "passes_in_row", tuple(state[at:at + players].tolist()))
-    _SET(view, "turned_holder", int(state[m.S_TURNED_HOLDER]))
-
-
-def _how_text(state: Any, game: Game) -> str:
-    override = game._how_text
-    if override is not None and override[0] == state[m.S_DEAL_INDEX]:
-        return override[1]
-    how = int(state[m.S_HOW])
-    if how == m.HOW_GIVEN:
-        return "given"
-    if how == m.HOW_NAMED_BY:
-        return f"named by seat {int(state[m.S_NAMED_BY])}"
-    from .core.deal import HOW_TEXT
-
-    return HOW_TEXT[how]
+    fields = _fields(source)
+    _SET(view, "bids", tuple(None if bid < 0 else bid for bid in fields.bids))
+    _SET(view, "taken", tuple(fields.taken))
+    _SET(view, "scores", tuple(fields.scores))
+    _SET(view, "passes_in_row", tuple(fields.passes))
+    _SET(view, "turned_holder", fields.turned_holder)
 
 
 def _hand_fields(view: Observation, source: list[Any]) -> None:
     state, game, phase = source
+    fields = _fields(source)
     seat = view.seat
-    plan = game.tables.plan
     players = game.players
-    hands = plan[m.O_HANDS]
-    hand = int(state[hands + seat])
+    hand = fields.hand(seat)
     hidden = trump_hidden = False
     others = _NO_HANDS.get(players)
     if others is None:
         others = _NO_HANDS[players] = (None,) * players
-    how = _how_text(state, game)
-    card = int(state[m.S_TRUMP_CARD])
-    tables = game.tables
-    if phase == Phase.BID or tables.shows_cards and phase <= Phase.PLAY:
-        row = tables.deals[state[m.S_ROW]]
-        if row[m.D_SHOWN] or phase == Phase.BID and row[m.D_OTHERS_SHOWN]:
-            others = visible_other_hands(state, plan, seat, players)
+    how = fields.how_text(game._how_text)
+    card = fields.trump_card
+    if phase == Phase.BID or game.tables.shows_cards and phase <= Phase.PLAY:
+        row = fields.deal
+        if row.shown or phase == Phase.BID and row.others_shown:
+            others = visible_other_hands(state, fields.plan, seat, players)
     if phase == Phase.BID:  # what bidding hides (``engine.core.plan.bidding_view``)
-        hidden = bool(row[m.D_HAND_HIDDEN])
-        trump_hidden = bool(row[m.D_TRUMP_HIDDEN])
+        hidden = bool(row.hand_hidden)
+        trump_hidden = bool(row.trump_hidden)
         if hidden:
             hand = 0
     elif phase == Phase.TRUMP and how == "named" and card < 0:
         # Named after the first cards (002); a dealer naming after a turned Joker saw every card.
-        hand = int(state[plan[m.O_FIRST] + seat])
+        hand = fields.first_hand(seat)
     _SET(view, "hand", hand)
     _SET(view, "hand_hidden", hidden)
     _SET(view, "other_hands", others)
     _SET(view, "trump_hidden", trump_hidden)
-    _SET(view, "trump", -1 if trump_hidden else int(state[m.S_TRUMP]))
+    _SET(view, "trump", -1 if trump_hidden else fields.trump)
     _SET(view, "trump_card", None if trump_hidden or card < 0 else card)
     _SET(view, "trump_how", "unknown" if trump_hidden else how)
-    _SET(view, "trick_trump", -1 if trump_hidden else int(state[m.S_TRICK_TRUMP]))
+    _SET(view, "trick_trump", -1 if trump_hidden else fields.trick_trump)
 
 
 def visible_other_hands(state: Any, plan: Any, seat: int, players: int) -> tuple[int | None, ...]:
@@ -348,16 +332,16 @@ def visible_other_hands(state: Any, plan: Any, seat: int, players: int) -> tuple
 
 
 def _trick_fields(view: Observation, source: list[Any]) -> None:
-    state, game, _ = source
-    plan = game.tables.plan
-    trick = current_trick(state, plan)
-    finished = list(game._finished(state))
+    game = source[1]
+    fields = _fields(source)
+    trick = current_trick(fields)
+    finished = list(game._finished(fields))
     memory = game.plan.memory
     visible = visible_tricks(memory, finished, view.seat)
     _SET(view, "trick", trick)
-    _SET(view, "led_suit", int(state[m.S_LED]))
+    _SET(view, "led_suit", fields.led_suit)
     _SET(view, "tricks", visible)
-    _SET(view, "played", int(state[m.S_PLAYED]) if memory == "full"
+    _SET(view, "played", fields.played if memory == "full"
          else cards_seen(visible, trick))
 
 

@@ -16,11 +16,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
-
 from .actions import record_eq, record_ne, record_unordered
-from .core import machine
 from .core.codes import CALL_CARD, CALL_NAMES, NAMED_SHIFT
+from .core.view import StateView
 
 NO_SUIT = -1
 
@@ -66,27 +64,12 @@ class Trick(NamedTuple):
     __lt__ = __le__ = __gt__ = __ge__ = record_unordered  # type: ignore[assignment]
 
 
-def current_trick(state: np.ndarray, plan: np.ndarray) -> tuple[TrickCard, ...]:
-    """The trick under way in ``state``."""
-    length = int(state[machine.S_TRICK_LEN])
-    if not length:
-        return ()
-    seats = plan[machine.O_TSEAT]
-    return tuple(
-        _entry(int(state[seats + i]), int(state[plan[machine.O_TCARD] + i]),
-               int(state[plan[machine.O_TCALL] + i]), int(state[plan[machine.O_TSUIT] + i]))
-        for i in range(length))
+def current_trick(fields: StateView) -> tuple[TrickCard, ...]:
+    """The trick under way in the state ``fields`` reads."""
+    return tuple(_entry(*entry) for entry in fields.trick_cards())
 
 
-def finished_trick(state: np.ndarray, plan: np.ndarray, index: int) -> Trick:
-    """Finished trick ``index`` (0-based) of the deal in ``state``."""
-    players = int(plan[machine.P_PLAYERS])
-    at = int(plan[machine.O_HIST]) + index * machine.hist_width(players)
-    row = state[at:at + machine.hist_width(players)].tolist()
-    count = row[machine.H_COUNT]
-    base = machine.H_CARDS
-    cards = tuple(
-        _entry(row[base + i], row[base + players + i], row[base + 2 * players + i],
-               row[base + 3 * players + i])
-        for i in range(count))
-    return Trick(cards, row[machine.H_TRUMP], row[machine.H_WINNER])
+def finished_trick(fields: StateView, index: int) -> Trick:
+    """Finished trick ``index`` (0-based) of the deal in the state ``fields`` reads."""
+    cards, trump, winner = fields.finished_trick(index)
+    return Trick(tuple(_entry(*entry) for entry in cards), trump, winner)

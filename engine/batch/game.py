@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from raspis.engine.core import machine as m
 from raspis.engine.core.plan import rule_plan
+from raspis.engine.core.view import scalar_column
 from raspis.engine.errors import exception_text
 from raspis.engine.variant import Variant
 
@@ -299,7 +300,7 @@ class BatchGame:
         for game, message in zip(games, messages, strict=True):
             game = int(game)
             if self.fault_deal[game] < 0:
-                self.fault_deal[game] = int(self.states[game, m.S_DEAL_INDEX])
+                self.fault_deal[game] = int(scalar_column(self.states, "deal_index")[game])
                 self.errors[game] = message
 
     # -- the result ------------------------------------------------------------------------------
@@ -315,7 +316,7 @@ class BatchGame:
         result = result_of(self.variant, self.players, self.seeds, records, plan)
         result.log = self.log
         result.seconds = seconds
-        result.decisions = int(self.states[:, m.S_DECISIONS].sum())
+        result.decisions = int(scalar_column(self.states, "decisions").sum())
         errored = self.fault_deal >= 0
         if not errored.any():
             return result

@@ -36,6 +36,7 @@ import numpy as np
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import HOOK_NAMES
 from raspis.engine.core.deal import HOW_NAMED
+from raspis.engine.core.view import StateView, leading_cards
 from raspis.engine.options import KindOptions
 from raspis.engine.variant import Variant
 
@@ -118,26 +119,26 @@ class BatchObservation:
         self._local: dict[str, Any] = {}
         self.rows: np.ndarray | None = None
         self.phase = phase
-        state = game.states[games[0]]
-        deal = game.tables.deals[state[m.S_ROW]]
+        fields = StateView(game.states[games[0]], game.tables)
+        deal = fields.deal
         self.variant: Variant = game.variant
         self.players: int = game.players
-        self.participants: int = int(state[m.S_ORDER_LEN])
-        self.deal_number: int = int(deal[m.D_NUMBER])
-        self.hand_size: int = int(deal[m.D_HAND])
-        self.kind: str = game.plan.kind_names[deal[m.D_KIND]]
+        self.participants: int = fields.order_length
+        self.deal_number: int = deal.number
+        self.hand_size: int = deal.hand_size
+        self.kind: str = game.plan.kind_names[deal.kind]
         self.kind_options: KindOptions = game.variant.kinds[self.kind]
-        self.tricks: int = int(deal[m.D_TRICKS])
+        self.tricks: int = deal.tricks
         playing = phase == "play"
         bidding = phase == "bid"
-        self.trick_index = int(state[m.S_TRICKS_DONE]) if playing else 0
-        self.trick_position = int(state[m.S_TRICK_LEN]) if playing else 0
-        self.hook_rule = HOOK_NAMES[deal[m.D_HOOK]] if bidding else "none"
-        self.hand_hidden = bidding and bool(deal[m.D_HAND_HIDDEN])
+        self.trick_index = fields.tricks_done if playing else 0
+        self.trick_position = fields.trick_length if playing else 0
+        self.hook_rule = HOOK_NAMES[deal.hook] if bidding else "none"
+        self.hand_hidden = bidding and bool(deal.hand_hidden)
         #: bidding a dark deal: the trump is not known yet (trump -1, trump_card -1)
-        self.trump_hidden = bidding and bool(deal[m.D_TRUMP_HIDDEN])
-        self.sees_others = bidding and bool(deal[m.D_OTHERS_SHOWN])
-        self.legal_trumps = (0b1111 | (0b10000 if state[m.S_LEGAL_A] else 0)
+        self.trump_hidden = bidding and bool(deal.trump_hidden)
+        self.sees_others = bidding and bool(deal.others_shown)
+        self.legal_trumps = (0b1111 | (0b10000 if fields.legal_first else 0)
                              if phase == "trump" else 0)
         self.count = len(games)
 
@@ -151,7 +152,7 @@ class BatchObservation:
         if found is None:
             game = self._game
             found = (self.phase == "play" and self.trick_position > 0 and game.plan.has_jokers
-                     and bool((game.states[self._games, game.tables.plan[m.O_TCARD]] >= 52)
+                     and bool((leading_cards(game.states[self._games], game.tables) >= 52)
                               .any()))
             self._shared["joker_led"] = found
         return found

@@ -20,15 +20,8 @@ if TYPE_CHECKING:
 
 def game_of(batch: BatchGame, row: int) -> Game:
     """A ``Game`` standing where game ``row`` of ``batch`` stands (a copy of its state)."""
-    game = Game.__new__(Game)
-    game.variant = batch.variant
-    game.plan = batch.plan
-    game.players = batch.players
-    game.seed = int(batch.seeds[row])
-    game._setup(batch.tables, False)
-    game.state = batch.states[row].copy()
-    game._sync()
-    return game
+    return Game.standing_at(batch.variant, batch.players, int(batch.seeds[row]), batch.tables,
+                            batch.states[row])
 
 
 def scalar_observations(batch: BatchGame, games: np.ndarray) -> list[Observation]:
