@@ -7,9 +7,10 @@ writes them through a ``StateView`` (one game's state, or a copy of it an observ
 ``DealRow`` (one row of the deal table), whose attributes are named after the fields:
 
 >>> from raspis.engine import Game
+>>> from raspis.engine.core import machine
 >>> game = Game("classic", 4, seed=7)
 >>> view = StateView(game.state, game.tables)
->>> view.phase == machine.PH_BID, view.hand_size, len(view.hands)
+>>> view.phase == machine.PH_BID, view.deal.hand_size, len(view.hands)
 (True, 1, 4)
 
 A scalar reads as a Python ``int`` (``view.dealer``); a field with one value per seat as a list
