@@ -410,10 +410,15 @@ def _provenance(frames: Sequence[pl.DataFrame], runs: Sequence[Run]) -> str:
 
 
 def _section_table(name: str, frame: pl.DataFrame, runs: Sequence[Run]) -> dict[str, object]:
-    """A table for the report: provenance columns dropped (said once per section), columns only
+    """A table for the report: provenance columns dropped (said once per section; the run kept
+    when there are several), columns only
     per-deal rows fill left out with a note when empty, and split into parts that fit the page,
     the label columns repeated; text left, numbers right."""
-    shown = frame.drop([c for c in PROVENANCE_COLUMNS if c in frame.columns])
+    # the run stays a column when the table holds several (the same variant under two lineups
+    # would otherwise read as two unlabelled rows)
+    several_runs = "run" in frame.columns and frame["run"].n_unique() > 1
+    shown = frame.drop([c for c in PROVENANCE_COLUMNS if c in frame.columns
+                        and not (c == "run" and several_runs)])
     if "variant" in shown.columns and shown["variant"].n_unique() <= 1 and shown.width > 1:
         shown = shown.drop("variant")
     notes = []

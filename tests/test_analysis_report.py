@@ -80,7 +80,14 @@ def test_report_of_two_runs_side_by_side(small_run: Path, tmp_path: Path) -> Non
     report = build_report([small_run, small_run], tmp_path / "two", title="twice")
     seats = report.tables["seats"]
     assert set(seats["run"]) == {"run", "run#2"}
-    assert "twice" in report.html.read_text(encoding="utf-8")
+    html = report.html.read_text(encoding="utf-8")
+    assert "twice" in html
+    # each run's rows say which run they are (the same variants twice, else indistinguishable)
+    tables = re.findall(r'<table data-table="(\w+)">(.*?)</table>', html, flags=re.DOTALL)
+    assert len(tables) >= 12
+    for name, body in tables:
+        assert "<th>run</th>" in body or '<th class="text">run</th>' in body, name
+        assert "<td class=\"text\">run#2</td>" in body, name
 
 
 @pytest.fixture(scope="module")
