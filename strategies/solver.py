@@ -188,33 +188,15 @@ class OpenHandSolver:
             trick_options[index] = option_of(entry)
         leader = position_of[trick[0].seat if trick else to_move]
         options = plan.variant.kinds[kind]
-        has_trump = trump >= 0
         circular = plan.trump_rule(hand_size, options, players) == TRUMP_CIRCULAR
-        params = np.empty(solve.PARAMS, dtype=np.int64)
-        params[solve.P_PLAYERS] = players
-        params[solve.P_DECIDER] = position_of[seat]
-        params[solve.P_MUST_TRUMP] = plan.must_trump
-        params[solve.P_LOCK_CARD] = plan.lock_card
-        params[solve.P_TWO_JOKERS] = plan.two_jokers
-        params[solve.P_TRUMP_WINS] = plan.trump_wins
-        params[solve.P_TRUMP] = trump
-        params[solve.P_CIRCULAR] = circular
-        params[solve.P_LEAD_CALLS_FIRST] = plan.lead_calls_mask(plan.demands_allowed(number, 0),
-                                                                has_trump)
-        params[solve.P_LEAD_CALLS_LATER] = plan.lead_calls_mask(plan.demands_allowed(number, 1),
-                                                                has_trump)
-        params[solve.P_LEAD_FINE] = plan.lead_fine
-        params[solve.P_NAMEABLE] = plan.nameable
-        params[solve.P_HAND_SIZE] = hand_size
-        params[solve.P_BUDGET] = self.budget if budget is None else budget
-        # the objective is part of every key of the table
-        params[solve.P_CUT_OFFS] = self.cut_offs
-        params[solve.P_KEEP] = plan.lead_choice
         bid = bids[seat]
+        # the objective is part of every key of the table
         objective = (tuple(bids), self.cut_offs) if maxn else bid
-        params[solve.P_SALT] = hash((plan.variant.content_hash, players, number, kind,
-                                     hand_size, seat, objective, bonus, trump, maxn)) & (
-                                         (1 << 63) - 1)
+        salt = hash((plan.variant.content_hash, players, number, kind, hand_size, seat, objective,
+                     bonus, trump, maxn)) & ((1 << 63) - 1)
+        params = solve.search_params(plan, players, position_of[seat], trump, circular, number,
+                                     hand_size, self.budget if budget is None else budget,
+                                     self.cut_offs, salt)
         if actions is None:  # the position's own value
             cards = np.full(1, -1, dtype=np.int64)
             calls = np.full(1, -1, dtype=np.int64)
@@ -243,8 +225,9 @@ class OpenHandSolver:
                               self.zobrist(players), positions, trick_cards, trick_options,
                               len(trick), leader, led_suit, trick_trump, played, taken[seat],
                               cards, calls, values, keys, low, high, moves, stats)
-        self.nodes += int(stats[solve.S_NODES])
-        if stats[solve.S_ABORTED]:
+        nodes, aborted = solve.search_stats(stats)
+        self.nodes += nodes
+        if aborted:
             self.aborted += 1
             return None
         return [int(value) for value in values]

@@ -41,6 +41,8 @@ to ``row``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .codes import CALL_NONE, CARD_OPTION, OPTION_CALL, OPTION_COUNT, OPTION_SUIT, named_call
@@ -58,15 +60,55 @@ from .rules import (
     trumps_beat_demand,
 )
 
+if TYPE_CHECKING:
+    from .plan import RulePlan
+
 #: Bounds of a search window (no deal is worth more than 10^9 points to one seat).
 INFINITY = 1 << 40
-#: Fields of the ``params`` array of ``solve_moves``.
-(P_PLAYERS, P_DECIDER, P_MUST_TRUMP, P_LOCK_CARD, P_TWO_JOKERS, P_TRUMP_WINS, P_TRUMP,
- P_CIRCULAR, P_LEAD_CALLS_FIRST, P_LEAD_CALLS_LATER, P_LEAD_FINE, P_HAND_SIZE, P_BUDGET,
- P_SALT, P_CUT_OFFS, P_NAMEABLE, P_KEEP) = range(17)
+#: Fields of the ``params`` array of ``solve_moves`` (``search_params`` fills it; named apart from
+#: the machine's plan fields, ``machine.P_*``, which are another vector).
+(PARAM_PLAYERS, PARAM_DECIDER, PARAM_MUST_TRUMP, PARAM_LOCK_CARD, PARAM_TWO_JOKERS,
+ PARAM_TRUMP_WINS, PARAM_TRUMP, PARAM_CIRCULAR, PARAM_LEAD_CALLS_FIRST, PARAM_LEAD_CALLS_LATER,
+ PARAM_LEAD_FINE, PARAM_HAND_SIZE, PARAM_BUDGET, PARAM_SALT, PARAM_CUT_OFFS, PARAM_NAMEABLE,
+ PARAM_KEEP) = range(17)
 PARAMS = 17
 #: ``stats``: nodes searched, 1 once the node budget stopped the search.
-S_NODES, S_ABORTED = range(2)
+STAT_NODES, STAT_ABORTED = range(2)
+
+
+def search_params(plan: RulePlan, players: int, decider: int, trump: int, circular: bool,
+                  number: int, hand_size: int, budget: int, cut_offs: int, salt: int) -> np.ndarray:
+    """The ``params`` of a search of deal ``number`` (``hand_size`` cards, ``players`` seats taking
+    part) under ``plan``'s rules: the deciding seat's position in the deal's order, the trump
+    (-1: none), whether each trick's trump follows its led suit, the node budget, the objective's
+    cut-offs, and ``salt``, which keys the transposition table to the question asked."""
+    has_trump = trump >= 0
+    params = np.empty(PARAMS, dtype=np.int64)
+    params[PARAM_PLAYERS] = players
+    params[PARAM_DECIDER] = decider
+    params[PARAM_MUST_TRUMP] = plan.must_trump
+    params[PARAM_LOCK_CARD] = plan.lock_card
+    params[PARAM_TWO_JOKERS] = plan.two_jokers
+    params[PARAM_TRUMP_WINS] = plan.trump_wins
+    params[PARAM_TRUMP] = trump
+    params[PARAM_CIRCULAR] = circular
+    params[PARAM_LEAD_CALLS_FIRST] = plan.lead_calls_mask(plan.demands_allowed(number, 0),
+                                                          has_trump)
+    params[PARAM_LEAD_CALLS_LATER] = plan.lead_calls_mask(plan.demands_allowed(number, 1),
+                                                          has_trump)
+    params[PARAM_LEAD_FINE] = plan.lead_fine
+    params[PARAM_NAMEABLE] = plan.nameable
+    params[PARAM_HAND_SIZE] = hand_size
+    params[PARAM_BUDGET] = budget
+    params[PARAM_CUT_OFFS] = cut_offs
+    params[PARAM_KEEP] = plan.lead_choice
+    params[PARAM_SALT] = salt
+    return params
+
+
+def search_stats(stats: np.ndarray) -> tuple[int, bool]:
+    """A search's ``stats``: the nodes it searched, and whether its node budget stopped it."""
+    return int(stats[STAT_NODES]), bool(stats[STAT_ABORTED])
 #: Moves a node may have at most: a hand of 54 cards, or 27 and the 35 Joker calls and the
 #: cards a Joker is declared as (``_named_moves``: at most one more than the cards in play).
 MAX_MOVES = 128
@@ -148,21 +190,21 @@ def _joker_moves(params: np.ndarray, hand: int, jokers: int, later: int, met: in
     Jokers are alike, so one stands for both."""
     joker = 52 if jokers & (1 << 52) else 53
     if trick_length == 0:
-        done = params[P_HAND_SIZE] - popcount(hand)
-        calls = params[P_LEAD_CALLS_FIRST] if done == 0 else params[P_LEAD_CALLS_LATER]
+        done = params[PARAM_HAND_SIZE] - popcount(hand)
+        calls = params[PARAM_LEAD_CALLS_FIRST] if done == 0 else params[PARAM_LEAD_CALLS_LATER]
     else:
         first = -1
         for index in range(trick_length):
             if trick_cards[index] >= 52:
                 first = _call_of(trick_options[index])
                 break
-        calls = follow_calls_named(params[P_TWO_JOKERS], first, params[P_NAMEABLE])
+        calls = follow_calls_named(params[PARAM_TWO_JOKERS], first, params[PARAM_NAMEABLE])
     for wanted in range(2):  # winning calls first when tricks are wanted, else last
         for option in range(OPTION_COUNT):
             if calls >> option & 1 and is_high_call(_OPTION_CALL[option]) == (
                     (wanted == 0) == high_first):
                 if option == CARD_OPTION:
-                    count = _named_moves(params[P_NAMEABLE], joker, later, met, move_cards,
+                    count = _named_moves(params[PARAM_NAMEABLE], joker, later, met, move_cards,
                                          move_options, ply, count)
                     continue
                 move_cards[ply, count] = joker
@@ -209,17 +251,17 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
               played: int, move_cards: np.ndarray, move_options: np.ndarray, ply: int,
               high_first: bool) -> int:
     """Write the moves of ``mover`` into row ``ply`` of the move buffers; returns their count."""
-    players = params[P_PLAYERS]
+    players = params[PARAM_PLAYERS]
     hand = hands[mover]
     if trick_length:
         lead_card = trick_cards[0]
         lead_option = trick_options[0]
         cards = legal_cards(hand, trick_length, lead_card, _call_of(lead_option),
                             _suit_of_call(lead_option), led_suit, trick_trump,
-                            params[P_MUST_TRUMP] != 0, params[P_LOCK_CARD], played)
+                            params[PARAM_MUST_TRUMP] != 0, params[PARAM_LOCK_CARD], played)
     else:
         cards = legal_cards(hand, 0, -1, CALL_NONE, -1, -1, trick_trump,
-                            params[P_MUST_TRUMP] != 0, params[P_LOCK_CARD], played)
+                            params[PARAM_MUST_TRUMP] != 0, params[PARAM_LOCK_CARD], played)
     # cards still in play in other hands or on the table separate two cards of a suit
     others = 0
     for other in range(players):
@@ -235,8 +277,8 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
     blockers = others | in_trick
     # a Joker still in another hand may yet be declared as any card, and so come between any two
     # of the mover's cards (played before the real card it names, it keeps the tie): no merging
-    merge = not (params[P_NAMEABLE] and others & JOKER_BITS)
-    lock = params[P_LOCK_CARD]
+    merge = not (params[PARAM_NAMEABLE] and others & JOKER_BITS)
+    lock = params[PARAM_LOCK_CARD]
     count = 0
     jokers = cards & JOKER_BITS
     later = 0  # the cards of the seats still to play to this trick (a named Joker meets them)
@@ -295,8 +337,8 @@ def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.n
     """Open the node at ``ply``: (True, its value) when it is decided without searching (the
     deal is over, no trick count still reachable changes the value, or the transposition table
     knows it); otherwise (False, 0) with its window narrowed by the table."""
-    players = params[P_PLAYERS]
-    decider = params[P_DECIDER]
+    players = params[PARAM_PLAYERS]
+    decider = params[PARAM_DECIDER]
     leader = nodes[ply, N_LEADER]
     taken = nodes[ply, N_TAKEN]
     nodes[ply, N_SLOT] = -1
@@ -311,8 +353,8 @@ def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.n
     beta = nodes[ply, N_BETA]
     lowest, highest, _ = _reachable(row, taken, left)
     fines = 0
-    if params[P_LEAD_FINE] != 0:
-        fines = params[P_LEAD_FINE] * popcount(hands[decider] & JOKER_BITS)
+    if params[PARAM_LEAD_FINE] != 0:
+        fines = params[PARAM_LEAD_FINE] * popcount(hands[decider] & JOKER_BITS)
     if highest <= alpha:
         return True, highest
     if lowest + fines >= beta:
@@ -320,8 +362,8 @@ def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.n
     if lowest == highest and fines == 0:
         return True, lowest
     entry_key = (nodes[ply, N_KEY] ^ zobrist[54 * players + leader]
-                 ^ zobrist[54 * players + players + taken] ^ params[P_SALT])
-    lock = params[P_LOCK_CARD]
+                 ^ zobrist[54 * players + players + taken] ^ params[PARAM_SALT])
+    lock = params[PARAM_LOCK_CARD]
     if lock >= 0 and nodes[ply, N_PLAYED] >> lock & 1:  # the same hands, the Joker unlocked
         entry_key ^= zobrist[54 * players + players + 63]
     slot = entry_key & (len(table_keys) - 1)
@@ -374,13 +416,13 @@ def _kept_by(params: np.ndarray, played_cards: np.ndarray, played_options: np.nd
     """The position that takes the full trick before the keep node at ``ply``: its leader when
     kept, else the best of the other cards (000: «взятку забирает игрок, который походил самой
     сильной картой»)."""
-    players = params[P_PLAYERS]
+    players = params[PARAM_PLAYERS]
     leader = nodes[ply, N_LEADER]
     if move == KEEP_MOVE:
         return leader
     position = trick_winner(played_cards[ply - players:ply], played_options[ply - players:ply],
                             players, nodes[ply, N_LED], nodes[ply, N_TRUMP],
-                            params[P_TRUMP_WINS] != 0, params[P_TWO_JOKERS], 0)
+                            params[PARAM_TRUMP_WINS] != 0, params[PARAM_TWO_JOKERS], 0)
     return (leader + position) % players
 
 
@@ -407,8 +449,8 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
     cannot hold a recursive function). The cards of a trick are the moves of the plies before:
     ``played_cards[ply - k]`` is the ``k``-th last card played (the trick under way at the root
     is written below it)."""
-    players = params[P_PLAYERS]
-    decider = params[P_DECIDER]
+    players = params[PARAM_PLAYERS]
+    decider = params[PARAM_DECIDER]
     ply = root
     returning = False
     result = 0
@@ -416,7 +458,7 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
         if returning:  # the child of the node at ``ply`` has its value in ``result``
             mover = nodes[ply, N_MOVER]
             hands[mover] = nodes[ply, N_HAND]
-            if stats[S_ABORTED]:
+            if stats[STAT_ABORTED]:
                 return 0
             value = nodes[ply, N_FINE] + result
             move = move_cards[ply, nodes[ply, N_INDEX]] * MOVE_RADIX + move_options[
@@ -439,9 +481,9 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
             returning = False
         elif nodes[ply, N_ENTERED] == 0:
             nodes[ply, N_ENTERED] = 1
-            stats[S_NODES] += 1
-            if stats[S_NODES] > params[P_BUDGET]:
-                stats[S_ABORTED] = 1
+            stats[STAT_NODES] += 1
+            if stats[STAT_NODES] > params[PARAM_BUDGET]:
+                stats[STAT_ABORTED] = 1
                 return 0
             forced = ply == root and forced_card >= 0
             done, value = _enter(params, row, zobrist, hands, nodes, ply, forced, table_keys,
@@ -501,7 +543,7 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
                 nodes[ply, N_FINE] = 0
                 winner = _kept_by(params, played_cards, played_options, nodes, ply, card)
                 child = ply + 1
-                _after_keep(nodes, ply, child, winner, params[P_TRUMP])
+                _after_keep(nodes, ply, child, winner, params[PARAM_TRUMP])
                 nodes[child, N_ALPHA] = nodes[ply, N_ALPHA]
                 nodes[child, N_BETA] = nodes[ply, N_BETA]
                 nodes[child, N_TAKEN] = nodes[ply, N_TAKEN] + (winner == decider)
@@ -509,8 +551,8 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
                 continue
             bit = 1 << card
             fine = 0
-            if length == 0 and mover == decider and params[P_LEAD_FINE] != 0:
-                fine = lead_fine(card, popcount(hand), params[P_LEAD_FINE])
+            if length == 0 and mover == decider and params[PARAM_LEAD_FINE] != 0:
+                fine = lead_fine(card, popcount(hand), params[PARAM_LEAD_FINE])
             nodes[ply, N_FINE] = fine
             hands[mover] = hand & ~bit
             played_cards[ply] = card
@@ -518,7 +560,7 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
             led = nodes[ply, N_LED]
             new_led = led_suit_after(led, card, length, _call_of(option), _suit_of_call(option))
             new_trump = nodes[ply, N_TRUMP]
-            if params[P_CIRCULAR] and led < 0 and new_led >= 0:
+            if params[PARAM_CIRCULAR] and led < 0 and new_led >= 0:
                 new_trump = circular_trick_trump(new_led)
             child = ply + 1
             nodes[child, N_PLAYED] = nodes[ply, N_PLAYED] | bit
@@ -535,9 +577,9 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
             else:
                 position = trick_winner(played_cards[child - players:child],
                                         played_options[child - players:child], players,
-                                        new_led, new_trump, params[P_TRUMP_WINS] != 0,
-                                        params[P_TWO_JOKERS], -1)
-                if params[P_KEEP] and may_decline(played_cards[child - players], position):
+                                        new_led, new_trump, params[PARAM_TRUMP_WINS] != 0,
+                                        params[PARAM_TWO_JOKERS], -1)
+                if params[PARAM_KEEP] and may_decline(played_cards[child - players], position):
                     _open_keep(nodes, child, players, leader, new_led, new_trump,
                                nodes[ply, N_TAKEN])
                     ply = child
@@ -546,7 +588,7 @@ def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.
                 nodes[child, N_LENGTH] = 0
                 nodes[child, N_LEADER] = winner
                 nodes[child, N_LED] = -1
-                nodes[child, N_TRUMP] = params[P_TRUMP]
+                nodes[child, N_TRUMP] = params[PARAM_TRUMP]
                 nodes[child, N_TAKEN] = nodes[ply, N_TAKEN] + (winner == decider)
             ply = child
             continue
@@ -581,7 +623,7 @@ def _search_stack(params: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
     """What both searches start from: the position's Zobrist key (over every hand), and the
     explicit stack, one ply a card still to play (move lists, nodes, the cards played on the
     way, the trick under way already in place)."""
-    players = params[P_PLAYERS]
+    players = params[PARAM_PLAYERS]
     key = 0
     for position in range(players):
         hand = hands[position]
@@ -676,7 +718,7 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
     the seat to move takes the move whose outcome gives it the most, and among those the one that
     gives the deciding seat the least, and among those the least packed outcome (a total order,
     so the outcome is one and the same whatever the order of the moves). With
-    ``params[P_CUT_OFFS]`` a node stops once its mover has the most it can get and the deciding
+    ``params[PARAM_CUT_OFFS]`` a node stops once its mover has the most it can get and the deciding
     seat the least: the deciding seat's points are then settled, though not always which of the
     outcomes equal for both is taken, which a seat further up may weigh differently (faster, and
     a value that may differ from the exact one in those ties). On an explicit stack like
@@ -684,9 +726,9 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
     ``N_BETA`` the best child's points for the mover and for the deciding seat,
     ``N_WINDOW_ALPHA`` and ``N_WINDOW_BETA`` the most the mover and the least the deciding seat
     can still get (a cut-off once both are reached)."""
-    players = params[P_PLAYERS]
-    decider = params[P_DECIDER]
-    fine = params[P_LEAD_FINE]
+    players = params[PARAM_PLAYERS]
+    decider = params[PARAM_DECIDER]
+    fine = params[PARAM_LEAD_FINE]
     ply = root
     returning = False
     result = 0
@@ -694,7 +736,7 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
         if returning:
             mover = nodes[ply, N_MOVER]
             hands[mover] = nodes[ply, N_HAND]
-            if stats[S_ABORTED]:
+            if stats[STAT_ABORTED]:
                 return 0
             own = outcome_score(rows, result, mover, fine)
             theirs = outcome_score(rows, result, decider, fine)
@@ -708,15 +750,15 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
                 nodes[ply, N_BEST_MOVE] = move_cards[ply, index] * MOVE_RADIX + move_options[
                     ply, index] + 1
             nodes[ply, N_INDEX] = index + 1
-            if params[P_CUT_OFFS] and nodes[ply, N_ALPHA] >= nodes[ply, N_WINDOW_ALPHA] and (
+            if params[PARAM_CUT_OFFS] and nodes[ply, N_ALPHA] >= nodes[ply, N_WINDOW_ALPHA] and (
                     mover == decider or nodes[ply, N_BETA] <= nodes[ply, N_WINDOW_BETA]):
                 nodes[ply, N_INDEX] = nodes[ply, N_COUNT]
             returning = False
         elif nodes[ply, N_ENTERED] == 0:
             nodes[ply, N_ENTERED] = 1
-            stats[S_NODES] += 1
-            if stats[S_NODES] > params[P_BUDGET]:
-                stats[S_ABORTED] = 1
+            stats[STAT_NODES] += 1
+            if stats[STAT_NODES] > params[PARAM_BUDGET]:
+                stats[STAT_ABORTED] = 1
                 return 0
             forced = ply == root and forced_card >= 0
             length = nodes[ply, N_LENGTH]
@@ -730,8 +772,8 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
                     result = packed
                 else:
                     entry_key = (nodes[ply, N_KEY] ^ zobrist[54 * players + leader]
-                                 ^ _mix(packed) ^ params[P_SALT])
-                    lock = params[P_LOCK_CARD]
+                                 ^ _mix(packed) ^ params[PARAM_SALT])
+                    lock = params[PARAM_LOCK_CARD]
                     if lock >= 0 and nodes[ply, N_PLAYED] >> lock & 1:
                         entry_key ^= zobrist[54 * players + players + 63]
                     slot = entry_key & (len(table_keys) - 1)
@@ -781,7 +823,7 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
             if length == players:  # keep or decline: the trick goes to its taker
                 winner = _kept_by(params, played_cards, played_options, nodes, ply, card)
                 child = ply + 1
-                _after_keep(nodes, ply, child, winner, params[P_TRUMP])
+                _after_keep(nodes, ply, child, winner, params[PARAM_TRUMP])
                 nodes[child, N_TAKEN] = packed + (1 << (SEAT_BITS * winner))
                 ply = child
                 continue
@@ -794,7 +836,7 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
             led = nodes[ply, N_LED]
             new_led = led_suit_after(led, card, length, _call_of(option), _suit_of_call(option))
             new_trump = nodes[ply, N_TRUMP]
-            if params[P_CIRCULAR] and led < 0 and new_led >= 0:
+            if params[PARAM_CIRCULAR] and led < 0 and new_led >= 0:
                 new_trump = circular_trick_trump(new_led)
             child = ply + 1
             nodes[child, N_PLAYED] = nodes[ply, N_PLAYED] | bit
@@ -809,9 +851,9 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
             else:
                 position = trick_winner(played_cards[child - players:child],
                                         played_options[child - players:child], players,
-                                        new_led, new_trump, params[P_TRUMP_WINS] != 0,
-                                        params[P_TWO_JOKERS], -1)
-                if params[P_KEEP] and may_decline(played_cards[child - players], position):
+                                        new_led, new_trump, params[PARAM_TRUMP_WINS] != 0,
+                                        params[PARAM_TWO_JOKERS], -1)
+                if params[PARAM_KEEP] and may_decline(played_cards[child - players], position):
                     _open_keep(nodes, child, players, leader, new_led, new_trump, packed)
                     ply = child
                     continue
@@ -819,7 +861,7 @@ def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hand
                 nodes[child, N_LENGTH] = 0
                 nodes[child, N_LEADER] = winner
                 nodes[child, N_LED] = -1
-                nodes[child, N_TRUMP] = params[P_TRUMP]
+                nodes[child, N_TRUMP] = params[PARAM_TRUMP]
                 nodes[child, N_TAKEN] = packed + (1 << (SEAT_BITS * winner))
             ply = child
             continue
