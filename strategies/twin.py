@@ -16,6 +16,7 @@ from typing import ClassVar
 
 import numpy as np
 from raspis.engine import Action, Bid, Keep, NameTrump, Observation, Play, Variant
+from raspis.engine.cards import is_joker
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import CALL_NAMES
 from raspis.engine.game import Game, Phase
@@ -27,12 +28,10 @@ from .base import Strategy
 def action_of(code: int, phase: Phase) -> Action:
     """The ``Action`` of a machine action code (``machine.action_code``) in ``phase``."""
     if phase == Phase.PLAY:
-        card = code & 63
-        if card < 52:
+        card, call, suit, rank = _PLAY_FIELDS(code)
+        if not is_joker(card):
             return Play(card)
-        call = code >> m.CALL_SHIFT & m.CALL_BITS
-        return Play(card, CALL_NAMES[call],  # type: ignore[arg-type]
-                    (code >> m.SUIT_SHIFT & m.SUIT_BITS) - 1, code >> m.RANK_SHIFT)
+        return Play(card, CALL_NAMES[call], suit, rank)  # type: ignore[arg-type]
     if phase == Phase.BID:
         return Bid(code)
     if phase == Phase.KEEP:
@@ -78,5 +77,8 @@ class CompiledTwin(Strategy):
                 return legal
         raise RuntimeError(f"{self.name} chose {action}, not a legal action")  # pragma: no cover
 
+
+#: ``machine.play_fields`` uncompiled (a decision's action code read back in Python)
+_PLAY_FIELDS = m.play_fields.py_func
 
 __all__ = ["CompiledTwin", "action_of", "policy_code"]

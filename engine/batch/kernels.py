@@ -128,9 +128,10 @@ def logged_step(state: np.ndarray, plan: np.ndarray, code: int, row: int, record
     if phase == m.PH_PLAY:
         at = done * state[m.S_ORDER_LEN] + state[m.S_TRICK_LEN]
         plays[row, number, at, 0] = state[m.S_TO_MOVE]
-        plays[row, number, at, 1] = code & 63
-        plays[row, number, at, 2] = code >> m.CALL_SHIFT & m.CALL_BITS
-        plays[row, number, at, 3] = (code >> m.SUIT_SHIFT & m.SUIT_BITS) - 1
+        card, call, suit, _ = m.play_fields(code)
+        plays[row, number, at, 1] = card
+        plays[row, number, at, 2] = call
+        plays[row, number, at, 3] = suit
     elif phase == m.PH_TRUMP:
         namer[row, number] = state[m.S_TO_MOVE]
     events = m.step(state, plan, code)[4]

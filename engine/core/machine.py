@@ -91,8 +91,10 @@ H_COUNT, H_TRUMP, H_WINNER, H_CARDS = range(4)
 R_BIDS, R_TAKEN, R_POINTS, R_FINES, R_PREMIUMS, R_TOTALS = range(6)
 
 CALL_SHIFT, SUIT_SHIFT, RANK_SHIFT = 6, 11, 14
-#: the call's bits in an action code (``codes.CALL_COUNT`` <= 32), the suit's (-1..3, plus one)
-CALL_BITS, SUIT_BITS = 31, 7
+#: the card's bits in an action code (0..53), the call's (``codes.CALL_COUNT`` <= 32) and the
+#: suit's (-1..3, plus one), each below its shift (``play_fields`` reads them; not to be confused
+#: with ``rules.SUIT_BITS``, the 13 bits of a suit's cards in a hand mask)
+CARD_FIELD, CALL_FIELD, SUIT_FIELD = 63, 31, 7
 #: the legal mask of a ``KEEP`` decision: 1 keeps the trick, 0 declines it
 KEEP_BOTH = 3
 
@@ -102,6 +104,15 @@ def action_code(card_or_value: int, call: int = 0, suit: int = -1, rank: int = 0
     card a Joker is declared as: ``CALL_CARD``); a bid's code is the bid and naming trump's is the
     suit plus one."""
     return card_or_value | call << CALL_SHIFT | (suit + 1) << SUIT_SHIFT | rank << RANK_SHIFT
+
+
+@jit(inline="always")
+def play_fields(action: int) -> tuple[int, int, int, int]:
+    """A play's action code read back (``action_code``'s inverse): the card, the call code, the
+    suit (-1: none) and the rank of the card a Joker is declared as (0: none). Python callers use
+    ``play_fields.py_func``, the same function uncompiled."""
+    return (action & CARD_FIELD, action >> CALL_SHIFT & CALL_FIELD,
+            (action >> SUIT_SHIFT & SUIT_FIELD) - 1, action >> RANK_SHIFT)
 
 
 @jit(inline="always")
@@ -756,11 +767,10 @@ def apply_action(state: np.ndarray, plan: np.ndarray,
     skip = -1  # the position in the trick that cannot take it (a declined Joker), -1 for none
     position = -1  # the position that takes it, where known already (a kept Joker's lead)
     if phase == PH_PLAY:
-        call = action >> CALL_SHIFT & CALL_BITS
-        suit = (action >> SUIT_SHIFT & SUIT_BITS) - 1
+        card, call, suit, rank = play_fields(action)
         if call == CALL_CARD:
-            call = named_call(13 * suit + (action >> RANK_SHIFT) - 2)
-        settle = apply_play(state, plan, action & 63, call, suit)
+            call = named_call(13 * suit + rank - 2)
+        settle = apply_play(state, plan, card, call, suit)
         refresh = not settle
     elif phase == PH_BID:
         refresh = apply_bid(state, plan, action)
