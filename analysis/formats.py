@@ -14,7 +14,13 @@ PRECISE_COLUMNS = frozenset({"exact", "simulated", "probability"})
 def is_share(column: str) -> bool:
     """Whether a column holds a share (0 to 1), printed as a percentage: ``win_rate``,
     ``made_share``, ``target`` and the like."""
-    return column.endswith(("_rate", "_share")) or column in ("target", "share", "interval_level")
+    return column.endswith(("_rate", "_share", "_share_luck_free")) or column in (
+        "target", "share", "interval_level", "p_ahead")
+
+
+#: Columns of whole counts held as floats (a model's games or deal sets a match needs): printed
+#: as counts, with thousands separators, not with decimals.
+COUNT_COLUMNS = frozenset({"games_model", "score_model", "duplicate_deal_sets"})
 
 
 def percent(value: float, digits: int = 3) -> str:
@@ -45,6 +51,8 @@ def format_number(value: object, column: str = "") -> str:
             return f"{value:.6g}"
         if is_share(column):
             return percent(value)
+        if column in COUNT_COLUMNS and value.is_integer():
+            return f"{int(value):,}"
         magnitude = abs(value)
         if magnitude >= 10_000:
             return f"{value:,.0f}"

@@ -209,3 +209,21 @@ def test_an_output_folder_that_cannot_be_made_is_a_usage_error(
     result = CliRunner().invoke(cli, arguments)
     assert result.exit_code == 2, result.output
     assert "cannot write" in result.output and "Traceback" not in result.output
+
+
+def test_every_share_prints_as_a_percentage_and_every_count_as_a_count() -> None:
+    """Issue 24, one format per kind: the report's match-length table printed the chance the
+    better strategy is ahead as 0.986 and the games a match needs as 15.00 [15.00, 17.00]; the
+    variance table the luck-free share as 0.730 beside 51.7%."""
+    from raspis.analysis.tables import display_frame
+
+    frame = pl.DataFrame({"p_ahead": [0.98575], "strategy_share": [0.517],
+                          "strategy_share_luck_free": [0.7298],
+                          "games_model": [15.0], "games_model_low": [15.0],
+                          "games_model_high": [17.0], "duplicate_deal_sets": [1234.0],
+                          "mu": [222.49]})
+    headers, rows = display_frame(frame)
+    shown = dict(zip(headers, rows[0], strict=True))
+    assert shown == {"p_ahead": "98.6%", "strategy_share": "51.7%",
+                     "strategy_share_luck_free": "73.0%", "games_model [CI]": "15 [15, 17]",
+                     "duplicate_deal_sets": "1,234", "mu": "222.5"}
