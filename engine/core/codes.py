@@ -58,21 +58,32 @@ OPTION_SUIT = np.array([suit for _, suit in OPTIONS], dtype=np.int64)
 OPTION_INDEX = np.full((CALL_COUNT, 5), -1, dtype=np.int64)
 for _index, (_call, _suit) in enumerate(OPTIONS):
     OPTION_INDEX[_call, _suit + 1] = _index
-HIGH_OPTION = 1 << 0
-LOW_OPTION = 1 << 1
-TRUMPS_OPTION = 1 << 18
+
+
+def _options_of(call: int, *suits: int) -> tuple[int, ...]:
+    """The options (bits of a legal-calls mask) of ``call`` with each of ``suits``."""
+    return tuple(int(OPTION_INDEX[call, suit + 1]) for suit in suits)
+
+
+_SUITS = (0, 1, 2, 3)
+HIGH_OPTION = 1 << int(OPTION_INDEX[CALL_HIGH, 0])
+LOW_OPTION = 1 << int(OPTION_INDEX[CALL_LOW, 0])
+TRUMPS_OPTION = 1 << int(OPTION_INDEX[CALL_TRUMPS, 0])
 #: The first named-rank option (rank 2); rank ``r`` is option ``RANK_OPTION + r - 2``.
-RANK_OPTION = 22
+RANK_OPTION = int(OPTION_INDEX[CALL_RANK, 0])
 #: The option of a Joker declared as a card (any of ``rules.nameable_cards``; ``joker.as_card``).
-CARD_OPTION = 35
+CARD_OPTION = int(OPTION_INDEX[CALL_CARD, 0])
 #: The options of each ``joker.lead_calls`` name of ``engine.options`` ("named_rank": every rank,
 #: of which ``RulePlan`` keeps those of the deck).
 LEAD_OPTIONS: dict[str, tuple[int, ...]] = {
-    "high": (0,), "low": (1,),
-    "high_suit": (2, 3, 4, 5), "low_suit": (6, 7, 8, 9),
-    "highest_suit": (10, 11, 12, 13), "lowest_suit": (14, 15, 16, 17),
-    "highest_trumps": (18,),
-    "highest_card": (19,), "lowest_card": (20,), "lowest_trump": (21,),
+    "high": _options_of(CALL_HIGH, -1), "low": _options_of(CALL_LOW, -1),
+    "high_suit": _options_of(CALL_HIGH, *_SUITS), "low_suit": _options_of(CALL_LOW, *_SUITS),
+    "highest_suit": _options_of(CALL_HIGHEST, *_SUITS),
+    "lowest_suit": _options_of(CALL_LOWEST, *_SUITS),
+    "highest_trumps": _options_of(CALL_TRUMPS, -1),
+    "highest_card": _options_of(CALL_HIGHEST_CARD, -1),
+    "lowest_card": _options_of(CALL_LOWEST_CARD, -1),
+    "lowest_trump": _options_of(CALL_LOWEST_TRUMP, -1),
     "named_rank": tuple(range(RANK_OPTION, RANK_OPTION + len(RANK_CALL_NAMES))),
 }
 #: Lead calls that are demands (barred by ``demands_first_trick_only`` / ``demands_until_deal``).
@@ -82,8 +93,10 @@ DEMAND_CALLS = ("highest_suit", "lowest_suit", "highest_trumps", "highest_card",
 TRUMP_CALLS = ("highest_trumps", "lowest_trump")
 #: Options that lead the Joker to take the trick (high, high of a suit, highest, highest trumps,
 #: and every demand of any suit: highest card, lowest card, lowest trump, a named rank).
-WINNING_LEADS = (0, 2, 3, 4, 5, 10, 11, 12, 13, 18, *range(19, CARD_OPTION))
-
+WINNING_LEADS = tuple(sorted(option for name in ("high", "high_suit", "highest_suit",
+                                                 "highest_trumps", "highest_card", "lowest_card",
+                                                 "lowest_trump", "named_rank")
+                             for option in LEAD_OPTIONS[name]))
 
 @jit()
 def named_call(card: int) -> int:
