@@ -239,10 +239,6 @@ class StateView:
             state[plan[m.O_TSUIT] + index] = suit
         state[m.S_TRICK_LEN] = len(entries)
 
-    def trick_led_by_joker(self) -> bool:
-        """Whether the trick under way was led with a Joker."""
-        return bool(self.state[m.S_TRICK_LEN]) and int(self.state[self.plan[m.O_TCARD]]) >= 52
-
     def finished_trick(self, index: int) -> tuple[list[tuple[int, int, int, int]], int, int]:
         """Finished trick ``index`` of the deal: its cards as (seat, card, call code, suit), its
         trump and its winner."""
