@@ -528,6 +528,28 @@ def bid_bucket(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int) 
 
 
 @jit()
+def best_bid(distributions: np.ndarray, legal: int, points: np.ndarray, stakes: np.ndarray,
+             values: np.ndarray) -> int:
+    """The legal bid (``legal``: a mask) with the highest expected deal points, -1 when no bid of
+    the table is legal: ``distributions[bid, t]`` the chance of taking ``t`` tricks when bidding
+    ``bid`` (how the seat plays depends on its bid), ``points[bid, t]`` the deal's points,
+    ``stakes[bid]`` what making ``bid`` adds on top (the premium kept in reach). ``values[bid]``
+    gets each legal bid's expectation. Ties (within 1e-9) go to the lower bid. The one bid
+    choice of ``strong`` (``_bid``) and of the scalar strategies (``tactics.best_bid``)."""
+    choice, best = -1, 0.0
+    for bid in range(points.shape[0]):
+        if legal >> bid & 1:
+            value = stakes[bid] * distributions[bid, bid]
+            for taken in range(points.shape[1]):
+                if distributions[bid, taken] > 0:
+                    value += distributions[bid, taken] * points[bid, taken]
+            values[bid] = value
+            if choice < 0 or value > best + 1e-9:
+                choice, best = bid, value
+    return choice
+
+
+@jit()
 def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
          hand: int) -> int:
     row = state[m.S_ROW]
@@ -543,18 +565,20 @@ def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: 
         if offset > 0:
             block = (at + offset
                      + fit_bucket(state, plan, seat, expected, hand_size) * (hand_size + 1) ** 2)
-    choice, best = -1, 0.0
-    aimed = np.empty(hand_size + 1, dtype=np.float64)
+    aimed = np.zeros((hand_size + 1, hand_size + 1), dtype=np.float64)
+    points = np.zeros((hand_size + 1, hand_size + 1), dtype=np.float64)
+    stakes = np.zeros(hand_size + 1, dtype=np.float64)
     for bid in range(hand_size + 1):
         if legal >> bid & 1:
             # the seat plays towards its bid: a share ``STEER`` of the deals one trick off the
             # bid either way end on it
-            aimed[:] = distribution
+            bid_aimed = aimed[bid]
+            bid_aimed[:] = distribution
             for near in (bid - 1, bid + 1):
                 if 0 <= near <= hand_size:
                     moved = STEER * distribution[near]
-                    aimed[near] -= moved
-                    aimed[bid] += moved
+                    bid_aimed[near] -= moved
+                    bid_aimed[bid] += moved
             if block >= 0:  # what the fitted deals of this bucket and bid came to
                 counts = block + bid * (hand_size + 1)
                 seen = 0
@@ -562,14 +586,12 @@ def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: 
                     seen += table[counts + taken]
                 if seen > 0:
                     for taken in range(hand_size + 1):
-                        aimed[taken] = ((table[counts + taken] + PRIOR * aimed[taken])
-                                        / (seen + PRIOR))
-            value = _stake(state, plan, seat, bid) * aimed[bid]
+                        bid_aimed[taken] = ((table[counts + taken] + PRIOR * bid_aimed[taken])
+                                            / (seen + PRIOR))
+            stakes[bid] = _stake(state, plan, seat, bid)
             for taken in range(hand_size + 1):
-                if aimed[taken] > 0:
-                    value += aimed[taken] * _points(plan, row, bid, taken)
-            if choice < 0 or value > best + 1e-9:
-                choice, best = bid, value
+                points[bid, taken] = _points(plan, row, bid, taken)
+    choice = best_bid(aimed, legal, points, stakes, np.empty(hand_size + 1, dtype=np.float64))
     if choice < 0:  # every legal bid above the hand (``play.draw_after_trick``): the lowest
         choice = rules.bit_index(legal & -legal)
     return choice

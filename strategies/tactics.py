@@ -270,15 +270,24 @@ def best_bid(
 
     ``distribution[t]`` is the chance of taking ``t`` tricks, the same whatever the bid, or, as a
     dict, one distribution per bid (how the seat plays depends on its bid); ``table[bid][taken]``
-    the points (``points_table``). Ties go to the lower bid.
+    the points (``points_table``, a premium's stake already added: ``staked_table``). Ties go to
+    the lower bid. The choice is ``strong_policy.best_bid``, ``strong``'s own.
     """
-    expected: dict[int, float] = {}
+    rows = len(table)
+    width = max(len(row) for row in table)
+    points = np.zeros((rows, width), dtype=np.float64)
+    for bid, row in enumerate(table):
+        points[bid, :len(row)] = row
+    distributions = np.zeros((rows, width), dtype=np.float64)
+    legal = 0
     for bid in legal_bids:
         chances = distribution[bid] if isinstance(distribution, dict) else distribution
-        row = table[bid]
-        expected[bid] = sum(chance * row[taken] for taken, chance in enumerate(chances) if chance)
-    best = max(legal_bids, key=lambda bid: (expected[bid], -bid))
-    return best, expected
+        distributions[bid, :len(chances)] = chances
+        legal |= 1 << bid
+    values = np.zeros(rows, dtype=np.float64)
+    best = int(policy.best_bid(distributions, legal, points, np.zeros(rows, dtype=np.float64),
+                               values))
+    return best, {bid: float(values[bid]) for bid in legal_bids}
 
 
 def premium_stake(rules: Rules, best: int | None, made_points: int, later_bids: int,
