@@ -25,16 +25,12 @@ from sys import getrefcount
 import numpy as np
 
 from .actions import Action, Bid, Keep, NameTrump, Play, action_text
-from .cards import JOKER_MASK, card_list, is_joker, popcount
+from .cards import is_joker, popcount
 from .core import deal as chance
 from .core import machine as m
 from .core.codes import (
     CALL_CODES,
-    CALL_NAMES,
-    CARD_OPTION,
     HOOK_NAMES,
-    OPTION_CALL,
-    OPTION_SUIT,
     TRUMP_CIRCULAR,
     call_value,
 )
@@ -53,6 +49,7 @@ from .events import (
     TrickWon,
     TrumpChosen,
 )
+from .legal import legal_records
 from .observation import Observation, freeze, observe, visible_other_hands
 from .options import KindOptions
 from .phase import Phase
@@ -64,42 +61,9 @@ __all__ = ["NO_SUIT", "DealResult", "Game", "Phase", "Trick", "TrickCard"]
 
 _PHASES = tuple(Phase)
 _TRUMP, _BID, _PLAY, _KEEP = int(Phase.TRUMP), int(Phase.BID), int(Phase.PLAY), int(Phase.KEEP)
-#: the legal actions of a ``KEEP`` decision, keeping first
-_KEEP_ACTIONS = (Keep(True), Keep(False))
 _CALLS = CALL_CODES
 _step = m.step
 _CALL_SHIFT, _SUIT_SHIFT, _RANK_SHIFT = m.CALL_SHIFT, m.SUIT_SHIFT, m.RANK_SHIFT
-
-#: the plays of one suit's cards, by ``suit << 13 | pattern`` (at most 4 x 8,192 entries: play
-#: records are immutable and shared by every game)
-_SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
-#: the same by the whole mask, for the masks met first (bounded: a long run meets millions)
-_PLAIN_PLAYS: dict[int, tuple[Action, ...]] = {}
-_PLAIN_LIMIT = 1 << 16
-#: the ``Bid`` records of a mask of legal bids (a range, less a bid the hook or a rule forbids:
-#: few masks; bounded all the same)
-_BIDS: dict[int, tuple[Action, ...]] = {}
-
-
-def _plain_plays(cards: int) -> tuple[Action, ...]:
-    """``Play`` records of the ordinary ``cards``, lowest card id first (suit by suit)."""
-    plays = _PLAIN_PLAYS.get(cards)
-    if plays is not None:
-        return plays
-    plays = ()
-    for suit in range(4):
-        pattern = cards >> (13 * suit) & 8191
-        if pattern:
-            key = suit << 13 | pattern
-            found = _SUIT_PLAYS.get(key)
-            if found is None:
-                found = _SUIT_PLAYS[key] = tuple(
-                    Play(13 * suit + rank) for rank in range(13) if pattern >> rank & 1)
-            plays += found
-    if len(_PLAIN_PLAYS) < _PLAIN_LIMIT:
-        _PLAIN_PLAYS[cards] = plays
-    return plays
-
 
 _new_tuple = tuple.__new__
 
@@ -651,37 +615,8 @@ class Game:
         """``legal_actions`` as a tuple, shared between equal positions, seats and games (the
         records are immutable tuples: ``engine.actions``)."""
         found = self._actions
-        if found is not None:
-            return found
-        phase = self._phase
-        if phase == _PLAY:
-            cards, calls = self._legal
-            if not calls:  # no Joker to play: the plays of the mask met before, most often
-                found = _PLAIN_PLAYS.get(cards)
-                if found is None:
-                    found = _plain_plays(cards & ~JOKER_MASK)
-                self._actions = found
-                return found
-            memo = self.plan.memo
-            key = (cards & JOKER_MASK, calls, self._lead)
-            jokers = memo.get(key)
-            if jokers is None:
-                jokers = memo[key] = tuple(self._joker_plays(cards, calls, self._lead))
-            found = _plain_plays(cards & ~JOKER_MASK) + jokers  # type: ignore[operator]
-        elif phase == _BID:
-            mask = self._legal[0]
-            found = _BIDS.get(mask)  # type: ignore[assignment]
-            if found is None:
-                found = tuple(Bid(bid) for bid in range(mask.bit_length()) if mask >> bid & 1)
-                if len(_BIDS) < _PLAIN_LIMIT:
-                    _BIDS[mask] = found
-        elif phase == _KEEP:
-            found = _KEEP_ACTIONS
-        elif phase == _TRUMP:
-            found = tuple(NameTrump(suit) for suit in (0, 1, 2, 3, NO_SUIT)[:4 + self._legal[0]])
-        else:
-            found = ()
-        self._actions = found
+        if found is None:
+            found = self._actions = legal_records(self._phase, self._legal, self._lead, self.plan)
         return found
 
     def apply(self, action: Action) -> None:
@@ -807,22 +742,6 @@ class Game:
         """The calls a Joker played now may make, as options over ``codes.OPTIONS``."""
         tables = self.tables
         return int(m.joker_calls(self.state, tables.plan))
-
-    def _joker_plays(self, cards: int, calls: int, lead: bool) -> list[Action]:
-        """The plays of the Jokers of ``cards``, each with each legal call, in the plan's order;
-        the card option (``joker.as_card``) as one play per card of the plan's ``nameable``,
-        lowest card id first."""
-        actions: list[Action] = []
-        options = [option for option in self.plan.call_order(lead) if calls >> option & 1]
-        named = card_list(self.plan.nameable)
-        for joker in card_list(cards & JOKER_MASK):
-            for option in options:
-                if option == CARD_OPTION:
-                    actions.extend(Play.declared(joker, card) for card in named)
-                else:
-                    actions.append(Play(joker, CALL_NAMES[OPTION_CALL[option]],  # type: ignore[arg-type]
-                                        int(OPTION_SUIT[option])))
-        return actions
 
     # -- the event log ----------------------------------------------------------------------------
 
