@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .actions import Play
+from .actions import Action, Bid, Keep, Play
 from .cards import SUIT_SYMBOLS, card_str, mask_str
+from .core import machine as m
+from .tricks import finished_trick
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 def _suit(suit: int) -> str:
@@ -124,3 +130,46 @@ class GameEnded:
 
 Event = (DealStarted | CardsShown | TrumpChosen | BidMade | CardPlayed | TrickKept | TrickWon
          | DealScored | GameEnded)
+
+
+_new_tuple = tuple.__new__
+
+
+def deal_opened(game: Game, trump_known: bool) -> list[Event]:
+    """The events a deal opens with in ``game`` (standing at its start): the deal and its hands,
+    the cards each seat shows where the deal's kind has them shown, and, ``trump_known``, how
+    the trump was chosen."""
+    spec = game.deal
+    opened: list[Event] = [DealStarted(spec.number, spec.hand_size, spec.kind, game.dealer,
+                                       tuple(game.hands))]
+    if game.fields.deal.shown:
+        opened.append(CardsShown(tuple(game.shown_cards)))
+    if trump_known:
+        opened.append(TrumpChosen(game.trump, game.trump_card, game.trump_how))
+    return opened
+
+
+def step_logged(game: Game, seat: int, action: Action, events: int, done: int) -> list[Event]:
+    """The events of ``seat``'s ``action`` in ``game`` (just applied: ``events``, the flags
+    ``machine.step`` returned; ``done``, the tricks finished before it): the action (a play as a
+    copy: the log keeps no object a strategy was shown), then whatever it set off, a trick won, the
+    deal scored, the next deal opened, its trump chosen, the game's end."""
+    logged: list[Event] = []
+    if type(action) is Play:
+        logged.append(CardPlayed(seat, _new_tuple(Play, action)))  # type: ignore[arg-type]
+    elif type(action) is Bid:
+        logged.append(BidMade(seat, action.tricks))
+    elif type(action) is Keep:
+        logged.append(TrickKept(seat, action.keep))
+    if events & m.EV_TRICK:
+        logged.append(TrickWon(finished_trick(game.fields, done).winner, done + 1))
+    if events & m.EV_DEAL_SCORED:
+        result = game.results[-1]
+        logged.append(DealScored(result.number, result.points, result.premiums, result.totals))
+    if events & m.EV_DEAL_STARTED:
+        logged += deal_opened(game, False)
+    if events & m.EV_TRUMP_CHOSEN:
+        logged.append(TrumpChosen(game.trump, game.trump_card, game.trump_how))
+    if events & m.EV_GAME_OVER:
+        logged.append(GameEnded(tuple(game.scores), tuple(game.places())))
+    return logged

@@ -37,18 +37,7 @@ from .core.codes import (
 from .core.plan import MachineTables, rule_plan
 from .core.view import StateView
 from .errors import IllegalActionError, RaspisError
-from .events import (
-    BidMade,
-    CardPlayed,
-    CardsShown,
-    DealScored,
-    DealStarted,
-    Event,
-    GameEnded,
-    TrickKept,
-    TrickWon,
-    TrumpChosen,
-)
+from .events import CardsShown, Event, deal_opened, step_logged
 from .legal import legal_records
 from .observation import Observation, freeze, observe, visible_other_hands
 from .options import KindOptions
@@ -64,8 +53,6 @@ _TRUMP, _BID, _PLAY, _KEEP = int(Phase.TRUMP), int(Phase.BID), int(Phase.PLAY), 
 _CALLS = CALL_CODES
 _step = m.step
 _CALL_SHIFT, _SUIT_SHIFT, _RANK_SHIFT = m.CALL_SHIFT, m.SUIT_SHIFT, m.RANK_SHIFT
-
-_new_tuple = tuple.__new__
 
 
 def kind_name(action: object) -> str:
@@ -665,7 +652,7 @@ class Game:
         if self.logging:
             seat, done = self._to_move, self.fields.tricks_done
             phase, to_move, cards, calls, events = _step(self.state, self.tables.plan, code)
-            self._log_step(seat, action, events, done)
+            self.log += step_logged(self, seat, action, events, done)
         else:
             phase, to_move, cards, calls, events = _step(self.state, self.tables.plan, code)
         self._phase = phase
@@ -746,37 +733,4 @@ class Game:
     # -- the event log ----------------------------------------------------------------------------
 
     def _log_deal_start(self) -> None:
-        spec = self.deal
-        self.log.append(DealStarted(spec.number, spec.hand_size, spec.kind, self.dealer,
-                                    tuple(self.hands)))
-        self._log_shown()
-        if self._phase != Phase.TRUMP:
-            self.log.append(TrumpChosen(self.trump, self.trump_card, self.trump_how))
-
-    def _log_shown(self) -> None:
-        if self.fields.deal.shown:
-            self.log.append(CardsShown(tuple(self.shown_cards)))
-
-    def _log_step(self, seat: int, action: Action, events: int, done: int) -> None:
-        log = self.log
-        if type(action) is Play:  # a copy: the log keeps no object a strategy was shown
-            log.append(CardPlayed(seat, _new_tuple(Play, action)))  # type: ignore[arg-type]
-        elif type(action) is Bid:
-            log.append(BidMade(seat, action.tricks))
-        elif type(action) is Keep:
-            log.append(TrickKept(seat, action.keep))
-        if events & m.EV_TRICK:
-            winner = finished_trick(self.fields, done).winner
-            log.append(TrickWon(winner, done + 1))
-        if events & m.EV_DEAL_SCORED:
-            result = self.results[-1]
-            log.append(DealScored(result.number, result.points, result.premiums, result.totals))
-        if events & m.EV_DEAL_STARTED:
-            spec = self.deal
-            log.append(DealStarted(spec.number, spec.hand_size, spec.kind, self.dealer,
-                                   tuple(self.hands)))
-            self._log_shown()
-        if events & m.EV_TRUMP_CHOSEN:
-            log.append(TrumpChosen(self.trump, self.trump_card, self.trump_how))
-        if events & m.EV_GAME_OVER:
-            log.append(GameEnded(tuple(self.scores), tuple(self.places())))
+        self.log += deal_opened(self, self._phase != Phase.TRUMP)
