@@ -2,9 +2,11 @@
 
     .venv/bin/python -m benchmarks.lockstep_rate --games 8192 --runs 3
 
-Classic, 4 players, CPU time of ``play_batch`` only (the compile is loaded or done first), best
-of ``--runs``. Two lineups, each played through the lockstep path (a seat whose strategy is not a
-compiled policy):
+Classic with ``joker.as_card = false`` (numpy batch seats refuse a Joker declared as any card,
+which the classic preset plays: their batch observation does not show it; ``--variant`` names
+another preset or TOML file), 4 players, CPU time of ``play_batch`` only (the compile is loaded
+or done first), best of ``--runs``. Two lineups, each played through the lockstep path (a seat
+whose strategy is not a compiled policy):
 
 - ``numpy x4``: ``strategies.batch_basic``'s numpy ``lowest`` at two seats and numpy ``random``
   at two (subclasses, which are not compiled policies, so every decision goes to numpy);
@@ -43,11 +45,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8192)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--variant", default=None,
+                        help="preset or TOML file (default: classic without joker.as_card)")
     options = parser.parse_args()
     from raspis.engine import load_variant
     from raspis.engine.batch import play_batch
+    from raspis.engine.variant import variant_from_dict
 
-    variant = load_variant("classic")
+    if options.variant is None:
+        variant = variant_from_dict({"name": "classic-no-as-card", "extends": "classic",
+                                     "joker": {"as_card": False}})
+    else:
+        variant = load_variant(options.variant)
+    print(f"variant {variant.name}, 4 players, {options.games} games, best of {options.runs}")
     for name, lineup in lineups().items():
         play_batch(variant, 4, np.arange(10**9, 10**9 + 64, dtype=np.uint64), lineup)
         best = 0.0
