@@ -366,7 +366,9 @@ def test_pimc_plays_legally_on_every_preset(variant_name: str, spec: str) -> Non
             seat = game.to_move
             joker = game.phase == Phase.PLAY and game.hands[seat] >> 52 != 0 and jokers < 4
             jokers += joker
-            ask = len(legal) > 1 and (joker or rng.random() < 0.04)
+            # every Joker play, the first two bids with a choice, and 4% of the rest
+            first_bids = game.phase == Phase.BID and asked["bid"] < 2
+            ask = len(legal) > 1 and (joker or first_bids or rng.random() < 0.04)
             if ask:
                 action = strategy.act(game.observation(seat))
                 assert action in legal, (variant_name, action, legal)
