@@ -1,7 +1,7 @@
 """Bidding: order, the dealer's hook and its options, the pass limit, dark deals, the overbid rule.
 
-Hook examples are the seeds' own (audit #14, #20, #28); the pass limit is 003 l.21 (#52); the dark
-rules are 003 l.68 (#60) and l.71 (#63).
+Hook examples are the seeds' own (000 l.179, 000 l.273, 002 l.31); the pass limit is 003
+l.21; the dark rules are 003 l.68 and l.71 (docs/rules.md cites each line by topic).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def test_an_illegal_bid_is_refused_with_the_legal_ones_listed() -> None:
 
 
 def test_hook_000_a4_three_players_nine_cards_five_plus_three() -> None:
-    # #14 000-A4 l.179 «в игре на 3 человека было сдано по 9 карт, и игроки ... заказали 8 взяток
+    # 000-A4 l.179 «в игре на 3 человека было сдано по 9 карт, и игроки ... заказали 8 взяток
     # (5 + 3), то сдающий не имеет права заказать 1 взятку».
     game = single("classic", 3, 9, dealer=0)
     assert legal_bids(game) == list(range(10))  # seat 1: free
@@ -84,7 +84,7 @@ def test_hook_000_a4_three_players_nine_cards_five_plus_three() -> None:
 
 
 def test_hook_000_a5_six_cards_others_five() -> None:
-    # #20 000-A5 l.273 «на предпоследнем игроке сумма взяток равна 5, а всего карт в раздаче 6.
+    # 000-A5 l.273 «на предпоследнем игроке сумма взяток равна 5, а всего карт в раздаче 6.
     # Это значит, что последний игрок не может сказать 1» (pass, 2 and more are open).
     game = single("classic", 4, 6, dealer=3, bids=[2, 2, 1])
     assert game.to_move == 3
@@ -92,7 +92,7 @@ def test_hook_000_a5_six_cards_others_five() -> None:
 
 
 def test_hook_002_rp_four_players_six_cards_two_each() -> None:
-    # #28 002-RP l.31 «при игре вчетвером и раздаче по 6 карт каждый игрок заказал по 2 взятки. В
+    # 002-RP l.31 «при игре вчетвером и раздаче по 6 карт каждый игрок заказал по 2 взятки. В
     # этом случае сдающий уже не имеет права на пас, он обязан заказать хотя бы 1 взятку».
     game = single("classic", 4, 6, dealer=0, bids=[2, 2, 2])
     assert legal_bids(game) == [1, 2, 3, 4, 5, 6]
@@ -120,7 +120,7 @@ def play_on(game: Game) -> None:
 
 
 def test_hook_from_the_fourth_deal() -> None:
-    # #61 003 l.69 «сдающий может делать любую заявку в торговле до третьей раздачи включительно».
+    # 003 l.69 «сдающий может делать любую заявку в торговле до третьей раздачи включительно».
     variant = variant_from_dict({"extends": "classic",
                                  "bidding": {"hook": "from_deal", "hook_from_deal": 4}})
     game = Game(variant, players=3, seed=2)
@@ -179,7 +179,7 @@ def bid_round(game: Game, bids: dict[int, int]) -> None:
 
 
 def test_no_more_than_two_passes_in_a_row() -> None:
-    # #52 003 l.21 «нельзя заказывать "пас" больше двух раз подряд».
+    # 003 l.21 «нельзя заказывать "пас" больше двух раз подряд».
     game = pass_limit_game(["2*3"])
     bid_round(game, {1: 0, 2: 0, 0: 0})  # dealer 0: others 0 of 2, so the pass is open
     bid_round(game, {2: 0, 0: 0, 1: 0})  # dealer 1
@@ -192,7 +192,7 @@ def test_no_more_than_two_passes_in_a_row() -> None:
 
 
 def test_pass_limit_exception_for_the_dealer_of_a_one_card_deal() -> None:
-    # #52 003 l.21 «Исключением является ситуация, когда играется кон с одной картой и раздающий
+    # 003 l.21 «Исключением является ситуация, когда играется кон с одной картой и раздающий
     # вынужден пасовать третий раз подряд, чтобы сумма взяток не была равна одному».
     game = pass_limit_game(["2*2", "1"])
     bid_round(game, {1: 1, 2: 0, 0: 0})  # dealer 0
@@ -225,7 +225,7 @@ def test_a_bid_resets_the_pass_count() -> None:
 
 
 def test_dark_deal_without_the_pass() -> None:
-    # #60 003 l.68 «На «темных» нельзя заказывать «пас», или заказывать кол-во взяток меньше
+    # 003 l.68 «На «темных» нельзя заказывать «пас», или заказывать кол-во взяток меньше
     # числа оговоренного заранее, например 2».
     variant = variant_from_dict({"extends": "odessa", "kinds": {"dark": {"min_bid": 1}}})
     game = single(variant, 3, 6, dealer=0, kind="dark")
@@ -257,7 +257,7 @@ def test_dark_bids_are_made_without_seeing_the_cards() -> None:
 
 
 def test_overbid_on_dark_deals_three_players_twelve_cards() -> None:
-    # #63 003 l.71 «при игре втроем, когда двое заказали по 3, он должен объявить минимум 7, а не 5
+    # 003 l.71 «при игре втроем, когда двое заказали по 3, он должен объявить минимум 7, а не 5
     # или меньше» - read as: the bids must exceed the tricks (audit §3d, reading R2), 12 cards.
     variant = variant_from_dict({"extends": "odessa", "kinds": {"dark": {"hook": "overbid"}}})
     game = single(variant, 3, 12, dealer=0, kind="dark")

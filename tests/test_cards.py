@@ -4,7 +4,7 @@ Expected values come from the rule texts: the 36-card deck (6..A) and the 52-car
 (RULES §2), the Joker standing for the 7♠ (000-A4 «Джокер: семь пик»), the two Jokers 6♣ and 6♠
 of the Georgian Joker (002-GJ «Шестерки треф и пик играют роль Джокера»), 52 + 2 Jokers (002-J52),
 the 33-card deck of 003 (l.13 «колода в 33 карты, из которой удалены все шестёрки, кроме
-трефовой, которая объявляется джокером», audit #46), and the circular-trump cycle ♠ -> ♣ -> ♦ -> ♥
+трефовой, которая объявляется джокером»), and the circular-trump cycle ♠ -> ♣ -> ♦ -> ♥
 (000-A2, 002-RP).
 """
 
@@ -174,7 +174,7 @@ def test_oh_hell_and_odessa_short_have_no_joker() -> None:
 
 
 def test_the_33_card_deck_of_003() -> None:
-    # 003 l.13 (audit #46): all sixes removed except the 6♣, which is the Joker: 33 cards,
+    # 003 l.13: all sixes removed except the 6♣, which is the Joker: 33 cards,
     # 11 each for three players.
     variant = variant_from_dict(
         {"extends": "odessa", "deck": {"removed": ["6s", "6d", "6h"], "joker_cards": ["6c"]},

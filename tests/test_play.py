@@ -297,7 +297,7 @@ def test_demands_only_in_the_first_deals_of_the_game() -> None:
 
 
 def test_joker_locked_until_the_queen_of_spades_is_out() -> None:
-    # #59 003 l.66 «Джокер нельзя использовать, пока из игры не вышла определенная карта, например,
+    # 003 l.66 «Джокер нельзя использовать, пока из игры не вышла определенная карта, например,
     # дама пик».
     variant = variant_from_dict({"extends": "odessa", "joker": {"locked_until": "Qs"}})
     game = deal(variant, ["JK 8c 9c", "Qs 8d 9d", "10c 10d 6s"], HEARTS, dealer=2)
@@ -362,7 +362,7 @@ def test_joker_52_two_jokers_take_opposite_values() -> None:
 
 
 def test_joker_52_leading_the_joker_costs_10_unless_it_is_the_last_card() -> None:
-    # #42 002-J52 l.112 «за ход Джокером на пустой стол игрок штрафуется на 10 очков. Штраф не
+    # 002-J52 l.112 «за ход Джокером на пустой стол игрок штрафуется на 10 очков. Штраф не
     # применяется, если Джокер оказался последней картой в руке».
     game = deal("joker-52", ["JK 2c", "4s 5d", "6s 7d"], HEARTS, dealer=0)
     bids = list(game.bids)
@@ -381,7 +381,7 @@ def test_joker_52_leading_the_joker_costs_10_unless_it_is_the_last_card() -> Non
 
 
 def test_circular_trumps_lead_a_spade_clubs_are_trump() -> None:
-    # #35 002-RP l.61 «если первая карта в заходе – пики, то козырем будут трефы».
+    # 002-RP l.61 «если первая карта в заходе – пики, то козырем будут трефы».
     game = deal("circular-trumps", ["As 9s", "6c 9d", "Kd 10d"], NO_TRUMP, dealer=2)
     play(game, "As")
     assert plain(game) == {"6♣"}  # void in ♠: must trump with ♣
@@ -395,7 +395,7 @@ def test_circular_trumps_wrap_from_hearts_to_spades() -> None:
     game = deal("circular-trumps", ["Ah 9c", "6s 9d", "Kh 10d"], NO_TRUMP, dealer=2)
     play(game, "Ah", "6s", "Kh")
     assert last_winner(game) == 1
-    # #6 000-A2 l.112: a club led (the "6" whose suit sign was lost) makes diamonds trump.
+    # 000-A2 l.112: a club led (the "6" whose suit sign was lost) makes diamonds trump.
     game = deal("circular-trumps", ["9c Ah", "6d 9s", "Kc 10h"], NO_TRUMP, dealer=2)
     play(game, "9c", "6d", "Kc")
     assert last_winner(game) == 1
@@ -477,7 +477,7 @@ def test_a_card_left_over_at_the_maximum_hand_is_turned(
 
 
 def test_the_odd_card_of_52_and_a_joker_is_not_turned_when_agreed() -> None:
-    # #47 003 l.13 «стандартная колода + джокер. В этом случае, при раздаче на все карты, «лишняя»
+    # 003 l.13 «стандартная колода + джокер. В этом случае, при раздаче на все карты, «лишняя»
     # карта, не открывается»; the trump then comes from the full-deal rule (here the dealer's last).
     variant = variant_from_dict({
         "extends": "odessa",

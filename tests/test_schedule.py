@@ -37,7 +37,7 @@ def down(start: int, stop: int) -> list[int]:
 
 @pytest.mark.parametrize(("players", "largest"), [(2, 18), (3, 12), (4, 9), (5, 7), (6, 6)])
 def test_classic_maximum_hand_of_a_36_card_deck(players: int, largest: int) -> None:
-    # #18 000-A4 l.194-199: «2 участника ... 18. 3 ... 12. 4 ... 9. 5 ... 7. 6 ... 6»; #49 003 l.17.
+    # 000-A4 l.194-199: «2 участника ... 18. 3 ... 12. 4 ... 9. 5 ... 7. 6 ... 6»; 003 l.17.
     variant = load_variant("classic")
     assert variant.max_hand(players) == largest
     sizes = hand_sizes("classic", players)
@@ -63,13 +63,13 @@ def test_classic_two_players() -> None:
 
 
 def test_odessa_three_players_goes_up_to_twelve() -> None:
-    # #49 003 l.17 «для 3-х игроков — до 12 карт»; then a round of blind deals.
+    # 003 l.17 «для 3-х игроков — до 12 карт»; then a round of blind deals.
     assert hand_sizes("odessa", 3) == up(1, 11) + [12] * 3 + down(11, 1) + [12] * 3
     assert kinds("odessa", 3)[-3:] == ["dark"] * 3
 
 
 def test_odessa_short_four_players_is_fifteen_deals_with_the_blind_one_last() -> None:
-    # #64 004 l.13 «до шести карт. По 6 карт сдают столько сдач, сколько игроков ... вновь
+    # 004 l.13 «до шести карт. По 6 карт сдают столько сдач, сколько игроков ... вновь
     # сдается по 5 и менее карт до одной. После второй сдачи по одной карте разыгрывают еще одну
     # сдачу по 6 карт - "слепая"»: 1..5, 6 x4, 5..1 and the blind six = 15 deals.
     assert hand_sizes("odessa-short", 4) == up(1, 5) + [6] * 4 + down(5, 1) + [6]
@@ -86,7 +86,7 @@ def test_odessa_short_caps_the_hand_at_six(players: int) -> None:
 
 
 def test_georgian_four_players_is_24_deals() -> None:
-    # #11 000-A3 l.161, #36 002-RP l.63, #51 003 l.19, #67 004 l.16: 1..8, four nines, 8..1, four
+    # 000-A3 l.161, 002-RP l.63, 003 l.19, 004 l.16: 1..8, four nines, 8..1, four
     # nines.
     assert hand_sizes("georgian", 4) == up(1, 8) + [9] * 4 + down(8, 1) + [9] * 4
     assert len(hand_sizes("georgian", 4)) == 24
@@ -100,7 +100,7 @@ def test_georgian_six_players_is_20_deals() -> None:
 
 
 def test_georgian_joker_is_24_deals_in_four_pulkas() -> None:
-    # #23 002-GJ l.3-5: pulkas of 8, 4, 8, 4 deals; the third «идентична первой» (audit 2.5).
+    # 002-GJ l.3-5: pulkas of 8, 4, 8, 4 deals; the third «идентична первой» (audit 2.5).
     schedule = load_variant("joker").deal_schedule(4)
     assert [deal.hand_size for deal in schedule] == up(1, 8) + [9] * 4 + up(1, 8) + [9] * 4
     assert [deal.block for deal in schedule] == [0] * 8 + [1] * 4 + [2] * 8 + [3] * 4
@@ -108,7 +108,7 @@ def test_georgian_joker_is_24_deals_in_four_pulkas() -> None:
 
 
 def test_joker_52_is_13_deals_from_2_to_8_and_back() -> None:
-    # #40 002-J52 l.104-106: 2, 3, ... 8, 7, ... 2.
+    # 002-J52 l.104-106: 2, 3, ... 8, 7, ... 2.
     for players in load_variant("joker-52").player_counts():
         assert hand_sizes("joker-52", players) == up(2, 8) + down(7, 2)
 

@@ -35,13 +35,13 @@ GEORGIAN_JOKER = GEORGIAN.model_copy(
 
 
 def test_000_a2_bid_3_took_2_scores_plus_10_with_credit_for_taken_tricks() -> None:
-    # #3 000-A2 l.77: «заказано 3 взятки, а забрал он всего 2, то за 2 взятки он получает 20
+    # 000-A2 l.77: «заказано 3 взятки, а забрал он всего 2, то за 2 взятки он получает 20
     # очков, а за 1 не полученную -10. В сумме получается 10 очков».
     assert table_points(3, 2, 6, CLASSIC_CREDIT) == 10
 
 
 def test_bid_3_took_2_scores_minus_10_per_missing_trick() -> None:
-    # #15 000-A4 l.188: «за каждый недобор 1-ой взятки отнимается 10 очков».
+    # 000-A4 l.188: «за каждый недобор 1-ой взятки отнимается 10 очков».
     assert table_points(3, 2, 6, CLASSIC) == -10
     # «если игрок недобрал больше взяток, то отнимается 20, 30, 40»
     assert table_points(3, 1, 6, CLASSIC) == -20
@@ -50,24 +50,24 @@ def test_bid_3_took_2_scores_minus_10_per_missing_trick() -> None:
 
 
 def test_pass_made_scores_5() -> None:
-    # #4 000-A2 l.77 «ничего не заказывал и не взял ни одной взятки, ему насчитывает 5 очков»;
-    # #17 000-A4, #31 002-RP «выполнил «пас», то ему начисляется 5 очков».
+    # 000-A2 l.77 «ничего не заказывал и не взял ни одной взятки, ему насчитывает 5 очков»;
+    # 000-A4, 002-RP «выполнил «пас», то ему начисляется 5 очков».
     for hand_size in (1, 6, 9):
         assert table_points(0, 0, hand_size, CLASSIC) == 5
 
 
 def test_bid_5_made_scores_50() -> None:
-    # #16 000-A4 l.189: «игрок заказал 5 взяток и выполнил свой заказ – ему начисляется 50 очков».
+    # 000-A4 l.189: «игрок заказал 5 взяток и выполнил свой заказ – ему начисляется 50 очков».
     assert table_points(5, 5, 9, CLASSIC) == 50
 
 
 def test_bid_3_took_5_scores_5() -> None:
-    # #21 000-A5 l.319: «если вы заказывали 3, а взяли 5, то получите только 5 баллов».
+    # 000-A5 l.319: «если вы заказывали 3, а взяли 5, то получите только 5 баллов».
     assert table_points(3, 5, 9, CLASSIC) == 5
 
 
 def test_000_a3_nothing_taken_costs_10_per_bid_trick() -> None:
-    # #10 000-A3 l.155: «не взял ни одной взятки – снимается по 10 очков за каждую заказанную
+    # 000-A3 l.155: «не взял ни одной взятки – снимается по 10 очков за каждую заказанную
     # взятку в любом случае»: b=3, t=0 -> -30.
     assert table_points(3, 0, 6, CLASSIC) == -30
 
@@ -76,11 +76,11 @@ def test_000_a3_nothing_taken_costs_10_per_bid_trick() -> None:
 
 
 def test_002_rp_worked_examples() -> None:
-    # #29 «заказал 2 взятки, взял 2 взятки – получил 20 очков»
+    # 002 l.51 «заказал 2 взятки, взял 2 взятки – получил 20 очков»
     assert table_points(2, 2, 6, CLASSIC) == 20
-    # #30 «заказал 2 взятки, взял 3 взятки – получил 3 очка»
+    # 002 l.52 «заказал 2 взятки, взял 3 взятки – получил 3 очка»
     assert table_points(2, 3, 6, CLASSIC) == 3
-    # #32 «заказал 2 взятки, взял 1 взятку – штраф – 10 очков» (no credit for the trick taken)
+    # 002 l.54 «заказал 2 взятки, взял 1 взятку – штраф – 10 очков» (no credit for the trick taken)
     assert table_points(2, 1, 6, CLASSIC) == -10
 
 
@@ -90,7 +90,7 @@ def test_broken_pass_counts_as_an_overtrick() -> None:
 
 
 def test_georgian_joker_made_bids_100_150_and_so_on() -> None:
-    # #24 002-GJ l.19: «за одну взятку – 100, вторую – 150 и т.д. К каждой последующей
+    # 002-GJ l.19: «за одну взятку – 100, вторую – 150 и т.д. К каждой последующей
     # прибавляется 50 очков».
     assert table_points(1, 1, 8, GEORGIAN_JOKER) == 100
     assert table_points(2, 2, 8, GEORGIAN_JOKER) == 150
@@ -99,7 +99,7 @@ def test_georgian_joker_made_bids_100_150_and_so_on() -> None:
 
 
 def test_georgian_joker_nine_of_nine_scores_900_not_500() -> None:
-    # #25 002-GJ l.19: «игрок объявил, что возьмет 9 взяток и сдержал слово, то ему пишется 900,
+    # 002-GJ l.19: «игрок объявил, что возьмет 9 взяток и сдержал слово, то ему пишется 900,
     # а не 500 очков».
     assert table_points(9, 9, 9, GEORGIAN_JOKER) == 900
     assert table_points(9, 9, 9, GEORGIAN) == 500
@@ -108,7 +108,7 @@ def test_georgian_joker_nine_of_nine_scores_900_not_500() -> None:
 
 
 def test_georgian_joker_minus_200_for_a_failed_bid_with_no_trick() -> None:
-    # #26 002-GJ l.19 «Минус 200 очков ставится тому, кто не выполнил обещание и набрал
+    # 002-GJ l.19 «Минус 200 очков ставится тому, кто не выполнил обещание и набрал
     # наименьшее количество очков» (reading C: bid >= 1, no trick taken).
     assert table_points(3, 0, 9, GEORGIAN_JOKER) == -200
     assert table_points(1, 0, 1, GEORGIAN_JOKER) == -200
@@ -122,15 +122,15 @@ def test_georgian_joker_minus_200_for_a_failed_bid_with_no_trick() -> None:
 
 
 def test_georgian_made_bid_is_50k_plus_50() -> None:
-    # #12 000-A3 l.161 «за каждую дается по 50 очков плюс 50 «за просто так»»; #37 002-RP
-    # «заказ*50+50»; #68 004 «50*заявка+50».
+    # 000-A3 l.161 «за каждую дается по 50 очков плюс 50 «за просто так»»; 002-RP
+    # «заказ*50+50»; 004 «50*заявка+50».
     assert table_points(1, 1, 4, GEORGIAN) == 100
     assert table_points(3, 3, 8, GEORGIAN) == 200
     assert table_points(9, 9, 9, GEORGIAN) == 500
 
 
 def test_georgian_pass_made_scores_50() -> None:
-    # #12 «Пасующему ... 50 очков»; #68 «спасовал и не взял ни одной карты ... 50 очков».
+    # 000 l.161 «Пасующему ... 50 очков»; 004 l.16 «спасовал и не взял ни одной карты ... 50 очков».
     assert table_points(0, 0, 5, GEORGIAN) == 50
 
 
@@ -145,7 +145,7 @@ def test_georgian_failed_bid_scores_10_per_trick_taken() -> None:
 
 
 def test_georgian_of_000_a2_is_50_a_trick_without_the_bonus() -> None:
-    # #8 000-A2 l.122 «за каждую взятку в выполненном заказе ... по 50 очков»: b=3 made -> 150.
+    # 000-A2 l.122 «за каждую взятку в выполненном заказе ... по 50 очков»: b=3 made -> 150.
     assert table_points(3, 3, 8, GEORGIAN_A2) == 150
 
 
@@ -160,7 +160,7 @@ def test_georgian_scores_are_never_negative() -> None:
 
 
 def test_003_ten_for_the_first_trick_and_five_for_each_further() -> None:
-    # #53 003 l.55 «за первую взятую взятку 10 очков, и по 5 за каждую последующую»:
+    # 003 l.55 «за первую взятую взятку 10 очков, и по 5 за каждую последующую»:
     # 10 + 5(b - 1) = 5 + 5b.
     table = CLASSIC.model_copy(update={"exact_base": 5, "exact_per_trick": 5})
     assert table_points(1, 1, 6, table) == 10
@@ -169,7 +169,7 @@ def test_003_ten_for_the_first_trick_and_five_for_each_further() -> None:
 
 
 def test_003_pass_10_and_broken_pass_minus_5_a_trick_or_minus_10_for_all() -> None:
-    # #54 003 l.55 «как вариант - 10 очков, но штрафуется по 5 очков за каждую взятку, или по 10
+    # 003 l.55 «как вариант - 10 очков, но штрафуется по 5 очков за каждую взятку, или по 10
     # очков если взял все взятки» (the last read as a flat -10).
     table = CLASSIC.model_copy(
         update={"pass_made": 10, "pass_broken_per_trick": -5, "pass_broken_all": -10}
@@ -181,7 +181,7 @@ def test_003_pass_10_and_broken_pass_minus_5_a_trick_or_minus_10_for_all() -> No
 
 
 def test_003_minus_5_a_missing_trick_and_minus_10_when_nothing_taken() -> None:
-    # #55 003 l.55 «как вариант - 5 очков, и 10 очков, если не было взято ни одной взятки».
+    # 003 l.55 «как вариант - 5 очков, и 10 очков, если не было взято ни одной взятки».
     table = CLASSIC.model_copy(update={"under_per_missing": -5, "under_nothing_taken": -10})
     assert table_points(3, 2, 6, table) == -5
     assert table_points(3, 1, 6, table) == -10
@@ -189,7 +189,7 @@ def test_003_minus_5_a_missing_trick_and_minus_10_when_nothing_taken() -> None:
 
 
 def test_003_undertrick_costs_the_value_of_the_whole_bid() -> None:
-    # #55 003 l.55 «снимается стоимость всех заказанных взяток»: b=3 -> -30; with the 10/5 table
+    # 003 l.55 «снимается стоимость всех заказанных взяток»: b=3 -> -30; with the 10/5 table
     # of #53 -> -20 (audit §3f).
     table = CLASSIC.model_copy(update={"under_mode": "bid_value"})
     assert table_points(3, 2, 6, table) == -30
@@ -199,7 +199,7 @@ def test_003_undertrick_costs_the_value_of_the_whole_bid() -> None:
 
 
 def test_003_bidding_every_trick_doubles_except_on_one_card() -> None:
-    # #56 003 l.55 «при заказе, который равен числу карт в кону, очки считаются в удвоенном размере
+    # 003 l.55 «при заказе, который равен числу карт в кону, очки считаются в удвоенном размере
     # (иногда за исключением кона на одну взятку)»: n=6, b=6 -> 120; n=1, b=1 -> 10.
     table = CLASSIC.model_copy(update={"all_tricks_multiplier": 2, "all_tricks_min_hand": 2})
     assert table_points(6, 6, 6, table) == 120
@@ -235,13 +235,13 @@ def test_golden_deal_20_a_trick_without_bidding() -> None:
 
 
 def test_misere_minus_10_a_trick() -> None:
-    # #19 000-A4 «обычно -10 очков за каждую взятку».
+    # 000-A4 «обычно -10 очков за каждую взятку».
     assert deal_points(None, 3, 9, kind("misere"), CLASSIC) == -30
     assert deal_points(None, 0, 9, kind("misere"), CLASSIC) == 0
 
 
 def test_dark_deal_scores_double() -> None:
-    # #69 004 l.19 «Очки считаются в двойном размере»; #57 003 «в увеличенном (двойном или
+    # 004 l.19 «Очки считаются в двойном размере»; 003 «в увеличенном (двойном или
     # тройном)».
     dark = kind("dark")
     assert deal_points(3, 3, 6, dark, CLASSIC) == 60
@@ -252,7 +252,7 @@ def test_dark_deal_scores_double() -> None:
 
 
 def test_lobovaya_50_a_trick_made_minus_50_short_pass_and_over_as_usual() -> None:
-    # #5 000-A2 l.101 and #33 002-RP l.56 «за каждую взятую в соответствии с заказом взятку
+    # 000-A2 l.101 and 002-RP l.56 «за каждую взятую в соответствии с заказом взятку
     # начисляется 50 очков; за «недобор» - штраф 50 очков; «пас» и «перебор» считаются по правилам
     # обычной сдачи».
     forehead = kind("lobovaya")
@@ -270,17 +270,17 @@ def test_classic_family_presets_score_the_seed_examples(preset: str) -> None:
     # 000-A4/A5 (#15-#22), 002-RP (#29-#32), 003 l.55 defaults, 002-J52 (#41).
     table = load_variant(preset).scoring
     assert table_points(5, 5, 9, table) == 50  # #16
-    assert table_points(2, 2, 6, table) == 20  # #29
-    assert table_points(2, 3, 6, table) == 3  # #30
+    assert table_points(2, 2, 6, table) == 20  # 002 l.51
+    assert table_points(2, 3, 6, table) == 3  # 002 l.52
     assert table_points(3, 5, 9, table) == 5  # #21
     assert table_points(0, 0, 6, table) == 5  # #4, #31
-    assert table_points(2, 1, 6, table) == -10  # #32
+    assert table_points(2, 1, 6, table) == -10  # 002 l.54
     assert table_points(3, 2, 6, table) == -10  # #15
     assert table_points(4, 1, 6, table) == -30  # #15 «20, 30, 40»
 
 
 def test_odessa_short_preset_follows_004() -> None:
-    # #65 004 l.13: made 10 a trick, «по одному очку за каждую взятую карту» over, «за каждую
+    # 004 l.13: made 10 a trick, «по одному очку за каждую взятую карту» over, «за каждую
     # недобранную взятку ... по 10 очков» under; a made pass is not scored in 004 (audit 2.14).
     table = load_variant("odessa-short").scoring
     assert table_points(3, 3, 6, table) == 30
