@@ -682,6 +682,13 @@ def _format(value: float) -> str:
     return format_number(value)
 
 
+def _interval_text(estimate: float, low: float, high: float) -> str:
+    """Points and their interval with the same decimals (``formats.interval_text``)."""
+    from .formats import interval_text
+
+    return interval_text(estimate, low, high, "")
+
+
 def _percent(value: float) -> str:
     """A share as the tables print it (``formats.percent``: 3 significant digits, zeros kept)."""
     from .formats import percent
@@ -725,7 +732,7 @@ def verdict(statistic: Statistic, baseline: str, other: str, row: dict[str, Any]
         lo, hi = sorted((abs(low), abs(high)))
         direction = "higher" if difference > 0 else "lower"
         return (
-            f"{statistic.label} is {_format(abs(difference))} [{_format(lo)}, {_format(hi)}] "
+            f"{statistic.label} is {_interval_text(abs(difference), lo, hi)} "
             f"{unit} {direction} under {other} than under {baseline}{values}"
         )
     needed = row.get("needed_deal_sets")
@@ -738,7 +745,7 @@ def verdict(statistic: Statistic, baseline: str, other: str, row: dict[str, Any]
     )
     return (
         f"{statistic.label}: not measurable at this size "
-        f"({_format(difference)} [{_format(low)}, {_format(high)}] {unit}); {size}"
+        f"({_interval_text(difference, low, high)} {unit}); {size}"
     )
 
 
@@ -1260,8 +1267,7 @@ def display_table(comparison: Comparison) -> pl.DataFrame:
     with its % sign: ``NUMBER_TEXT``), the difference
     with the interval shown (adjusted, ``question.adjust``; folded by
     ``tables.display_frame``), whether it is measurable, the design and the verdict."""
-    from .formats import format_number
-    from .formats import percent as as_percent
+    from .formats import column_texts
 
     table = by_relevance(comparison.table)
     lineup = ["lineup"] if len(comparison.lineups) > 1 else []
@@ -1270,11 +1276,8 @@ def display_table(comparison: Comparison) -> pl.DataFrame:
     shares = table["unit"].str.starts_with("(share").to_list()
 
     def values(column: str) -> pl.Series:  # a share as the tables print one: 48.0%
-        return pl.Series(column, [
-            as_percent(value) if is_share and value is not None and math.isfinite(value)
-            else format_number(value) for value, is_share in zip(table[column].to_list(), shares,
-                                                                  strict=True)],
-            dtype=pl.String())
+        return pl.Series(column, column_texts(table[column].to_list(), shares=shares),
+                         dtype=pl.String())
 
     return table.select(
         "statistic",

@@ -325,12 +325,15 @@ def ranking_verdicts(ranking: pl.DataFrame, pairs: pl.DataFrame,
     the games a test would need when it is not). The pairs of a variant are one family of tests:
     Benjamini-Hochberg, and the intervals shown are the matching false-coverage-rate ones
     (``question.adjust``), so "cannot be told apart" always follows the interval shown."""
-    from .formats import format_number
+    from .formats import column_decimals, interval_text
     from .intervals import needed_deal_sets
 
     if ranking.height == 0 or pairs.height == 0:
         return []
     adjusted = adjust_pairs(pairs, level)  # as stats_tables gives them: adjusted once
+    decimals = column_decimals(  # the decimals the pairs table shows its intervals with
+        adjusted["mean_difference"].to_list(), "mean_difference",
+        adjusted["mean_difference_low"].to_list(), adjusted["mean_difference_high"].to_list())
     lines = []
     for (run, variant), part in ranking.group_by(["run", "variant"], maintain_order=True):
         order = part.sort("mean_score", descending=True)["strategy"].to_list()
@@ -346,8 +349,7 @@ def ranking_verdicts(ranking: pl.DataFrame, pairs: pl.DataFrame,
             sign = 1.0 if r["strategy_a"] == better else -1.0
             estimate = sign * r["mean_difference"]
             low, high = sorted((sign * r["mean_difference_low"], sign * r["mean_difference_high"]))
-            interval = (f"{format_number(estimate)} [{format_number(low)}, "
-                        f"{format_number(high)}] points a game")
+            interval = f"{interval_text(estimate, low, high, '', decimals)} points a game"
             if r["measurable"]:
                 chain.append(f"> {worse}")
                 sentences.append(f"{better} beats {worse} by {interval}")

@@ -34,7 +34,7 @@ from raspis import __version__
 
 from . import balance, figures, luck, outcomes
 from .dataset import Run, open_runs
-from .formats import format_number, percent
+from .formats import format_number, interval_text, percent
 from .intervals import LEVEL
 from .question import ROLES, Topic, role
 from .tables import (
@@ -465,8 +465,9 @@ def _section_table(name: str, frame: pl.DataFrame, runs: Sequence[Run]) -> dict[
     }
 
 
-def _number(value: object) -> str:
-    return format_number(value)
+def _interval(estimate: object, low: object, high: object) -> str:
+    """Points and their interval, the same decimals for all three (``formats.interval_text``)."""
+    return interval_text(estimate, low, high, "")
 
 
 def _needed(
@@ -533,15 +534,14 @@ def key_findings(
                                        r["mean_difference_high"])
                 if _measured(low, high):
                     lines.kind("mean_score[").append(
-                        f"{r['strategy_a']} scores {_number(estimate)} [{_number(low)}, "
-                        f"{_number(high)}] points a game more than {r['strategy_b']}, the "
+                        f"{r['strategy_a']} scores {_interval(estimate, low, high)} "
+                        f"points a game more than {r['strategy_b']}, the "
                         f"runner-up ({r['design']}, {r['deal_sets']:,} deal sets; {where})."
                     )
                 elif low is not None:
                     lines.kind("mean_score[").append(
                         f"{r['strategy_a']} and {r['strategy_b']}: no measurable difference at "
-                        f"this size ({_number(estimate)} [{_number(low)}, {_number(high)}] "
-                        f"points a game); "
+                        f"this size ({_interval(estimate, low, high)} points a game); "
                         f"{_needed(r['deal_sets'], estimate, low, high, level, per_set)} "
                         f"({where})."
                     )
@@ -550,9 +550,9 @@ def key_findings(
         if tests and seats:
             test = tests[0]
             top = max(seats, key=lambda r: abs(r["score_advantage"] or 0.0))
-            advantage = (f"position {top['position']}'s {_number(top['score_advantage'])} "
-                         f"[{_number(top['score_advantage_low'])}, "
-                         f"{_number(top['score_advantage_high'])}] points a game")
+            shown = _interval(top["score_advantage"], top["score_advantage_low"],
+                              top["score_advantage_high"])
+            advantage = f"position {top['position']}'s {shown} points a game"
             p_value = format_number(test["p_value"], "p_value")
             lines.kind("seat_advantage[")
             if test["unequal"]:
@@ -647,16 +647,16 @@ def _deal_findings(run: Run, variant: str, where: str, level: float) -> list[tup
                 if r["forced_share"] else "; the hook never restricted a bid")
         if _measured(low, high):
             side = "more" if estimate > 0 else "less"
+            shown = _interval(abs(estimate), min(abs(low), abs(high)), max(abs(low), abs(high)))
             lines.append(
-                f"The dealer scores {_number(abs(estimate))} [{_number(min(abs(low), abs(high)))}"
-                f", {_number(max(abs(low), abs(high)))}] points a deal {side} than the other "
+                f"The dealer scores {shown} points a deal {side} than the other "
                 f"seats in deals with bidding{hook} (intervals over {unit}; {where})."
             )
         elif low is not None and low == low:
             deal_sets = _deal_set_count(run, r["variant_hash"])
             lines.append(
-                f"The dealer's cost is not measurable at this size ({_number(estimate)} "
-                f"[{_number(low)}, {_number(high)}] points a deal); "
+                f"The dealer's cost is not measurable at this size "
+                f"({_interval(estimate, low, high)} points a deal); "
                 f"{_needed(deal_sets, estimate, low, high, level, _per_set(run, r))}{hook} "
                 f"({where})."
             )
@@ -669,14 +669,14 @@ def _deal_findings(run: Run, variant: str, where: str, level: float) -> list[tup
         estimate, low, high = r["value"], r["value_low"], r["value_high"]
         if _measured(low, high):
             lines.append(
-                f"Holding the (first) Joker is worth {_number(estimate)} [{_number(low)}, "
-                f"{_number(high)}] points a deal, over all deals ({where})."
+                f"Holding the (first) Joker is worth {_interval(estimate, low, high)} "
+                f"points a deal, over all deals ({where})."
             )
         elif low is not None and low == low:
             deal_sets = _deal_set_count(run, r["variant_hash"])
             lines.append(
-                f"The Joker's value is not measurable at this size ({_number(estimate)} "
-                f"[{_number(low)}, {_number(high)}] points a deal); "
+                f"The Joker's value is not measurable at this size "
+                f"({_interval(estimate, low, high)} points a deal); "
                 f"{_needed(deal_sets, estimate, low, high, level, _per_set(run, r))} ({where})."
             )
     return lines.tagged

@@ -3,9 +3,10 @@
 ``stats_tables`` and ``balance_tables`` run every statistic of ``ranking``, ``balance``,
 ``outcomes`` and ``luck`` over a list of runs and stack the results with a ``run`` column first, so
 runs (and the variants inside them) sit side by side. ``display_frame`` turns a table into strings
-for a terminal, Markdown or HTML: an estimate with ``_low``/``_high`` columns becomes one cell
-"estimate [low, high]" (more digits where the bounds would print alike, "(no spread)" where they
-are equal), p-values below 1e-16 print as "<1e-16", and numbers get a sensible number of digits.
+for a terminal, Markdown or HTML, one column at a time (``formats.column_texts``): an estimate
+with ``_low``/``_high`` columns becomes one cell "estimate [low, high]" (more digits where the
+bounds would print alike, "(no spread)" where they are equal), p-values below 1e-16 print as
+"<1e-16", and the points of a column all print with the same decimals.
 ``column_groups`` and ``label_columns`` split a wide table into parts that fit a width, the label
 columns repeated in each (the terminal and the report use them). CSV and JSON keep the raw
 columns.
@@ -20,10 +21,7 @@ import polars as pl
 
 from . import balance, luck, outcomes, ranking
 from .dataset import Run
-from .formats import (
-    format_number,
-    interval_text,
-)
+from .formats import column_texts
 from .intervals import LEVEL
 
 #: What each table holds, for headings in the terminal and the report.
@@ -120,17 +118,15 @@ def display_frame(frame: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
     folded = {c for c in columns if f"{c}_low" in columns and f"{c}_high" in columns}
     hidden = {f"{c}_low" for c in folded} | {f"{c}_high" for c in folded}
     headers = [c for c in columns if c not in hidden]
-    rows = []
-    for record in frame.iter_rows(named=True):
-        row = []
-        for column in headers:
-            text = format_number(record[column], column)
-            if column in folded and text:
-                text = interval_text(
-                    record[column], record[f"{column}_low"], record[f"{column}_high"], column
-                )
-            row.append(text)
-        rows.append(row)
+    cells = {
+        column: column_texts(
+            frame[column].to_list(), column,
+            frame[f"{column}_low"].to_list() if column in folded else None,
+            frame[f"{column}_high"].to_list() if column in folded else None,
+        )
+        for column in headers
+    }
+    rows = [[cells[column][index] for column in headers] for index in range(frame.height)]
     labels = [f"{c} [CI]" if c in folded else c for c in headers]
     return labels, rows
 

@@ -4,6 +4,7 @@ output format, and clear errors (no traceback, non-zero exit) on bad input."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import polars as pl
@@ -227,3 +228,32 @@ def test_every_share_prints_as_a_percentage_and_every_count_as_a_count() -> None
     assert shown == {"p_ahead": "98.6%", "strategy_share": "51.7%",
                      "strategy_share_luck_free": "73.0%", "games_model [CI]": "15 [15, 17]",
                      "duplicate_deal_sets": "1,234", "mu": "222.5"}
+
+
+def test_a_column_of_points_prints_with_one_number_of_decimals() -> None:
+    """Issue 24, points with the same digits: a column printed 324.4, 7.00 and 0.567 side by
+    side (decimals by each value's size); every row of a column now has the decimals its
+    smallest value needs, in every output (``display_frame`` feeds the terminal, Markdown and
+    HTML), and an estimate shares its decimals with its interval."""
+    from raspis.analysis.formats import interval_text
+    from raspis.analysis.tables import display_frame, to_markdown
+
+    frame = pl.DataFrame({"strategy": ["a", "b", "c"], "mean_score": [324.4, 7.0, 0.567],
+                          "advantage": [12.5, -0.25, 3.0],
+                          "advantage_low": [10.0, -1.5, 0.0312],
+                          "advantage_high": [15.0, 1.0, 5.97]})
+    headers, rows = display_frame(frame)
+    assert headers == ["strategy", "mean_score", "advantage [CI]"]
+    assert [row[1] for row in rows] == ["324.400", "7.000", "0.567"]
+    assert [row[2] for row in rows] == ["12.500 [10.000, 15.000]", "-0.250 [-1.500, 1.000]",
+                                        "3.000 [0.031, 5.970]"]
+    for row in rows:
+        for cell in row[1:]:
+            assert {len(n.split(".")[1]) for n in re.findall(r"-?[\d,]+\.\d+", cell)} == {3}
+    assert "| 324.400 |" in to_markdown(frame) and "| 0.567 |" in to_markdown(frame)
+    # thousands separators, and one number of decimals for an estimate and its bounds
+    assert display_frame(pl.DataFrame({"x": [12345.6, 2.5]}))[1] == [["12,345.60"], ["2.50"]]
+    assert interval_text(0.567, -3.66, 7.0, "") == "0.567 [-3.660, 7.000]"
+    assert interval_text(-3.66, -6.66, -0.656, "") == "-3.660 [-6.660, -0.656]"
+    # shares keep their percentages
+    assert display_frame(pl.DataFrame({"win_rate": [0.5, 0.0123]}))[1] == [["50.0%"], ["1.23%"]]

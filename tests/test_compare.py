@@ -251,9 +251,9 @@ def test_an_exact_difference_is_stated_as_exact() -> None:
     row = _row(comparison, "deals_per_game")
     assert (row["difference"], row["difference_low"], row["difference_high"]) == (10, 10, 10)
     assert row["verdict"] == (
-        "game length is exactly 10.00 deals higher under other than under synthetic"
+        "game length is exactly 10.0 deals higher under other than under synthetic"
     )
-    assert any(line.startswith("Game length is exactly 10.00") for line in findings(comparison))
+    assert any(line.startswith("Game length is exactly 10.0 ") for line in findings(comparison))
 
 
 # -- the question, multiplicity and lineups (``analysis.question``) ------------------------------
