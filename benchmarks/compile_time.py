@@ -12,6 +12,13 @@ such games use is compiled (with an empty cache) or loaded (once the cache is th
 wall and CPU time of each part. The first two parts are what ``make run`` compiles. ``--functions``
 also lists the functions numba compiled that took longest, by the CPU time spent in each one itself
 (its own type inference and code generation; the callees it compiled on the way are counted apart).
+
+``--game-only`` stops after the game on ``engine.Game``: what ``raspis play`` compiles; with
+``--beside`` the game's ``step`` compiles in a child process beside its start, as ``raspis play``
+does (``engine.game.compile_ahead``). Side by side, each with an empty cache:
+
+    for mode in "" --beside "" --beside; do RASPIS_CACHE_DIR=$(mktemp -d) \
+        .venv/bin/python -m benchmarks.compile_time cold --game-only $mode; done
 """
 
 from __future__ import annotations
@@ -28,6 +35,11 @@ def main() -> None:
     parser.add_argument("label", nargs="?", default="run")
     parser.add_argument("--functions", type=int, nargs="?", const=15, default=0,
                         help="list this many of the slowest compiled functions (default 15)")
+    parser.add_argument("--game-only", action="store_true",
+                        help="stop after the game on engine.Game (what `raspis play` compiles)")
+    parser.add_argument("--beside", action="store_true",
+                        help="compile the game's step beside its start, as `raspis play` does "
+                        "(engine.game.compile_ahead)")
     options = parser.parse_args()
     compiled = _record_compiles() if options.functions else None
     mark = list(started)
@@ -44,16 +56,29 @@ def main() -> None:
 
     part("import")
     variant = load_variant("classic")
+    if options.beside:
+        from raspis.engine.game import compile_ahead
+
+        compile_ahead(variant, 4)
     game = Game(variant, 4, 1, log=False)
     while not game.is_over():
         game.apply_unchecked(game.legal_actions()[0])
-    part("one game on engine.Game")
+    part("one game on engine.Game" + (", step compiled beside" if options.beside else ""))
+    if options.game_only:
+        _summary(options, compiled)
+        return
     seeds = np.arange(64, dtype=np.uint64)
     study = ["strong", "strong", "fastheuristic", "lowest"]
     play_batch(variant, 4, seeds, [load_batch_strategy(spec) for spec in study])
     part("play_batch, the study's lineup (strong x2, fastheuristic, lowest)")
     play_batch(variant, 4, seeds, [load_batch_strategy("fastheuristic")])
     part("play_batch, fastheuristic x4")
+    _summary(options, compiled)
+
+
+def _summary(options: argparse.Namespace, compiled: list[tuple[float, float, str]] | None) -> None:
+    """The wall and CPU time in all (this process's CPU: a child compiling beside is not in it),
+    and with ``--functions`` the slowest compiled functions."""
     wall, cpu = time.perf_counter() - started[0], time.process_time() - started[1]
     print(f"{options.label}: in all: wall {wall:.1f} s, CPU {cpu:.1f} s")
     if compiled is not None:

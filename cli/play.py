@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-from raspis.engine import load_variant
+from raspis.engine import Variant, load_variant
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies.isolate import die_with_parent
 from raspis.strategies.match import play_match
@@ -42,14 +42,17 @@ def _estimate(specs: list[str]) -> int:
     return ESTIMATE_SECONDS if heads & set(COMPILED_PLAYERS) else GAME_ESTIMATE_SECONDS
 
 
-def _in_child(job: Callable[[], Any], estimate: int) -> Any:
+def _in_child(job: Callable[[], Any], estimate: int, variant: Variant, players: int) -> Any:
     """``job()`` in a forked child, its result pickled back; ``SystemExit(1)`` with a message when
     the child dies first (a strategy called ``os._exit`` or was killed). A compile on the way (a
-    cold cache) is said on stderr (``compile_notice``)."""
+    cold cache) is said on stderr (``compile_notice``); the state machine of ``variant``'s game
+    compiles first, two parts side by side (``engine.game.compile_ahead``)."""
     from raspis.engine.core.compiling import compile_notice
+    from raspis.engine.game import compile_ahead
 
     def work() -> Any:
         with compile_notice("the rules core and the players", estimate=estimate):
+            compile_ahead(variant, players)
             return job()
 
     if not hasattr(os, "fork"):
@@ -171,7 +174,7 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
 
     if as_match:
         result = _in_child(lambda: play_match(variant, players, seed, strategies()),
-                           _estimate(specs))
+                           _estimate(specs), variant, players)
         columns = terminal_width()
         for number, (game_record, seats) in enumerate(zip(result.games, result.seats,
                                                           strict=True), start=1):
@@ -187,7 +190,7 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
             raise SystemExit(FAULT_EXIT)
         return
     record = _in_child(lambda: play_game(variant, players, seed, strategies(), log=trace),
-                       _estimate(specs))
+                       _estimate(specs), variant, players)
     game = record.game
     if trace:
         columns = terminal_width()  # an event a line, wrapped under itself

@@ -46,7 +46,7 @@ from .schedule import DealSpec
 from .tricks import NO_SUIT, Trick, TrickCard, current_trick, finished_trick
 from .variant import Variant, load_variant
 
-__all__ = ["NO_SUIT", "DealResult", "Game", "Phase", "Trick", "TrickCard"]
+__all__ = ["NO_SUIT", "DealResult", "Game", "Phase", "Trick", "TrickCard", "compile_ahead"]
 
 _PHASES = tuple(Phase)
 _TRUMP, _BID, _PLAY, _KEEP = int(Phase.TRUMP), int(Phase.BID), int(Phase.PLAY), int(Phase.KEEP)
@@ -70,6 +70,28 @@ def _int64(seed: int) -> int:
     """A 64-bit seed as the signed integer the compiled state holds (same bits)."""
     seed &= _MASK64
     return seed - (1 << 64) if seed >> 63 else seed
+
+
+def compile_ahead(variant: Variant, players: int) -> None:
+    """Compile (or load) the state machine a ``Game`` of ``variant`` runs on, before the game: on
+    a cold cache (``engine.core.cache``) ``step`` compiles in a child process beside this one's
+    ``new_game`` (``engine.core.compiling.compile_beside``), which halves the wait for a first
+    game on two cores. A warm cache: nothing to do."""
+    from numba import typeof, types
+
+    from .core.cache import is_warm, mark_warm
+    from .core.compiling import compile_beside
+
+    if is_warm("game"):
+        return
+    tables = rule_plan(variant.for_player_count(players), players).machine()
+    state = np.zeros(tables.length, dtype=np.int64)
+    wait = compile_beside([(m.step, (typeof(state), typeof(tables.plan), types.int64))])
+    try:
+        m.new_game(state, tables.plan, 0)
+    finally:
+        wait()
+    mark_warm("game")
 
 
 @dataclass(frozen=True, slots=True)

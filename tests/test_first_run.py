@@ -143,3 +143,78 @@ def test_a_run_warms_once_before_its_workers(tmp_path: Any,
     seen.clear()
     runner.run_tournament(config, tmp_path / "run", workers=1, resume=True)
     assert seen == []  # nothing left to play: nothing to warm
+
+
+_BESIDE = '''
+import sys
+from numba import njit, types
+from numba.core import event
+
+from raspis.engine.core import compiling
+
+compiling.spare_cores = lambda: 2.0  # side by side even while the test suite loads the machine
+
+@njit(cache=True)
+def twice_plus_one(value):
+    return 2 * value + 1
+
+class Count(event.Listener):
+    compiled = 0
+
+    def on_start(self, started):
+        pass
+
+    def on_end(self, ended):
+        Count.compiled += 1
+
+
+wait = compiling.compile_beside([(twice_plus_one, (types.int64,))])
+wait()
+with event.install_listener("numba:compile", Count()):
+    answer = twice_plus_one(20)
+print(answer, sum(twice_plus_one.stats.cache_hits.values()), Count.compiled)
+'''
+
+
+def test_code_compiled_beside_is_loaded_from_the_cache_not_compiled_again(tmp_path: Any) -> None:
+    """``compile_beside``: the child compiles into the on-disk cache, and the parent's first call
+    after the wait loads that code (a cache hit, no compile of its own)."""
+    import os
+    import subprocess
+    import sys
+
+    module = tmp_path / "beside.py"
+    module.write_text(_BESIDE)
+    env = {**os.environ, "RASPIS_CACHE_DIR": str(tmp_path / "cache")}
+    result = subprocess.run([sys.executable, str(module)], capture_output=True, text=True,
+                            env=env, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    answer, hits, compiled_here = result.stdout.split()
+    assert (answer, hits, compiled_here) == ("41", "1", "0"), result.stdout
+
+
+def test_a_job_that_fails_beside_is_left_to_the_first_call(monkeypatch: Any) -> None:
+    """A child that cannot compile its job exits; the wait returns and nothing is lost."""
+    monkeypatch.setattr(compiling, "spare_cores", lambda: 2.0)
+
+    @njit
+    def negate(value: int) -> int:
+        return -value
+
+    wait = compiling.compile_beside([(negate, ("not a numba type",))])
+    wait()
+    assert negate(3) == -3
+
+
+def test_nothing_is_compiled_beside_without_a_spare_core(monkeypatch: Any) -> None:
+    """A loaded machine: no child (it would slow this process down and repeat shared compiles)."""
+    import os
+
+    def no_fork() -> int:
+        raise AssertionError("forked on a busy machine")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 1.0, 1.0))
+    assert compiling.spare_cores() == pytest.approx(0.8)
+    compiling.compile_beside([(None, ())])()

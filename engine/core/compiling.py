@@ -12,6 +12,7 @@ in which nothing compiles (a warm cache) writes nothing.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 import time
@@ -96,3 +97,53 @@ def compile_notice(what: str = "the rules core and the compiled players",
                 ending = "\r" if moving else ""
                 write(f"{ending}  compiled {watch.compiled} functions in "
                       f"{time.monotonic() - began[0]:.0f} s\n")
+
+
+def spare_cores() -> float:
+    """About how many of this process's cores stand idle: those it may run on less the load
+    average of the last minute (``os.getloadavg``; 0 where it is unknown). ``compile_beside`` wants
+    1.5: one for this process and most of another for its child."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 0.0
+    return cores - load
+
+
+def compile_beside(jobs: list[tuple[Any, tuple[Any, ...]]]) -> Callable[[], None]:
+    """Compile ``jobs`` (a compiled function and the numba types of its arguments, each) in a
+    forked child process while this one goes on with other work; returns a function that waits for
+    the child. The child's code reaches this process through the on-disk cache: a compiled
+    function loads it at its first call with those types after the wait (one that is called
+    before compiles it itself: the same code, only not side by side). On two cores a cold compile
+    of two independent parts takes about the time of the longer. Where there is no ``fork`` (or it
+    fails) the jobs are left to the first calls and the wait does nothing; so too on a machine
+    without a spare core (``spare_cores``), where the child would only slow this process down and
+    repeat the compiles both need."""
+    if not hasattr(os, "fork") or spare_cores() < 1.5:
+        return lambda: None
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        pid = os.fork()
+    except OSError:
+        return lambda: None
+    if pid == 0:  # the child: compile, then leave without running any cleanup of the parent's
+        code = 0
+        try:
+            for function, types in jobs:
+                function.compile(types)
+        except BaseException:  # noqa: BLE001 - the parent compiles what is missing itself
+            code = 1
+        finally:
+            os._exit(code)
+
+    def wait() -> None:
+        with contextlib.suppress(ChildProcessError, InterruptedError):
+            os.waitpid(pid, 0)
+
+    return wait
