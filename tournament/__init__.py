@@ -5,8 +5,35 @@ Dask cluster and writes ``games/``, ``deals/`` and ``deal_stats/`` (schema in ``
 ``manifest.json``; ``scan_table(run_dir, "games")`` reads a table back lazily, schema-checked.
 """
 
-from .runner import RunSummary, TournamentConfig, TournamentError, run_tournament, strategy_summary
-from .schema import DEAL_ROWS_DEFAULT_LIMIT, DatasetError, scan_table
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .runner import (
+        RunSummary,
+        TournamentConfig,
+        TournamentError,
+        run_tournament,
+        strategy_summary,
+    )
+    from .schema import DEAL_ROWS_DEFAULT_LIMIT, DatasetError, scan_table
+
+#: Names loaded on first use: a reader of a run's tables (``tournament.schema``, for the analyses)
+#: does not load the runner, the strategies and the compiled core.
+_LAZY = {"RunSummary": "runner", "TournamentConfig": "runner", "TournamentError": "runner",
+         "run_tournament": "runner", "strategy_summary": "runner",
+         "DEAL_ROWS_DEFAULT_LIMIT": "schema", "DatasetError": "schema", "scan_table": "schema"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEAL_ROWS_DEFAULT_LIMIT", "DatasetError", "RunSummary", "TournamentConfig",
