@@ -1,7 +1,8 @@
 """Every worked score example of the seed texts, through ``table_points`` and the presets.
 
-Numbers in the comments refer to the worked examples of the seed audit (``#N``); the quotes are
-from the seed texts (000 = 000_2755060b2ab49a90.txt with its sub-articles A1..A5, 002, 003, 004).
+Citations are seed lines: ``000 l.161`` is line 161 of ``shared/seeds/000_2755060b2ab49a90.txt``
+(numbered as ``grep -n`` numbers it; likewise 002, 003, 004), and the quotes are from those lines.
+The sub-article labels (000-A1..A5, 002-GJ, 002-RP, 002-J52) are those of docs/rules.md#seeds.
 Each expected value is the seed's number or a hand computation from the seed's rule, never the
 engine's output. ``table_points(bid, taken, hand_size, table)``.
 """
@@ -14,7 +15,8 @@ from raspis.engine.options import BUILTIN_KINDS, KindOptions, ScoringOptions
 from raspis.engine.scoring import deal_points, table_points
 
 # The classic tables written out by hand from the seeds (not read from a preset).
-#: 000-A4/A5, 002-RP, 002-J52, 004: made 10 a trick, over 1 a trick, -10 a missing trick, pass 5.
+#: 000-A4 l.187-190, 000-A5 l.317-323, 002-RP l.51-54, 002-J52 l.110, 004 l.13: made 10 a trick,
+#: over 1 a trick, -10 a missing trick; pass 5 (all but 004, which scores no pass).
 CLASSIC = ScoringOptions(exact_base=0, exact_per_trick=10, pass_made=5, over_per_trick=1,
                          under_per_taken=0, under_per_missing=-10)
 #: 000-A2 l.77: "+10 per taken trick and -10 per missing trick" on an undertrick.
@@ -25,7 +27,8 @@ GEORGIAN = ScoringOptions(exact_base=50, exact_per_trick=50, pass_made=50, over_
 #: Georgian poker of 000-A2 l.122: 50 a made trick, no +50.
 GEORGIAN_A2 = GEORGIAN.model_copy(update={"exact_base": 0})
 #: Georgian Joker, 002-GJ l.19: 100, 150, ... (50k + 50); 9 of 9 -> 900; -200 for a failed bid
-#: with no trick taken (reading C of audit §3b); other misses 10 a trick taken.
+#: with no trick taken (the reading of docs/rules.md#scoring-joker); other misses 10 a trick
+#: taken, as in Georgian poker (002 l.19 says nothing of them).
 GEORGIAN_JOKER = GEORGIAN.model_copy(
     update={"under_nothing_taken": -200, "all_tricks_per_trick": 100, "all_tricks_min_hand": 9}
 )
@@ -51,7 +54,8 @@ def test_bid_3_took_2_scores_minus_10_per_missing_trick() -> None:
 
 def test_pass_made_scores_5() -> None:
     # 000-A2 l.77 «ничего не заказывал и не взял ни одной взятки, ему насчитывает 5 очков»;
-    # 000-A4, 002-RP «выполнил «пас», то ему начисляется 5 очков».
+    # 000-A4 l.190 «заказал пас, и действительно не взял ни одной взятки, то ему начисляется
+    # пять очков»; 002-RP l.53 «выполнил «пас», то ему начисляется 5 очков».
     for hand_size in (1, 6, 9):
         assert table_points(0, 0, hand_size, CLASSIC) == 5
 
@@ -67,7 +71,7 @@ def test_bid_3_took_5_scores_5() -> None:
 
 
 def test_000_a3_nothing_taken_costs_10_per_bid_trick() -> None:
-    # 000-A3 l.155: «не взял ни одной взятки – снимается по 10 очков за каждую заказанную
+    # 000-A3 l.154: «не взял ни одной взятки – снимается по 10 очков за каждую заказанную
     # взятку в любом случае»: b=3, t=0 -> -30.
     assert table_points(3, 0, 6, CLASSIC) == -30
 
@@ -85,7 +89,8 @@ def test_002_rp_worked_examples() -> None:
 
 
 def test_broken_pass_counts_as_an_overtrick() -> None:
-    # RULES §6 and 002-RP l.56: a pass and an overtrick count alike, 1 a trick taken.
+    # No seed scores a broken pass apart (docs/rules.md#scoring): a pass is a bid of 0, so its
+    # tricks are overtricks, 1 a trick (000 l.187; 002 l.52). RULES §6.
     assert table_points(0, 2, 6, CLASSIC) == 2
 
 
@@ -109,7 +114,7 @@ def test_georgian_joker_nine_of_nine_scores_900_not_500() -> None:
 
 def test_georgian_joker_minus_200_for_a_failed_bid_with_no_trick() -> None:
     # 002-GJ l.19 «Минус 200 очков ставится тому, кто не выполнил обещание и набрал
-    # наименьшее количество очков» (reading C: bid >= 1, no trick taken).
+    # наименьшее количество очков», read as: bid >= 1, no trick taken (docs/rules.md#scoring-joker).
     assert table_points(3, 0, 9, GEORGIAN_JOKER) == -200
     assert table_points(1, 0, 1, GEORGIAN_JOKER) == -200
     # Any other miss: 10 a trick taken, as in Georgian poker.
@@ -122,8 +127,8 @@ def test_georgian_joker_minus_200_for_a_failed_bid_with_no_trick() -> None:
 
 
 def test_georgian_made_bid_is_50k_plus_50() -> None:
-    # 000-A3 l.161 «за каждую дается по 50 очков плюс 50 «за просто так»»; 002-RP
-    # «заказ*50+50»; 004 «50*заявка+50».
+    # 000-A3 l.161 «за каждую дается по 50 очков плюс 50 «за просто так»»; 002-RP l.63
+    # «заказ*50+50»; 004 l.16 «50*заявка+50».
     assert table_points(1, 1, 4, GEORGIAN) == 100
     assert table_points(3, 3, 8, GEORGIAN) == 200
     assert table_points(9, 9, 9, GEORGIAN) == 500
@@ -135,8 +140,10 @@ def test_georgian_pass_made_scores_50() -> None:
 
 
 def test_georgian_failed_bid_scores_10_per_trick_taken() -> None:
-    # #12/#37/#68: «При «переборе» и «недоборе» ... по 10 очков за каждую взятку» (audit 2.3:
-    # per trick taken, so no deal scores below zero).
+    # 000 l.161 «При «переборе» и «недоборе» начисляется по 10 очков за каждую взятку»; 002 l.63
+    # «взял больше или меньше взяток, ему начисляется всего по 10 очков за каждую взятку»; 004
+    # l.16 «взял больше или меньше карт ... по 10 очков за каждую карту» (also 000 l.126): read as
+    # 10 a trick taken, so no deal scores below zero (docs/rules.md#scoring-georgian).
     assert table_points(3, 2, 8, GEORGIAN) == 20
     assert table_points(3, 1, 8, GEORGIAN) == 10
     assert table_points(3, 0, 8, GEORGIAN) == 0
@@ -189,8 +196,9 @@ def test_003_minus_5_a_missing_trick_and_minus_10_when_nothing_taken() -> None:
 
 
 def test_003_undertrick_costs_the_value_of_the_whole_bid() -> None:
-    # 003 l.55 «снимается стоимость всех заказанных взяток»: b=3 -> -30; with the 10/5 table
-    # of #53 -> -20 (audit §3f).
+    # 003 l.55 «снимается стоимость всех заказанных взяток»: b=3 -> -30; with the same line's
+    # 10/5 table («за первую взятую взятку 10 очков, и по 5 за каждую последующую») b=3 is
+    # worth 10 + 5 + 5 -> -20.
     table = CLASSIC.model_copy(update={"under_mode": "bid_value"})
     assert table_points(3, 2, 6, table) == -30
     assert table_points(3, 0, 6, table) == -30
@@ -210,7 +218,8 @@ def test_003_bidding_every_trick_doubles_except_on_one_card() -> None:
 
 
 def test_oh_hell_table() -> None:
-    # Oh Hell, the Western parent (003): an exact bid scores 10 + tricks, otherwise 1 a trick.
+    # Oh Hell, the Western parent (named in 003 l.9; the seeds give no Oh Hell scoring): an exact
+    # bid scores 10 + tricks, otherwise 1 a trick.
     table = ScoringOptions(exact_base=10, exact_per_trick=1, pass_made=10, over_per_trick=1,
                            under_per_taken=1, under_per_missing=0)
     assert table_points(0, 0, 5, table) == 10
@@ -235,13 +244,13 @@ def test_golden_deal_20_a_trick_without_bidding() -> None:
 
 
 def test_misere_minus_10_a_trick() -> None:
-    # 000-A4 «обычно -10 очков за каждую взятку».
+    # 000-A4 l.208 «обычно -10 очков за каждую взятку».
     assert deal_points(None, 3, 9, kind("misere"), CLASSIC) == -30
     assert deal_points(None, 0, 9, kind("misere"), CLASSIC) == 0
 
 
 def test_dark_deal_scores_double() -> None:
-    # 004 l.19 «Очки считаются в двойном размере»; 003 «в увеличенном (двойном или
+    # 004 l.19 «Очки считаются в двойном размере»; 003 l.57 «в увеличенном (двойном или
     # тройном)».
     dark = kind("dark")
     assert deal_points(3, 3, 6, dark, CLASSIC) == 60
@@ -267,21 +276,22 @@ def test_lobovaya_50_a_trick_made_minus_50_short_pass_and_over_as_usual() -> Non
 
 @pytest.mark.parametrize("preset", ["classic", "circular-trumps", "odessa", "joker-52"])
 def test_classic_family_presets_score_the_seed_examples(preset: str) -> None:
-    # 000-A4/A5 (#15-#22), 002-RP (#29-#32), 003 l.55 defaults, 002-J52 (#41).
+    # 000-A4 l.187-190 and 000-A5 l.317-323, 002-RP l.51-54, 003 l.55 defaults, 002-J52 l.110.
     table = load_variant(preset).scoring
-    assert table_points(5, 5, 9, table) == 50  # #16
+    assert table_points(5, 5, 9, table) == 50  # 000 l.189 «заказал 5 взяток ... 50 очков»
     assert table_points(2, 2, 6, table) == 20  # 002 l.51
     assert table_points(2, 3, 6, table) == 3  # 002 l.52
-    assert table_points(3, 5, 9, table) == 5  # #21
-    assert table_points(0, 0, 6, table) == 5  # #4, #31
+    assert table_points(3, 5, 9, table) == 5  # 000 l.319 «заказывали 3, а взяли 5 ... 5 баллов»
+    assert table_points(0, 0, 6, table) == 5  # 000 l.77, l.190; 002 l.53
     assert table_points(2, 1, 6, table) == -10  # 002 l.54
-    assert table_points(3, 2, 6, table) == -10  # #15
-    assert table_points(4, 1, 6, table) == -30  # #15 «20, 30, 40»
+    assert table_points(3, 2, 6, table) == -10  # 000 l.188 «за каждый недобор 1-ой взятки ... 10»
+    assert table_points(4, 1, 6, table) == -30  # 000 l.188 «20, 30, 40»
 
 
 def test_odessa_short_preset_follows_004() -> None:
     # 004 l.13: made 10 a trick, «по одному очку за каждую взятую карту» over, «за каждую
-    # недобранную взятку ... по 10 очков» under; a made pass is not scored in 004 (audit 2.14).
+    # недобранную взятку ... по 10 очков» under; 004 l.13 gives no score for a made pass (10 a
+    # trick of a bid of 0 is 0; docs/rules.md#scoring).
     table = load_variant("odessa-short").scoring
     assert table_points(3, 3, 6, table) == 30
     assert table_points(2, 4, 6, table) == 4
@@ -315,8 +325,9 @@ def test_oh_hell_preset_table() -> None:
 
 
 def test_preset_special_kinds() -> None:
-    # classic (000-A4): dark bids may sum to the tricks, golden 20 a trick («обычно вдвое»),
-    # misère -10 a trick; odessa (003 l.57) and odessa-short (004 l.19): the blind deal doubles.
+    # classic (000-A4): dark bids may sum to the tricks (l.206), golden 20 a trick (l.207
+    # «обычно вдвое»), misère -10 a trick (l.208); odessa (003 l.57) and odessa-short (004 l.19):
+    # the blind deal doubles.
     classic = load_variant("classic")
     assert deal_points(None, 3, 9, classic.kind("golden"), classic.scoring) == 60
     assert deal_points(None, 3, 9, classic.kind("misere"), classic.scoring) == -30
@@ -389,8 +400,9 @@ def test_joker_premium_for_making_every_bid_of_the_game() -> None:
 
 
 def test_a_tie_for_first_is_broken_by_a_golden_deal_between_the_tied_players() -> None:
-    # 003 l.55 (audit §3f) «им предоставляется дополнительная «золотая» раздача»: the tied leaders
-    # play an extra golden deal (no bidding, 20 a trick), here with the whole deck between two.
+    # 003 l.73 «В случае набора равного количества очков в двух и больше игроков,им
+    # предоставляется дополнительная «золотая» раздача»: the tied leaders play an extra golden
+    # deal (no bidding, 20 a trick: 003 l.41 «например, вдвое»), here the whole deck between two.
     import random
 
     variant = load_variant("odessa")
