@@ -1,5 +1,6 @@
 """The banker's game of seed 002 (RULES §9): the inclusion-exclusion formula against brute-force
-enumeration of small decks, against the seed audit's numbers, and against a seeded simulation."""
+enumeration of small decks, against an exact value worked out apart from the engine, and against
+a seeded simulation. The rules are 002 l.93 and l.130-136; the seeds give no odds."""
 
 from __future__ import annotations
 
@@ -44,7 +45,9 @@ def test_standard_game_numbers() -> None:
     # first hit on call 2: an ace second, no Joker first: P(ace second) - P(Joker, then ace)
     assert distribution[1] == Fraction(4, 54) - Fraction(2, 54) * Fraction(4, 53)
     no_hit = distribution[-1]
-    # the seed audit's cross-check (derived there independently)
+    # worked out apart from the engine (002 l.93: 54 cards, 14 calls, Joker, ace, ..., two):
+    # P(no hit) = sum_k (-1)^k r_k / (54 * 53 * ... * (55 - k)), r_k the sum over k calls of the
+    # product of their target counts (2 Jokers, 4 of each rank)
     assert no_hit == Fraction(44188895470803668, 123566628628414125)
     value = expected_value(game)
     assert value == 2 * distribution[0] + (1 - no_hit - distribution[0]) - no_hit

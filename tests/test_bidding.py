@@ -205,7 +205,8 @@ def test_pass_limit_exception_for_the_dealer_of_a_one_card_deal() -> None:
 
 
 def test_pass_limit_binds_a_non_dealer_on_a_one_card_deal() -> None:
-    # Audit §3e: only the dealer is excepted; a player who passed twice bids 1 on one card.
+    # 003 l.21 excepts only the dealer («раздающий вынужден пасовать третий раз подряд»): a
+    # player who passed twice bids 1 on one card.
     game = pass_limit_game(["1*3"])
     bid_round(game, {1: 0, 2: 0, 0: 0})
     bid_round(game, {2: 0, 0: 0, 1: 0})
@@ -258,7 +259,8 @@ def test_dark_bids_are_made_without_seeing_the_cards() -> None:
 
 def test_overbid_on_dark_deals_three_players_twelve_cards() -> None:
     # 003 l.71 «при игре втроем, когда двое заказали по 3, он должен объявить минимум 7, а не 5
-    # или меньше» - read as: the bids must exceed the tricks (audit §3d, reading R2), 12 cards.
+    # или меньше» - read as: the bids must exceed the tricks (docs/rules.md#hook, `overbid`), 12
+    # cards.
     variant = variant_from_dict({"extends": "odessa", "kinds": {"dark": {"hook": "overbid"}}})
     game = single(variant, 3, 12, dealer=0, kind="dark")
     assert legal_bids(game) == list(range(13))  # the first bidders are free
@@ -293,9 +295,9 @@ def test_golden_and_misere_deals_skip_the_bidding(kind: str) -> None:
 
 
 def test_overbid_that_cannot_be_met_falls_back_to_the_hook() -> None:
-    # Audit §3d: when the others bid nothing, no bid of 0..12 makes the bids exceed 12 tricks;
-    # the rule's aim («в темных заведомо будет «недобор»») cannot be met, so at least the bids must
-    # not meet: any bid but 12.
+    # 003 l.71 (docs/rules.md#hook): when the others bid nothing, no bid of 0..12 makes the bids
+    # exceed 12 tricks; the rule's aim («в темных заведомо будет «недобор»») cannot be met, so at
+    # least the bids must not meet: any bid but 12.
     variant = variant_from_dict({"extends": "odessa", "kinds": {"dark": {"hook": "overbid"}}})
     game = single(variant, 3, 12, dealer=0, kind="dark", bids=[0, 0])
     assert legal_bids(game) == list(range(12))

@@ -166,7 +166,8 @@ def test_joker_52_deck_is_52_cards_and_two_jokers() -> None:
 
 
 def test_oh_hell_and_odessa_short_have_no_joker() -> None:
-    # 004's basic Odessa rules never mention a Joker (audit 2.14); Oh Hell has none.
+    # 004's basic Odessa rules never mention a Joker (004 l.5-13; it comes only in the variant
+    # «С джокером», 004 l.21-23); Oh Hell has none.
     assert load_variant("oh-hell").deck_size == 52
     assert load_variant("oh-hell").joker_count == 0
     assert load_variant("odessa-short").deck_size == 36
@@ -187,7 +188,8 @@ def test_the_33_card_deck_of_003() -> None:
 
 
 def test_georgian_at_six_players_uses_the_54_card_deck() -> None:
-    # 003/004/002-RP: at six players four nine-card deals; 6 x 9 = 54 cards (audit 2.4).
+    # 003 l.19, 004 l.16, 002-RP l.63: at six players four nine-card deals; 6 x 9 = 54 cards,
+    # 52 and two Jokers (docs/rules.md#schedule).
     variant = load_variant("georgian").for_player_count(6)
     assert variant.deck_size == 54
     assert variant.joker_count == 2

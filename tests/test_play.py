@@ -658,7 +658,7 @@ def test_dealer_naming_after_a_turned_joker_sees_the_whole_hand() -> None:
     assert bin(seen.hand).count("1") == game.deal.hand_size
 
 
-# -- fixes found by the rules audit -----------------------------------------------------------
+# -- fixes found by checking the engine against the seed texts -------------------------------
 
 
 def test_a_joker_with_its_demands_barred_after_the_first_trick_can_still_be_led_to_win() -> None:
