@@ -35,10 +35,10 @@ SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * suit) for suit in S
 
 #: Masks of the cards of the same suit ranked above / below each card id (empty for the Jokers).
 ABOVE: tuple[int, ...] = tuple(
-    SUIT_MASKS[card // 13] & ~((2 << card) - 1) if card < 52 else 0 for card in range(54)
+    SUIT_MASKS[card // 13] & ~((2 << card) - 1) if card < JOKER else 0 for card in range(CARD_COUNT)
 )
 BELOW: tuple[int, ...] = tuple(
-    SUIT_MASKS[card // 13] & ((1 << card) - 1) if card < 52 else 0 for card in range(54)
+    SUIT_MASKS[card // 13] & ((1 << card) - 1) if card < JOKER else 0 for card in range(CARD_COUNT)
 )
 
 SUIT_BY_TEXT = {"s": SPADES, "♠": SPADES, "c": CLUBS, "♣": CLUBS, "d": DIAMONDS, "♦": DIAMONDS,

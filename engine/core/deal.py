@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import int64, uint64
 
+from ..cards import JOKER, JOKER_MASK
 from .codes import (
     TRUMP_CIRCULAR,
     TRUMP_FIXED,
@@ -166,7 +167,7 @@ def first_dealer(deck: np.ndarray, players: int, how: int) -> int:
     if how == FIRST_DEALER_FIRST_ACE:
         for position in range(len(deck)):
             card = deck[ix(position)]
-            if card < 52 and card % 13 + 2 == 14:
+            if card < JOKER and card % 13 + 2 == 14:
                 return position % players
         return 0
     contenders = np.ones(players, dtype=np.bool_)
@@ -179,7 +180,7 @@ def first_dealer(deck: np.ndarray, players: int, how: int) -> int:
             if contenders[seat]:
                 card = deck[ix(position)]
                 position += 1
-                drawn[seat] = card % 13 + 2 if card < 52 else 15
+                drawn[seat] = card % 13 + 2 if card < JOKER else 15
                 if drawn[seat] > best:
                     best = drawn[seat]
         left = 0
@@ -227,7 +228,7 @@ def trump_of_deal(rule: int, last_dealt: int, turned: int, fixed_suit: int,
         return -1, -1, HOW_CIRCULAR, 0
     card = last_dealt if rule == TRUMP_LAST_DEALT else turned
     how = HOW_LAST_DEALT if rule == TRUMP_LAST_DEALT else HOW_TURNED
-    if card >= 52:
+    if card >= JOKER:
         if dealer_names_on_joker:
             return -1, card, HOW_NAMED, 2
         return -1, card, HOW_JOKER_NONE, 0
@@ -253,7 +254,7 @@ def first_leader(hands: np.ndarray, participants: int, dealer_position: int,
     leader = seated_leader(dealer_position, dealer_leads)
     if joker_holder_leads:
         for position in range(participants):
-            if hands[ix(position)] >> 52 & 3:
+            if hands[ix(position)] & JOKER_MASK:
                 return position
     return leader
 
@@ -262,7 +263,7 @@ def first_leader(hands: np.ndarray, participants: int, dealer_position: int,
 def lead_fine(card: int, cards_in_hand: int, fine: int) -> int:
     """The points a player loses for leading a Joker while holding other cards (002 Joker-52:
     -10, «если это не последняя карта»)."""
-    if card >= 52 and cards_in_hand > 1:
+    if card >= JOKER and cards_in_hand > 1:
         return fine
     return 0
 

@@ -16,6 +16,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
+from ..cards import JOKER, JOKER_MASK
 from .codes import (
     CALL_CARD,
     CALL_HIGH,
@@ -34,7 +35,7 @@ from .codes import (
 )
 from .compiling import jit
 
-JOKER_BITS = (1 << 52) | (1 << 53)
+JOKER_BITS = JOKER_MASK
 SUIT_BITS = (1 << 13) - 1
 #: One card of each suit at the same rank (rank 2): shifted by ``rank - 2``, every card of a rank.
 RANK_BITS = 1 | 1 << 13 | 1 << 26 | 1 << 39
@@ -209,9 +210,9 @@ def follow_mask(hand: int, lead_card: int, lead_call: int, lead_suit: int, led_s
     """
     ordinary = hand & ~JOKER_BITS
     trumps = ordinary & suit_mask(trick_trump)
-    if lead_card >= 52 and CALL_HIGHEST_CARD <= lead_call < CALL_CARD:
+    if lead_card >= JOKER and CALL_HIGHEST_CARD <= lead_call < CALL_CARD:
         return any_suit_demand(ordinary, trumps, lead_call)
-    if lead_card >= 52 and (lead_call == CALL_HIGHEST or lead_call == CALL_LOWEST):
+    if lead_card >= JOKER and (lead_call == CALL_HIGHEST or lead_call == CALL_LOWEST):
         suited = ordinary & suit_mask(lead_suit)
         if suited:
             if lead_call == CALL_HIGHEST:
@@ -220,7 +221,7 @@ def follow_mask(hand: int, lead_card: int, lead_call: int, lead_suit: int, led_s
         if must_trump and trumps:
             return trumps
         return ordinary
-    if lead_card >= 52 and lead_call == CALL_TRUMPS:
+    if lead_card >= JOKER and lead_call == CALL_TRUMPS:
         if trumps:
             return highest_bit(trumps)
         return ordinary
@@ -249,7 +250,7 @@ def led_suit_after(led_suit: int, card: int, position: int, call: int, call_suit
     place, so it sets the led suit as that card would, led or after such a Joker."""
     if led_suit >= 0:
         return led_suit
-    if card < 52:
+    if card < JOKER:
         return card // 13
     if is_named_call(call):
         return named_card(call) // 13
@@ -311,7 +312,7 @@ def trumps_beat_demand(lead_card: int, lead_call: int, lead_suit: int, trick_tru
     """After a Joker led "highest <suit>", a trump played by a void player beats the Joker, when
     so agreed before the game (000: ``joker.demand_trumped = trump_wins``); not when the demanded
     suit is trump itself."""
-    return (trump_wins and lead_card >= 52 and lead_call == CALL_HIGHEST and trick_trump >= 0
+    return (trump_wins and lead_card >= JOKER and lead_call == CALL_HIGHEST and trick_trump >= 0
             and trick_trump != lead_suit)
 
 
@@ -341,9 +342,9 @@ def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: in
     card's key: it beats what the card beats and loses to what beats it, and it ties with the
     real card, the earlier of the two keeping the trick.
     """
-    if card >= 52 and is_named_call(call):
+    if card >= JOKER and is_named_call(call):
         card = named_card(call)
-    if card >= 52:
+    if card >= JOKER:
         if not is_high_call(call):
             return -1
         if two_jokers == TWO_JOKERS_FIRST_WINS:
@@ -362,7 +363,7 @@ def may_decline(lead_card: int, winner_position: int) -> bool:
     """Whether the player who led the trick may decline it (``joker.lead_choice``, 000: «Походивший
     с джокера может забрать взятку, либо отказаться от нее»): it led a Joker, and the Joker holds
     the trick (``card_key``); a trick the Joker does not hold is not its to keep."""
-    return lead_card >= 52 and winner_position == 0
+    return lead_card >= JOKER and winner_position == 0
 
 
 @jit()

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..cards import JOKER, JOKER2, JOKER_MASK
 from .codes import CALL_NONE, CARD_OPTION, OPTION_CALL, OPTION_COUNT, OPTION_SUIT, named_call
 from .compiling import jit
 from .deal import lead_fine
@@ -124,7 +125,7 @@ KEEP_MOVE, DECLINE_MOVE = 62, 63
 
 _OPTION_CALL = OPTION_CALL.copy()
 _OPTION_SUIT = OPTION_SUIT.copy()
-JOKER_BITS = (1 << 52) | (1 << 53)
+JOKER_BITS = JOKER_MASK
 
 
 @jit()
@@ -188,14 +189,14 @@ def _joker_moves(params: np.ndarray, hand: int, jokers: int, later: int, met: in
     the lead, the plan's lead calls on it), the card option as ``_named_moves`` (``later``: the
     cards of the seats still to play to this trick; ``met``: the cards already in it); the two
     Jokers are alike, so one stands for both."""
-    joker = 52 if jokers & (1 << 52) else 53
+    joker = JOKER if jokers & (1 << JOKER) else JOKER2
     if trick_length == 0:
         done = params[PARAM_HAND_SIZE] - popcount(hand)
         calls = params[PARAM_LEAD_CALLS_FIRST] if done == 0 else params[PARAM_LEAD_CALLS_LATER]
     else:
         first = -1
         for index in range(trick_length):
-            if trick_cards[index] >= 52:
+            if trick_cards[index] >= JOKER:
                 first = _call_of(trick_options[index])
                 break
         calls = follow_calls_named(params[PARAM_TWO_JOKERS], first, params[PARAM_NAMEABLE])
@@ -270,7 +271,7 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
     in_trick = 0  # the trick's ordinary cards
     named = 0  # the cards the trick's Jokers are declared as (``joker.as_card``)
     for index in range(trick_length):
-        if trick_cards[index] < 52:
+        if trick_cards[index] < JOKER:
             in_trick |= 1 << trick_cards[index]
         elif trick_options[index] >= NAMED_OPTION:
             named |= 1 << (trick_options[index] - NAMED_OPTION)
