@@ -20,6 +20,8 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from raspis.engine.lazy import lazy_names
+
 if TYPE_CHECKING:
     from .balance import (
         bidding_outcomes,
@@ -72,15 +74,7 @@ _LAZY = {"BankerGame": "banker", "Comparison": "compare", "Report": "report", "R
          "compare"}
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)
 
 
 def __dir__() -> list[str]:

@@ -15,11 +15,12 @@ The Python API in one place::
     deal = Game.single_deal(variant, [parse_cards("As Kd"), parse_cards("7h 8c")], trump=0)
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .actions import Action, Bid, Keep, NameTrump, Play, parse_action
 from .cards import card_str, mask_str, parse_card, parse_cards
 from .errors import IllegalActionError, RaspisError, VariantError
+from .lazy import lazy_names
 from .variant import Variant, load_variant, preset_names, variant_from_dict
 
 if TYPE_CHECKING:
@@ -32,15 +33,7 @@ _LAZY = {"DealResult": "game", "Game": "game", "Phase": "game", "Trick": "game",
          "TrickCard": "game", "Observation": "observation"}
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)
 
 __all__ = [
     "Action", "Bid", "DealResult", "Game", "IllegalActionError", "Keep", "NameTrump",

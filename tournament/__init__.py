@@ -5,7 +5,9 @@ Dask cluster and writes ``games/``, ``deals/`` and ``deal_stats/`` (schema in ``
 ``manifest.json``; ``scan_table(run_dir, "games")`` reads a table back lazily, schema-checked.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from raspis.engine.lazy import lazy_names
 
 if TYPE_CHECKING:
     from .runner import (
@@ -24,15 +26,7 @@ _LAZY = {"RunSummary": "runner", "TournamentConfig": "runner", "TournamentError"
          "DEAL_ROWS_DEFAULT_LIMIT": "schema", "DatasetError": "schema", "scan_table": "schema"}
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [
