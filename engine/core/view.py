@@ -95,6 +95,7 @@ class DealRow:
     number = _Column(m.D_NUMBER)  #: the deal's number in the game (0-based)
     hand_size = _Column(m.D_HAND)  #: cards dealt to each seat
     kind = _Column(m.D_KIND)  #: the deal kind's index in ``RulePlan.kind_names``
+    participants = _Column(m.D_PARTICIPANTS)  #: seats dealt in (all, or a tie-break's tied)
     hook = _Column(m.D_HOOK)  #: the hook rule (``codes.HOOK_*``)
     tricks = _Column(m.D_TRICKS)  #: tricks the deal plays (``deal.deal_tricks``)
     shown = _Column(m.D_SHOWN)  #: whether each seat shows the others cards (lobovaya as one card)
