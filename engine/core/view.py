@@ -104,6 +104,34 @@ class DealRow:
     trump_hidden = _Column(m.D_TRUMP_HIDDEN)  #: whether bidding hides the trump
 
 
+class _Option:
+    """One option of the plan vector, read from a ``PlanView`` as an ``int``."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __get__(self, view: Any, owner: type | None = None) -> Any:
+        if view is None:
+            return self
+        return int(view.plan[self.index])
+
+
+class PlanView:
+    """A variant's plan vector (``plan.MachineTables.plan``), its options by name."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self, plan: np.ndarray) -> None:
+        self.plan = plan
+
+    players = _Option(m.P_PLAYERS)  #: seats at the table
+    max_tricks = _Option(m.P_MAX_TRICKS)  #: the most tricks a deal of the plan plays
+    must_trump = _Option(m.P_MUST_TRUMP)  #: whether a seat out of the led suit must trump
+    two_jokers = _Option(m.P_TWO_JOKERS)  #: which of two Jokers takes a trick (``rules``)
+
+
 class StateView:
     """One game's state (``state``, or a copy of it) and its variant's ``tables``, by name."""
 
