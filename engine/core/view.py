@@ -314,6 +314,21 @@ class StateView:
         return int(self.plan[m.P_NO_TRUMP_NAMING])
 
 
+#: the state's per-seat blocks by name (``block_start``): ``StateView``'s names, the deal's order
+#: and the trick under way's four blocks (by position in the trick)
+_BLOCKS = {"hands": m.O_HANDS, "first_cards": m.O_FIRST, "bids": m.O_BIDS, "taken": m.O_TAKEN,
+           "fines": m.O_FINES, "scores": m.O_SCORES, "passes": m.O_PASSES, "shown": m.O_SHOWN,
+           "order": m.O_ORDER, "trick_seats": m.O_TSEAT, "trick_cards": m.O_TCARD,
+           "trick_calls": m.O_TCALL, "trick_suits": m.O_TSUIT}
+
+
+def block_start(tables: MachineTables, name: str) -> int:
+    """Where the state's per-seat block ``name`` starts (``"hands"``, ``"bids"``, ``"order"``,
+    ``"trick_cards"``, ...: seat or position 0's entry), for code that reads a block in many
+    states at once (the batch engine's observation)."""
+    return int(tables.plan[_BLOCKS[name]])
+
+
 def scalar_column(states: np.ndarray, name: str) -> np.ndarray:
     """Scalar ``name`` of ``StateView`` (``"decisions"``, ``"deal_index"``, ...) in every row of
     ``states``, a matrix of states (one game a row, as the batch engine keeps them)."""
