@@ -47,6 +47,7 @@ import numpy as np
 from numba import uint64
 from raspis.engine.batch.compiled import record_game
 from raspis.engine.batch.kernels import borrowed, logged_step, no_log, note_row, prefetch_row
+from raspis.engine.cards import JOKER, JOKER2
 from raspis.engine.core import fields, rules
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import CALL_HIGH, CARD_OPTION
@@ -341,7 +342,7 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
     remaining = rules.popcount(hand)
     need = _need(state, plan, table, seat, remaining)
     want = need > 0
-    joker = 52 if jokers >> 52 & 1 else 53
+    joker = JOKER if jokers >> JOKER & 1 else JOKER2
     length = fields.trick_length(state)
     if length == 0:
         if jokers:

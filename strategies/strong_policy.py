@@ -45,6 +45,7 @@ from pathlib import Path
 
 import numpy as np
 from numba import uint64
+from raspis.engine.cards import JOKER, JOKER2
 from raspis.engine.core import fields, rules
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import (
@@ -90,7 +91,7 @@ PRIOR = 20.0
 @jit()
 def _jokers(mask: int) -> int:
     """How many Jokers ``mask`` holds."""
-    return (mask >> 52 & 1) + (mask >> 53 & 1)
+    return (mask >> JOKER & 1) + (mask >> JOKER2 & 1)
 
 
 @jit()
@@ -795,7 +796,7 @@ def choose_play(hand: int, legal_all: int, calls: int, trump: int, led: int, tri
     declared as."""
     legal = legal_all & ~JOKERS
     jokers = legal_all & JOKERS
-    joker = 52 if jokers >> 52 & 1 else 53
+    joker = JOKER if jokers >> JOKER & 1 else JOKER2
     remaining = rules.popcount(hand)
     count = max(1, rules.popcount(unseen))
     opponents = max(1, players - 1)
@@ -893,7 +894,7 @@ def _follow(hand: int, legal: int, jokers: int, joker: int, calls: int, need: in
     opponents_after = after
     high_ok = jokers != 0 and calls & 1 != 0
     low_ok = jokers != 0 and calls & 2 != 0
-    high_key = rules.card_key(52, CALL_HIGH, position, led, trick_trump, beats, two_jokers)
+    high_key = rules.card_key(JOKER, CALL_HIGH, position, led, trick_trump, beats, two_jokers)
     chance_trump = trick_trump if not circular else -1
     if need > 0:
         must_all = cliff and need >= remaining
