@@ -47,13 +47,15 @@ import numpy as np
 from numba import uint64
 from raspis.engine.batch.compiled import record_game
 from raspis.engine.batch.kernels import borrowed, logged_step, no_log, note_row, prefetch_row
+from raspis.engine.cards import JOKER, JOKER2
+from raspis.engine.core import fields, rules
 from raspis.engine.core import machine as m
-from raspis.engine.core import rules
 from raspis.engine.core.codes import CALL_HIGH, CARD_OPTION
 from raspis.engine.core.compiling import jit
 from raspis.engine.core.deal import splitmix64
 from raspis.engine.core.plan import MachineTables, RulePlan
 from raspis.engine.core.rules import ix
+from raspis.engine.core.view import DealRow
 
 from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, lowest_rank, suit_tables
 from .keep import keep_code
@@ -113,13 +115,14 @@ def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = Tru
     # 2^13): the table then stays in the cache, where the full one missed it at every bid
     low = lowest_rank(variant.deck_mask)
     for index, row in enumerate(rows):
-        key = (int(row[m.D_PARTICIPANTS]), int(row[m.D_HAND]))
+        deal = DealRow(row)
+        key = (deal.participants, deal.hand_size)
         if key not in blocks:
             blocks[key] = at
             table = suit_tables(variant, *key).ravel()
             pieces.append(table)
             at += table.size
-        kind = variant.kinds[plan.kind_names[row[m.D_KIND]]]
+        kind = variant.kinds[plan.kind_names[deal.kind]]
         per_row[2 * index] = blocks[key]
         per_row[2 * index + 1] = kind.per_trick > 0
     header = np.full(T_HEADER, -1, dtype=np.int64)
@@ -136,7 +139,7 @@ def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = Tru
     if not strong_on:
         header[T_STRONG_AT] = -1
         return np.concatenate([header, per_row, *pieces])
-    players = int(tables.plan[m.P_PLAYERS])
+    players = tables.players
     fitted = find_fit(variant, players) if fit_bids_on else None
     strong = strong_section(tables.plan, variant.deck_cards, variant.trump.mode == "circular",
                             fitted)
@@ -217,8 +220,8 @@ def _first_in(table: np.ndarray, start: int, calls: int) -> int:
 def lowest(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     """The first legal action of ``Game.legal_actions``: spades, the lowest bid, the lowest card,
     a Joker with its first legal call (never the card option, which comes after high or low)."""
-    phase = state[m.S_PHASE]
-    legal = state[m.S_LEGAL_A]
+    phase = fields.phase(state)
+    legal = fields.legal_first(state)
     if phase == m.PH_TRUMP:
         return 1
     if phase == m.PH_KEEP:  # the first of Keep(True), Keep(False)
@@ -226,16 +229,16 @@ def lowest(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     if phase == m.PH_BID:
         return rules.bit_index(legal & -legal)
     card = rules.bit_index(legal & -legal)
-    order = T_LEAD_ORDER if state[m.S_TRICK_LEN] == 0 else T_FOLLOW_ORDER
-    return m.play_code(card, _first_in(table, order, state[m.S_LEGAL_B]))
+    order = T_LEAD_ORDER if fields.trick_length(state) == 0 else T_FOLLOW_ORDER
+    return m.play_code(card, _first_in(table, order, fields.legal_second(state)))
 
 
 @jit(inline="always")
 def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, index: int) -> int:
     """Uniform over the legal actions in ``Game.legal_actions`` order, the ``index``-th draw of
     the counter-based hash with ``key`` (``strategies.batch_basic.BatchRandom``)."""
-    phase = state[m.S_PHASE]
-    legal = state[m.S_LEGAL_A]
+    phase = fields.phase(state)
+    legal = fields.legal_first(state)
     draw = splitmix64(uint64(key) ^ uint64(index))
     if phase == m.PH_TRUMP:
         count = 4 + legal
@@ -250,10 +253,10 @@ def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, ind
     jokers = legal & rules.JOKER_BITS
     if jokers == 0:
         return _nth_bit(ordinary, int(draw % uint64(max(plain, 1))))
-    order = T_LEAD_ORDER if state[m.S_TRICK_LEN] == 0 else T_FOLLOW_ORDER
-    calls = state[m.S_LEGAL_B]
+    order = T_LEAD_ORDER if fields.trick_length(state) == 0 else T_FOLLOW_ORDER
+    calls = fields.legal_second(state)
     # the Joker declared as a card (``joker.as_card``) is one play per nameable card, lowest first
-    nameable = plan[m.P_NAMEABLE]
+    nameable = fields.plan_nameable(plan)
     named = rules.popcount(nameable)
     per_joker = 0
     for position in range(ORDER_WIDTH):
@@ -289,11 +292,11 @@ def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, ind
 def _need(state: np.ndarray, plan: np.ndarray, table: np.ndarray, seat: int,
           remaining: int) -> int:
     """The tricks the seat still wants (``need``, see the module docstring)."""
-    row = state[m.S_ROW]
-    if m.deal_value(plan, row, m.D_BIDDING) == 0:
+    row = fields.row(state)
+    if fields.deal_bidding(plan, row) == 0:
         return remaining if table[ix(table[T_ROWS_AT] + 2 * row + 1)] else 0
-    bid = state[ix(plan[m.O_BIDS] + seat)]
-    taken = state[ix(plan[m.O_TAKEN] + seat)]
+    bid = fields.bid(state, plan, seat)
+    taken = fields.taken(state, plan, seat)
     if taken <= bid:
         return bid - taken
     return remaining if table[T_OVER_SCORES] else 0
@@ -303,11 +306,11 @@ def _need(state: np.ndarray, plan: np.ndarray, table: np.ndarray, seat: int,
 def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     """``fastheuristic``: name the longest suit, bid the legal bid nearest the hand's expected
     tricks, play by the rules of thumb of the module docstring."""
-    phase = state[m.S_PHASE]
-    seat = state[m.S_TO_MOVE]
-    legal = state[m.S_LEGAL_A]
+    phase = fields.phase(state)
+    seat = fields.to_move(state)
+    legal = fields.legal_first(state)
     hand = m.visible_hand(state, plan, seat)
-    row = state[m.S_ROW]
+    row = fields.row(state)
     if phase == m.PH_TRUMP:
         best, most = 0, -1
         for suit in range(4):
@@ -318,9 +321,9 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
     if phase == m.PH_KEEP:
         return keep_code(state, plan)
     if phase == m.PH_BID:
-        participants = state[m.S_ORDER_LEN]
-        hand_size = m.deal_value(plan, row, m.D_HAND)
-        if m.deal_value(plan, row, m.D_HAND_HIDDEN):
+        participants = fields.order_length(state)
+        hand_size = fields.deal_hand_size(plan, row)
+        if fields.deal_hand_hidden(plan, row):
             estimate = hand_size * 1000 // participants
         else:
             trump = m.visible_trump(state, plan)
@@ -335,12 +338,12 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
         return _nearest_bid(legal, estimate)
     ordinary = legal & ~rules.JOKER_BITS
     jokers = legal & rules.JOKER_BITS
-    calls = state[m.S_LEGAL_B]
+    calls = fields.legal_second(state)
     remaining = rules.popcount(hand)
     need = _need(state, plan, table, seat, remaining)
     want = need > 0
-    joker = 52 if jokers >> 52 & 1 else 53
-    length = state[m.S_TRICK_LEN]
+    joker = JOKER if jokers >> JOKER & 1 else JOKER2
+    length = fields.trick_length(state)
     if length == 0:
         if jokers:
             unseen = table[T_DECK] & ~hand & ~m.seen_cards(state, plan, seat)
@@ -355,8 +358,8 @@ def fast_heuristic(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> in
             if not want and ordinary == 0:
                 return m.play_code(joker, _first_in(table, T_LOSE_LEAD, calls))
         return _rank_pick(ordinary, want)
-    trick_trump, led = state[m.S_TRICK_TRUMP], state[m.S_LED]
-    two_jokers = plan[m.P_TWO_JOKERS]
+    trick_trump, led = fields.trick_trump(state), fields.led_suit(state)
+    two_jokers = fields.plan_two_jokers(plan)
     _, best, beat = m.trick_lead(state)
     beats = rules.winning_cards(ordinary, best, length, led, trick_trump, beat, two_jokers)
     trumps = rules.suit_mask(trick_trump)
@@ -386,8 +389,8 @@ def fast_decision(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int
 def forced_action(state: np.ndarray) -> int:
     """The code of the one legal bid or card (not a Joker, whose calls are choices), which every
     policy plays, so none is asked; -1 when there is a choice."""
-    phase = state[m.S_PHASE]
-    legal = state[m.S_LEGAL_A]
+    phase = fields.phase(state)
+    legal = fields.legal_first(state)
     if ((phase == m.PH_PLAY or phase == m.PH_BID) and legal & (legal - 1) == 0
             and legal & rules.JOKER_BITS == 0):
         return rules.bit_index(legal)
@@ -406,7 +409,7 @@ def choose_action(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy
     chances = policy >> NOISE_SHIFT
     if chances:  # a noisy code (``noisy``): a card or a bid at random with its chance
         policy &= POLICY_MASK
-        phase = state[m.S_PHASE]
+        phase = fields.phase(state)
         chance = (chances & NOISE_FIELD if phase == m.PH_PLAY
                   else chances >> NOISE_BITS if phase == m.PH_BID else 0)
         coin = splitmix64(uint64(key) ^ uint64(index) ^ uint64(NOISE_SALT)) >> uint64(48)
@@ -463,8 +466,8 @@ def play_on(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np
     # views without a reference count (``kernels.borrowed``): the caller holds the arrays
     state, plan, table = borrowed(state), borrowed(plan), borrowed(table)
     decisions = 0
-    while state[m.S_PHASE] != m.PH_OVER and state[m.S_RESULTS] <= until:
-        seat = state[m.S_TO_MOVE]
+    while fields.phase(state) != m.PH_OVER and fields.results(state) <= until:
+        seat = fields.to_move(state)
         policy = policies[row, seat]
         if policy < 0:
             break
@@ -482,7 +485,7 @@ def play_fast(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
     fifth faster than calling ``step``. In ``play_on``, beside every policy and the log, the
     same inlining was slower (measured, see ``docs/benchmarks.md``)."""
     decisions = 0
-    while state[m.S_PHASE] != m.PH_OVER:
+    while fields.phase(state) != m.PH_OVER:
         code = forced_action(state)
         if code < 0:
             code = fast_heuristic(state, plan, table)
@@ -550,7 +553,7 @@ def advance_rows(states: np.ndarray, plan: np.ndarray, table: np.ndarray, polici
         row = rows[index]
         state = borrowed(states[row])
         if apply:
-            counts[row, state[m.S_TO_MOVE]] += 1
+            counts[row, fields.to_move(state)] += 1
             logged_step(state, plan, codes[index], row, record, logs)
         play_on(state, plan, table, policies, keys, counts, row, GAME_END, record, logs)
         note_row(state, plan, row, jokers, view, progress)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 from raspis.engine import Action, Game, Keep, Observation
-from raspis.engine.core import machine as m
+from raspis.engine.core import fields
 from raspis.engine.core.compiling import jit
 from raspis.engine.core.plan import rule_plan
 from raspis.engine.game import Phase
@@ -33,12 +33,9 @@ def keep_trick(points: np.ndarray, taken: int) -> bool:
 def keep_code(state: np.ndarray, plan: np.ndarray) -> int:
     """The action code (``machine.step``: 1 keep, 0 decline) of the seat to move in ``KEEP``,
     by ``keep_trick`` over its row of the deal's score table in the plan."""
-    seat = state[m.S_TO_MOVE]
-    row = state[m.S_ROW]
-    width = m.deal_value(plan, row, m.D_POINTS_WIDTH)
-    bid = state[plan[m.O_BIDS] + seat]
-    at = plan[m.O_POINTS] + m.deal_value(plan, row, m.D_POINTS_AT) + (bid + 1) * width
-    return 1 if keep_trick(plan[at:at + width], state[plan[m.O_TAKEN] + seat]) else 0
+    seat = fields.to_move(state)
+    points = fields.points_row(plan, fields.row(state), fields.bid(state, plan, seat))
+    return 1 if keep_trick(points, fields.taken(state, plan, seat)) else 0
 
 
 def keep_from_game(game: Game) -> Keep:

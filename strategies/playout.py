@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 from raspis.engine.batch.kernels import no_log
+from raspis.engine.cards import JOKER
+from raspis.engine.core import fields
 from raspis.engine.core import machine as m
 from raspis.engine.core.compiling import jit
 from raspis.engine.core.deal import sample_hands, splitmix64
@@ -50,7 +52,7 @@ def play_out(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: int
     (the deal under way is scored; nothing is played when it already is). A noisy ``policy``
     (``compiled.noisy``) plays its random cards from ``key`` (each seat its own key drawn from
     it), at every seat but ``steady`` (-1: none), which plays the plain policy."""
-    players = plan[m.P_PLAYERS]
+    players = fields.plan_players(plan)
     policies = np.full((1, players), policy, dtype=np.int64)
     keys = np.empty((1, players), dtype=np.int64)
     for other in range(players):
@@ -66,20 +68,17 @@ def _seat_result(state: np.ndarray, plan: np.ndarray, result: int, seat: int,
                  out: np.ndarray) -> None:
     """Write ``seat``'s points, premium and made bid of result row ``result`` into ``out``, and
     the other participants' points and premiums summed and their number (``V_*``)."""
-    players = plan[m.P_PLAYERS]
-    at = plan[m.O_RES] + result * (m.R_SEATS + 6 * players)
-    seats = at + m.R_SEATS
-    out[V_POINTS] = state[seats + m.R_POINTS * players + seat]
-    out[V_PREMIUM] = state[seats + m.R_PREMIUMS * players + seat]
-    out[V_MADE] = (state[seats + m.R_BIDS * players + seat]
-                   == state[seats + m.R_TAKEN * players + seat])
-    participants = state[at + m.R_PARTICIPANTS]
+    out[V_POINTS] = fields.result_points(state, plan, result, seat)
+    out[V_PREMIUM] = fields.result_premium(state, plan, result, seat)
+    out[V_MADE] = (fields.result_bid(state, plan, result, seat)
+                   == fields.result_taken(state, plan, result, seat))
+    participants = fields.result_participants(state, plan, result)
     others = 0
     rivals = 0
-    for other in range(players):
+    for other in range(fields.plan_players(plan)):
         if other != seat and participants >> other & 1:
-            others += (state[seats + m.R_POINTS * players + other]
-                       + state[seats + m.R_PREMIUMS * players + other])
+            others += (fields.result_points(state, plan, result, other)
+                       + fields.result_premium(state, plan, result, other))
             rivals += 1
     out[V_OTHERS] = others
     out[V_RIVALS] = rivals
@@ -95,7 +94,7 @@ def playout_value(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policy
     A noisy ``policy`` (``compiled.noisy``) draws from ``key``; with ``steady``, ``seat`` plays
     the plain policy and only the other seats are noisy (``play_out``)."""
     scratch[:] = state
-    result = state[m.S_RESULTS]
+    result = fields.results(state)
     if action >= 0:
         m.step(scratch, plan, action)
     play_out(scratch, plan, table, policy, result, seat if steady else -1, key)
@@ -107,14 +106,11 @@ def deal_in(state: np.ndarray, plan: np.ndarray, hands: np.ndarray, trump: np.nd
     """Deal a guess into ``state`` (a copy of the search's template): ``hands`` every seat's hand
     and, where ``trump[0]`` is not -2, the trump suit and the card shown (``trump[1]``); then the
     legal actions of the seat to move."""
-    players = plan[m.P_PLAYERS]
-    for other in range(players):
-        state[plan[m.O_HANDS] + other] = hands[other]
-        state[plan[m.O_FIRST] + other] = hands[other]
+    for other in range(fields.plan_players(plan)):
+        fields.set_hand(state, plan, other, hands[other])
+        fields.set_first_cards(state, plan, other, hands[other])
     if trump[0] != -2:
-        state[m.S_TRUMP] = trump[0]
-        state[m.S_TRUMP_CARD] = trump[1]
-        state[m.S_TRICK_TRUMP] = trump[0]
+        fields.set_trump(state, trump[0], trump[1])
     m.set_legal(state, plan)
 
 
@@ -146,11 +142,11 @@ def _same_play(state: np.ndarray, plan: np.ndarray, mover: int, chosen: int, cod
     played (the equivalence of ``search.distinct_plays``)."""
     if chosen == code:
         return True
-    if chosen >= 52 or code >= 52 or chosen // 13 != code // 13:
+    if chosen >= JOKER or code >= JOKER or chosen // 13 != code // 13:
         return False
     low, high = min(chosen, code), max(chosen, code)
     between = ((np.int64(1) << high) - 1) & ~((np.int64(1) << (low + 1)) - 1)
-    held = state[plan[m.O_HANDS] + mover] | m.seen_cards(state, plan, mover)
+    held = fields.hand(state, plan, mover) | m.seen_cards(state, plan, mover)
     return between & ~held == 0
 
 
@@ -167,7 +163,7 @@ def play_misses(start: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: 
     ``_same_play``): how badly the guess explains the others' play, for ``mc``'s
     ``play_inference``."""
     state = np.empty_like(start)
-    players = plan[m.P_PLAYERS]
+    players = fields.plan_players(plan)
     dealt = np.empty(players, dtype=np.int64)
     for guess in range(hands.shape[0]):
         state[:] = start
@@ -176,7 +172,7 @@ def play_misses(start: np.ndarray, plan: np.ndarray, table: np.ndarray, policy: 
         deal_in(state, plan, dealt, trumps[guess])
         count = 0
         for index in range(actions.shape[0]):
-            mover = state[m.S_TO_MOVE]
+            mover = fields.to_move(state)
             code = actions[index]
             if mover != seat and forced_action(state) < 0:
                 chosen = decide(state, plan, table, policy, 0, 0)

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import numpy as np
 from raspis.engine import Variant
-from raspis.engine.core import machine as m
 from raspis.engine.core.plan import MachineTables, RulePlan
 from raspis.engine.game import Game, Phase
 
@@ -63,8 +62,8 @@ def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore:
             state = game.state
             phase = game.phase
             code = int(decide_strong(state, plan, table, at))
-            if phase == Phase.BID and state[m.S_ORDER_LEN] == players:
-                legal = int(state[m.S_LEGAL_A])
+            if phase == Phase.BID and game.fields.order_length == players:
+                legal = game.fields.legal_first
                 if legal & (legal - 1):
                     if generator.random() < explore:
                         near = [bid for bid in (code - 1, code + 1)

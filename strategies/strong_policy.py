@@ -45,8 +45,9 @@ from pathlib import Path
 
 import numpy as np
 from numba import uint64
+from raspis.engine.cards import JOKER, JOKER2
+from raspis.engine.core import fields, rules
 from raspis.engine.core import machine as m
-from raspis.engine.core import rules
 from raspis.engine.core.codes import (
     CALL_HIGH,
     CALL_HIGHEST,
@@ -63,6 +64,7 @@ from raspis.engine.core.codes import (
 )
 from raspis.engine.core.compiling import jit
 from raspis.engine.core.deal import splitmix64
+from raspis.engine.core.view import PlanView
 
 from .keep import keep_code
 
@@ -89,7 +91,7 @@ PRIOR = 20.0
 @jit()
 def _jokers(mask: int) -> int:
     """How many Jokers ``mask`` holds."""
-    return (mask >> 52 & 1) + (mask >> 53 & 1)
+    return (mask >> JOKER & 1) + (mask >> JOKER2 & 1)
 
 
 @jit()
@@ -320,10 +322,11 @@ def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
     not) the plan can deal, in millionths; then, where ``fitted`` has them, each hand size's
     fitted outcomes (``fitted[hand_size][bucket, bid, taken]``: deals counted) for the plan's
     player count."""
-    players = int(plan_vector[m.P_PLAYERS])
-    max_hand = int(plan_vector[m.P_MAX_TRICKS])
-    must_trump = bool(plan_vector[m.P_MUST_TRUMP])
-    first_wins = int(plan_vector[m.P_TWO_JOKERS]) == rules.TWO_JOKERS_FIRST_WINS
+    options = PlanView(plan_vector)
+    players = options.players
+    max_hand = options.max_tricks
+    must_trump = bool(options.must_trump)
+    first_wins = options.two_jokers == rules.TWO_JOKERS_FIRST_WINS
     cards = np.array(deck_cards, dtype=np.int64)
     section = np.zeros(X_SCALES + (players + 1) * (max_hand + 1) * 2, dtype=np.int64)
     section[X_MAX_HAND] = max_hand
@@ -378,9 +381,7 @@ def load_fit(name: str, players: int, deck: int) -> dict[int, np.ndarray] | None
 
 @jit()
 def _points(plan: np.ndarray, row: int, bid: int, taken: int) -> int:
-    at = plan[m.O_POINTS] + m.deal_value(plan, row, m.D_POINTS_AT)
-    width = m.deal_value(plan, row, m.D_POINTS_WIDTH)
-    return plan[at + (bid + 1) * width + taken]
+    return fields.deal_points(plan, row, bid, taken)
 
 
 @jit()
@@ -389,31 +390,31 @@ def _stake(state: np.ndarray, plan: np.ndarray, seat: int, bid: int) -> float:
     reach while the seat has made every bid of the span so far (the core's ``rules.premium`` of
     its best deal, this one made included; ``tactics.premium_stake`` with odds 1); 0 without a
     premium, outside a span, or once a bid of it was missed."""
-    mode = plan[m.P_PREMIUM_MODE]
-    row = state[m.S_ROW]
-    if mode == rules.PREMIUM_NONE or m.deal_value(plan, row, m.D_BLOCK) < 0 or bid < 0:
+    mode = fields.plan_premium_mode(plan)
+    row = fields.row(state)
+    if mode == rules.PREMIUM_NONE or fields.deal_block(plan, row) < 0 or bid < 0:
         return 0.0
-    if m.deal_value(plan, row, m.D_BIDDING) == 0:
+    if fields.deal_bidding(plan, row) == 0:
         return 0.0
-    opens = m.deal_value(plan, row, m.D_OPENS) != 0
-    if not opens and state[plan[m.O_MADE] + seat] == 0:
+    opens = fields.deal_opens(plan, row) != 0
+    if not opens and fields.span_made(state, plan, seat) == 0:
         return 0.0
     made = _points(plan, row, bid, bid)
-    best = made if opens else max(made, state[plan[m.O_BEST] + seat])
-    return float(rules.premium(mode, best, plan[m.P_PREMIUM_POINTS]))
+    best = made if opens else max(made, fields.span_best(state, plan, seat))
+    return float(rules.premium(mode, best, fields.plan_premium_points(plan)))
 
 
 @jit()
 def _need(state: np.ndarray, plan: np.ndarray, seat: int, remaining: int) -> int:
     """The tricks still to aim for: the count that scores best under the deal's table, or
     exactly the bid while a premium is in reach and the bid can still be made."""
-    row = state[m.S_ROW]
-    bidding = m.deal_value(plan, row, m.D_BIDDING) != 0
-    bid = state[plan[m.O_BIDS] + seat] if bidding else -1
-    taken = state[plan[m.O_TAKEN] + seat]
+    row = fields.row(state)
+    bidding = fields.deal_bidding(plan, row) != 0
+    bid = fields.bid(state, plan, seat) if bidding else -1
+    taken = fields.taken(state, plan, seat)
     if bidding and taken <= bid <= taken + remaining and _stake(state, plan, seat, bid) > 0:
         return bid - taken
-    hand_size = m.deal_value(plan, row, m.D_HAND)
+    hand_size = fields.deal_hand_size(plan, row)
     best, best_points = 0, 0
     for extra in range(remaining + 1):
         if taken + extra > hand_size:
@@ -427,18 +428,18 @@ def _need(state: np.ndarray, plan: np.ndarray, seat: int, remaining: int) -> int
 @jit()
 def _keen(state: np.ndarray, plan: np.ndarray, seat: int) -> tuple[float, bool]:
     """(share of the other players still wanting tricks, whether the deal has bids to make)."""
-    row = state[m.S_ROW]
-    if m.deal_value(plan, row, m.D_BIDDING) == 0:
+    row = fields.row(state)
+    if fields.deal_bidding(plan, row) == 0:
         none, one = np.int64(-1), np.int64(1)  # not literals: one compile of _points
         golden = _points(plan, row, none, one) > _points(plan, row, none, one - 1)
         return (1.0 if golden else 0.0), False
     wanting = 0
-    count = state[m.S_ORDER_LEN]
+    count = fields.order_length(state)
     for position in range(count):
-        other = state[plan[m.O_ORDER] + position]
+        other = fields.seat_at(state, plan, position)
         if other != seat:
-            bid = state[plan[m.O_BIDS] + other]
-            if bid >= 0 and bid > state[plan[m.O_TAKEN] + other]:
+            bid = fields.bid(state, plan, other)
+            if bid >= 0 and bid > fields.taken(state, plan, other):
                 wanting += 1
     return wanting / max(1, count - 1), True
 
@@ -447,7 +448,7 @@ def _keen(state: np.ndarray, plan: np.ndarray, seat: int) -> tuple[float, bool]:
 def _turned_out(state: np.ndarray, shown: bool, hand: int) -> int:
     """The turned trump card (when ``shown``: not while bidding a dark deal), known to every
     seat."""
-    card = state[m.S_TRUMP_CARD]
+    card = fields.trump_card(state)
     if shown and 0 <= card < 54:
         return (1 << card) & ~hand
     return 0
@@ -461,12 +462,12 @@ def bid_distribution(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at:
                      seat: int, hand: int, distribution: np.ndarray) -> float:
     """P(t tricks) for the seat to bid (t = 0..hand size) into ``distribution``, from its visible
     hand (or the average share when it bids without seeing it); returns the expected tricks."""
-    row = state[m.S_ROW]
-    hand_size = m.deal_value(plan, row, m.D_HAND)
-    players = state[m.S_ORDER_LEN]
+    row = fields.row(state)
+    hand_size = fields.deal_hand_size(plan, row)
+    players = fields.order_length(state)
     trump = m.visible_trump(state, plan)
-    circular = m.deal_value(plan, row, m.D_TRUMP_RULE) == TRUMP_CIRCULAR
-    if m.deal_value(plan, row, m.D_HAND_HIDDEN):
+    circular = fields.deal_trump_rule(plan, row) == TRUMP_CIRCULAR
+    if fields.deal_hand_hidden(plan, row):
         share = np.empty(hand_size, dtype=np.float64)
         share[:] = 1.0 / players
         trick_distribution(share, hand_size, 1.0, hand_size, distribution)
@@ -481,8 +482,8 @@ def bid_distribution(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at:
         first = m.seated_first_leader(state, plan)
         chances = np.empty(64, dtype=np.float64)
         count = card_chances(hand, trump, hand_size, players, first == seat, unseen, circular,
-                             plan[m.P_MUST_TRUMP] != 0,
-                             plan[m.P_TWO_JOKERS] == rules.TWO_JOKERS_FIRST_WINS, chances)
+                             fields.plan_must_trump(plan) != 0,
+                             fields.plan_two_jokers(plan) == rules.TWO_JOKERS_FIRST_WINS, chances)
         trick_distribution(chances, count, scale, hand_size, distribution)
     expected = 0.0
     for tricks in range(hand_size + 1):
@@ -503,11 +504,11 @@ def fit_bucket(state: np.ndarray, plan: np.ndarray, seat: int, expected: float,
     the bids made before it stand against their share of the tricks (the pressure: below, about
     or above ``hand_size / participants`` a bid, by half a trick)."""
     tricks = min(BUCKETS * hand_size, max(0, int(expected * BUCKETS + 0.5)))
-    participants = state[m.S_ORDER_LEN]
+    participants = fields.order_length(state)
     made, total = 0, 0
     for position in range(participants):
-        other = state[plan[m.O_ORDER] + position]
-        bid = state[plan[m.O_BIDS] + other]
+        other = fields.seat_at(state, plan, position)
+        bid = fields.bid(state, plan, other)
         if other != seat and bid >= 0:
             made += 1
             total += bid
@@ -519,8 +520,8 @@ def fit_bucket(state: np.ndarray, plan: np.ndarray, seat: int, expected: float,
 @jit()
 def bid_bucket(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int) -> int:
     """The fitted table's bucket of the seat to bid (``strategies.strong.fit_bids``)."""
-    seat = state[m.S_TO_MOVE]
-    hand_size = m.deal_value(plan, state[m.S_ROW], m.D_HAND)
+    seat = fields.to_move(state)
+    hand_size = fields.deal_hand_size(plan, fields.row(state))
     distribution = np.empty(hand_size + 1, dtype=np.float64)
     expected = bid_distribution(state, plan, table, at, seat,
                                 m.visible_hand(state, plan, seat), distribution)
@@ -552,15 +553,15 @@ def best_bid(distributions: np.ndarray, legal: int, points: np.ndarray, stakes: 
 @jit()
 def _bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
          hand: int) -> int:
-    row = state[m.S_ROW]
-    legal = state[m.S_LEGAL_A]
-    hand_size = m.deal_value(plan, row, m.D_HAND)
+    row = fields.row(state)
+    legal = fields.legal_first(state)
+    hand_size = fields.deal_hand_size(plan, row)
     distribution = np.empty(hand_size + 1, dtype=np.float64)
     expected = bid_distribution(state, plan, table, at, seat, hand, distribution)
     # the fitted outcomes of this bucket (``strategies.strong.fit_bids``), for the full table's
     # participants
     block = -1
-    if table[at + X_FIT] > 0 and state[m.S_ORDER_LEN] == table[at + X_PLAYERS]:
+    if table[at + X_FIT] > 0 and fields.order_length(state) == table[at + X_PLAYERS]:
         offset = table[at + table[at + X_FIT] + hand_size]
         if offset > 0:
             block = (at + offset
@@ -755,25 +756,25 @@ def _lowest_lead(win: np.ndarray, cards: int) -> int:
 def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
           hand: int) -> int:
     """The card of the seat to move: what it may see, read from the state, for ``choose_play``."""
-    legal_all = state[m.S_LEGAL_A]
-    calls = state[m.S_LEGAL_B]
+    legal_all = fields.legal_first(state)
+    calls = fields.legal_second(state)
     jokers = legal_all & JOKERS
     if legal_all & (legal_all - 1) == 0 and (jokers == 0 or calls & (calls - 1) == 0):
         return m.play_code(rules.bit_index(legal_all), rules.bit_index(calls) if calls else 0)
-    players = state[m.S_ORDER_LEN]
+    players = fields.order_length(state)
     need = _need(state, plan, seat, rules.popcount(hand))
     keen, cliff = _keen(state, plan, seat)
     unseen = (table[at + X_DECK] & ~hand & ~m.seen_cards(state, plan, seat)
               & ~_turned_out(state, np.bool_(True), hand))
-    hand_size = m.deal_value(plan, state[m.S_ROW], m.D_HAND)
-    length = state[m.S_TRICK_LEN]
-    others_cards = (players - 1) * (hand_size - state[m.S_TRICKS_DONE]) - length
+    hand_size = fields.deal_hand_size(plan, fields.row(state))
+    length = fields.trick_length(state)
+    others_cards = (players - 1) * (hand_size - fields.tricks_done(state)) - length
     _, best, beats = m.trick_lead(state)
-    return choose_play(hand, legal_all, calls, state[m.S_TRUMP], state[m.S_LED],
-                       state[m.S_TRICK_TRUMP], length, best, beats, players, need, cliff, keen,
-                       unseen, others_cards, state[m.S_CIRCULAR] != 0,
-                       plan[m.P_MUST_TRUMP] != 0, plan[m.P_TWO_JOKERS], plan[m.P_LEAD_FINE],
-                       plan[m.P_NAMEABLE])
+    return choose_play(hand, legal_all, calls, fields.trump(state), fields.led_suit(state),
+                       fields.trick_trump(state), length, best, beats, players, need, cliff, keen,
+                       unseen, others_cards, fields.circular(state) != 0,
+                       fields.plan_must_trump(plan) != 0, fields.plan_two_jokers(plan),
+                       fields.plan_lead_fine(plan), fields.plan_nameable(plan))
 
 
 @jit()
@@ -795,7 +796,7 @@ def choose_play(hand: int, legal_all: int, calls: int, trump: int, led: int, tri
     declared as."""
     legal = legal_all & ~JOKERS
     jokers = legal_all & JOKERS
-    joker = 52 if jokers >> 52 & 1 else 53
+    joker = JOKER if jokers >> JOKER & 1 else JOKER2
     remaining = rules.popcount(hand)
     count = max(1, rules.popcount(unseen))
     opponents = max(1, players - 1)
@@ -893,7 +894,7 @@ def _follow(hand: int, legal: int, jokers: int, joker: int, calls: int, need: in
     opponents_after = after
     high_ok = jokers != 0 and calls & 1 != 0
     low_ok = jokers != 0 and calls & 2 != 0
-    high_key = rules.card_key(52, CALL_HIGH, position, led, trick_trump, beats, two_jokers)
+    high_key = rules.card_key(JOKER, CALL_HIGH, position, led, trick_trump, beats, two_jokers)
     chance_trump = trick_trump if not circular else -1
     if need > 0:
         must_all = cliff and need >= remaining
@@ -988,15 +989,15 @@ def _follow(hand: int, legal: int, jokers: int, joker: int, calls: int, need: in
 @jit()
 def decide_strong(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int) -> int:
     """The action code of ``strong`` for the seat to move."""
-    phase = state[m.S_PHASE]
-    seat = state[m.S_TO_MOVE]
+    phase = fields.phase(state)
+    seat = fields.to_move(state)
     hand = m.visible_hand(state, plan, seat)
     if phase == m.PH_TRUMP:
         return name_trump_suit(hand) + 1
     if phase == m.PH_KEEP:
         return keep_code(state, plan)
     if phase == m.PH_BID:
-        legal = state[m.S_LEGAL_A]
+        legal = fields.legal_first(state)
         if legal & (legal - 1) == 0:
             return rules.bit_index(legal)
         return _bid(state, plan, table, at, seat, hand)

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from raspis.engine import Game, load_variant
 from raspis.engine.batch import play_batch
-from raspis.engine.core import machine as m
+from raspis.engine.core.plan import MachineTables
+from raspis.engine.core.view import StateView
 from raspis.engine.variant import preset_names
 from raspis.strategies import compiled, load_strategy, play_game
 from raspis.strategies.batch import load_batch_strategy, plays_like_scalar
@@ -43,21 +44,23 @@ def test_strong_is_deterministic_and_a_twin() -> None:
     assert plays_like_scalar("strong")
 
 
-def _shuffled_others(state: np.ndarray, plan: np.ndarray, seat: int,
+def _shuffled_others(state: np.ndarray, tables: MachineTables, seat: int,
                      generator: random.Random) -> np.ndarray:
     """A copy of ``state`` with the cards of every other seat dealt anew among them, each keeping
     its hand's size."""
     other = state.copy()
-    seats = [s for s in range(int(plan[m.P_PLAYERS])) if s != seat]
-    hands = [int(state[plan[m.O_HANDS] + s]) for s in seats]
+    view = StateView(other, tables)
+    seats = [s for s in range(view.players) if s != seat]
+    hands = [view.hand(s) for s in seats]
     cards = [card for hand in hands for card in range(54) if hand >> card & 1]
     generator.shuffle(cards)
+    dealt, first = view.hands, view.first_cards
     at = 0
     for s, hand in zip(seats, hands, strict=True):
         size = hand.bit_count()
-        other[plan[m.O_HANDS] + s] = sum(1 << card for card in cards[at:at + size])
-        other[plan[m.O_FIRST] + s] = other[plan[m.O_HANDS] + s]
+        dealt[s] = first[s] = sum(1 << card for card in cards[at:at + size])
         at += size
+    view.hands, view.first_cards = dealt, first
     return other
 
 
@@ -77,10 +80,9 @@ def test_strong_never_reads_the_hidden_hands(name: str, policy: str) -> None:
         while not game.is_over():
             seat = game.to_move
             state = game.state
-            plan = game.tables.plan
             code = policy_code(game, state, code_of)
             for _ in range(3):
-                other = _shuffled_others(state, plan, seat, generator)
+                other = _shuffled_others(state, game.tables, seat, generator)
                 changed += not np.array_equal(other, state)
                 assert policy_code(game, other, code_of) == code
             decisions += 1

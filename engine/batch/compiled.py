@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from raspis.engine.core import machine as m
+from raspis.engine.core import fields
 from raspis.engine.core.compiling import jit
 from raspis.engine.core.plan import rule_plan
 from raspis.engine.variant import Variant
@@ -125,38 +125,35 @@ def record_game(state: np.ndarray, plan: np.ndarray, game: int, jokers: np.ndarr
     (first_dealer, scores, deals_played, lead_changes, deal_played, deal_kind, deal_block,
      deal_special, hand_size, dealer, trump, hook_forced, joker_holder, participated, bid,
      tricks, points, premium) = records
-    players = plan[m.P_PLAYERS]
-    width = m.R_SEATS + 6 * players
-    first_dealer[game] = state[m.S_FIRST_DEALER]
+    players = fields.plan_players(plan)
+    first_dealer[game] = fields.first_dealer(state)
     for seat in range(players):
-        scores[game, seat] = state[plan[m.O_SCORES] + seat]
-    count = state[m.S_RESULTS]
+        scores[game, seat] = fields.score(state, plan, seat)
+    count = fields.results(state)
     deals_played[game] = count
     leader, changes = -1, 0
     for deal in range(count):
-        at = plan[m.O_RES] + deal * width
-        row = state[at + m.R_ROW]
+        row = fields.result_row(state, plan, deal)
         deal_played[game, deal] = True
-        deal_kind[game, deal] = m.deal_value(plan, row, m.D_KIND)
-        deal_block[game, deal] = m.deal_value(plan, row, m.D_BLOCK)
-        deal_special[game, deal] = m.deal_value(plan, row, m.D_SPECIAL) != 0
-        hand_size[game, deal] = m.deal_value(plan, row, m.D_HAND)
-        dealer[game, deal] = state[at + m.R_DEALER]
-        trump[game, deal] = state[at + m.R_TRUMP]
-        hook_forced[game, deal] = state[at + m.R_HOOK_FORCED] != 0
+        deal_kind[game, deal] = fields.deal_kind(plan, row)
+        deal_block[game, deal] = fields.deal_block(plan, row)
+        deal_special[game, deal] = fields.deal_special(plan, row) != 0
+        hand_size[game, deal] = fields.deal_hand_size(plan, row)
+        dealer[game, deal] = fields.result_dealer(state, plan, deal)
+        trump[game, deal] = fields.result_trump(state, plan, deal)
+        hook_forced[game, deal] = fields.result_hook_forced(state, plan, deal) != 0
         for index in range(len(jokers)):
-            joker_holder[game, deal, index] = state[at + (m.R_JOKER_52 if jokers[index] == 52
-                                                          else m.R_JOKER_53)]
-        seats = at + m.R_SEATS
-        mask = state[at + m.R_PARTICIPANTS]
-        top, at_top, current = state[seats + m.R_TOTALS * players], 0, 0
+            joker_holder[game, deal, index] = fields.result_joker_holder(state, plan, deal,
+                                                                         jokers[index])
+        mask = fields.result_participants(state, plan, deal)
+        top, at_top, current = fields.result_total(state, plan, deal, 0), 0, 0
         for seat in range(players):
             participated[game, deal, seat] = mask >> seat & 1 != 0
-            bid[game, deal, seat] = state[seats + m.R_BIDS * players + seat]
-            tricks[game, deal, seat] = state[seats + m.R_TAKEN * players + seat]
-            points[game, deal, seat] = state[seats + m.R_POINTS * players + seat]
-            premium[game, deal, seat] = state[seats + m.R_PREMIUMS * players + seat]
-            total = state[seats + m.R_TOTALS * players + seat]
+            bid[game, deal, seat] = fields.result_bid(state, plan, deal, seat)
+            tricks[game, deal, seat] = fields.result_taken(state, plan, deal, seat)
+            points[game, deal, seat] = fields.result_points(state, plan, deal, seat)
+            premium[game, deal, seat] = fields.result_premium(state, plan, deal, seat)
+            total = fields.result_total(state, plan, deal, seat)
             if total > top:
                 top, at_top, current = total, 1, seat
             elif total == top:

@@ -4,7 +4,7 @@ The batch engine keeps one ``engine.core.machine`` state vector a game, the rows
 matrix, and moves them with the machine's own functions (``new_game``, ``step``), so it states no
 rule of its own. Each function here walks the rows it is given in a ``numba`` loop: start the
 games, turn a batch strategy's answers into action codes (checked against the legal masks the
-machine left in the state, ``S_LEGAL_A``/``S_LEGAL_B``), step the rows, say how far each game
+machine left in the state, ``fields.legal_first``/``second``), step the rows, say how far each game
 has come (``progress``, for the lockstep's order), and read what an observation shows. A step
 may also write the game's log (``logged_step``: the hands dealt, who named trump, each card
 played and each trick's winner). Masks are ``int64`` (54 card bits fit below bit 63).
@@ -17,7 +17,8 @@ from llvmlite import ir
 from numba import carray, types
 from numba.core import cgutils
 from numba.extending import intrinsic
-from raspis.engine.core import deal, rules
+from raspis.engine.cards import JOKER
+from raspis.engine.core import deal, fields, rules
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import CALL_COUNT, OPTION_INDEX
 from raspis.engine.core.compiling import jit
@@ -93,9 +94,9 @@ def prefetch_row(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, index: 
     if index + AHEAD >= len(rows):
         return
     at = states.ctypes.data + rows[index + AHEAD] * states.shape[1] * 8
-    for line in range(0, (plan[m.O_TSUIT] + plan[m.P_PLAYERS]) * 8, 64):
+    for line in range(0, fields.step_span(plan) * 8, 64):
         _prefetch(at + line)
-    _prefetch(at + plan[m.O_NEXT] * 8)
+    _prefetch(at + fields.successors_at(plan) * 8)
 
 
 # -- the log -------------------------------------------------------------------------------------
@@ -106,12 +107,12 @@ def log_deal(state: np.ndarray, plan: np.ndarray, row: int, logs: tuple) -> None
     """Note the deal just started in game ``row``: the hands as dealt, the trump card, the order
     of bidding (``BatchLog``)."""
     hands, trump_card, _, bid_order, _, _ = logs
-    number = state[m.S_DEAL_INDEX]
-    for seat in range(plan[m.P_PLAYERS]):
-        hands[row, number, seat] = state[plan[m.O_HANDS] + seat]
-    trump_card[row, number] = state[m.S_TRUMP_CARD]
-    for position in range(state[m.S_ORDER_LEN]):
-        bid_order[row, number, position] = state[plan[m.O_ORDER] + position]
+    number = fields.deal_index(state)
+    for seat in range(fields.plan_players(plan)):
+        hands[row, number, seat] = fields.hand(state, plan, seat)
+    trump_card[row, number] = fields.trump_card(state)
+    for position in range(fields.order_length(state)):
+        bid_order[row, number, position] = fields.seat_at(state, plan, position)
 
 
 @jit(inline="always")
@@ -122,22 +123,21 @@ def logged_step(state: np.ndarray, plan: np.ndarray, code: int, row: int, record
         m.step(state, plan, code)
         return
     _, _, namer, _, plays, winners = logs
-    number = state[m.S_DEAL_INDEX]
-    phase = state[m.S_PHASE]
-    done = state[m.S_TRICKS_DONE]
+    number = fields.deal_index(state)
+    phase = fields.phase(state)
+    done = fields.tricks_done(state)
     if phase == m.PH_PLAY:
-        at = done * state[m.S_ORDER_LEN] + state[m.S_TRICK_LEN]
-        plays[row, number, at, 0] = state[m.S_TO_MOVE]
+        at = done * fields.order_length(state) + fields.trick_length(state)
+        plays[row, number, at, 0] = fields.to_move(state)
         card, call, suit, _ = m.play_fields(code)
         plays[row, number, at, 1] = card
         plays[row, number, at, 2] = call
         plays[row, number, at, 3] = suit
     elif phase == m.PH_TRUMP:
-        namer[row, number] = state[m.S_TO_MOVE]
+        namer[row, number] = fields.to_move(state)
     events = m.step(state, plan, code)[4]
     if events & m.EV_TRICK:
-        width = m.H_CARDS + 4 * plan[m.P_PLAYERS]
-        winners[row, number, done] = state[plan[m.O_HIST] + done * width + m.H_WINNER]
+        winners[row, number, done] = fields.finished_winner(state, plan, done)
     if events & m.EV_DEAL_STARTED:
         log_deal(state, plan, row, logs)
 
@@ -179,45 +179,45 @@ def note_row(state: np.ndarray, plan: np.ndarray, row: int, jokers: bool, view: 
     made or the cards played; ``DONE`` once over: the lockstep asks the games least far on first,
     so the games of a batch stay together, the same deal, trick and place in it, as when they were
     played deal by deal), and the decision's view into ``view[:, row]`` (``V_*``: the mover, its
-    position, its hand as ``machine.visible_hand`` shows it, the legal mask ``S_LEGAL_A``, a
+    position, its hand as ``machine.visible_hand`` shows it, the legal mask ``legal_first``, a
     Joker's calls ``machine.joker_calls`` where the deck has Jokers, ...)."""
-    phase = state[m.S_PHASE]
+    phase = fields.phase(state)
     if phase == m.PH_OVER:
         keys[row] = DONE
         return
-    players = plan[m.P_PLAYERS]
-    seat = state[m.S_TO_MOVE]
+    players = fields.plan_players(plan)
+    seat = fields.to_move(state)
     sub = 0
     if phase == m.PH_TRUMP:
         rank = 0
     elif phase == m.PH_BID:
         rank = 1
         for other in range(players):
-            sub += state[plan[m.O_BIDS] + other] >= 0
+            sub += fields.bid(state, plan, other) >= 0
     else:
         rank = 2
-        sub = state[m.S_TRICKS_DONE] * 64 + state[m.S_TRICK_LEN]
-    keys[row] = ((state[m.S_DEAL_INDEX] * 4 + rank) << 24) + sub
+        sub = fields.tricks_done(state) * 64 + fields.trick_length(state)
+    keys[row] = ((fields.deal_index(state) * 4 + rank) << 24) + sub
     position = -1
-    for index in range(state[m.S_ORDER_LEN]):
-        if state[plan[m.O_ORDER] + index] == seat:
+    for index in range(fields.order_length(state)):
+        if fields.seat_at(state, plan, index) == seat:
             position = index
     view[V_PHASE, row] = phase
-    view[V_ROW, row] = state[m.S_ROW]
+    view[V_ROW, row] = fields.row(state)
     view[V_SEAT, row] = seat
     view[V_POSITION, row] = position
     view[V_HAND, row] = m.visible_hand(state, plan, seat)
-    view[V_LEGAL, row] = state[m.S_LEGAL_A]
+    view[V_LEGAL, row] = fields.legal_first(state)
     view[V_CALLS, row] = m.joker_calls(state, plan) if jokers and phase == m.PH_PLAY else 0
-    view[V_TRICK_LEN, row] = state[m.S_TRICK_LEN]
-    view[V_DEALER, row] = state[m.S_DEALER]
-    view[V_TRUMP, row] = state[m.S_TRUMP]
-    view[V_TRUMP_CARD, row] = state[m.S_TRUMP_CARD]
-    view[V_HOW, row] = state[m.S_HOW]
-    view[V_TRICK_TRUMP, row] = state[m.S_TRICK_TRUMP]
-    view[V_LED, row] = state[m.S_LED]
-    view[V_OWN_BID, row] = state[plan[m.O_BIDS] + seat]
-    view[V_OWN_TAKEN, row] = state[plan[m.O_TAKEN] + seat]
+    view[V_TRICK_LEN, row] = fields.trick_length(state)
+    view[V_DEALER, row] = fields.dealer(state)
+    view[V_TRUMP, row] = fields.trump(state)
+    view[V_TRUMP_CARD, row] = fields.trump_card(state)
+    view[V_HOW, row] = fields.how(state)
+    view[V_TRICK_TRUMP, row] = fields.trick_trump(state)
+    view[V_LED, row] = fields.led_suit(state)
+    view[V_OWN_BID, row] = fields.bid(state, plan, seat)
+    view[V_OWN_TAKEN, row] = fields.taken(state, plan, seat)
 
 
 @jit()
@@ -243,7 +243,7 @@ def apply_rows(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, codes: np
         prefetch_row(states, plan, rows, index)
         row = rows[index]
         state = borrowed(states[row])
-        counts[row, state[m.S_TO_MOVE]] += 1
+        counts[row, fields.to_move(state)] += 1
         logged_step(state, plan, codes[index], row, record, logs)
         note_row(state, plan, row, jokers, view, keys)
 
@@ -263,7 +263,7 @@ def check_plays(view: np.ndarray, rows: np.ndarray, cards: np.ndarray, calls: np
                 codes: np.ndarray, bad: np.ndarray) -> None:
     """The action codes of answered plays (``cards``, and a Joker's ``calls`` and ``suits``):
     legal when the card is in the legal mask and a Joker's (call, suit) one of its calls (the
-    view's ``V_LEGAL``, ``V_CALLS``: the machine's ``S_LEGAL_A`` and calls); an illegal answer
+    view's ``V_LEGAL``, ``V_CALLS``: the machine's ``legal_first`` and calls); an illegal answer
     is marked ``bad`` and replaced by the first legal action of the reference's list (the lowest
     card, a Joker with its first call in ``*_order``)."""
     for index in range(len(rows)):
@@ -272,13 +272,13 @@ def check_plays(view: np.ndarray, rows: np.ndarray, cards: np.ndarray, calls: np
         options = view[V_CALLS, row]
         card, call, suit = cards[index], calls[index], suits[index]
         ok = 0 <= card < 64 and legal >> card & 1 != 0
-        if ok and card >= 52:
+        if ok and card >= JOKER:
             ok = 0 <= call < CALL_COUNT and -1 <= suit < 4
             if ok:
                 option = OPTION_INDEX[call, suit + 1]
                 ok = option >= 0 and options >> option & 1 != 0
         if ok:
-            codes[index] = card if card < 52 else (card | call << m.CALL_SHIFT
+            codes[index] = card if card < JOKER else (card | call << m.CALL_SHIFT
                                                     | (suit + 1) << m.SUIT_SHIFT)
             bad[index] = False
             continue
@@ -304,7 +304,7 @@ def check_bids(view: np.ndarray, rows: np.ndarray, bids: np.ndarray, codes: np.n
 def check_trumps(view: np.ndarray, rows: np.ndarray, suits: np.ndarray, codes: np.ndarray,
                  bad: np.ndarray) -> None:
     """The action codes of named trumps: a suit 0..3, or -1 (no trump) where the legal mask
-    (``V_LEGAL``: the machine's ``S_LEGAL_A``) allows it; else ``bad`` and the first suit."""
+    (``V_LEGAL``: the machine's ``legal_first``) allows it; else ``bad`` and the first suit."""
     for index in range(len(rows)):
         suit = suits[index]
         allowed = 0 <= suit < 4 or (suit == -1 and view[V_LEGAL, rows[index]] != 0)
@@ -320,7 +320,7 @@ def seen_many(states: np.ndarray, plan: np.ndarray, rows: np.ndarray, out: np.nd
     """``machine.seen_cards`` of the mover of each game of ``rows``."""
     for index in range(len(rows)):
         state = borrowed(states[rows[index]])
-        out[index] = m.seen_cards(state, plan, state[m.S_TO_MOVE])
+        out[index] = m.seen_cards(state, plan, fields.to_move(state))
 
 
 @jit()
@@ -332,10 +332,10 @@ def trick_lead_many(states: np.ndarray, plan: np.ndarray, rows: np.ndarray,
     for index in range(len(rows)):
         state = borrowed(states[rows[index]])
         best_position[index], best_key[index], beats[index] = 0, 0, False
-        if state[m.S_TRICK_LEN] == 0:
+        if fields.trick_length(state) == 0:
             continue
         top, best_key[index], beats[index] = m.trick_lead(state)
-        seat = state[plan[m.O_TSEAT] + top]
-        for position in range(state[m.S_ORDER_LEN]):
-            if state[plan[m.O_ORDER] + position] == seat:
+        seat = fields.trick_seat(state, plan, top)
+        for position in range(fields.order_length(state)):
+            if fields.seat_at(state, plan, position) == seat:
                 best_position[index] = position

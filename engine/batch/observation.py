@@ -18,7 +18,7 @@ action mask:
 
 Every field is read from the games' states in the rules core's state machine
 (``engine.core.machine``; the batch engine keeps one state a game, ``engine.batch.game``): the
-legal masks the machine leaves there (``S_LEGAL_A``, ``S_LEGAL_B``), what a seat may see
+legal masks the machine leaves there (``legal_first``, ``legal_second``), what a seat may see
 (``machine.visible_hand``'s rules, ``machine.seen_cards``), the trick so far (``rules.card_key``).
 
 The observation holds exactly what the scalar ``engine.observation.observe`` shows a seat: the hand
@@ -33,10 +33,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from raspis.engine.cards import JOKER
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import HOOK_NAMES
 from raspis.engine.core.deal import HOW_NAMED
-from raspis.engine.core.view import StateView, leading_cards
+from raspis.engine.core.view import StateView, block_start, leading_cards
 from raspis.engine.options import KindOptions
 from raspis.engine.variant import Variant
 
@@ -152,7 +153,7 @@ class BatchObservation:
         if found is None:
             game = self._game
             found = (self.phase == "play" and self.trick_position > 0 and game.plan.has_jokers
-                     and bool((leading_cards(game.states[self._games], game.tables) >= 52)
+                     and bool((leading_cards(game.states[self._games], game.tables) >= JOKER)
                               .any()))
             self._shared["joker_led"] = found
         return found
@@ -198,12 +199,13 @@ class BatchObservation:
         columns = at + np.arange(width) if np.ndim(at) == 0 else at
         return self._game.states[self._games[:, None], columns]
 
-    def _offset(self, name: str) -> int:
-        return int(self._game.tables.plan[getattr(m, name)])
+    def _start(self, name: str) -> int:
+        """Where the state's per-seat block ``name`` starts (``view.block_start``)."""
+        return block_start(self._game.tables, name)
 
     def _by_position(self, name: str) -> np.ndarray:
-        """(games, participants): the per-seat array ``name`` by position in the deal's order."""
-        return self._block(self._offset(name) + self._value_full("order"), 0)
+        """(games, participants): the per-seat block ``name`` by position in the deal's order."""
+        return self._block(self._start(name) + self._value_full("order"), 0)
 
     def _make_games(self) -> np.ndarray:
         return self._games
@@ -221,7 +223,7 @@ class BatchObservation:
         return self._noted(k.V_DEALER)
 
     def _make_order(self) -> np.ndarray:
-        return self._block(self._offset("O_ORDER"), self.participants)
+        return self._block(self._start("order"), self.participants)
 
     def _make_hand(self) -> np.ndarray:
         # ``machine.visible_hand``: hidden while bidding a dark or forehead deal; named after the
@@ -231,7 +233,7 @@ class BatchObservation:
     def _make_other_hands(self) -> np.ndarray:
         if not self.sees_others:
             return np.zeros((self.count, self.participants), dtype=np.uint64)
-        others = self._by_position("O_HANDS").view(np.uint64)
+        others = self._by_position("hands").view(np.uint64)
         others[self._value_full("order") == self._value_full("seat")[:, None]] = 0
         return others
 
@@ -258,13 +260,13 @@ class BatchObservation:
         return self._noted(k.V_LED)
 
     def _make_bids(self) -> np.ndarray:
-        return self._by_position("O_BIDS")
+        return self._by_position("bids")
 
     def _make_taken(self) -> np.ndarray:
-        return self._by_position("O_TAKEN")
+        return self._by_position("taken")
 
     def _make_scores(self) -> np.ndarray:
-        return self._block(self._offset("O_SCORES"), self.players)
+        return self._block(self._start("scores"), self.players)
 
     def _legal_a(self, phase: str) -> np.ndarray:
         if self.phase != phase:
@@ -281,22 +283,22 @@ class BatchObservation:
         return self._noted(k.V_CALLS)  # ``machine.joker_calls`` (0 without Jokers in the deck)
 
     def _trick(self, name: str, empty: int) -> np.ndarray:
-        values = self._block(self._offset(name), self.participants)
+        values = self._block(self._start(name), self.participants)
         return np.where(np.arange(self.participants) < self.trick_position, values, empty)
 
     def _make_trick_cards(self) -> np.ndarray:
-        return self._trick("O_TCARD", -1)
+        return self._trick("trick_cards", -1)
 
     def _make_trick_calls(self) -> np.ndarray:
-        return self._trick("O_TCALL", 0)
+        return self._trick("trick_calls", 0)
 
     def _make_trick_suits(self) -> np.ndarray:
-        return self._trick("O_TSUIT", -1)
+        return self._trick("trick_suits", -1)
 
     def _make_trick_positions(self) -> np.ndarray:
         # who plays at each step of the trick: from its leader round the deal's order
         if self.trick_position:
-            leader = self._column(self._offset("O_TSEAT"))
+            leader = self._column(self._start("trick_seats"))
             match = self._value_full("order") == leader[:, None]
             first = np.argmax(match, axis=1)
         else:

@@ -15,8 +15,9 @@ writes them through a ``StateView`` (one game's state, or a copy of it an observ
 
 A scalar reads as a Python ``int`` (``view.dealer``); a field with one value per seat as a list
 (``view.bids``, -1 where a seat has not bid); each can be assigned, which is how
-``engine.Game`` sets up a position (``Game.from_observation``). Only this module and the machine
-know where a field sits; when the layout changes, these two change.
+``engine.Game`` sets up a position (``Game.from_observation``). Compiled code outside the core
+reads the same fields through ``engine.core.fields``. Only this module, ``fields`` and the machine
+know where a field sits; when the layout changes, these three change.
 """
 
 from __future__ import annotations
@@ -95,12 +96,41 @@ class DealRow:
     number = _Column(m.D_NUMBER)  #: the deal's number in the game (0-based)
     hand_size = _Column(m.D_HAND)  #: cards dealt to each seat
     kind = _Column(m.D_KIND)  #: the deal kind's index in ``RulePlan.kind_names``
+    participants = _Column(m.D_PARTICIPANTS)  #: seats dealt in (all, or a tie-break's tied)
     hook = _Column(m.D_HOOK)  #: the hook rule (``codes.HOOK_*``)
     tricks = _Column(m.D_TRICKS)  #: tricks the deal plays (``deal.deal_tricks``)
     shown = _Column(m.D_SHOWN)  #: whether each seat shows the others cards (lobovaya as one card)
     others_shown = _Column(m.D_OTHERS_SHOWN)  #: whether bidding sees the other hands (forehead)
     hand_hidden = _Column(m.D_HAND_HIDDEN)  #: whether bidding hides the seat's own hand (dark)
     trump_hidden = _Column(m.D_TRUMP_HIDDEN)  #: whether bidding hides the trump
+
+
+class _Option:
+    """One option of the plan vector, read from a ``PlanView`` as an ``int``."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __get__(self, view: Any, owner: type | None = None) -> Any:
+        if view is None:
+            return self
+        return int(view.plan[self.index])
+
+
+class PlanView:
+    """A variant's plan vector (``plan.MachineTables.plan``), its options by name."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self, plan: np.ndarray) -> None:
+        self.plan = plan
+
+    players = _Option(m.P_PLAYERS)  #: seats at the table
+    max_tricks = _Option(m.P_MAX_TRICKS)  #: the most tricks a deal of the plan plays
+    must_trump = _Option(m.P_MUST_TRUMP)  #: whether a seat out of the led suit must trump
+    two_jokers = _Option(m.P_TWO_JOKERS)  #: which of two Jokers takes a trick (``rules``)
 
 
 class StateView:
@@ -283,6 +313,21 @@ class StateView:
         """Whether a seat naming trump may name none (the plan's option, as the first legal
         mask of a ``TRUMP`` decision: ``machine.set_legal`` reads it there)."""
         return int(self.plan[m.P_NO_TRUMP_NAMING])
+
+
+#: the state's per-seat blocks by name (``block_start``): ``StateView``'s names, the deal's order
+#: and the trick under way's four blocks (by position in the trick)
+_BLOCKS = {"hands": m.O_HANDS, "first_cards": m.O_FIRST, "bids": m.O_BIDS, "taken": m.O_TAKEN,
+           "fines": m.O_FINES, "scores": m.O_SCORES, "passes": m.O_PASSES, "shown": m.O_SHOWN,
+           "order": m.O_ORDER, "trick_seats": m.O_TSEAT, "trick_cards": m.O_TCARD,
+           "trick_calls": m.O_TCALL, "trick_suits": m.O_TSUIT}
+
+
+def block_start(tables: MachineTables, name: str) -> int:
+    """Where the state's per-seat block ``name`` starts (``"hands"``, ``"bids"``, ``"order"``,
+    ``"trick_cards"``, ...: seat or position 0's entry), for code that reads a block in many
+    states at once (the batch engine's observation)."""
+    return int(tables.plan[_BLOCKS[name]])
 
 
 def scalar_column(states: np.ndarray, name: str) -> np.ndarray:
