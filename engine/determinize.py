@@ -36,7 +36,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .cards import ABOVE, BELOW, JOKER_MASK, is_joker, popcount, suit_of
+from .cards import ABOVE, BELOW, JOKER, JOKER_MASK, JOKERS, is_joker, popcount, suit_of
 from .core import rules as core
 from .core.codes import (
     CALL_NAMES,
@@ -135,7 +135,7 @@ def inferred_voids(observation: Observation) -> list[int]:
     """Per seat, the mask of cards the observing seat can tell that seat does not hold."""
     forbidden = [0] * observation.players
     must_trump = observation.variant.play.must_trump
-    candidates = (1 << 52) - 1  # every ordinary card: a void is the whole suit, dealt or not
+    candidates = (1 << JOKER) - 1  # every ordinary card: a void is the whole suit, dealt or not
     for trick in observation.tricks:
         _trick_constraints(trick.cards, trick.trump, must_trump, candidates, forbidden)
     _trick_constraints(observation.trick, observation.trick_trump, must_trump, candidates,
@@ -348,7 +348,7 @@ def play_options(game: Game) -> tuple[int, tuple[tuple[int, str, int, int], ...]
         return cards, ()
     options = [option for option in game.plan.call_order(not game.trick) if calls >> option & 1]
     plays = []
-    for joker in (52, 53):
+    for joker in JOKERS:
         if jokers >> joker & 1:
             for option in options:
                 if option == CARD_OPTION:

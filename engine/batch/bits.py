@@ -23,14 +23,14 @@ BIT = np.array([1 << i for i in range(64)], dtype=np.uint64)
 BELOW = np.array([(1 << i) - 1 for i in range(65)], dtype=np.uint64)
 JOKER_BITS = U64((1 << JOKER) | (1 << JOKER2))
 NOT_JOKERS = U64(((1 << 64) - 1) ^ ((1 << JOKER) | (1 << JOKER2)))
-ORDINARY = U64((1 << 52) - 1)
+ORDINARY = U64((1 << JOKER) - 1)
 SUIT_MASK = np.array([((1 << 13) - 1) << (13 * suit) for suit in range(4)], dtype=np.uint64)
 #: ``SUIT_MASK_OR_NONE[suit + 1]``: the suit's mask, and 0 for suit -1 (no suit).
 SUIT_MASK_OR_NONE = np.array([0, *SUIT_MASK.tolist()], dtype=np.uint64)
 #: Suit of each card id 0..63: 0..3, and 4 for the Jokers (and unused ids).
-SUIT_OF = np.array([card // 13 if card < 52 else 4 for card in range(64)], dtype=np.int64)
+SUIT_OF = np.array([card // 13 if card < JOKER else 4 for card in range(64)], dtype=np.int64)
 #: Rank index 0..12 (2..A) of each card id; 13 for the Jokers.
-RANK_OF = np.array([card % 13 if card < 52 else 13 for card in range(64)], dtype=np.int64)
+RANK_OF = np.array([card % 13 if card < JOKER else 13 for card in range(64)], dtype=np.int64)
 #: The mask of all cards of each rank index 0..12 (one bit per suit).
 RANK_MASK = np.array([sum(1 << (suit * 13 + rank) for suit in range(4)) for rank in range(13)],
                      dtype=np.uint64)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import uint64
 
+from ..cards import JOKER, JOKER2
 from . import deal as chance
 from . import rules
 from .codes import CALL_CARD, HOOK_NO_EQUAL, OPTION_CALL, OPTION_SUIT, TRUMP_TURNED, named_call
@@ -127,7 +128,7 @@ def play_code(card: int, option: int) -> int:
     """``action_code`` for compiled callers: playing ``card``, a Joker with the call option
     ``option`` (over ``codes.OPTIONS``; -1 is taken as the first; not ``CARD_OPTION``, which
     needs the card: ``named_code``)."""
-    if card < 52:
+    if card < JOKER:
         return card
     option = max(option, 0)
     return card | OPTION_CALL[option] << CALL_SHIFT | (OPTION_SUIT[option] + 1) << SUIT_SHIFT
@@ -324,9 +325,9 @@ def begin_deal(state: np.ndarray, plan: np.ndarray, row: int, trump: int,
     state[S_TURNED_HOLDER] = -1
     for seat in range(players):
         hand = state[ix(plan[O_HANDS] + seat)]
-        if hand >> 52 & 1:
+        if hand >> JOKER & 1:
             state[S_JOKER_52] = seat
-        if hand >> 53 & 1:
+        if hand >> JOKER2 & 1:
             state[S_JOKER_53] = seat
         # lobovaya, one card each (000, 002, 003): each seat shows cards drawn at random
         state[ix(plan[O_SHOWN] + seat)] = chance.forehead_cards(hand, shown, key) if shown else 0
@@ -476,7 +477,7 @@ def joker_calls(state: np.ndarray, plan: np.ndarray) -> int:
         return lead_calls(state, plan)
     first = -1
     for index in range(length):
-        if state[ix(plan[O_TCARD] + index)] >= 52:
+        if state[ix(plan[O_TCARD] + index)] >= JOKER:
             first = state[ix(plan[O_TCALL] + index)]
             break
     return rules.follow_calls_named(plan[P_TWO_JOKERS], first, plan[P_NAMEABLE])
