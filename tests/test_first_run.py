@@ -207,14 +207,27 @@ def test_a_job_that_fails_beside_is_left_to_the_first_call(monkeypatch: Any) -> 
 
 
 def test_nothing_is_compiled_beside_without_a_spare_core(monkeypatch: Any) -> None:
-    """A loaded machine: no child (it would slow this process down and repeat shared compiles)."""
+    """A busy machine: no child (it would slow this process down and repeat shared compiles).
+    Two cores 60% busy while the process waits leave 0.8 idle; where /proc/stat cannot be read,
+    the load average counts instead."""
     import os
 
     def no_fork() -> int:
         raise AssertionError("forked on a busy machine")
 
+    samples = iter([[100, 0, 0, 100, 0, 0, 0], [160, 0, 0, 140, 0, 0, 0]])
     monkeypatch.setattr(os, "fork", no_fork)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(compiling, "_cpu_times", lambda: next(samples))
+    assert compiling.spare_cores(sample=0) == pytest.approx(0.8)
+    samples = iter([[100, 0, 0, 100, 0, 0, 0], [160, 0, 0, 140, 0, 0, 0]])
+    compiling.compile_beside([(None, ())])()
+
+    def unreadable() -> list[int]:
+        raise OSError("no /proc here")
+
+    monkeypatch.setattr(compiling, "_cpu_times", unreadable)
     monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 1.0, 1.0))
-    assert compiling.spare_cores() == pytest.approx(0.8)
+    assert compiling.spare_cores(sample=0) == pytest.approx(0.8)
     compiling.compile_beside([(None, ())])()

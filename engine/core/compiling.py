@@ -99,19 +99,36 @@ def compile_notice(what: str = "the rules core and the compiled players",
                       f"{time.monotonic() - began[0]:.0f} s\n")
 
 
-def spare_cores() -> float:
-    """About how many of this process's cores stand idle: those it may run on less the load
-    average of the last minute (``os.getloadavg``; 0 where it is unknown). ``compile_beside`` wants
-    1.5: one for this process and most of another for its child."""
+def spare_cores(sample: float = 0.1) -> float:
+    """About how many of this process's cores stand idle now: the machine's idle share over
+    ``sample`` seconds (Linux's ``/proc/stat``, while this process waits) times its cores, at most
+    the cores this process may run on; elsewhere those cores less the load average of the last
+    minute (``os.getloadavg``, which lags a minute behind); 0 where neither is known.
+    ``compile_beside`` wants 1.5: one for this process and most of another for its child."""
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
     try:
-        load = os.getloadavg()[0]
+        before = _cpu_times()
+        time.sleep(sample)
+        after = _cpu_times()
+        busy = sum(after) - sum(before)
+        idle = (after[3] + after[4]) - (before[3] + before[4])  # idle and iowait
+        if busy > 0:
+            return min(cores, idle / busy * (os.cpu_count() or cores))
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return cores - os.getloadavg()[0]
     except (AttributeError, OSError):
         return 0.0
-    return cores - load
+
+
+def _cpu_times() -> list[int]:
+    """The machine's CPU time by kind since boot (the ``cpu`` line of ``/proc/stat``)."""
+    with open("/proc/stat", encoding="ascii") as stat:
+        return [int(field) for field in stat.readline().split()[1:]]
 
 
 def compile_beside(jobs: list[tuple[Any, tuple[Any, ...]]]) -> Callable[[], None]:
