@@ -9,7 +9,8 @@ Imports the engine, plays one classic game on the reference engine (``engine.Gam
 ``fastheuristic``, ``lowest``: the compiled loop ``play_games``) and one with ``fastheuristic`` at
 every seat (its loop of its own, ``play_games_fast``), so every rule function and compiled policy
 such games use is compiled (with an empty cache) or loaded (once the cache is there); prints the
-wall and CPU time of each part. The first two parts are what ``make run`` compiles. ``--functions``
+wall and CPU time of each part. The study's lineup is what ``make run`` compiles (``--batch-only``
+measures it alone, as ``make run`` meets it: first, in an empty cache). ``--functions``
 also lists the functions numba compiled that took longest, by the CPU time spent in each one itself
 (its own type inference and code generation; the callees it compiled on the way are counted apart).
 
@@ -37,6 +38,8 @@ def main() -> None:
                         help="list this many of the slowest compiled functions (default 15)")
     parser.add_argument("--game-only", action="store_true",
                         help="stop after the game on engine.Game (what `raspis play` compiles)")
+    parser.add_argument("--batch-only", action="store_true",
+                        help="skip the game on engine.Game: what `make run` compiles first")
     parser.add_argument("--beside", action="store_true",
                         help="compile the game's step beside its start, as `raspis play` does "
                         "(engine.game.compile_ahead)")
@@ -50,23 +53,18 @@ def main() -> None:
         mark[:] = [wall, cpu]
 
     import numpy as np
-    from raspis.engine import Game, load_variant
+    from raspis.engine import load_variant
     from raspis.engine.batch import play_batch
     from raspis.strategies.batch import load_batch_strategy
 
     part("import")
     variant = load_variant("classic")
-    if options.beside:
-        from raspis.engine.game import compile_ahead
-
-        compile_ahead(variant, 4)
-    game = Game(variant, 4, 1, log=False)
-    while not game.is_over():
-        game.apply_unchecked(game.legal_actions()[0])
-    part("one game on engine.Game" + (", step compiled beside" if options.beside else ""))
-    if options.game_only:
-        _summary(options, compiled)
-        return
+    if not options.batch_only:
+        _one_game(variant, options)
+        part("one game on engine.Game" + (", step compiled beside" if options.beside else ""))
+        if options.game_only:
+            _summary(options, compiled)
+            return
     seeds = np.arange(64, dtype=np.uint64)
     study = ["strong", "strong", "fastheuristic", "lowest"]
     play_batch(variant, 4, seeds, [load_batch_strategy(spec) for spec in study])
@@ -74,6 +72,20 @@ def main() -> None:
     play_batch(variant, 4, seeds, [load_batch_strategy("fastheuristic")])
     part("play_batch, fastheuristic x4")
     _summary(options, compiled)
+
+
+def _one_game(variant: object, options: argparse.Namespace) -> None:
+    """One classic game on ``engine.Game`` (first legal actions), its ``step`` compiled beside its
+    start with ``--beside``."""
+    from raspis.engine import Game
+
+    if options.beside:
+        from raspis.engine.game import compile_ahead
+
+        compile_ahead(variant, 4)  # type: ignore[arg-type]
+    game = Game(variant, 4, 1, log=False)  # type: ignore[arg-type]
+    while not game.is_over():
+        game.apply_unchecked(game.legal_actions()[0])
 
 
 def _summary(options: argparse.Namespace, compiled: list[tuple[float, float, str]] | None) -> None:
