@@ -71,18 +71,19 @@ class _Seats:
         view.state[at:at + len(values)] = values
 
 
-class _Column:
-    """One column of the deal table, read from a ``DealRow`` as an ``int``."""
+class _Entry:
+    """One entry of a vector of named entries (a ``DealRow``'s deal-table row, a ``PlanView``'s
+    plan vector), read from the holder's ``values`` as an ``int``."""
 
     __slots__ = ("index",)
 
     def __init__(self, index: int) -> None:
         self.index = index
 
-    def __get__(self, row: Any, owner: type | None = None) -> Any:
-        if row is None:
+    def __get__(self, holder: Any, owner: type | None = None) -> Any:
+        if holder is None:
             return self
-        return int(row.values[self.index])
+        return int(holder.values[self.index])
 
 
 class DealRow:
@@ -93,44 +94,30 @@ class DealRow:
     def __init__(self, values: np.ndarray) -> None:
         self.values = values
 
-    number = _Column(m.D_NUMBER)  #: the deal's number in the game (0-based)
-    hand_size = _Column(m.D_HAND)  #: cards dealt to each seat
-    kind = _Column(m.D_KIND)  #: the deal kind's index in ``RulePlan.kind_names``
-    participants = _Column(m.D_PARTICIPANTS)  #: seats dealt in (all, or a tie-break's tied)
-    hook = _Column(m.D_HOOK)  #: the hook rule (``codes.HOOK_*``)
-    tricks = _Column(m.D_TRICKS)  #: tricks the deal plays (``deal.deal_tricks``)
-    shown = _Column(m.D_SHOWN)  #: whether each seat shows the others cards (lobovaya as one card)
-    others_shown = _Column(m.D_OTHERS_SHOWN)  #: whether bidding sees the other hands (forehead)
-    hand_hidden = _Column(m.D_HAND_HIDDEN)  #: whether bidding hides the seat's own hand (dark)
-    trump_hidden = _Column(m.D_TRUMP_HIDDEN)  #: whether bidding hides the trump
-
-
-class _Option:
-    """One option of the plan vector, read from a ``PlanView`` as an ``int``."""
-
-    __slots__ = ("index",)
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-
-    def __get__(self, view: Any, owner: type | None = None) -> Any:
-        if view is None:
-            return self
-        return int(view.plan[self.index])
+    number = _Entry(m.D_NUMBER)  #: the deal's number in the game (0-based)
+    hand_size = _Entry(m.D_HAND)  #: cards dealt to each seat
+    kind = _Entry(m.D_KIND)  #: the deal kind's index in ``RulePlan.kind_names``
+    participants = _Entry(m.D_PARTICIPANTS)  #: seats dealt in (all, or a tie-break's tied)
+    hook = _Entry(m.D_HOOK)  #: the hook rule (``codes.HOOK_*``)
+    tricks = _Entry(m.D_TRICKS)  #: tricks the deal plays (``deal.deal_tricks``)
+    shown = _Entry(m.D_SHOWN)  #: whether each seat shows the others cards (lobovaya as one card)
+    others_shown = _Entry(m.D_OTHERS_SHOWN)  #: whether bidding sees the other hands (forehead)
+    hand_hidden = _Entry(m.D_HAND_HIDDEN)  #: whether bidding hides the seat's own hand (dark)
+    trump_hidden = _Entry(m.D_TRUMP_HIDDEN)  #: whether bidding hides the trump
 
 
 class PlanView:
     """A variant's plan vector (``plan.MachineTables.plan``), its options by name."""
 
-    __slots__ = ("plan",)
+    __slots__ = ("values",)
 
     def __init__(self, plan: np.ndarray) -> None:
-        self.plan = plan
+        self.values = plan
 
-    players = _Option(m.P_PLAYERS)  #: seats at the table
-    max_tricks = _Option(m.P_MAX_TRICKS)  #: the most tricks a deal of the plan plays
-    must_trump = _Option(m.P_MUST_TRUMP)  #: whether a seat out of the led suit must trump
-    two_jokers = _Option(m.P_TWO_JOKERS)  #: which of two Jokers takes a trick (``rules``)
+    players = _Entry(m.P_PLAYERS)  #: seats at the table
+    max_tricks = _Entry(m.P_MAX_TRICKS)  #: the most tricks a deal of the plan plays
+    must_trump = _Entry(m.P_MUST_TRUMP)  #: whether a seat out of the led suit must trump
+    two_jokers = _Entry(m.P_TWO_JOKERS)  #: which of two Jokers takes a trick (``rules``)
 
 
 class StateView:
