@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..cards import JOKER
 from .compiling import jit
 from .machine import (
     D_BIDDING,
@@ -54,12 +55,11 @@ from .machine import (
     D_POINTS_WIDTH,
     D_SPECIAL,
     D_TRUMP_RULE,
-    D_WIDTH,
+    H_BLOCKS,
     H_CARDS,
     H_WINNER,
     O_BEST,
     O_BIDS,
-    O_DEALS,
     O_FIRST,
     O_HANDS,
     O_HIST,
@@ -81,6 +81,7 @@ from .machine import (
     P_PREMIUM_POINTS,
     P_TWO_JOKERS,
     R_BIDS,
+    R_BLOCKS,
     R_DEALER,
     R_HOOK_FORCED,
     R_JOKER_52,
@@ -111,6 +112,7 @@ from .machine import (
     S_TRICKS_DONE,
     S_TRUMP,
     S_TRUMP_CARD,
+    deal_value,
 )
 
 # -- the state's scalars (``S_*``) -----------------------------------------------------------------
@@ -349,7 +351,8 @@ def span_best(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
 @jit(inline="always")
 def finished_winner(state: np.ndarray, plan: np.ndarray, trick: int) -> int:
     """The seat that took finished trick ``trick`` of the deal."""
-    return state[np.uint64(plan[O_HIST] + trick * (H_CARDS + 4 * plan[P_PLAYERS]) + H_WINNER)]
+    return state[np.uint64(plan[O_HIST] + trick * (H_CARDS + H_BLOCKS * plan[P_PLAYERS])
+                           + H_WINNER)]
 
 
 @jit(inline="always")
@@ -372,67 +375,65 @@ def successors_at(plan: np.ndarray) -> int:
 @jit(inline="always")
 def deal_hand_size(plan: np.ndarray, row: int) -> int:
     """The cards dealt to each seat in deal ``row``."""
-    return plan[np.uint64(plan[O_DEALS] + row * D_WIDTH + D_HAND)]
+    return deal_value(plan, row, D_HAND)
 
 
 @jit(inline="always")
 def deal_kind(plan: np.ndarray, row: int) -> int:
     """Deal ``row``'s kind (its index in ``RulePlan.kind_names``)."""
-    return plan[np.uint64(plan[O_DEALS] + row * D_WIDTH + D_KIND)]
+    return deal_value(plan, row, D_KIND)
 
 
 @jit(inline="always")
 def deal_block(plan: np.ndarray, row: int) -> int:
     """Deal ``row``'s premium block (-1: none)."""
-    return plan[np.uint64(plan[O_DEALS] + row * D_WIDTH + D_BLOCK)]
+    return deal_value(plan, row, D_BLOCK)
 
 
 @jit(inline="always")
 def deal_trump_rule(plan: np.ndarray, row: int) -> int:
     """How deal ``row`` chooses its trump (``codes.TRUMP_*``)."""
-    return plan[np.uint64(plan[O_DEALS] + row * D_WIDTH + D_TRUMP_RULE)]
+    return deal_value(plan, row, D_TRUMP_RULE)
 
 
 @jit(inline="always")
 def deal_opens(plan: np.ndarray, row: int) -> int:
     """Whether deal ``row`` opens a premium span (nonzero: yes)."""
-    return plan[np.uint64(plan[O_DEALS] + row * D_WIDTH + D_OPENS)]
+    return deal_value(plan, row, D_OPENS)
 
 
 @jit(inline="always")
 def deal_bidding(plan: np.ndarray, row: int) -> int:
     """Whether deal ``row`` has bidding (0: none, a golden deal, say)."""
-    return plan[np.uint64(plan[O_DEALS] + row * D_WIDTH + D_BIDDING)]
+    return deal_value(plan, row, D_BIDDING)
 
 
 @jit(inline="always")
 def deal_special(plan: np.ndarray, row: int) -> int:
     """Whether deal ``row`` is of a special kind (nonzero: yes)."""
-    return plan[np.uint64(plan[O_DEALS] + row * D_WIDTH + D_SPECIAL)]
+    return deal_value(plan, row, D_SPECIAL)
 
 
 @jit(inline="always")
 def deal_hand_hidden(plan: np.ndarray, row: int) -> int:
     """Whether bidding deal ``row`` hides the seat's own hand (a dark deal; nonzero: yes)."""
-    return plan[np.uint64(plan[O_DEALS] + row * D_WIDTH + D_HAND_HIDDEN)]
+    return deal_value(plan, row, D_HAND_HIDDEN)
 
 
 @jit(inline="always")
 def deal_points(plan: np.ndarray, row: int, bid: int, taken: int) -> int:
     """The points of deal ``row`` for bidding ``bid`` (-1: no bid) and taking ``taken`` tricks
     (its score table in the plan)."""
-    deals = plan[O_DEALS] + row * D_WIDTH
-    return plan[np.uint64(plan[O_POINTS] + plan[np.uint64(deals + D_POINTS_AT)]
-                          + (bid + 1) * plan[np.uint64(deals + D_POINTS_WIDTH)] + taken)]
+    return plan[np.uint64(plan[O_POINTS] + deal_value(plan, row, D_POINTS_AT)
+                          + (bid + 1) * deal_value(plan, row, D_POINTS_WIDTH) + taken)]
 
 
 @jit(inline="always")
 def points_row(plan: np.ndarray, row: int, bid: int) -> np.ndarray:
     """The points of deal ``row`` for bidding ``bid`` (-1: no bid), by tricks taken: a view of its
     score table's row in the plan."""
-    deals = plan[O_DEALS] + row * D_WIDTH
-    width = plan[np.uint64(deals + D_POINTS_WIDTH)]
-    at = plan[O_POINTS] + plan[np.uint64(deals + D_POINTS_AT)] + (bid + 1) * width
+    width = deal_value(plan, row, D_POINTS_WIDTH)
+    at = plan[O_POINTS] + deal_value(plan, row, D_POINTS_AT) + (bid + 1) * width
     return plan[at:at + width]
 
 
@@ -440,78 +441,74 @@ def points_row(plan: np.ndarray, row: int, bid: int) -> np.ndarray:
 
 
 @jit(inline="always")
+def _result_entry(state: np.ndarray, plan: np.ndarray, index: int, entry: int) -> int:
+    """Entry ``entry`` (``R_*``; a per-seat entry as ``R_SEATS + block * players + seat``) of
+    result row ``index``, rows ``machine.result_width`` apart."""
+    return state[np.uint64(plan[O_RES] + index * (R_SEATS + R_BLOCKS * plan[P_PLAYERS]) + entry)]
+
+
+@jit(inline="always")
 def result_row(state: np.ndarray, plan: np.ndarray, index: int) -> int:
     """The deal-table row of the deal of result row ``index``."""
-    return state[np.uint64(plan[O_RES] + index * (R_SEATS + 6 * plan[P_PLAYERS]) + R_ROW)]
+    return _result_entry(state, plan, index, R_ROW)
 
 
 @jit(inline="always")
 def result_dealer(state: np.ndarray, plan: np.ndarray, index: int) -> int:
     """The dealer of the deal of result row ``index``."""
-    return state[np.uint64(plan[O_RES] + index * (R_SEATS + 6 * plan[P_PLAYERS]) + R_DEALER)]
+    return _result_entry(state, plan, index, R_DEALER)
 
 
 @jit(inline="always")
 def result_trump(state: np.ndarray, plan: np.ndarray, index: int) -> int:
     """The trump suit of the deal of result row ``index`` (-1: none)."""
-    return state[np.uint64(plan[O_RES] + index * (R_SEATS + 6 * plan[P_PLAYERS]) + R_TRUMP)]
+    return _result_entry(state, plan, index, R_TRUMP)
 
 
 @jit(inline="always")
 def result_hook_forced(state: np.ndarray, plan: np.ndarray, index: int) -> int:
     """Whether the hook forced a bid in the deal of result row ``index`` (nonzero: yes)."""
-    return state[np.uint64(plan[O_RES] + index * (R_SEATS + 6 * plan[P_PLAYERS]) + R_HOOK_FORCED)]
+    return _result_entry(state, plan, index, R_HOOK_FORCED)
 
 
 @jit(inline="always")
 def result_joker_holder(state: np.ndarray, plan: np.ndarray, index: int, joker: int) -> int:
-    """The seat dealt Joker ``joker`` (52 or 53) in the deal of result row ``index`` (-1:
-    nobody)."""
-    return state[np.uint64(plan[O_RES] + index * (R_SEATS + 6 * plan[P_PLAYERS])
-                           + (R_JOKER_52 if joker == 52 else R_JOKER_53))]
+    """The seat dealt Joker ``joker`` (``cards.JOKER`` or ``JOKER2``) in the deal of result row
+    ``index`` (-1: nobody)."""
+    return _result_entry(state, plan, index, R_JOKER_52 if joker == JOKER else R_JOKER_53)
 
 
 @jit(inline="always")
 def result_participants(state: np.ndarray, plan: np.ndarray, index: int) -> int:
     """The seats that played the deal of result row ``index`` (a mask)."""
-    return state[np.uint64(plan[O_RES] + index * (R_SEATS + 6 * plan[P_PLAYERS]) + R_PARTICIPANTS)]
+    return _result_entry(state, plan, index, R_PARTICIPANTS)
 
 
 @jit(inline="always")
 def result_bid(state: np.ndarray, plan: np.ndarray, index: int, seat: int) -> int:
     """``seat``'s bid in the deal of result row ``index`` (-1: none)."""
-    players = plan[P_PLAYERS]
-    return state[np.uint64(plan[O_RES] + index * (R_SEATS + 6 * players) + R_SEATS
-                           + R_BIDS * players + seat)]
+    return _result_entry(state, plan, index, R_SEATS + R_BIDS * plan[P_PLAYERS] + seat)
 
 
 @jit(inline="always")
 def result_taken(state: np.ndarray, plan: np.ndarray, index: int, seat: int) -> int:
     """The tricks ``seat`` took in the deal of result row ``index``."""
-    players = plan[P_PLAYERS]
-    return state[np.uint64(plan[O_RES] + index * (R_SEATS + 6 * players) + R_SEATS
-                           + R_TAKEN * players + seat)]
+    return _result_entry(state, plan, index, R_SEATS + R_TAKEN * plan[P_PLAYERS] + seat)
 
 
 @jit(inline="always")
 def result_points(state: np.ndarray, plan: np.ndarray, index: int, seat: int) -> int:
     """``seat``'s points (fines included) of the deal of result row ``index``."""
-    players = plan[P_PLAYERS]
-    return state[np.uint64(plan[O_RES] + index * (R_SEATS + 6 * players) + R_SEATS
-                           + R_POINTS * players + seat)]
+    return _result_entry(state, plan, index, R_SEATS + R_POINTS * plan[P_PLAYERS] + seat)
 
 
 @jit(inline="always")
 def result_premium(state: np.ndarray, plan: np.ndarray, index: int, seat: int) -> int:
     """``seat``'s premium of the deal of result row ``index``."""
-    players = plan[P_PLAYERS]
-    return state[np.uint64(plan[O_RES] + index * (R_SEATS + 6 * players) + R_SEATS
-                           + R_PREMIUMS * players + seat)]
+    return _result_entry(state, plan, index, R_SEATS + R_PREMIUMS * plan[P_PLAYERS] + seat)
 
 
 @jit(inline="always")
 def result_total(state: np.ndarray, plan: np.ndarray, index: int, seat: int) -> int:
     """``seat``'s running total after the deal of result row ``index``."""
-    players = plan[P_PLAYERS]
-    return state[np.uint64(plan[O_RES] + index * (R_SEATS + 6 * players) + R_SEATS
-                           + R_TOTALS * players + seat)]
+    return _result_entry(state, plan, index, R_SEATS + R_TOTALS * plan[P_PLAYERS] + seat)

@@ -84,12 +84,14 @@ EV_LEAD = 32  #: not an event: the next decision leads a trick
 
 # -- one finished trick of the deal: count, trump, winner, then seats, cards, calls, suits --------
 H_COUNT, H_TRUMP, H_WINNER, H_CARDS = range(4)
+#: per-seat blocks of a finished trick after ``H_CARDS``: seats, cards, calls, suits
+H_BLOCKS = 4
 
 # -- one result row (one deal played) --------------------------------------------------------------
 (R_NUMBER, R_ROW, R_DEALER, R_TRUMP, R_TRUMP_CARD, R_HOOK_FORCED, R_JOKER_52, R_JOKER_53,
  R_PARTICIPANTS, R_SEATS) = range(10)
 #: per-seat blocks of a result row, in this order after ``R_SEATS``
-R_BIDS, R_TAKEN, R_POINTS, R_FINES, R_PREMIUMS, R_TOTALS = range(6)
+R_BIDS, R_TAKEN, R_POINTS, R_FINES, R_PREMIUMS, R_TOTALS, R_BLOCKS = range(7)
 
 CALL_SHIFT, SUIT_SHIFT, RANK_SHIFT = 6, 11, 14
 #: the card's bits in an action code (0..53), the call's (``codes.CALL_COUNT`` <= 32) and the
@@ -159,12 +161,12 @@ def layout(players: int, deck_size: int, max_tricks: int, max_results: int) -> d
 
 def hist_width(players: int) -> int:
     """Entries of one finished trick in the state."""
-    return H_CARDS + 4 * players
+    return H_CARDS + H_BLOCKS * players
 
 
 def result_width(players: int) -> int:
     """Entries of one result row in the state."""
-    return R_SEATS + 6 * players
+    return R_SEATS + R_BLOCKS * players
 
 
 @jit(inline="always")
@@ -633,7 +635,7 @@ def finish_trick(state: np.ndarray, plan: np.ndarray, position: int) -> int:
     state[ix(plan[O_TAKEN] + winner)] += 1
     players = plan[P_PLAYERS]
     done = state[S_TRICKS_DONE]
-    at = plan[O_HIST] + done * (H_CARDS + 4 * players)
+    at = plan[O_HIST] + done * (H_CARDS + H_BLOCKS * players)
     state[ix(at + H_COUNT)] = length
     state[ix(at + H_TRUMP)] = state[S_TRICK_TRUMP]
     state[ix(at + H_WINNER)] = winner
@@ -661,7 +663,7 @@ def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
     players = plan[P_PLAYERS]
     row = state[S_ROW]
     result = state[S_RESULTS]
-    at = plan[O_RES] + result * (R_SEATS + 6 * players)
+    at = plan[O_RES] + result * (R_SEATS + R_BLOCKS * players)
     seats = at + R_SEATS
     table_at = plan[O_POINTS] + deal_value(plan, row, D_POINTS_AT)
     width = deal_value(plan, row, D_POINTS_WIDTH)
@@ -858,7 +860,7 @@ def seen_cards(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     if memory == rules.MEMORY_FULL:
         return state[S_PLAYED]
     players = plan[P_PLAYERS]
-    width = H_CARDS + 4 * players
+    width = H_CARDS + H_BLOCKS * players
     done = state[S_TRICKS_DONE]
     seen = 0
     for index in range(done):

@@ -302,10 +302,10 @@ class StateView:
         return int(self.plan[m.P_NO_TRUMP_NAMING])
 
 
-#: the state's per-seat blocks by name (``block_start``): ``StateView``'s names, the deal's order
-#: and the trick under way's four blocks (by position in the trick)
-_BLOCKS = {"hands": m.O_HANDS, "first_cards": m.O_FIRST, "bids": m.O_BIDS, "taken": m.O_TAKEN,
-           "fines": m.O_FINES, "scores": m.O_SCORES, "passes": m.O_PASSES, "shown": m.O_SHOWN,
+#: the state's per-seat blocks by name (``block_start``): ``StateView``'s (its ``_Seats``), the
+#: deal's order and the trick under way's four blocks (by position in the trick)
+_BLOCKS = {**{name: field.offset for name, field in vars(StateView).items()
+              if isinstance(field, _Seats)},
            "order": m.O_ORDER, "trick_seats": m.O_TSEAT, "trick_cards": m.O_TCARD,
            "trick_calls": m.O_TCALL, "trick_suits": m.O_TSUIT}
 
