@@ -194,8 +194,20 @@ def test_code_compiled_beside_is_loaded_from_the_cache_not_compiled_again(tmp_pa
 
 
 def test_a_job_that_fails_beside_is_left_to_the_first_call(monkeypatch: Any) -> None:
-    """A child that cannot compile its job exits; the wait returns and nothing is lost."""
+    """A child that cannot compile its job exits at once with status 1 (it never runs on as a
+    second copy of this process); the wait reaps it, and the first call compiles the function."""
+    import os
+
     monkeypatch.setattr(compiling, "spare_cores", lambda: 2.0)
+    reaped = []
+    waitpid = os.waitpid
+
+    def recording_waitpid(pid: int, options: int) -> tuple[int, int]:
+        answer = waitpid(pid, options)
+        reaped.append(os.waitstatus_to_exitcode(answer[1]))
+        return answer
+
+    monkeypatch.setattr(os, "waitpid", recording_waitpid)
 
     @njit
     def negate(value: int) -> int:
@@ -203,6 +215,8 @@ def test_a_job_that_fails_beside_is_left_to_the_first_call(monkeypatch: Any) -> 
 
     wait = compiling.compile_beside([(negate, ("not a numba type",))])
     wait()
+    assert reaped == [1]
+    assert not negate.overloads  # nothing compiled here before the first call
     assert negate(3) == -3
 
 
