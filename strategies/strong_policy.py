@@ -381,6 +381,7 @@ def load_fit(name: str, players: int, deck: int) -> dict[int, np.ndarray] | None
 
 @jit()
 def _points(plan: np.ndarray, row: int, bid: int, taken: int) -> int:
+    """``fields.deal_points``, compiled once here rather than inlined at each of its callers."""
     return fields.deal_points(plan, row, bid, taken)
 
 

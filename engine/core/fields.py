@@ -51,7 +51,6 @@ from .machine import (
     D_HAND_HIDDEN,
     D_KIND,
     D_OPENS,
-    D_POINTS_AT,
     D_POINTS_WIDTH,
     D_SPECIAL,
     D_TRUMP_RULE,
@@ -66,7 +65,6 @@ from .machine import (
     O_MADE,
     O_NEXT,
     O_ORDER,
-    O_POINTS,
     O_RES,
     O_SCORES,
     O_TAKEN,
@@ -113,6 +111,7 @@ from .machine import (
     S_TRUMP,
     S_TRUMP_CARD,
     deal_value,
+    points_at,
 )
 
 # -- the state's scalars (``S_*``) -----------------------------------------------------------------
@@ -424,17 +423,15 @@ def deal_hand_hidden(plan: np.ndarray, row: int) -> int:
 def deal_points(plan: np.ndarray, row: int, bid: int, taken: int) -> int:
     """The points of deal ``row`` for bidding ``bid`` (-1: no bid) and taking ``taken`` tricks
     (its score table in the plan)."""
-    return plan[np.uint64(plan[O_POINTS] + deal_value(plan, row, D_POINTS_AT)
-                          + (bid + 1) * deal_value(plan, row, D_POINTS_WIDTH) + taken)]
+    return plan[np.uint64(points_at(plan, row, bid) + taken)]
 
 
 @jit(inline="always")
 def points_row(plan: np.ndarray, row: int, bid: int) -> np.ndarray:
     """The points of deal ``row`` for bidding ``bid`` (-1: no bid), by tricks taken: a view of its
     score table's row in the plan."""
-    width = deal_value(plan, row, D_POINTS_WIDTH)
-    at = plan[O_POINTS] + deal_value(plan, row, D_POINTS_AT) + (bid + 1) * width
-    return plan[at:at + width]
+    at = points_at(plan, row, bid)
+    return plan[at:at + deal_value(plan, row, D_POINTS_WIDTH)]
 
 
 # -- result rows (``R_*``): one per deal scored ----------------------------------------------------

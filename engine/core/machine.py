@@ -175,6 +175,14 @@ def deal_value(plan: np.ndarray, row: int, column: int) -> int:
     return plan[ix(plan[O_DEALS] + row * D_WIDTH + column)]
 
 
+@jit(inline="always")
+def points_at(plan: np.ndarray, row: int, bid: int) -> int:
+    """Where in the plan deal ``row``'s score table has its row for bidding ``bid`` (-1: no bid):
+    the points of taking 0, 1, ... tricks follow (``D_POINTS_WIDTH`` of them)."""
+    return plan[O_POINTS] + deal_value(plan, row, D_POINTS_AT) + (bid + 1) * deal_value(
+        plan, row, D_POINTS_WIDTH)
+
+
 # -- chance ----------------------------------------------------------------------------------------
 
 
@@ -665,8 +673,6 @@ def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
     result = state[S_RESULTS]
     at = plan[O_RES] + result * (R_SEATS + R_BLOCKS * players)
     seats = at + R_SEATS
-    table_at = plan[O_POINTS] + deal_value(plan, row, D_POINTS_AT)
-    width = deal_value(plan, row, D_POINTS_WIDTH)
     premium_on = (plan[P_PREMIUM_MODE] != rules.PREMIUM_NONE
                   and deal_value(plan, row, D_BLOCK) >= 0)
     opens, closes = deal_value(plan, row, D_OPENS) != 0, deal_value(plan, row, D_CLOSES) != 0
@@ -684,7 +690,7 @@ def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
         participants |= 1 << seat
         bid = state[ix(plan[O_BIDS] + seat)]
         taken = state[ix(plan[O_TAKEN] + seat)]
-        score = plan[ix(table_at + (bid + 1) * width + taken)] + state[ix(plan[O_FINES] + seat)]
+        score = plan[ix(points_at(plan, row, bid) + taken)] + state[ix(plan[O_FINES] + seat)]
         state[ix(seats + R_BIDS * players + seat)] = bid
         state[ix(seats + R_POINTS * players + seat)] = score
         if premium_on and counted:
