@@ -32,7 +32,7 @@ names it):
 ``tests/test_accessors.py`` checks each accessor against the slot its field names, on a real
 game, and that no source outside ``engine/core/`` names an offset. Each accessor is
 ``compiling.jit(inline="always")`` and a line or two: inlined, it compiles to the loads (or
-stores) the caller wrote by hand before, the index made unsigned as ``rules.ix`` does (no test for
+stores) the caller wrote by hand before, the index made unsigned by ``rules.ix`` (no test for
 a negative index); the compiled loops came out with the same instruction and load counts. Each
 inlined call costs the first run's compile a few milliseconds (numba inlines it afresh at every
 call site). A Python caller may use an accessor's ``py_func``.
@@ -113,6 +113,7 @@ from .machine import (
     deal_value,
     points_at,
 )
+from .rules import ix
 
 # -- the state's scalars (``S_*``) -----------------------------------------------------------------
 
@@ -290,67 +291,67 @@ def plan_premium_points(plan: np.ndarray) -> int:
 @jit(inline="always")
 def hand(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """``seat``'s cards (a mask)."""
-    return state[np.uint64(plan[O_HANDS] + seat)]
+    return state[ix(plan[O_HANDS] + seat)]
 
 
 @jit(inline="always")
 def set_hand(state: np.ndarray, plan: np.ndarray, seat: int, mask: int) -> None:
     """Set ``seat``'s cards to ``mask``."""
-    state[np.uint64(plan[O_HANDS] + seat)] = mask
+    state[ix(plan[O_HANDS] + seat)] = mask
 
 
 @jit(inline="always")
 def set_first_cards(state: np.ndarray, plan: np.ndarray, seat: int, mask: int) -> None:
     """Set ``seat``'s cards of the deal's first rounds (002: what it names trump after)."""
-    state[np.uint64(plan[O_FIRST] + seat)] = mask
+    state[ix(plan[O_FIRST] + seat)] = mask
 
 
 @jit(inline="always")
 def bid(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """``seat``'s bid in the deal (-1: none yet)."""
-    return state[np.uint64(plan[O_BIDS] + seat)]
+    return state[ix(plan[O_BIDS] + seat)]
 
 
 @jit(inline="always")
 def taken(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """The tricks ``seat`` has taken in the deal."""
-    return state[np.uint64(plan[O_TAKEN] + seat)]
+    return state[ix(plan[O_TAKEN] + seat)]
 
 
 @jit(inline="always")
 def score(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """``seat``'s running total."""
-    return state[np.uint64(plan[O_SCORES] + seat)]
+    return state[ix(plan[O_SCORES] + seat)]
 
 
 @jit(inline="always")
 def seat_at(state: np.ndarray, plan: np.ndarray, position: int) -> int:
     """The seat at ``position`` of the deal's order (from the dealer's left)."""
-    return state[np.uint64(plan[O_ORDER] + position)]
+    return state[ix(plan[O_ORDER] + position)]
 
 
 @jit(inline="always")
 def trick_seat(state: np.ndarray, plan: np.ndarray, index: int) -> int:
     """The seat that played card ``index`` of the trick under way."""
-    return state[np.uint64(plan[O_TSEAT] + index)]
+    return state[ix(plan[O_TSEAT] + index)]
 
 
 @jit(inline="always")
 def span_made(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """Whether ``seat`` has made every bid of the premium span so far (nonzero: yes)."""
-    return state[np.uint64(plan[O_MADE] + seat)]
+    return state[ix(plan[O_MADE] + seat)]
 
 
 @jit(inline="always")
 def span_best(state: np.ndarray, plan: np.ndarray, seat: int) -> int:
     """``seat``'s best deal points of the premium span so far."""
-    return state[np.uint64(plan[O_BEST] + seat)]
+    return state[ix(plan[O_BEST] + seat)]
 
 
 @jit(inline="always")
 def finished_winner(state: np.ndarray, plan: np.ndarray, trick: int) -> int:
     """The seat that took finished trick ``trick`` of the deal."""
-    return state[np.uint64(plan[O_HIST] + trick * (H_CARDS + H_BLOCKS * plan[P_PLAYERS])
+    return state[ix(plan[O_HIST] + trick * (H_CARDS + H_BLOCKS * plan[P_PLAYERS])
                            + H_WINNER)]
 
 
@@ -423,7 +424,7 @@ def deal_hand_hidden(plan: np.ndarray, row: int) -> int:
 def deal_points(plan: np.ndarray, row: int, bid: int, taken: int) -> int:
     """The points of deal ``row`` for bidding ``bid`` (-1: no bid) and taking ``taken`` tricks
     (its score table in the plan)."""
-    return plan[np.uint64(points_at(plan, row, bid) + taken)]
+    return plan[ix(points_at(plan, row, bid) + taken)]
 
 
 @jit(inline="always")
@@ -441,7 +442,7 @@ def points_row(plan: np.ndarray, row: int, bid: int) -> np.ndarray:
 def _result_entry(state: np.ndarray, plan: np.ndarray, index: int, entry: int) -> int:
     """Entry ``entry`` (``R_*``; a per-seat entry as ``R_SEATS + block * players + seat``) of
     result row ``index``, rows ``machine.result_width`` apart."""
-    return state[np.uint64(plan[O_RES] + index * (R_SEATS + R_BLOCKS * plan[P_PLAYERS]) + entry)]
+    return state[ix(plan[O_RES] + index * (R_SEATS + R_BLOCKS * plan[P_PLAYERS]) + entry)]
 
 
 @jit(inline="always")
