@@ -26,6 +26,10 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from raspis.engine import Variant
 
 started = time.perf_counter(), time.process_time()
 
@@ -74,7 +78,7 @@ def main() -> None:
     _summary(options, compiled)
 
 
-def _one_game(variant: object, options: argparse.Namespace) -> None:
+def _one_game(variant: Variant, options: argparse.Namespace) -> None:
     """One classic game on ``engine.Game`` (first legal actions), its ``step`` compiled beside its
     start with ``--beside``."""
     from raspis.engine import Game
@@ -82,8 +86,8 @@ def _one_game(variant: object, options: argparse.Namespace) -> None:
     if options.beside:
         from raspis.engine.game import compile_ahead
 
-        compile_ahead(variant, 4)  # type: ignore[arg-type]
-    game = Game(variant, 4, 1, log=False)  # type: ignore[arg-type]
+        compile_ahead(variant, 4)
+    game = Game(variant, 4, 1, log=False)
     while not game.is_over():
         game.apply_unchecked(game.legal_actions()[0])
 
