@@ -47,11 +47,10 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from .balance import BLOCKS, DEAL_SETS, SEAT_DEALS, has_deal_blocks
 from .dataset import Run, open_runs
-from .intervals import LEVEL, needed_deal_sets, t_quantile
+from .intervals import LEVEL, needed_deal_sets, t_quantile, t_two_sided_p
 from .question import (
     FLIPS,
     HOLDS,
@@ -615,7 +614,7 @@ class Estimate:
     se: float
     clusters: int
     design: str  # DEAL_SETS, BLOCKS or SEAT_DEALS: what the clusters are
-    influence: pl.DataFrame | None = None  # cluster, psi
+    influence: tuple[np.ndarray, np.ndarray] | None = None  # the clusters' ids and their psi
     deal_sets: int = 0  # the deal sets behind the estimate (clusters when 0)
 
     @property
@@ -624,12 +623,33 @@ class Estimate:
         return self.deal_sets or self.clusters
 
 
-def _cluster_estimate(frame: pl.DataFrame, statistic: Statistic, design: str = DEAL_SETS,
+class Clusters:
+    """A frame of per-cluster totals (one row a cluster, ``cluster`` and float columns) as numpy
+    columns, taken out of polars once: every statistic reads a few of them."""
+
+    def __init__(self, ids: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+        self.ids = ids
+        self.columns = columns
+
+    @classmethod
+    def of(cls, frame: pl.DataFrame) -> Clusters:
+        """The columns of ``frame``."""
+        columns = {name: frame.get_column(name).to_numpy() for name in frame.columns}
+        return cls(columns.pop("cluster"), columns)
+
+    def only(self, ids: np.ndarray) -> Clusters:
+        """The rows of the clusters in ``ids``."""
+        keep = np.isin(self.ids, ids)
+        return Clusters(self.ids[keep],
+                        {name: column[keep] for name, column in self.columns.items()})
+
+
+def _cluster_estimate(table: Clusters, statistic: Statistic, design: str = DEAL_SETS,
                       deal_sets: int = 0) -> Estimate:
-    matrix = frame.select(statistic.columns).to_numpy().astype(float)
-    clusters = matrix.shape[0]
+    clusters = len(table.ids)
     if clusters == 0:
         return Estimate(math.nan, math.nan, 0, design, deal_sets=deal_sets)
+    matrix = np.column_stack([table.columns[name] for name in statistic.columns]).astype(float)
     mean = matrix.mean(axis=0)
     with np.errstate(all="ignore"):
         value = float(statistic.function(mean))
@@ -638,8 +658,7 @@ def _cluster_estimate(frame: pl.DataFrame, statistic: Statistic, design: str = D
     gradient = np.nan_to_num(_gradient(statistic.function, mean))
     psi = (matrix - mean) @ gradient
     se = float(np.sqrt((psi**2).sum() / (clusters * (clusters - 1)))) if clusters > 1 else math.nan
-    influence = pl.DataFrame({"cluster": frame["cluster"], "psi": psi})
-    return Estimate(value, se, clusters, design, influence, deal_sets)
+    return Estimate(value, se, clusters, design, (table.ids, psi), deal_sets)
 
 
 def _moment_estimate(moments: dict[str, Any], statistic: Statistic, deal_sets: int) -> Estimate:
@@ -672,7 +691,7 @@ def _interval(difference: float, se: float, df: float, level: float) -> tuple[fl
     if not math.isfinite(se) or not math.isfinite(df) or df < 1:
         return math.nan, math.nan, math.nan
     half = float(t_quantile(df, level)) * se
-    p_value = float(2 * stats.t.sf(abs(difference / se), df))
+    p_value = float(t_two_sided_p(difference / se, df))
     return difference - half, difference + half, p_value
 
 
@@ -900,8 +919,11 @@ def _compare_units(
     strategies = list(dict.fromkeys(strategies)) or sorted(common)
     pair = _best_pair(first, strategies)
     chosen_stats = statistics_for(strategies, players, pair)
-    game_frames = {id(u): _game_totals(u, strategies, pair, players) for u in units}
+    game_frames = {id(u): Clusters.of(_game_totals(u, strategies, pair, players))
+                   for u in units}
     deal_frames = {id(u): _deal_totals(u) for u in units}
+    deal_tables = {key: None if frame is None else Clusters.of(frame)
+                   for key, (frame, _) in deal_frames.items()}
     estimates: dict[tuple[int, str], Estimate] = {}
     for unit in units:
         moments = None
@@ -911,7 +933,8 @@ def _compare_units(
             if statistic.source == "games":
                 estimate = _cluster_estimate(game_frames[id(unit)], statistic)
             elif deal_frame is not None:
-                estimate = _cluster_estimate(deal_frame, statistic, clustering, deal_sets)
+                estimate = _cluster_estimate(deal_tables[id(unit)], statistic, clustering,  # type: ignore[arg-type]
+                                             deal_sets)
             else:
                 moments = moments or _deal_stats_moments(unit)
                 estimate = _moment_estimate(moments, statistic, deal_sets)
@@ -940,15 +963,14 @@ def _compare_units(
     for statistic in chosen_stats:
         for unit in units:
             estimate = estimates[(id(unit), statistic.name)]
+            low, high, _ = _interval(estimate.value, estimate.se, estimate.clusters - 1, level)
             value_rows.append(
                 {
                     "statistic": statistic.name,
                     "variant": unit.label,
                     "value": estimate.value,
-                    "value_low": _interval(estimate.value, estimate.se, estimate.clusters - 1,
-                                           level)[0],
-                    "value_high": _interval(estimate.value, estimate.se, estimate.clusters - 1,
-                                            level)[1],
+                    "value_low": low,
+                    "value_high": high,
                     "units": estimate.clusters,
                     "unit_of": estimate.design,
                 }
@@ -968,20 +990,21 @@ def _compare_units(
             if (paired and a.influence is not None and b.influence is not None
                     and a.design == b.design and (a.design != BLOCKS or blocks_paired)):
                 design = "paired" if a.design == DEAL_SETS else f"paired, {a.design}"
-                joined = a.influence.join(b.influence, on="cluster", suffix="_b")
-                if joined.height == a.clusters == b.clusters:
-                    z = (joined["psi_b"] - joined["psi"]).to_numpy()
+                ids_a, psi_a = a.influence
+                ids_b, psi_b = b.influence
+                common, at_a, at_b = np.intersect1d(ids_a, ids_b, assume_unique=True,
+                                                    return_indices=True)
+                if len(common) == a.clusters == b.clusters:
+                    z = psi_b[at_b] - psi_a[at_a]
                 else:  # common deal sets only: recompute both on them
                     if statistic.source == "games":
-                        frame_a, frame_b = game_frames[id(first)], game_frames[id(other)]
+                        table_a, table_b = game_frames[id(first)], game_frames[id(other)]
                     else:
-                        frame_a, frame_b = deal_frames[id(first)][0], deal_frames[id(other)][0]
-                    keep = joined.select("cluster")
-                    a = _cluster_estimate(frame_a.join(keep, on="cluster"), statistic, a.design)  # type: ignore[union-attr]
-                    b = _cluster_estimate(frame_b.join(keep, on="cluster"), statistic, b.design)  # type: ignore[union-attr]
+                        table_a, table_b = deal_tables[id(first)], deal_tables[id(other)]
+                    a = _cluster_estimate(table_a.only(common), statistic, a.design)  # type: ignore[union-attr]
+                    b = _cluster_estimate(table_b.only(common), statistic, b.design)  # type: ignore[union-attr]
                     difference = b.value - a.value
-                    joined = a.influence.join(b.influence, on="cluster", suffix="_b")  # type: ignore[union-attr]
-                    z = (joined["psi_b"] - joined["psi"]).to_numpy()
+                    z = b.influence[1] - a.influence[1]  # type: ignore[index]
                     deal_sets = len(z) if a.design == DEAL_SETS else deal_sets
                 clusters = len(z)
                 se = float(np.sqrt((z**2).sum() / (clusters * (clusters - 1)))) if clusters > 1 \

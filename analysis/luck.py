@@ -40,6 +40,8 @@ from .intervals import (
     LEVEL,
     cluster_ratio,
     clustered_wilson,
+    normal_cdf,
+    normal_ppf,
     oriented_pair,
     ratio_interval,
     t_quantile,
@@ -212,7 +214,7 @@ def match_win_probability(
         raise ValueError("give p (games model) or mu and sigma (score model)")
     if sigma == 0:
         return np.where(n > 0, float(np.sign(mu) * 0.5 + 0.5), 0.5)
-    return np.asarray(stats.norm.cdf(np.sqrt(n) * mu / sigma), dtype=float)
+    return np.asarray(normal_cdf(np.sqrt(n) * mu / sigma), dtype=float)
 
 
 def games_to_win(
@@ -252,7 +254,7 @@ def games_to_win(
         return math.inf
     if sigma == 0:
         return 1.0
-    return float(max(1, math.ceil((stats.norm.ppf(target) * sigma / mu) ** 2 - 1e-9)))
+    return float(max(1, math.ceil((normal_ppf(target) * sigma / mu) ** 2 - 1e-9)))
 
 
 def match_lengths(run: Run, level: float = LEVEL, target: float = TARGET) -> pl.DataFrame:

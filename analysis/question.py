@@ -35,6 +35,8 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from .intervals import t_quantiles
+
 #: role of a statistic in a comparison, most relevant first
 ROLES = ("question", "related", "other", "mechanical")
 
@@ -200,7 +202,7 @@ def _shown_interval(row: Mapping[str, Any], wanted: float, level: float) -> tupl
         return low, high
     df = row.get("df")
     df = df if df is not None and math.isfinite(df) and df >= 1 else math.inf
-    ratio = stats.t.ppf(0.5 + wanted / 2, df) / stats.t.ppf(0.5 + level / 2, df)
+    ratio = t_quantiles(0.5 + wanted / 2, df) / t_quantiles(0.5 + level / 2, df)
     return difference - ratio * (difference - low), difference + ratio * (high - difference)
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from .dataset import Run
 from .intervals import (
@@ -34,6 +33,7 @@ from .intervals import (
     oriented_pair,
     ratio_interval,
     t_quantile,
+    t_two_sided_p,
 )
 
 RATING_BATCH_GAMES = 200_000
@@ -160,7 +160,7 @@ def paired_differences(run: Run, level: float = LEVEL) -> pl.DataFrame:
         se = sd / np.sqrt(n)
         half = t_quantile(n - 1, level) * se
         t = np.where(se > 0, mean / se, np.where(mean == 0, 0.0, np.inf))
-        p = 2 * stats.t.sf(np.abs(t), np.where(n > 1, n - 1, np.nan))
+        p = t_two_sided_p(t, np.where(n > 1, n - 1, np.nan))
     summary = summary.with_columns(
         pl.Series("mean_difference_low", mean - half),
         pl.Series("mean_difference_high", mean + half),
