@@ -98,8 +98,6 @@ def synthetic_games(
     places = _places(scores)
     frame = pl.DataFrame(
         {
-            "variant": np.full(games * players, variant),
-            "variant_hash": np.full(games * players, variant_hash),
             "deal_set": np.repeat(deal_set, players),
             "seating": np.repeat(seating, players),
             "game_id": np.repeat(np.arange(games), players),
@@ -116,9 +114,9 @@ def synthetic_games(
             "deals_played": np.full(games * players, 20),
             "lead_changes": np.repeat(noise.poisson(3.0, games), players),
             "errored": np.zeros(games * players, dtype=bool),
-            "error": [None] * (games * players),
         }
-    )
+    ).with_columns(pl.lit(variant).alias("variant"), pl.lit(variant_hash).alias("variant_hash"),
+                   pl.lit(None, dtype=pl.String).alias("error"))
     return frame.cast(GAMES_SCHEMA).select(list(GAMES_SCHEMA))  # type: ignore[arg-type]
 
 
@@ -177,17 +175,14 @@ def synthetic_deal_stats(
         forced = (offset == 0) & (noise.random(shape) < hook_probability)
         size = games * players
         columns = {
-            "variant_hash": np.full(size, variant_hash),
             "game_id": np.repeat(np.arange(games), players),
             "deal_set": np.repeat(np.arange(games), players),
             "seating": np.zeros(size),
             "deal_index": np.full(size, index),
             "block": np.zeros(size),
-            "kind": np.full(size, kind),
             "special": np.zeros(size, dtype=bool),
             "hand_size": np.full(size, hand),
             "seat": np.tile(np.arange(players), games),
-            "strategy": np.full(size, strategy),
             "dealer_offset": offset.ravel(),
             "trump": np.zeros(size),
             "bid": bids.ravel(),
@@ -201,7 +196,11 @@ def synthetic_deal_stats(
         }
         for name, values in columns.items():
             rows[name].append(values)
-    deals = pl.DataFrame({name: np.concatenate(parts) for name, parts in rows.items()})
+    # the text columns are one value each: added as literals (a numpy array of strings costs
+    # polars more to take in than every other column together)
+    deals = pl.DataFrame({name: np.concatenate(parts) for name, parts in rows.items() if parts})
+    deals = deals.with_columns(pl.lit(variant_hash).alias("variant_hash"),
+                               pl.lit(kind).alias("kind"), pl.lit(strategy).alias("strategy"))
     deals = deals.cast(DEALS_SCHEMA).select(list(DEALS_SCHEMA))  # type: ignore[arg-type]
     return deal_stats_from_deals(deals), deals
 

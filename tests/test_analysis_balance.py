@@ -201,14 +201,14 @@ def test_deal_stats_only_run_still_gives_every_deal_level_table(
     assert joker_value(run).height > 0 and hook_cost(run).height > 0
 
 
-def _lucky_run(deal_sets: int, seed: int, luck_sd: float, dealer_luck_sd: float, *,
-               source: str = "rows"):  # noqa: ANN202
+def _lucky_runs(deal_sets: int, seed: int, luck_sd: float, dealer_luck_sd: float,
+                sources: tuple[str, ...]) -> dict:
     """A duplicate run (four seatings a deal set) whose deal sets run hot or cold: every seat-deal
     of deal set s gets u_s ~ N(0, luck_sd), the dealer's seat-deals also v_s ~ N(0,
     dealer_luck_sd) (a deal set's cards favour or punish the dealer). Truth: mean deal points
-    -10 away from the dealer, -18 for the dealer (dealer_effect -8). ``source``: ``rows`` (with
-    per-deal rows), ``blocks`` (deal_stats per block of deal sets only) or ``none`` (deal_stats
-    of a run written before blocks)."""
+    -10 away from the dealer, -18 for the dealer (dealer_effect -8). The same games, as read
+    from each of ``sources``: ``rows`` (with per-deal rows), ``blocks`` (deal_stats per block of
+    deal sets only) or ``none`` (deal_stats of a run written before blocks)."""
     from raspis.analysis.synthetic import deal_stats_from_deals
 
     _, deals = synthetic_deal_stats(deal_sets * 4, hand_sizes=tuple(range(1, 9)),
@@ -223,8 +223,11 @@ def _lucky_run(deal_sets: int, seed: int, luck_sd: float, dealer_luck_sd: float,
     luck = np.round(u[index] + dealer * v[index]).astype(np.int64)
     deals = deals.with_columns(pl.col("points") + pl.Series(luck))
     games = synthetic_games(deal_sets, duplicate=True, seed=seed)
-    stats = deal_stats_from_deals(deals, deal_sets, blocks=source != "none")
-    return run_from_frames(games, stats, deals if source == "rows" else None)
+    return {source: run_from_frames(games,
+                                    deal_stats_from_deals(deals, deal_sets,
+                                                          blocks=source != "none"),
+                                    deals if source == "rows" else None)
+            for source in sources}
 
 
 def test_deal_level_intervals_cluster_by_deal_set_and_cover() -> None:
@@ -234,14 +237,16 @@ def test_deal_level_intervals_cluster_by_deal_set_and_cover() -> None:
     repeats = 100
     covered = {"mean": 0, "cost": 0}
     naive = {"mean": 0, "cost": 0}
+    tallies = {"rows": covered, "none": naive}
     for seed in range(repeats):
-        for source, tally in (("rows", covered), ("none", naive)):
-            run = _lucky_run(30, 700 + seed, luck_sd=20.0, dealer_luck_sd=0.0, source=source)
-            offsets = dealer_offset_effects(run).filter(dealer_offset=2).row(0, named=True)
+        mean_runs = _lucky_runs(30, 700 + seed, 20.0, 0.0, tuple(tallies))
+        cost_runs = _lucky_runs(30, 700 + seed, 0.0, 20.0, tuple(tallies))
+        for source, tally in tallies.items():
+            offsets = dealer_offset_effects(mean_runs[source]).filter(dealer_offset=2).row(
+                0, named=True)
             assert offsets["intervals"] == ("deal sets" if source == "rows" else "seat-deals")
             tally["mean"] += offsets["mean_points_low"] <= -10.0 <= offsets["mean_points_high"]
-            run = _lucky_run(30, 700 + seed, luck_sd=0.0, dealer_luck_sd=20.0, source=source)
-            cost = hook_cost(run, by=()).row(0, named=True)
+            cost = hook_cost(cost_runs[source], by=()).row(0, named=True)
             tally["cost"] += (
                 cost["dealer_minus_others_low"] <= -8.0 <= cost["dealer_minus_others_high"]
             )
@@ -258,9 +263,12 @@ def test_without_deal_rows_intervals_cluster_by_blocks_of_deal_sets_and_cover() 
     repeats = 200
     covered = {"mean": 0, "cost": 0}
     naive = {"mean": 0, "cost": 0}
+    tallies = {"blocks": covered, "none": naive}
     for seed in range(repeats):
-        for source, tally in (("blocks", covered), ("none", naive)):
-            run = _lucky_run(150, 900 + seed, luck_sd=20.0, dealer_luck_sd=0.0, source=source)
+        mean_runs = _lucky_runs(150, 900 + seed, 20.0, 0.0, tuple(tallies))
+        cost_runs = _lucky_runs(150, 900 + seed, 0.0, 20.0, tuple(tallies))
+        for source, tally in tallies.items():
+            run = mean_runs[source]
             assert run.collect(run.deal_stats.select(pl.col("deal_block").n_unique())).item() == (
                 64 if source == "blocks" else 1
             )
@@ -269,8 +277,7 @@ def test_without_deal_rows_intervals_cluster_by_blocks_of_deal_sets_and_cover() 
                 "blocks of deal sets" if source == "blocks" else "seat-deals"
             )
             tally["mean"] += offsets["mean_points_low"] <= -10.0 <= offsets["mean_points_high"]
-            run = _lucky_run(150, 900 + seed, luck_sd=0.0, dealer_luck_sd=20.0, source=source)
-            cost = hook_cost(run, by=()).row(0, named=True)
+            cost = hook_cost(cost_runs[source], by=()).row(0, named=True)
             tally["cost"] += (
                 cost["dealer_minus_others_low"] <= -8.0 <= cost["dealer_minus_others_high"]
             )
