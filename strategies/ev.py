@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from raspis.engine import Action, Bid, Observation
 from raspis.engine.determinize import Determinizer
-from raspis.engine.game import Phase
 
 from .base import Parameter
 from .heuristic import (
@@ -80,18 +79,19 @@ class ExpectedValueStrategy(HeuristicStrategy):
         **premium_parameters(True),
     }
 
-    def act(self, observation: Observation) -> Action:
-        """Bid (and name trump) by sampled expectation; play as the heuristic."""
-        actions = observation.legal_actions
-        if len(actions) > 1:
-            if observation.phase == Phase.BID:
-                outlook = self.premium_outlook(observation)
-                return Bid(self.search_bid(observation, self.samples, self.window, self.time,
-                                           outlook=outlook))
-            if observation.phase == Phase.TRUMP:
-                self.premium_outlook(observation)
-                return self.search_trump(observation, self.samples, self.time)
-        return super().act(observation)
+    @property
+    def bid_guesses(self) -> int:
+        """Guesses of the hidden cards per bid and per trump choice."""
+        return int(self.samples)
+
+    def bid_action(self, observation: Observation, outlook: PremiumOutlook | None) -> Action:
+        """The bid by sampled expectation (``search_bid``); the heuristic plays."""
+        return Bid(self.search_bid(observation, self.bid_guesses, self.window,
+                                   self.time, outlook=outlook))
+
+    def trump_action(self, observation: Observation) -> Action:
+        """The suit named by sampled expectation (``search_trump``)."""
+        return self.search_trump(observation, self.bid_guesses, self.time)
 
     def search_bid(
         self, observation: Observation, samples: int, window: int, seconds: float,
@@ -138,5 +138,5 @@ class ExpectedValueStrategy(HeuristicStrategy):
                 totals[action] += game.results[0].points[seat]
             if deadline.passed():
                 break
-        fallback = super().act(observation)
+        fallback = HeuristicStrategy.trump_action(self, observation)  # breaks ties
         return max(actions, key=lambda action: (totals[action], action == fallback))

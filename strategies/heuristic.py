@@ -314,18 +314,36 @@ class HeuristicStrategy(Strategy):
         return tracker.observe(observation)
 
     def act(self, observation: Observation) -> Action:
-        """The heuristic's action for ``observation``."""
+        """The action for ``observation``: the premium span followed at every decision, a
+        settled action (``keep.settled_action``) taken as it is, else ``choose``. The search
+        strategies built on the heuristic keep this and override the phase they decide
+        otherwise (``bid_action``, ``trump_action``, ``play_action``) or ``choose``."""
         outlook = self.premium_outlook(observation)
         settled = settled_action(observation)
         if settled is not None:
             return settled
+        return self.choose(observation, outlook)
+
+    def choose(self, observation: Observation, outlook: PremiumOutlook | None) -> Action:
+        """A decision with a real choice, by phase."""
         phase = observation.phase
-        rules = rules_for(observation.variant)
         if phase == Phase.PLAY:
-            return play_from_observation(rules, observation, outlook)
+            return self.play_action(observation, outlook)
         if phase == Phase.BID:
-            return Bid(bid_from_observation(rules, observation, self.by_table, self.calibrate,
-                                            outlook))
+            return self.bid_action(observation, outlook)
+        return self.trump_action(observation)
+
+    def play_action(self, observation: Observation, outlook: PremiumOutlook | None) -> Action:
+        """The card the heuristic plays (``tactics.choose_play`` through the observation)."""
+        return play_from_observation(rules_for(observation.variant), observation, outlook)
+
+    def bid_action(self, observation: Observation, outlook: PremiumOutlook | None) -> Action:
+        """The heuristic's bid."""
+        return Bid(bid_from_observation(rules_for(observation.variant), observation,
+                                        self.by_table, self.calibrate, outlook))
+
+    def trump_action(self, observation: Observation) -> Action:
+        """The suit the heuristic names (``tactics.name_trump_suit``)."""
         return NameTrump(name_trump_suit(observation.hand))
 
 

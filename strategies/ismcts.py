@@ -28,14 +28,13 @@ from __future__ import annotations
 
 import math
 
-from raspis.engine import Action, Bid, Observation, Play
+from raspis.engine import Action, Observation, Play
 from raspis.engine.determinize import Determinizer, play_options
 from raspis.engine.game import Game, Phase
 
 from .base import Parameter
 from .ev import ExpectedValueStrategy
 from .heuristic import PremiumOutlook, play_from_observation, policy_action, premium_parameters
-from .keep import settled_action
 from .search import (
     BidEvidence,
     Deadline,
@@ -112,18 +111,14 @@ class IsmctsStrategy(ExpectedValueStrategy):
         if self.rollout not in ("heuristic", "random"):
             raise ValueError(f"rollout must be 'heuristic' or 'random', not {self.rollout!r}")
 
-    def act(self, observation: Observation) -> Action:
-        """Search the card to play; bid and name trump as ``ev``."""
-        outlook = self.premium_outlook(observation)
-        settled = settled_action(observation)
-        if settled is not None:
-            return settled
-        phase = observation.phase
-        if phase == Phase.BID:
-            return Bid(self.search_bid(observation, self.bid_samples, self.window, self.time,
-                                       outlook=outlook))
-        if phase == Phase.TRUMP:
-            return self.search_trump(observation, self.bid_samples, self.time)
+    @property
+    def bid_guesses(self) -> int:
+        """Guesses per bid and per trump choice: ``bid_samples`` (``samples`` are the card
+        decision's)."""
+        return int(self.bid_samples)
+
+    def play_action(self, observation: Observation, outlook: PremiumOutlook | None) -> Action:
+        """Search the card to play (``search_play``)."""
         return self.search_play(observation, outlook)
 
     def search_play(self, observation: Observation,

@@ -54,7 +54,6 @@ from . import compiled, playout
 from .base import Parameter
 from .ev import ExpectedValueStrategy
 from .heuristic import PREMIUM_PARAMETERS, PremiumOutlook
-from .keep import settled_action
 from .pimc import PimcStrategy
 from .registry import StrategySpecError
 from .search import BidEvidence, Deadline, distinct_plays, representative
@@ -265,12 +264,8 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         """The time budget of a bid or a trump naming."""
         return self.time if self.bid_time < 0 else self.bid_time
 
-    def act(self, observation: Observation) -> Action:
-        """The candidate with the best mean playout value."""
-        outlook = self.premium_outlook(observation)  # followed at every decision
-        settled = settled_action(observation)
-        if settled is not None:
-            return settled
+    def choose(self, observation: Observation, outlook: PremiumOutlook | None) -> Action:
+        """The candidate with the best mean playout value, in every phase."""
         phase = observation.phase
         candidates = (distinct_plays(observation) if phase == Phase.PLAY
                       else list(observation.legal_actions))

@@ -45,7 +45,6 @@ from .heuristic import (
     play_from_observation,
     policy_action,
 )
-from .keep import settled_action
 from .registry import StrategySpecError
 from .search import (
     BidEvidence,
@@ -118,18 +117,19 @@ class PimcStrategy(ExpectedValueStrategy):
             self._solver = OpenHandSolver(budget=self.budget, model=self.model)
         return self._solver
 
-    def act(self, observation: Observation) -> Action:
-        """Search the card to play or the bid; name trump as ``ev``."""
-        outlook = self.premium_outlook(observation)  # followed at every decision
-        settled = settled_action(observation)
-        if settled is not None:
-            return settled
-        phase = observation.phase
-        if phase == Phase.BID:
-            return self.search_bid_action(observation, outlook)
-        if phase == Phase.TRUMP:
-            return self.search_trump(observation, self.bid_samples, self.time)
+    @property
+    def bid_guesses(self) -> int:
+        """Guesses per bid and per trump choice: ``bid_samples`` (``samples`` are the card
+        decision's)."""
+        return int(self.bid_samples)
+
+    def play_action(self, observation: Observation, outlook: PremiumOutlook | None) -> Action:
+        """Search the card to play (``search_play``)."""
         return self.search_play(observation, outlook)
+
+    def bid_action(self, observation: Observation, outlook: PremiumOutlook | None) -> Action:
+        """Search the bid (``search_bid_action``)."""
+        return self.search_bid_action(observation, outlook)
 
     @staticmethod
     def stake(observation: Observation, outlook: PremiumOutlook | None, bid: int | None) -> int:

@@ -6,7 +6,7 @@ distribution, the calibration of the estimates, the card to play with its keeper
 Joker leads, the suit to name) is written once, compiled, in ``strategies.strong_policy``, where
 the batch engine's ``strong`` runs it at millions of decisions a second. The functions here call
 it from plain Python values (hand, legal cards, the current trick, the cards still unseen, how
-many more tricks the seat wants), so that they serve both ``HeuristicStrategy.act``, which reads
+many more tricks the seat wants), so that they serve both ``HeuristicStrategy``, which reads
 an ``Observation``, and the playouts of the search strategies, which read a ``Game`` directly.
 What stays here is the Python side of the bidding: the variant read once (``Rules``: score
 tables, the tricks worth aiming at), the best bid under a table and the premium's stake.
