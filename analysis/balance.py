@@ -40,7 +40,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from .dataset import Run
+from .dataset import Run, per_run
 from .intervals import (
     LEVEL,
     cluster_ratio,
@@ -367,6 +367,7 @@ def _deal_sums(run: Run, by: Sequence[str], where: pl.Expr | None = None) -> pl.
     )
 
 
+@per_run
 def dealer_offset_effects(run: Run, level: float = LEVEL, alpha: float = ALPHA) -> pl.DataFrame:
     """Per variant and ``dealer_offset`` (0 = dealer, 1 = bids first, ...): seat-deals, mean deal
     points with a t interval, made share of bids with a Wilson interval, and per variant a one-way
@@ -485,6 +486,7 @@ def _offset_tests(cells: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+@per_run
 def hook_cost(
     run: Run, by: Sequence[str] = ("kind", "hand_size"), level: float = LEVEL
 ) -> pl.DataFrame:
@@ -577,6 +579,7 @@ def hook_cost(
     )
 
 
+@per_run
 def joker_value(
     run: Run, by: Sequence[str] = ("kind", "hand_size"), level: float = LEVEL
 ) -> pl.DataFrame:
@@ -662,6 +665,7 @@ def joker_value(
     )
 
 
+@per_run
 def bidding_outcomes(
     run: Run, by: Sequence[str] = ("kind", "hand_size"), level: float = LEVEL
 ) -> pl.DataFrame:

@@ -19,6 +19,7 @@ Two columns the analysis derives everywhere:
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -37,6 +38,19 @@ from raspis.tournament.schema import (
 MANIFEST = "manifest.json"
 
 T = TypeVar("T")
+
+
+def per_run(function: Callable[..., T]) -> Callable[..., T]:
+    """``function(run, ...)`` computed once per run and arguments, through ``Run.cached`` (a run's
+    tables do not change once written): a report asks for the same table for its tables, its
+    figures and its findings (the dealer's cost of a study of two runs: six times)."""
+
+    @functools.wraps(function)
+    def once(run: Run, *args: Any, **options: Any) -> T:
+        key = f"{function.__module__}.{function.__qualname__}{args!r}{sorted(options.items())!r}"
+        return run.cached(key, lambda: function(run, *args, **options))
+
+    return once
 
 
 @dataclass(frozen=True)

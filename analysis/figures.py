@@ -38,6 +38,9 @@ def save_figure(figure: Figure, folder: Path, name: str) -> bytes:
     figure.savefig(buffer, format="png", dpi=110, metadata={"Software": None})
     data = buffer.getvalue()
     (folder / f"{name}.png").write_bytes(data)
+    # the layout the PNG was drawn with, kept for the SVG (constrained layout costs as much as
+    # drawing: a comparison's 24 panels 1.45 -> 1.0 s)
+    figure.set_layout_engine("none")
     figure.savefig(folder / f"{name}.svg", format="svg", metadata={"Date": None})
     return data
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .dataset import Run
+from .dataset import Run, per_run
 from .intervals import LEVEL, cluster_ratio, clustered_wilson, ratio_interval
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -144,6 +144,7 @@ def score_histogram(run: Run, bins: int = 40, by_strategy: bool = False) -> pl.D
     )
 
 
+@per_run
 def special_contribution(run: Run, level: float = LEVEL) -> pl.DataFrame:
     """Per variant and deal kind: whether it is special, seat-deals, mean points per seat-deal and
     per seat-game (with a t interval over deal sets when per-deal rows exist, else none), the
@@ -215,6 +216,8 @@ def _from_deal_rows(run: Run, level: float) -> tuple[pl.DataFrame, pl.DataFrame]
         .with_columns(pl.col("kind_points").fill_null(0))
         .join(finished, on=["variant_hash", "game_id", "seat"])
     )
+    # read once: the three tables below each scanned and joined the per-deal rows again
+    grid = run.collect(grid).lazy()
     covariance = grid.group_by("variant_hash", "kind").agg(
         pl.cov("kind_points", "score").alias("cov"), pl.col("score").var().alias("var")
     )
