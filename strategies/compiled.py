@@ -580,6 +580,21 @@ class Stepper:
                      codes if apply else rows, apply, record, logs, jokers, view, progress)
 
 
+def compile_policies_beside() -> Any:
+    """On a cold cache, compile the two large policies every compiled loop holds
+    (``decide_strong`` and ``fast_decision``: ``choose_action`` calls both, whatever the lineup)
+    in a child process beside this one (``engine.core.compiling.compile_beside``), while this
+    process compiles the rules core the loop calls first (``new_game``, ``step``); the loop then
+    loads them from the cache. Returns the wait for the child (nothing to wait for where no core
+    is spare: ``compile_beside``)."""
+    from numba import types
+    from raspis.engine.core.compiling import compile_beside
+
+    vector = types.Array(types.int64, 1, "C")
+    return compile_beside([(decide_strong, (vector, vector, vector, types.int64)),
+                           (fast_decision, (vector, vector, vector))])
+
+
 def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies: np.ndarray,
               keys: np.ndarray, jokers: np.ndarray, records: tuple) -> int:  # type: ignore[type-arg]
     """Play the games of ``seeds`` (uint64) with ``policies`` (games x seats) into ``records``
@@ -598,4 +613,5 @@ def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies
 run_games.stepper = Stepper  # type: ignore[attr-defined]
 
 __all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "NOISE_ONE", "NOISE_SHIFT", "POLICY_MASK",
-                      "RANDOM", "STRONG", "Stepper", "advance_rows", "noisy", "run_games"]
+                      "RANDOM", "STRONG", "Stepper", "advance_rows", "compile_policies_beside",
+                      "noisy", "run_games"]

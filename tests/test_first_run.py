@@ -245,3 +245,28 @@ def test_nothing_is_compiled_beside_without_a_spare_core(monkeypatch: Any) -> No
     monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 1.0, 1.0))
     assert compiling.spare_cores(sample=0) == pytest.approx(0.8)
     compiling.compile_beside([(None, ())])()
+
+
+def test_the_policies_compiled_beside_a_warm_up_have_the_loops_types(monkeypatch: Any) -> None:
+    """A tournament's warm-up compiles ``decide_strong`` and ``fast_decision`` beside the rules
+    core (``compiled.compile_policies_beside``); the child's work is used only if it compiles them
+    for the very types the compiled loop passes (the state buffer, the plan and the policies'
+    table of ``run_games``, and the table's int64 entry), else the loop compiles them again."""
+    import numpy as np
+    from numba import typeof
+    from raspis.engine import load_variant
+    from raspis.engine.core.plan import rule_plan
+    from raspis.strategies import compiled
+
+    jobs: list[Any] = []
+    monkeypatch.setattr(compiling, "compile_beside",
+                        lambda given: jobs.extend(given) or (lambda: None))
+    compiled.compile_policies_beside()
+    plan = rule_plan(load_variant("classic"), 4)
+    tables = plan.machine()
+    table = compiled._policy_table(tables, plan, strong_on=True)
+    state = np.zeros(tables.length, dtype=np.int64)
+    loop = (typeof(state), typeof(tables.plan), typeof(table))
+    assert [function for function, _ in jobs] == [compiled.decide_strong, compiled.fast_decision]
+    assert tuple(jobs[0][1]) == (*loop, typeof(table[compiled.T_STRONG_AT]))
+    assert tuple(jobs[1][1]) == loop

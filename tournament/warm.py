@@ -14,6 +14,7 @@ always have.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import IO
 
@@ -61,12 +62,27 @@ def warm_up(tasks: list[ShardTask], stream: IO[str] | None = None) -> None:
     if not todo:
         return
     with compile_notice(stream=stream):
-        for key, mini in todo.items():
-            try:
-                run_shard_on_engine(mini)
-            except Exception:  # left to the workers, which report what goes wrong
-                continue
-            mark_warm(key)
+        wait = _policies_beside(list(todo.values()))
+        try:
+            for key, mini in todo.items():
+                try:
+                    run_shard_on_engine(mini)
+                except Exception:  # left to the workers, which report what goes wrong
+                    continue
+                mark_warm(key)
+        finally:
+            wait()
+
+
+def _policies_beside(minis: list[ShardTask]) -> Callable[[], None]:
+    """A batch shard's compiled loop holds the compiled policies: on two cores they compile in a
+    child process while this one compiles the rules core (``compiled.compile_policies_beside``).
+    Returns the wait for it."""
+    if not any(mini.engine == "batch" for mini in minis):
+        return lambda: None
+    from raspis.strategies.compiled import compile_policies_beside
+
+    return compile_policies_beside()  # type: ignore[no-any-return]
 
 
 # -- everything at once: ``raspis compile`` and the test suite's first step ----------------------
