@@ -26,7 +26,8 @@ in play, and it honours what the play has shown:
   its holder's hand.
 
 ``Game.from_observation`` builds the search game of the current deal, mid-way, with the deal's own
-number and the seats' pass streaks; it ends when the deal is scored.
+number and the seats' pass streaks (``engine.deals.observed_deal`` writes its state); it ends when
+the deal is scored.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ The whole state lives in one ``int64`` vector of ``engine.core.machine``, and ``
 of its compiled ``step``: the rules (``engine.core.rules``), the deal (``engine.core.deal``) and the
 order of events (``engine.core.machine``) are written there once, for this class and the batch
 engine alike. ``Game`` turns actions into codes and back, keeps the event log, and reads the
-state as records (hands, bids, tricks, results) when asked.
+state as records (hands, bids, tricks, results) when asked. A game of one deal set up by hand
+(``single_deal``, ``from_observation``) stands on a state ``engine.deals`` builds.
 
 Seats are numbered 0..n-1 clockwise; "left of the dealer" is the next seat. All chance comes from
 ``engine.rng`` keyed by the game seed: the same seed and the same choices give the same game.
@@ -25,24 +26,19 @@ from sys import getrefcount
 import numpy as np
 
 from .actions import Action, Bid, Keep, NameTrump, Play, action_text
-from .cards import is_joker, popcount
-from .core import deal as chance
 from .core import machine as m
-from .core.codes import (
-    CALL_CODES,
-    HOOK_NAMES,
-    TRUMP_CIRCULAR,
-    call_value,
-)
+from .core.codes import CALL_CODES, HOOK_NAMES
 from .core.plan import MachineTables, rule_plan
 from .core.view import StateView
-from .errors import IllegalActionError, RaspisError
-from .events import CardsShown, Event, deal_opened, step_logged
+from .deals import given_deal, observed_deal
+from .errors import IllegalActionError
+from .events import Event, deal_opened, step_logged
 from .legal import legal_records
 from .observation import Observation, freeze, observe, visible_other_hands
 from .options import KindOptions
 from .phase import Phase
 from .schedule import DealSpec
+from .sheet import render_sheet
 from .tricks import NO_SUIT, Trick, TrickCard, current_trick, finished_trick
 from .variant import Variant, load_variant
 
@@ -114,22 +110,6 @@ class DealResult:
     jokers_held: tuple[int, ...]
 
 
-_ONE_DEAL_VARIANTS: dict[int, tuple[Variant, Variant]] = {}
-
-
-def _one_deal_variant(variant: Variant) -> Variant:
-    """``variant`` for a game of one deal: a tie at the end is shared (no extra golden deal)."""
-    cached = _ONE_DEAL_VARIANTS.get(id(variant))
-    if cached is not None and cached[0] is variant:
-        return cached[1]
-    single = variant
-    if variant.end.tie != "shared":
-        shared = variant.end.model_copy(update={"tie": "shared"})
-        single = variant.model_copy(update={"end": shared})
-    _ONE_DEAL_VARIANTS[id(variant)] = (variant, single)
-    return single
-
-
 class Game:
     """One game of a variant between ``players`` seats.
 
@@ -180,7 +160,21 @@ class Game:
         self._lead = fields.trick_length == 0
         self._actions = None
 
-    # -- construction helpers -------------------------------------------------------------------
+    # -- construction helpers: the deals set up by hand are built in ``engine.deals`` -------------
+
+    @classmethod
+    def _standing(cls, variant: Variant, players: int, seed: int, tables: MachineTables,
+                  state: np.ndarray, log: bool) -> Game:
+        """A game standing where the machine ``state`` (of ``variant`` compiled as ``tables``)
+        stands, on that state itself."""
+        game = cls.__new__(cls)
+        game.variant = variant
+        game.plan = rule_plan(variant, players)
+        game.players = players
+        game.seed = seed
+        game._setup(tables, log, state)
+        game._sync()
+        return game
 
     @classmethod
     def single_deal(
@@ -202,53 +196,19 @@ class Game:
         too (in bidding order, starting left of the dealer), so the game starts in ``PLAY``. Under
         circular trumps each trick's trump follows its led suit (give ``trump=-1``). In a deal
         whose kind has each seat show cards (``view = "forehead_card"``) they are drawn as at any
-        deal (the game's seed is 0), or are ``shown`` (a mask per seat, within its hand).
+        deal (the game's seed is 0), or are ``shown`` (a mask per seat, within its hand). The deal
+        is built by ``engine.deals.given_deal``.
         """
         if isinstance(variant, str):
             variant = load_variant(variant)
-        players = len(hands)
-        sizes = {popcount(hand) for hand in hands}
-        if len(sizes) != 1:
-            raise RaspisError(f"every hand must have the same number of cards, got {sorted(sizes)}")
-        if variant.kinds.get(kind) is None:
-            raise RaspisError(f"unknown deal kind {kind!r}: known {', '.join(variant.kinds)}")
-        circular = variant.trump.mode == "circular" and variant.kinds[kind].trump == "default"
-        game = cls._one_deal(variant, players, DealSpec(0, sizes.pop(), kind, 0), None, dealer,
-                             hands, log)
-        how = chance.HOW_CIRCULAR if circular else m.HOW_GIVEN
-        game._begin(trump, -1 if trump_card is None else trump_card, how)
-        if shown is not None:
-            if len(shown) != players or any(cards & ~hand for cards, hand in zip(shown, hands,
-                                                                                 strict=True)):
-                raise RaspisError("shown needs one mask per seat, each within the seat's hand")
-            game.fields.shown = shown
-            game.log = [CardsShown(tuple(shown)) if type(event) is CardsShown else event
-                        for event in game.log]
+        fields = given_deal(variant, hands, trump, dealer=dealer, kind=kind, trump_card=trump_card,
+                            shown=shown)
+        game = cls._standing(variant, len(hands), 0, fields.tables, fields.state, log)
+        if log:
+            game._log_deal_start()
         if bids is not None:
             for bid in bids:
                 game.apply(Bid(bid))
-        return game
-
-    @classmethod
-    def _one_deal(cls, variant: Variant, players: int, spec: DealSpec, ties: int | None,
-                  dealer: int, hands: Sequence[int], log: bool,
-                  order: Sequence[int] | None = None) -> Game:
-        """A game whose schedule is ``spec`` alone, the hands in place, before its trump."""
-        game = cls.__new__(cls)
-        game.variant = variant
-        game.plan = rule_plan(variant, players)
-        game.players = players
-        game.seed = 0
-        game._setup(game.plan.machine((spec,), ties), log)
-        fields = game.fields
-        fields.schedule = 1
-        fields.dealer = fields.first_dealer = dealer
-        if order is None:
-            m.order_from(game.state, fields.plan, (1 << players) - 1)
-        else:
-            fields.order = order
-            m.link_order(game.state, fields.plan)
-        fields.hands = fields.first_cards = hands
         return game
 
     @classmethod
@@ -256,22 +216,8 @@ class Game:
                     state: np.ndarray) -> Game:
         """A game standing where the machine ``state`` of a game of ``variant`` (compiled as
         ``tables``) stands, on a copy of it, without a log: the batch engine's scalar view of
-        one of its games (``engine.batch.scalar_view``)."""
-        game = cls.__new__(cls)
-        game.variant = variant
-        game.plan = rule_plan(variant, players)
-        game.players = players
-        game.seed = seed
-        game._setup(tables, False, state.copy())
-        game._sync()
-        return game
-
-    def _begin(self, trump: int, card: int, how: int) -> None:
-        tables = self.tables
-        m.begin_deal(self.state, tables.plan, 0, trump, card, how, -1)
-        self._sync()
-        if self.logging:
-            self._log_deal_start()
+        one of its games (``BatchObservation.scalar_observations``)."""
+        return cls._standing(variant, players, seed, tables, state.copy(), False)
 
     @classmethod
     def from_observation(cls, observation: Observation, hands: Sequence[int],
@@ -287,66 +233,22 @@ class Game:
         ``results[0]`` then holds each seat's points for it (fines included, no premiums); a tie
         is shared, never broken by an extra deal. With ``play.draw_after_trick`` ``stock`` is
         the stock left, in drawing order (``engine.determinize`` guesses it: the turned card
-        last while it lies there).
+        last while it lies there). The deal is built by ``engine.deals.observed_deal``.
         """
-        variant = _one_deal_variant(observation.variant)
-        players = observation.players
-        suit, card, how = ((observation.trump, observation.trump_card, observation.trump_how)
-                           if trump is None else trump)
-        spec = DealSpec(observation.deal_number, observation.hand_size, observation.kind, -1)
-        game = cls._one_deal(variant, players, spec, 0, observation.dealer, hands, False,
-                             observation.order)
-        fields = game.fields
-        kind = variant.kinds[observation.kind]
-        circular = game.plan.trump_rule(spec.hand_size, kind, len(observation.order))
-        fields.row = 0
-        fields.trump = suit
-        fields.trump_card = -1 if card is None else card
-        fields.circular = circular == TRUMP_CIRCULAR
-        fields.set_joker_holders(-1)
-        if fields.deal.shown:  # the cards the others showed, as the seat saw them
-            fields.shown = [0 if cards is None else cards for cards in observation.other_hands]
+        variant, fields, how, tricks = observed_deal(observation, hands, trump, stock)
+        game = cls._standing(variant, observation.players, 0, fields.tables, fields.state, False)
         game._how_text = (0, how)
-        fields.bids = [-1 if bid is None else bid for bid in observation.bids]
-        fields.taken = observation.taken
-        fields.passes = observation.passes_in_row
-        trick = observation.trick
-        fields.set_trick([(entry.seat, entry.card, call_value(entry.call, entry.suit, entry.rank),
-                           entry.suit) for entry in trick])
-        completed = sum(observation.taken)
-        tricks = tuple(observation.tricks)
-        if len(tricks) < completed:  # tricks the seat may not look back at: placeholders
-            tricks = (Trick((), observation.trump, -1),) * (completed - len(tricks)) + tricks
         game._prefix = tricks
-        game._prefix_deal = fields.deal_index
-        fields.tricks_done = completed
-        fine = game.plan.lead_fine
-        if fine:  # fines already incurred this deal, where the tricks are there to see
-            last = fields.deal.tricks - 1
-            for index, shown in enumerate([*tricks, Trick(tuple(trick), -1, -1)]):
-                if (shown.cards and is_joker(shown.cards[0].card)
-                        and index < last):
-                    fields.add_fine(shown.cards[0].seat, fine)
-        fields.led_suit = observation.led_suit
-        fields.trick_trump = observation.trick_trump if trump is None else suit
-        phase = observation.phase
-        fields.phase = int(phase)
-        fields.to_move = observation.to_move
-        fields.namer = observation.to_move if phase == Phase.TRUMP else -1
-        fields.played = observation.played
-        fields.turned_holder = observation.turned_holder
-        fields.stock = stock
-        if phase == Phase.TRUMP:
-            fields.legal_first = fields.no_trump_naming
-        m.set_legal(game.state, fields.plan)
-        game._sync()
+        game._prefix_deal = game.fields.deal_index
         return game
 
     def with_hands(self, hands: Sequence[int],
                    trump: tuple[int, int | None, str] | None = None,
                    stock: Sequence[int] | None = None) -> Game:
         """A copy of this game with other hands (and, given, another trump: suit, card, how, and
-        another stock: ``from_observation``), for search: the same position dealt differently."""
+        another stock: ``from_observation``), for search: the same position dealt differently.
+        Written out here, not in ``engine.deals``: a search makes one a determinization, and a
+        call more there cost ismcts 2% of its decision time."""
         game = self.clone()
         fields = game.fields
         if stock is not None:
@@ -701,8 +603,6 @@ class Game:
     def score_sheet(self, names: Sequence[str] | None = None, width: int | None = None) -> str:
         """The game so far as the traditional score sheet ("расписка"); ``width``: in lines of at
         most this many characters, the seats in parts if need be (``sheet.render_sheet``)."""
-        from .sheet import render_sheet
-
         return render_sheet(self, names, width)
 
     def trace(self) -> str:

@@ -38,6 +38,8 @@ from raspis.engine.core import machine as m
 from raspis.engine.core.codes import HOOK_NAMES
 from raspis.engine.core.deal import HOW_NAMED
 from raspis.engine.core.view import StateView, block_start, leading_cards
+from raspis.engine.game import Game
+from raspis.engine.observation import Observation
 from raspis.engine.options import KindOptions
 from raspis.engine.variant import Variant
 
@@ -350,12 +352,18 @@ class BatchObservation:
 
     # -- for the scalar adapter --------------------------------------------------------------
 
-    def scalar_observations(self) -> list[Any]:
-        """The reference ``engine.Observation`` of each row (slow; for scalar strategies)."""
-        from .scalar_view import scalar_observations
-
-        return scalar_observations(self._game, self._value_full("games") if self.rows is None
-                                   else self._games[self.rows])
+    def scalar_observations(self) -> list[Observation]:
+        """The reference ``engine.Observation`` of each row, so scalar strategies can play here
+        (``strategies.batch.ScalarAdapter``): exactly the observation ``engine.observation.observe``
+        gives in ``engine.Game``, of a ``Game`` standing on a copy of the row's game's state (each
+        game of the batch is a state of the same machine). The slow path: one game a decision."""
+        batch = self._game
+        views = []
+        for row in self._value_full("games") if self.rows is None else self._games[self.rows]:
+            game = Game.standing_at(batch.variant, batch.players, int(batch.seeds[row]),
+                                    batch.tables, batch.states[row])
+            views.append(game.observation(game.current_player()))
+        return views
 
     def report_faults(self, rows: np.ndarray, messages: list[str]) -> None:
         """Mark the games of ``rows`` (indices into this observation) as errored."""

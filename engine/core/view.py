@@ -15,7 +15,7 @@ writes them through a ``StateView`` (one game's state, or a copy of it an observ
 
 A scalar reads as a Python ``int`` (``view.dealer``); a field with one value per seat as a list
 (``view.bids``, -1 where a seat has not bid); each can be assigned, which is how
-``engine.Game`` sets up a position (``Game.from_observation``). Compiled code outside the core
+``engine.deals`` sets up a position (``Game.from_observation``). Compiled code outside the core
 reads the same fields through ``engine.core.fields``. Only this module, ``fields`` and the machine
 know where a field sits; when the layout changes, these three change.
 """
