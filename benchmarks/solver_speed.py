@@ -26,10 +26,8 @@ def first_lead(variant: Variant, players: int, hand: int, rng: random.Random) ->
     a random trump suit, random legal bids."""
     deck = list(variant.deck_cards)
     rng.shuffle(deck)
-    hands = [0] * players
-    for seat in range(players):
-        for card in deck[seat * hand:(seat + 1) * hand]:
-            hands[seat] |= 1 << card
+    hands = [sum(1 << card for card in deck[seat * hand:(seat + 1) * hand])
+             for seat in range(players)]
     game = Game.single_deal(variant, hands, rng.randrange(4), dealer=0, log=False)
     while game.phase != Phase.PLAY:
         game.apply(rng.choice(game.legal_actions()))
