@@ -16,9 +16,22 @@ import random
 import statistics
 import time
 
-from raspis.engine import load_variant
+from raspis.engine import Variant, load_variant
 from raspis.engine.game import Game, Phase
 from raspis.strategies.solver import MODELS, OpenHandSolver
+
+
+def first_lead(variant: Variant, players: int, hand: int, rng: random.Random) -> Game:
+    """A one-deal game of ``variant`` at its first card: ``hand`` cards a player dealt at random,
+    a random trump suit, random legal bids."""
+    deck = list(variant.deck_cards)
+    rng.shuffle(deck)
+    hands = [sum(1 << card for card in deck[seat * hand:(seat + 1) * hand])
+             for seat in range(players)]
+    game = Game.single_deal(variant, hands, rng.randrange(4), dealer=0, log=False)
+    while game.phase != Phase.PLAY:
+        game.apply(rng.choice(game.legal_actions()))
+    return game
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,15 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         times: list[float] = []
         nodes: list[int] = []
         for index in range(arguments.deals + 1):
-            deck = list(variant.deck_cards)
-            rng.shuffle(deck)
-            hands = [0] * arguments.players
-            for seat in range(arguments.players):
-                for card in deck[seat * arguments.hand:(seat + 1) * arguments.hand]:
-                    hands[seat] |= 1 << card
-            game = Game.single_deal(variant, hands, rng.randrange(4), dealer=0, log=False)
-            while game.phase != Phase.PLAY:
-                game.apply(rng.choice(game.legal_actions()))
+            game = first_lead(variant, arguments.players, arguments.hand, rng)
             actions = list(game.legal_action_tuple())
             before = solver.nodes
             started = time.perf_counter()

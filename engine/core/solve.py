@@ -13,15 +13,16 @@ the other seats play:
   (``rows[p]``, its own bid), ties broken against the deciding seat; the result is every seat's
   final tricks and fines, packed ``SEAT_BITS`` a position.
 
-Both search single cards on an explicit stack (numba's cache cannot hold a recursive function: a
-cached recursive ``@njit`` crashes when loaded), with a transposition table at the start of every
-trick (keyed by a Zobrist hash of every hand, the leader and the tricks taken; a ``salt`` folds the
-objective into the key, so one table serves a whole game), move ordering (the table's best move
-first, then high cards first when the mover wants more tricks, low cards first when it wants
-fewer), equivalent cards merged (cards of one suit with no card still in play between them; the
-card that unlocks the Joker is never merged, nor any card while a Joker that may be declared as a
-card is in another hand) and a node budget: past it the search stops and says
-so (``stats[1]``), and the caller falls back on something cheaper.
+Both search single cards in one loop (``_searcher``, compiled once for each model) on an explicit
+stack (numba's cache cannot hold a recursive function: a cached recursive ``@njit`` crashes when
+loaded), with a transposition table at the start of every trick (keyed by a Zobrist hash of every
+hand, the leader and the tricks taken; a ``salt`` folds the objective into the key, so one table
+serves a whole game), move ordering (the table's best move first, then high cards first when the
+mover wants more tricks, low cards first when it wants fewer), equivalent cards merged (cards of
+one suit with no card still in play between them; the card that unlocks the Joker is never merged,
+nor any card while a Joker that may be declared as a card is in another hand) and a node budget:
+past it the search stops and says so (``stats[1]``), and the caller falls back on something
+cheaper.
 
 Every rule comes from the rules core (``engine.core.rules``): the legal cards (``legal_cards``), the
 Joker's calls after the lead (``follow_calls_named``; on the lead the plan's ``lead_calls_mask``,
@@ -41,6 +42,7 @@ to ``row``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -331,13 +333,33 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
 NODE_FIELDS = 21
 
 
+@jit(inline="always")
+def _table_slot(params: np.ndarray, zobrist: np.ndarray, nodes: np.ndarray, ply: int,
+                objective: int, table_keys: np.ndarray) -> int:
+    """Key the node at ``ply`` (the start of a trick) in the transposition table: its hands
+    (``N_KEY``), leader, the Joker's lock, the question asked (``PARAM_SALT``) and ``objective``
+    (what the tricks taken so far mean to it: a key of the deciding seat's count, or the mix of
+    every seat's); sets ``N_SLOT`` and ``N_ENTRY`` and returns the slot."""
+    players = params[PARAM_PLAYERS]
+    entry_key = (nodes[ply, N_KEY] ^ zobrist[54 * players + nodes[ply, N_LEADER]] ^ objective
+                 ^ params[PARAM_SALT])
+    lock = params[PARAM_LOCK_CARD]
+    if lock >= 0 and nodes[ply, N_PLAYED] >> lock & 1:  # the same hands, the Joker unlocked
+        entry_key ^= zobrist[54 * players + players + 63]
+    slot = entry_key & (len(table_keys) - 1)
+    nodes[ply, N_SLOT] = slot
+    nodes[ply, N_ENTRY] = entry_key
+    return slot
+
+
 @jit()
 def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
            nodes: np.ndarray, ply: int, forced: bool, table_keys: np.ndarray,
            table_low: np.ndarray, table_high: np.ndarray) -> tuple[bool, int]:
-    """Open the node at ``ply``: (True, its value) when it is decided without searching (the
-    deal is over, no trick count still reachable changes the value, or the transposition table
-    knows it); otherwise (False, 0) with its window narrowed by the table."""
+    """Open the node at ``ply`` of the paranoid search: (True, its value) when it is decided
+    without searching (the deal is over, no trick count still reachable changes the value, or
+    the transposition table knows it); otherwise (False, 0) with its window narrowed by the
+    table."""
     players = params[PARAM_PLAYERS]
     decider = params[PARAM_DECIDER]
     leader = nodes[ply, N_LEADER]
@@ -362,15 +384,9 @@ def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.n
         return True, lowest + fines
     if lowest == highest and fines == 0:
         return True, lowest
-    entry_key = (nodes[ply, N_KEY] ^ zobrist[54 * players + leader]
-                 ^ zobrist[54 * players + players + taken] ^ params[PARAM_SALT])
-    lock = params[PARAM_LOCK_CARD]
-    if lock >= 0 and nodes[ply, N_PLAYED] >> lock & 1:  # the same hands, the Joker unlocked
-        entry_key ^= zobrist[54 * players + players + 63]
-    slot = entry_key & (len(table_keys) - 1)
-    nodes[ply, N_SLOT] = slot
-    nodes[ply, N_ENTRY] = entry_key
-    if table_keys[slot] == entry_key:
+    slot = _table_slot(params, zobrist, nodes, ply, zobrist[54 * players + players + taken],
+                       table_keys)
+    if table_keys[slot] == nodes[ply, N_ENTRY]:
         low = table_low[slot]
         high = table_high[slot]
         if low >= beta:
@@ -385,6 +401,24 @@ def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.n
             nodes[ply, N_BETA] = high
         nodes[ply, N_WINDOW_ALPHA] = nodes[ply, N_ALPHA]
         nodes[ply, N_WINDOW_BETA] = nodes[ply, N_BETA]
+    return False, 0
+
+
+@jit(inline="always")
+def _enter_maxn(params: np.ndarray, zobrist: np.ndarray, hands: np.ndarray, nodes: np.ndarray,
+                ply: int, forced: bool, table_keys: np.ndarray, table_value: np.ndarray
+                ) -> tuple[bool, int]:
+    """Open the node at ``ply`` of the max^n search: (True, its packed outcome) when the deal is
+    over or the transposition table knows it (its entries are exact); otherwise (False, 0)."""
+    packed = nodes[ply, N_TAKEN]
+    nodes[ply, N_SLOT] = -1
+    if nodes[ply, N_LENGTH] != 0 or forced:
+        return False, 0
+    if popcount(hands[nodes[ply, N_LEADER]]) == 0:
+        return True, packed
+    slot = _table_slot(params, zobrist, nodes, ply, _mix(packed), table_keys)
+    if table_keys[slot] == nodes[ply, N_ENTRY]:
+        return True, table_value[slot]
     return False, 0
 
 
@@ -439,182 +473,297 @@ def _after_keep(nodes: np.ndarray, ply: int, child: int, winner: int, trump: int
     nodes[child, N_TRUMP] = trump
 
 
-@jit()
-def _search(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
-            root: int, forced_card: int, forced_option: int, nodes: np.ndarray,
-            played_cards: np.ndarray, played_options: np.ndarray, move_cards: np.ndarray,
-            move_options: np.ndarray, table_keys: np.ndarray, table_low: np.ndarray,
-            table_high: np.ndarray, table_move: np.ndarray, stats: np.ndarray) -> int:
-    """The value for the deciding seat of the node set up at ``nodes[root]``, after the forced
-    move when ``forced_card`` >= 0 (alpha-beta, fail-soft, on an explicit stack: numba's cache
-    cannot hold a recursive function). The cards of a trick are the moves of the plies before:
-    ``played_cards[ply - k]`` is the ``k``-th last card played (the trick under way at the root
-    is written below it)."""
-    players = params[PARAM_PLAYERS]
-    decider = params[PARAM_DECIDER]
-    ply = root
-    returning = False
-    result = 0
-    while True:
-        if returning:  # the child of the node at ``ply`` has its value in ``result``
-            mover = nodes[ply, N_MOVER]
-            hands[mover] = nodes[ply, N_HAND]
-            if stats[STAT_ABORTED]:
-                return 0
-            value = nodes[ply, N_FINE] + result
-            move = move_cards[ply, nodes[ply, N_INDEX]] * MOVE_RADIX + move_options[
-                ply, nodes[ply, N_INDEX]] + 1
-            if mover == decider:
-                if value > nodes[ply, N_BEST]:
-                    nodes[ply, N_BEST] = value
-                    nodes[ply, N_BEST_MOVE] = move
-                if value > nodes[ply, N_ALPHA]:
-                    nodes[ply, N_ALPHA] = value
-            else:
-                if value < nodes[ply, N_BEST]:
-                    nodes[ply, N_BEST] = value
-                    nodes[ply, N_BEST_MOVE] = move
-                if value < nodes[ply, N_BETA]:
-                    nodes[ply, N_BETA] = value
-            nodes[ply, N_INDEX] += 1
-            if nodes[ply, N_ALPHA] >= nodes[ply, N_BETA]:
-                nodes[ply, N_INDEX] = nodes[ply, N_COUNT]
-            returning = False
-        elif nodes[ply, N_ENTERED] == 0:
-            nodes[ply, N_ENTERED] = 1
-            stats[STAT_NODES] += 1
-            if stats[STAT_NODES] > params[PARAM_BUDGET]:
-                stats[STAT_ABORTED] = 1
-                return 0
-            forced = ply == root and forced_card >= 0
-            done, value = _enter(params, row, zobrist, hands, nodes, ply, forced, table_keys,
-                                 table_low, table_high)
-            if done:
-                if ply == root:
-                    return value
-                result = value
-                ply -= 1
-                returning = True
-                continue
-            length = nodes[ply, N_LENGTH]
-            leader = nodes[ply, N_LEADER]
-            mover = (leader + length) % players
-            nodes[ply, N_MOVER] = mover
-            taken = nodes[ply, N_TAKEN]
-            _, _, best_count = _reachable(row, taken, popcount(hands[mover]))
-            if forced:
-                move_cards[ply, 0] = forced_card
-                move_options[ply, 0] = forced_option
-                count = 1
-            elif length == players:  # a keep node: keep or decline the trick
-                count = _keep_moves(move_cards, move_options, ply)
-            else:
-                count = _generate(params, hands, mover, played_cards[ply - length:ply],
-                                  played_options[ply - length:ply], length, nodes[ply, N_LED],
-                                  nodes[ply, N_TRUMP], nodes[ply, N_PLAYED], move_cards,
-                                  move_options, ply, best_count > taken)
-                slot = nodes[ply, N_SLOT]
-                if slot >= 0 and table_keys[slot] == nodes[ply, N_ENTRY] and table_move[slot] > 0:
-                    stored = table_move[slot]
-                    for index in range(1, count):
-                        candidate = move_cards[ply, index] * MOVE_RADIX + move_options[ply, index]
-                        if candidate + 1 == stored:
-                            card = move_cards[ply, index]
-                            option = move_options[ply, index]
-                            for shift in range(index, 0, -1):
-                                move_cards[ply, shift] = move_cards[ply, shift - 1]
-                                move_options[ply, shift] = move_options[ply, shift - 1]
-                            move_cards[ply, 0] = card
-                            move_options[ply, 0] = option
-                            break
-            nodes[ply, N_COUNT] = count
-            nodes[ply, N_INDEX] = 0
-            nodes[ply, N_BEST] = -INFINITY if mover == decider else INFINITY
-            nodes[ply, N_BEST_MOVE] = 0
-        if nodes[ply, N_INDEX] < nodes[ply, N_COUNT]:  # play the next move: open the child
-            index = nodes[ply, N_INDEX]
+@jit(inline="always")
+def _table_move_first(move_cards: np.ndarray, move_options: np.ndarray, ply: int, count: int,
+                      stored: int) -> None:
+    """Move the table's best move (``stored``, a move as one number) to the front of the node's
+    moves, the others keeping their order."""
+    for index in range(1, count):
+        candidate = move_cards[ply, index] * MOVE_RADIX + move_options[ply, index]
+        if candidate + 1 == stored:
             card = move_cards[ply, index]
             option = move_options[ply, index]
-            mover = nodes[ply, N_MOVER]
-            length = nodes[ply, N_LENGTH]
-            leader = nodes[ply, N_LEADER]
-            hand = hands[mover]
-            nodes[ply, N_HAND] = hand
-            if length == players:  # keep or decline: the trick goes to its taker
-                nodes[ply, N_FINE] = 0
-                winner = _kept_by(params, played_cards, played_options, nodes, ply, card)
+            for shift in range(index, 0, -1):
+                move_cards[ply, shift] = move_cards[ply, shift - 1]
+                move_options[ply, shift] = move_options[ply, shift - 1]
+            move_cards[ply, 0] = card
+            move_options[ply, 0] = option
+            return
+
+
+# -- max^n: every seat plays for its own points ----------------------------------------------
+
+#: Bits of one position in a packed outcome of ``solve_moves_maxn``: its tricks (6 bits), then
+#: the Jokers it led with other cards in hand (2 bits, the lead fines).
+SEAT_BITS = 8
+TAKEN_MASK = 63
+MAXN_PLAYERS = 7
+
+
+@jit()
+def outcome_score(rows: np.ndarray, packed: int, position: int, fine: int) -> int:
+    """The points of ``position`` in a packed outcome: its row at its tricks, plus its fines."""
+    own = packed >> (SEAT_BITS * position)
+    return rows[position, own & TAKEN_MASK] + fine * ((own >> 6) & 3)
+
+
+@jit()
+def _mix(value: int) -> int:
+    """A 64-bit mix of a packed trick count vector, for the table's key."""
+    value = (value ^ (value >> 29)) * -4658895280553007687
+    return value ^ (value >> 32)
+
+
+# -- the search, one loop for both models -----------------------------------------------------
+
+def _searcher(maxn: bool, name: str, doc: str) -> Callable[..., int]:
+    """The search of one model, compiled: paranoid alpha-beta (``maxn`` False) or max^n. One
+    loop serves both, ``maxn`` a constant of each compiled copy (a closure variable): numba
+    prunes each ``if maxn`` branch before it types the function, so each copy holds only its
+    own model's lines (``rows`` may be the one row of the paranoid search or every position's
+    of max^n) and runs as fast as the two loops written apart did: side by side on the same
+    recorded positions (``benchmarks/solver_ab.py``, the same values and nodes) the paranoid
+    search took 0.83-0.99 of their time and max^n 0.60-0.73, and the first call compiles in
+    the same time. ``name`` names the copy (numba's cache keeps each apart).
+
+    Both take the same arguments: ``rows``, the root (``nodes[root]``) and its forced move, the
+    explicit stack (``_search_stack``), the transposition table (``table_low`` and
+    ``table_high`` the bounds of the paranoid search; max^n keeps one exact outcome, in
+    ``table_low``, and reads no ``table_high``) and ``stats``.
+    """
+
+    def search(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
+               root: int, forced_card: int, forced_option: int, nodes: np.ndarray,
+               played_cards: np.ndarray, played_options: np.ndarray, move_cards: np.ndarray,
+               move_options: np.ndarray, table_keys: np.ndarray, table_low: np.ndarray,
+               table_high: np.ndarray, table_move: np.ndarray, stats: np.ndarray) -> int:
+        players = params[PARAM_PLAYERS]
+        decider = params[PARAM_DECIDER]
+        fine = params[PARAM_LEAD_FINE]
+        ply = root
+        returning = False
+        result = 0
+        while True:
+            if returning:  # the child of the node at ``ply`` has its value in ``result``
+                mover = nodes[ply, N_MOVER]
+                hands[mover] = nodes[ply, N_HAND]
+                if stats[STAT_ABORTED]:
+                    return 0
+                index = nodes[ply, N_INDEX]
+                move = move_cards[ply, index] * MOVE_RADIX + move_options[ply, index] + 1
+                if maxn:  # the most for the mover, then the least for the decider, then the least
+                    own = outcome_score(rows, result, mover, fine)
+                    theirs = outcome_score(rows, result, decider, fine)
+                    if index == 0 or own > nodes[ply, N_ALPHA] or (own == nodes[ply, N_ALPHA] and (
+                            theirs < nodes[ply, N_BETA]
+                            or (theirs == nodes[ply, N_BETA] and result < nodes[ply, N_BEST]))):
+                        nodes[ply, N_BEST] = result
+                        nodes[ply, N_ALPHA] = own
+                        nodes[ply, N_BETA] = theirs
+                        nodes[ply, N_BEST_MOVE] = move
+                    cut = (params[PARAM_CUT_OFFS] != 0
+                           and nodes[ply, N_ALPHA] >= nodes[ply, N_WINDOW_ALPHA]
+                           and (mover == decider
+                                or nodes[ply, N_BETA] <= nodes[ply, N_WINDOW_BETA]))
+                else:
+                    value = nodes[ply, N_FINE] + result
+                    if mover == decider:
+                        if value > nodes[ply, N_BEST]:
+                            nodes[ply, N_BEST] = value
+                            nodes[ply, N_BEST_MOVE] = move
+                        if value > nodes[ply, N_ALPHA]:
+                            nodes[ply, N_ALPHA] = value
+                    else:
+                        if value < nodes[ply, N_BEST]:
+                            nodes[ply, N_BEST] = value
+                            nodes[ply, N_BEST_MOVE] = move
+                        if value < nodes[ply, N_BETA]:
+                            nodes[ply, N_BETA] = value
+                    cut = nodes[ply, N_ALPHA] >= nodes[ply, N_BETA]
+                nodes[ply, N_INDEX] = nodes[ply, N_COUNT] if cut else index + 1
+                returning = False
+            elif nodes[ply, N_ENTERED] == 0:
+                nodes[ply, N_ENTERED] = 1
+                stats[STAT_NODES] += 1
+                if stats[STAT_NODES] > params[PARAM_BUDGET]:
+                    stats[STAT_ABORTED] = 1
+                    return 0
+                forced = ply == root and forced_card >= 0
+                if maxn:
+                    done, value = _enter_maxn(params, zobrist, hands, nodes, ply, forced,
+                                              table_keys, table_low)
+                else:
+                    done, value = _enter(params, rows, zobrist, hands, nodes, ply, forced,
+                                         table_keys, table_low, table_high)
+                if done:
+                    if ply == root:
+                        return value
+                    result = value
+                    ply -= 1
+                    returning = True
+                    continue
+                length = nodes[ply, N_LENGTH]
+                mover = (nodes[ply, N_LEADER] + length) % players
+                nodes[ply, N_MOVER] = mover
+                left = popcount(hands[mover])
+                if maxn:  # the most the mover and the least the decider can still get
+                    packed = nodes[ply, N_TAKEN]
+                    taken = (packed >> (SEAT_BITS * mover)) & TAKEN_MASK
+                    _, highest, best_count = _reachable(rows[mover], taken, left)
+                    nodes[ply, N_WINDOW_ALPHA] = highest
+                    lowest, _, _ = _reachable(
+                        rows[decider], (packed >> (SEAT_BITS * decider)) & TAKEN_MASK, left)
+                    nodes[ply, N_WINDOW_BETA] = lowest + fine * popcount(hands[decider]
+                                                                         & JOKER_BITS)
+                else:
+                    taken = nodes[ply, N_TAKEN]
+                    _, _, best_count = _reachable(rows, taken, left)
+                if forced:
+                    move_cards[ply, 0] = forced_card
+                    move_options[ply, 0] = forced_option
+                    count = 1
+                elif length == players:  # a keep node: keep or decline the trick
+                    count = _keep_moves(move_cards, move_options, ply)
+                else:
+                    count = _generate(params, hands, mover, played_cards[ply - length:ply],
+                                      played_options[ply - length:ply], length, nodes[ply, N_LED],
+                                      nodes[ply, N_TRUMP], nodes[ply, N_PLAYED], move_cards,
+                                      move_options, ply, best_count > taken)
+                    if not maxn:  # (a max^n node the table knows returned above)
+                        slot = nodes[ply, N_SLOT]
+                        if (slot >= 0 and table_keys[slot] == nodes[ply, N_ENTRY]
+                                and table_move[slot] > 0):
+                            _table_move_first(move_cards, move_options, ply, count,
+                                              table_move[slot])
+                nodes[ply, N_COUNT] = count
+                nodes[ply, N_INDEX] = 0
+                if not maxn:
+                    nodes[ply, N_BEST] = -INFINITY if mover == decider else INFINITY
+                    nodes[ply, N_BEST_MOVE] = 0
+            if nodes[ply, N_INDEX] < nodes[ply, N_COUNT]:  # play the next move: open the child
+                index = nodes[ply, N_INDEX]
+                card = move_cards[ply, index]
+                option = move_options[ply, index]
+                mover = nodes[ply, N_MOVER]
+                length = nodes[ply, N_LENGTH]
+                leader = nodes[ply, N_LEADER]
+                hand = hands[mover]
+                nodes[ply, N_HAND] = hand
+                taken = nodes[ply, N_TAKEN]
                 child = ply + 1
-                _after_keep(nodes, ply, child, winner, params[PARAM_TRUMP])
-                nodes[child, N_ALPHA] = nodes[ply, N_ALPHA]
-                nodes[child, N_BETA] = nodes[ply, N_BETA]
-                nodes[child, N_TAKEN] = nodes[ply, N_TAKEN] + (winner == decider)
-                ply = child
-                continue
-            bit = 1 << card
-            fine = 0
-            if length == 0 and mover == decider and params[PARAM_LEAD_FINE] != 0:
-                fine = lead_fine(card, popcount(hand), params[PARAM_LEAD_FINE])
-            nodes[ply, N_FINE] = fine
-            hands[mover] = hand & ~bit
-            played_cards[ply] = card
-            played_options[ply] = option
-            led = nodes[ply, N_LED]
-            new_led = led_suit_after(led, card, length, _call_of(option), _suit_of_call(option))
-            new_trump = nodes[ply, N_TRUMP]
-            if params[PARAM_CIRCULAR] and led < 0 and new_led >= 0:
-                new_trump = circular_trick_trump(new_led)
-            child = ply + 1
-            nodes[child, N_PLAYED] = nodes[ply, N_PLAYED] | bit
-            nodes[child, N_KEY] = nodes[ply, N_KEY] ^ zobrist[54 * mover + card]
-            nodes[child, N_ALPHA] = nodes[ply, N_ALPHA] - fine
-            nodes[child, N_BETA] = nodes[ply, N_BETA] - fine
-            nodes[child, N_ENTERED] = 0
-            if length + 1 < players:
-                nodes[child, N_LENGTH] = length + 1
-                nodes[child, N_LEADER] = leader
-                nodes[child, N_LED] = new_led
-                nodes[child, N_TRUMP] = new_trump
-                nodes[child, N_TAKEN] = nodes[ply, N_TAKEN]
-            else:
-                position = trick_winner(played_cards[child - players:child],
-                                        played_options[child - players:child], players,
-                                        new_led, new_trump, params[PARAM_TRUMP_WINS] != 0,
-                                        params[PARAM_TWO_JOKERS], -1)
-                if params[PARAM_KEEP] and may_decline(played_cards[child - players], position):
-                    _open_keep(nodes, child, players, leader, new_led, new_trump,
-                               nodes[ply, N_TAKEN])
+                if length == players:  # keep or decline: the trick goes to its taker
+                    winner = _kept_by(params, played_cards, played_options, nodes, ply, card)
+                    _after_keep(nodes, ply, child, winner, params[PARAM_TRUMP])
+                    if maxn:
+                        nodes[child, N_TAKEN] = taken + (1 << (SEAT_BITS * winner))
+                    else:
+                        nodes[ply, N_FINE] = 0
+                        nodes[child, N_ALPHA] = nodes[ply, N_ALPHA]
+                        nodes[child, N_BETA] = nodes[ply, N_BETA]
+                        nodes[child, N_TAKEN] = taken + (winner == decider)
                     ply = child
                     continue
-                winner = (leader + position) % players
-                nodes[child, N_LENGTH] = 0
-                nodes[child, N_LEADER] = winner
-                nodes[child, N_LED] = -1
-                nodes[child, N_TRUMP] = params[PARAM_TRUMP]
-                nodes[child, N_TAKEN] = nodes[ply, N_TAKEN] + (winner == decider)
-            ply = child
-            continue
-        # every move searched (or cut off): store the bounds, return the value
-        best = nodes[ply, N_BEST]
-        slot = nodes[ply, N_SLOT]
-        if slot >= 0:
-            entry_key = nodes[ply, N_ENTRY]
-            if table_keys[slot] != entry_key:
-                table_keys[slot] = entry_key
-                table_low[slot] = -INFINITY
-                table_high[slot] = INFINITY
-            if best <= nodes[ply, N_WINDOW_ALPHA]:
-                table_high[slot] = best
-            elif best >= nodes[ply, N_WINDOW_BETA]:
-                table_low[slot] = best
-            else:
-                table_low[slot] = best
-                table_high[slot] = best
-            table_move[slot] = nodes[ply, N_BEST_MOVE]
-        if ply == root:
-            return best
-        result = best
-        ply -= 1
-        returning = True
+                bit = 1 << card
+                if maxn:  # a fined lead counts in the mover's bits of the outcome
+                    if length == 0 and fine != 0 and lead_fine(card, popcount(hand), fine) != 0:
+                        taken += 1 << (SEAT_BITS * mover + 6)
+                else:  # the decider's fine counts in the value, the child's window moves by it
+                    fined = 0
+                    if length == 0 and mover == decider and fine != 0:
+                        fined = lead_fine(card, popcount(hand), fine)
+                    nodes[ply, N_FINE] = fined
+                    nodes[child, N_ALPHA] = nodes[ply, N_ALPHA] - fined
+                    nodes[child, N_BETA] = nodes[ply, N_BETA] - fined
+                hands[mover] = hand & ~bit
+                played_cards[ply] = card
+                played_options[ply] = option
+                led = nodes[ply, N_LED]
+                new_led = led_suit_after(led, card, length, _call_of(option),
+                                         _suit_of_call(option))
+                new_trump = nodes[ply, N_TRUMP]
+                if params[PARAM_CIRCULAR] and led < 0 and new_led >= 0:
+                    new_trump = circular_trick_trump(new_led)
+                nodes[child, N_PLAYED] = nodes[ply, N_PLAYED] | bit
+                nodes[child, N_KEY] = nodes[ply, N_KEY] ^ zobrist[54 * mover + card]
+                nodes[child, N_ENTERED] = 0
+                if length + 1 < players:
+                    nodes[child, N_LENGTH] = length + 1
+                    nodes[child, N_LEADER] = leader
+                    nodes[child, N_LED] = new_led
+                    nodes[child, N_TRUMP] = new_trump
+                    nodes[child, N_TAKEN] = taken
+                else:
+                    position = trick_winner(played_cards[child - players:child],
+                                            played_options[child - players:child], players,
+                                            new_led, new_trump, params[PARAM_TRUMP_WINS] != 0,
+                                            params[PARAM_TWO_JOKERS], -1)
+                    if params[PARAM_KEEP] and may_decline(played_cards[child - players],
+                                                          position):
+                        _open_keep(nodes, child, players, leader, new_led, new_trump, taken)
+                        ply = child
+                        continue
+                    winner = (leader + position) % players
+                    nodes[child, N_LENGTH] = 0
+                    nodes[child, N_LEADER] = winner
+                    nodes[child, N_LED] = -1
+                    nodes[child, N_TRUMP] = params[PARAM_TRUMP]
+                    if maxn:
+                        nodes[child, N_TAKEN] = taken + (1 << (SEAT_BITS * winner))
+                    else:
+                        nodes[child, N_TAKEN] = taken + (winner == decider)
+                ply = child
+                continue
+            # every move searched (or cut off): store the node in the table, return its value
+            best = nodes[ply, N_BEST]
+            slot = nodes[ply, N_SLOT]
+            if slot >= 0:
+                entry_key = nodes[ply, N_ENTRY]
+                if maxn:  # exact
+                    table_keys[slot] = entry_key
+                    table_low[slot] = best
+                else:  # a bound, or both
+                    if table_keys[slot] != entry_key:
+                        table_keys[slot] = entry_key
+                        table_low[slot] = -INFINITY
+                        table_high[slot] = INFINITY
+                    if best <= nodes[ply, N_WINDOW_ALPHA]:
+                        table_high[slot] = best
+                    elif best >= nodes[ply, N_WINDOW_BETA]:
+                        table_low[slot] = best
+                    else:
+                        table_low[slot] = best
+                        table_high[slot] = best
+                table_move[slot] = nodes[ply, N_BEST_MOVE]
+            if ply == root:
+                return best
+            result = best
+            ply -= 1
+            returning = True
+
+    search.__name__ = search.__qualname__ = name
+    search.__doc__ = doc
+    return jit()(search)
+
+
+_search = _searcher(False, "_search", """The value for the deciding seat of the node set up at
+    ``nodes[root]``, after the forced move when ``forced_card`` >= 0 (alpha-beta, fail-soft, on an
+    explicit stack: numba's cache cannot hold a recursive function). The cards of a trick are the
+    moves of the plies before: ``played_cards[ply - k]`` is the ``k``-th last card played (the
+    trick under way at the root is written below it).""")
+
+_search_maxn = _searcher(True, "_search_maxn", """The packed outcome (every position's final
+    tricks and fines) of the node at ``nodes[root]`` when every seat plays for its own points
+    (max^n, Luckhardt and Irani 1986): the seat to move takes the move whose outcome gives it the
+    most, and among those the one that gives the deciding seat the least, and among those the
+    least packed outcome (a total order, so the outcome is one and the same whatever the order of
+    the moves). With ``params[PARAM_CUT_OFFS]`` a node stops once its mover has the most it can
+    get and the deciding seat the least: the deciding seat's points are then settled, though not
+    always which of the outcomes equal for both is taken, which a seat further up may weigh
+    differently (faster, and a value that may differ from the exact one in those ties). On the
+    explicit stack of ``_search``; ``nodes[ply, N_TAKEN]`` holds the packed outcome so far,
+    ``N_ALPHA`` and ``N_BETA`` the best child's points for the mover and for the deciding seat,
+    ``N_WINDOW_ALPHA`` and ``N_WINDOW_BETA`` the most the mover and the least the deciding seat
+    can still get (a cut-off once both are reached).""")
 
 
 @jit()
@@ -648,6 +797,23 @@ def _search_stack(params: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
 
 
 @jit()
+def _set_root(nodes: np.ndarray, root: int, leader: int, led_suit: int, trick_trump: int,
+              played: int, taken: int, key: int) -> None:
+    """Set up the root node of a search from the position (``taken``: the deciding seat's
+    tricks, or max^n's packed outcome so far), its window the widest."""
+    nodes[root, N_LENGTH] = root
+    nodes[root, N_LEADER] = leader
+    nodes[root, N_LED] = led_suit
+    nodes[root, N_TRUMP] = trick_trump
+    nodes[root, N_PLAYED] = played
+    nodes[root, N_TAKEN] = taken
+    nodes[root, N_KEY] = key
+    nodes[root, N_ALPHA] = -INFINITY
+    nodes[root, N_BETA] = INFINITY
+    nodes[root, N_ENTERED] = 0
+
+
+@jit()
 def solve_moves(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
                 trick_cards: np.ndarray, trick_options: np.ndarray, trick_length: int,
                 leader: int, led_suit: int, trick_trump: int, played: int, taken: int,
@@ -667,216 +833,12 @@ def solve_moves(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands:
     """
     key, move_cards, move_options, nodes, played_cards, played_options = _search_stack(
         params, zobrist, hands, trick_cards, trick_options, trick_length)
-    root = trick_length
     for index in range(len(cards)):
-        nodes[root, N_LENGTH] = trick_length
-        nodes[root, N_LEADER] = leader
-        nodes[root, N_LED] = led_suit
-        nodes[root, N_TRUMP] = trick_trump
-        nodes[root, N_PLAYED] = played
-        nodes[root, N_TAKEN] = taken
-        nodes[root, N_KEY] = key
-        nodes[root, N_ALPHA] = -INFINITY
-        nodes[root, N_BETA] = INFINITY
-        nodes[root, N_ENTERED] = 0
-        values[index] = _search(params, row, zobrist, hands, root, cards[index],
+        _set_root(nodes, trick_length, leader, led_suit, trick_trump, played, taken, key)
+        values[index] = _search(params, row, zobrist, hands, trick_length, cards[index],
                                 options[index], nodes, played_cards, played_options,
                                 move_cards, move_options, table_keys, table_low, table_high,
                                 table_move, stats)
-
-
-# -- max^n: every seat plays for its own points ----------------------------------------------
-
-#: Bits of one position in a packed outcome of ``solve_moves_maxn``: its tricks (6 bits), then
-#: the Jokers it led with other cards in hand (2 bits, the lead fines).
-SEAT_BITS = 8
-TAKEN_MASK = 63
-MAXN_PLAYERS = 7
-
-
-@jit()
-def outcome_score(rows: np.ndarray, packed: int, position: int, fine: int) -> int:
-    """The points of ``position`` in a packed outcome: its row at its tricks, plus its fines."""
-    own = packed >> (SEAT_BITS * position)
-    return rows[position, own & TAKEN_MASK] + fine * ((own >> 6) & 3)
-
-
-@jit()
-def _mix(value: int) -> int:
-    """A 64-bit mix of a packed trick count vector, for the table's key."""
-    value = (value ^ (value >> 29)) * -4658895280553007687
-    return value ^ (value >> 32)
-
-
-@jit()
-def _search_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
-                 root: int, forced_card: int, forced_option: int, nodes: np.ndarray,
-                 played_cards: np.ndarray, played_options: np.ndarray, move_cards: np.ndarray,
-                 move_options: np.ndarray, table_keys: np.ndarray, table_value: np.ndarray,
-                 table_move: np.ndarray, stats: np.ndarray) -> int:
-    """The packed outcome (every position's final tricks and fines) of the node at
-    ``nodes[root]`` when every seat plays for its own points (max^n, Luckhardt and Irani 1986):
-    the seat to move takes the move whose outcome gives it the most, and among those the one that
-    gives the deciding seat the least, and among those the least packed outcome (a total order,
-    so the outcome is one and the same whatever the order of the moves). With
-    ``params[PARAM_CUT_OFFS]`` a node stops once its mover has the most it can get and the deciding
-    seat the least: the deciding seat's points are then settled, though not always which of the
-    outcomes equal for both is taken, which a seat further up may weigh differently (faster, and
-    a value that may differ from the exact one in those ties). On an explicit stack like
-    ``_search``; ``nodes[ply, N_TAKEN]`` holds the packed outcome so far, ``N_ALPHA`` and
-    ``N_BETA`` the best child's points for the mover and for the deciding seat,
-    ``N_WINDOW_ALPHA`` and ``N_WINDOW_BETA`` the most the mover and the least the deciding seat
-    can still get (a cut-off once both are reached)."""
-    players = params[PARAM_PLAYERS]
-    decider = params[PARAM_DECIDER]
-    fine = params[PARAM_LEAD_FINE]
-    ply = root
-    returning = False
-    result = 0
-    while True:
-        if returning:
-            mover = nodes[ply, N_MOVER]
-            hands[mover] = nodes[ply, N_HAND]
-            if stats[STAT_ABORTED]:
-                return 0
-            own = outcome_score(rows, result, mover, fine)
-            theirs = outcome_score(rows, result, decider, fine)
-            index = nodes[ply, N_INDEX]
-            if index == 0 or own > nodes[ply, N_ALPHA] or (own == nodes[ply, N_ALPHA] and (
-                    theirs < nodes[ply, N_BETA]
-                    or (theirs == nodes[ply, N_BETA] and result < nodes[ply, N_BEST]))):
-                nodes[ply, N_BEST] = result
-                nodes[ply, N_ALPHA] = own
-                nodes[ply, N_BETA] = theirs
-                nodes[ply, N_BEST_MOVE] = move_cards[ply, index] * MOVE_RADIX + move_options[
-                    ply, index] + 1
-            nodes[ply, N_INDEX] = index + 1
-            if params[PARAM_CUT_OFFS] and nodes[ply, N_ALPHA] >= nodes[ply, N_WINDOW_ALPHA] and (
-                    mover == decider or nodes[ply, N_BETA] <= nodes[ply, N_WINDOW_BETA]):
-                nodes[ply, N_INDEX] = nodes[ply, N_COUNT]
-            returning = False
-        elif nodes[ply, N_ENTERED] == 0:
-            nodes[ply, N_ENTERED] = 1
-            stats[STAT_NODES] += 1
-            if stats[STAT_NODES] > params[PARAM_BUDGET]:
-                stats[STAT_ABORTED] = 1
-                return 0
-            forced = ply == root and forced_card >= 0
-            length = nodes[ply, N_LENGTH]
-            leader = nodes[ply, N_LEADER]
-            packed = nodes[ply, N_TAKEN]
-            nodes[ply, N_SLOT] = -1
-            done = False
-            if length == 0 and not forced:
-                if popcount(hands[leader]) == 0:
-                    done = True
-                    result = packed
-                else:
-                    entry_key = (nodes[ply, N_KEY] ^ zobrist[54 * players + leader]
-                                 ^ _mix(packed) ^ params[PARAM_SALT])
-                    lock = params[PARAM_LOCK_CARD]
-                    if lock >= 0 and nodes[ply, N_PLAYED] >> lock & 1:
-                        entry_key ^= zobrist[54 * players + players + 63]
-                    slot = entry_key & (len(table_keys) - 1)
-                    nodes[ply, N_SLOT] = slot
-                    nodes[ply, N_ENTRY] = entry_key
-                    if table_keys[slot] == entry_key:
-                        done = True
-                        result = table_value[slot]
-            if done:
-                if ply == root:
-                    return result
-                ply -= 1
-                returning = True
-                continue
-            mover = (leader + length) % players
-            nodes[ply, N_MOVER] = mover
-            left = popcount(hands[mover])
-            mover_taken = (packed >> (SEAT_BITS * mover)) & TAKEN_MASK
-            _, highest, best_count = _reachable(rows[mover], mover_taken, left)
-            nodes[ply, N_WINDOW_ALPHA] = highest
-            decider_taken = (packed >> (SEAT_BITS * decider)) & TAKEN_MASK
-            lowest, _, _ = _reachable(rows[decider], decider_taken, left)
-            nodes[ply, N_WINDOW_BETA] = lowest + fine * popcount(hands[decider] & JOKER_BITS)
-            if forced:
-                move_cards[ply, 0] = forced_card
-                move_options[ply, 0] = forced_option
-                count = 1
-            elif length == players:  # a keep node: keep or decline the trick
-                count = _keep_moves(move_cards, move_options, ply)
-            else:
-                count = _generate(params, hands, mover, played_cards[ply - length:ply],
-                                  played_options[ply - length:ply], length, nodes[ply, N_LED],
-                                  nodes[ply, N_TRUMP], nodes[ply, N_PLAYED], move_cards,
-                                  move_options, ply, best_count > mover_taken)
-            nodes[ply, N_COUNT] = count
-            nodes[ply, N_INDEX] = 0
-        if nodes[ply, N_INDEX] < nodes[ply, N_COUNT]:
-            index = nodes[ply, N_INDEX]
-            card = move_cards[ply, index]
-            option = move_options[ply, index]
-            mover = nodes[ply, N_MOVER]
-            length = nodes[ply, N_LENGTH]
-            leader = nodes[ply, N_LEADER]
-            hand = hands[mover]
-            nodes[ply, N_HAND] = hand
-            packed = nodes[ply, N_TAKEN]
-            if length == players:  # keep or decline: the trick goes to its taker
-                winner = _kept_by(params, played_cards, played_options, nodes, ply, card)
-                child = ply + 1
-                _after_keep(nodes, ply, child, winner, params[PARAM_TRUMP])
-                nodes[child, N_TAKEN] = packed + (1 << (SEAT_BITS * winner))
-                ply = child
-                continue
-            bit = 1 << card
-            if length == 0 and fine != 0 and lead_fine(card, popcount(hand), fine) != 0:
-                packed += 1 << (SEAT_BITS * mover + 6)
-            hands[mover] = hand & ~bit
-            played_cards[ply] = card
-            played_options[ply] = option
-            led = nodes[ply, N_LED]
-            new_led = led_suit_after(led, card, length, _call_of(option), _suit_of_call(option))
-            new_trump = nodes[ply, N_TRUMP]
-            if params[PARAM_CIRCULAR] and led < 0 and new_led >= 0:
-                new_trump = circular_trick_trump(new_led)
-            child = ply + 1
-            nodes[child, N_PLAYED] = nodes[ply, N_PLAYED] | bit
-            nodes[child, N_KEY] = nodes[ply, N_KEY] ^ zobrist[54 * mover + card]
-            nodes[child, N_ENTERED] = 0
-            if length + 1 < players:
-                nodes[child, N_LENGTH] = length + 1
-                nodes[child, N_LEADER] = leader
-                nodes[child, N_LED] = new_led
-                nodes[child, N_TRUMP] = new_trump
-                nodes[child, N_TAKEN] = packed
-            else:
-                position = trick_winner(played_cards[child - players:child],
-                                        played_options[child - players:child], players,
-                                        new_led, new_trump, params[PARAM_TRUMP_WINS] != 0,
-                                        params[PARAM_TWO_JOKERS], -1)
-                if params[PARAM_KEEP] and may_decline(played_cards[child - players], position):
-                    _open_keep(nodes, child, players, leader, new_led, new_trump, packed)
-                    ply = child
-                    continue
-                winner = (leader + position) % players
-                nodes[child, N_LENGTH] = 0
-                nodes[child, N_LEADER] = winner
-                nodes[child, N_LED] = -1
-                nodes[child, N_TRUMP] = params[PARAM_TRUMP]
-                nodes[child, N_TAKEN] = packed + (1 << (SEAT_BITS * winner))
-            ply = child
-            continue
-        best = nodes[ply, N_BEST]
-        slot = nodes[ply, N_SLOT]
-        if slot >= 0:
-            table_keys[slot] = nodes[ply, N_ENTRY]
-            table_value[slot] = best
-            table_move[slot] = nodes[ply, N_BEST_MOVE]
-        if ply == root:
-            return best
-        result = best
-        ply -= 1
-        returning = True
 
 
 @jit()
@@ -892,20 +854,12 @@ def solve_moves_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray,
     ``cards[0]`` -1, the outcome of the position itself."""
     key, move_cards, move_options, nodes, played_cards, played_options = _search_stack(
         params, zobrist, hands, trick_cards, trick_options, trick_length)
-    root = trick_length
     for index in range(len(cards)):
-        nodes[root, N_LENGTH] = trick_length
-        nodes[root, N_LEADER] = leader
-        nodes[root, N_LED] = led_suit
-        nodes[root, N_TRUMP] = trick_trump
-        nodes[root, N_PLAYED] = played
-        nodes[root, N_TAKEN] = packed
-        nodes[root, N_KEY] = key
-        nodes[root, N_ENTERED] = 0
-        outcomes[index] = _search_maxn(params, rows, zobrist, hands, root, cards[index],
+        _set_root(nodes, trick_length, leader, led_suit, trick_trump, played, packed, key)
+        outcomes[index] = _search_maxn(params, rows, zobrist, hands, trick_length, cards[index],
                                        options[index], nodes, played_cards, played_options,
                                        move_cards, move_options, table_keys, table_value,
-                                       table_move, stats)
+                                       table_value, table_move, stats)
 
 
 def new_table(bits: int = 18) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
