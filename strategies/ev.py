@@ -33,7 +33,7 @@ from .heuristic import (
 from .search import BidEvidence, Deadline, guesses, playout
 from .tactics import Rules, best_bid, points_table, rules_for
 
-__all__ = ["ExpectedValueStrategy", "best_bid", "points_table"]
+__all__ = ["CardSearchStrategy", "ExpectedValueStrategy", "best_bid", "points_table"]
 
 
 def candidate_bids(observation: Observation, window: int, outlook: PremiumOutlook | None
@@ -140,3 +140,23 @@ class ExpectedValueStrategy(HeuristicStrategy):
                 break
         fallback = HeuristicStrategy.trump_action(self, observation)  # breaks ties
         return max(actions, key=lambda action: (totals[action], action == fallback))
+
+
+class CardSearchStrategy(ExpectedValueStrategy):
+    """A player that searches its cards too (``search_play``, its own), and bids and names trump
+    as ``ev`` with ``bid_samples`` guesses (its ``samples`` are the card decision's): the base of
+    ``ismcts`` and ``pimc``."""
+
+    @property
+    def bid_guesses(self) -> int:
+        """Guesses per bid and per trump choice: ``bid_samples``."""
+        return int(self.bid_samples)  # type: ignore[attr-defined]
+
+    def play_action(self, observation: Observation, outlook: PremiumOutlook | None) -> Action:
+        """Search the card to play."""
+        return self.search_play(observation, outlook)
+
+    def search_play(self, observation: Observation,
+                    outlook: PremiumOutlook | None = None) -> Action:
+        """The card the search chooses."""
+        raise NotImplementedError

@@ -33,7 +33,7 @@ from raspis.engine.determinize import Determinizer, play_options
 from raspis.engine.game import Game, Phase
 
 from .base import Parameter
-from .ev import ExpectedValueStrategy
+from .ev import CardSearchStrategy
 from .heuristic import PremiumOutlook, play_from_observation, policy_action, premium_parameters
 from .search import (
     BidEvidence,
@@ -81,7 +81,7 @@ class _Node:
         self.player = player
 
 
-class IsmctsStrategy(ExpectedValueStrategy):
+class IsmctsStrategy(CardSearchStrategy):
     """Single-observer ISMCTS card play with heuristic rollouts; bids as ``ev``.
 
     Parameters: ``iterations`` (determinized descents per card decision), ``time`` (seconds per
@@ -110,16 +110,6 @@ class IsmctsStrategy(ExpectedValueStrategy):
         super().__init__(**options)
         if self.rollout not in ("heuristic", "random"):
             raise ValueError(f"rollout must be 'heuristic' or 'random', not {self.rollout!r}")
-
-    @property
-    def bid_guesses(self) -> int:
-        """Guesses per bid and per trump choice: ``bid_samples`` (``samples`` are the card
-        decision's)."""
-        return int(self.bid_samples)
-
-    def play_action(self, observation: Observation, outlook: PremiumOutlook | None) -> Action:
-        """Search the card to play (``search_play``)."""
-        return self.search_play(observation, outlook)
 
     def search_play(self, observation: Observation,
                     outlook: PremiumOutlook | None = None) -> Action:

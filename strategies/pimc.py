@@ -38,7 +38,7 @@ from raspis.engine.determinize import Determinizer
 from raspis.engine.game import Phase
 
 from .base import Parameter
-from .ev import ExpectedValueStrategy, candidate_bids
+from .ev import CardSearchStrategy, candidate_bids
 from .heuristic import (
     PREMIUM_PARAMETERS,
     PremiumOutlook,
@@ -62,7 +62,7 @@ SOLVE_MODES = ("exact", "playout")
 BIDDING_MODES = ("solve", "playout")
 
 
-class PimcStrategy(ExpectedValueStrategy):
+class PimcStrategy(CardSearchStrategy):
     """Determinized card play over sampled hidden hands, each guess solved exactly.
 
     Parameters: ``samples`` (guesses of the hidden hands per card decision), ``solve`` (``exact``
@@ -116,16 +116,6 @@ class PimcStrategy(ExpectedValueStrategy):
         if self._solver is None:
             self._solver = OpenHandSolver(budget=self.budget, model=self.model)
         return self._solver
-
-    @property
-    def bid_guesses(self) -> int:
-        """Guesses per bid and per trump choice: ``bid_samples`` (``samples`` are the card
-        decision's)."""
-        return int(self.bid_samples)
-
-    def play_action(self, observation: Observation, outlook: PremiumOutlook | None) -> Action:
-        """Search the card to play (``search_play``)."""
-        return self.search_play(observation, outlook)
 
     def bid_action(self, observation: Observation, outlook: PremiumOutlook | None) -> Action:
         """Search the bid (``search_bid_action``)."""
