@@ -1,10 +1,12 @@
-"""``raspis strategies``: the strategies that can be named in a spec."""
+"""``raspis strategies``: the strategies that can be named in a spec (``list``), and ``strong``'s
+bid table fitted for a variant (``fit``)."""
 
 from __future__ import annotations
 
 import click
 from raspis.strategies.registry import BUILTINS, available_strategies
 
+from .common import friendly_errors
 from .terminal import terminal_width, wrap
 
 
@@ -30,3 +32,73 @@ def list_strategies() -> None:
                             4, 8))
     click.echo("\n" + wrap("Also: module.path:ClassName[:k=v,...] or ./file.py:ClassName[:k=v,...]",
                            columns))
+
+
+@strategies_group.command("fit")
+@click.option("--variant", "-v", "variant_spec", required=True,
+              help="preset name or variant .toml file")
+@click.option("--players", "-p", type=click.IntRange(min=1), default=4, show_default=True,
+              help="number of players")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=4000, show_default=True,
+              help="self-play games to fit on (classic: about 150 a second on one core, once "
+              "compiled)")
+@click.option("--seed", "-s", type=click.IntRange(0, 2**40), default=1, show_default=True,
+              help="seed of the games (0 to 2^40): the same seed writes the same file")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@friendly_errors
+def fit_command(variant_spec: str, players: int, games: int, seed: int, quiet: bool) -> None:
+    """Fit strong's bid table for a variant by self-play, into the user's fit folder.
+
+    strong bids with a table of what its bids came to in self-play. Presets ship theirs; a
+    variant with other rules bids with the nearest preset's table (and says so on stderr) until
+    it has its own: this command fits it, and saves it in $RASPIS_FIT_DIR (default
+    ~/.local/share/raspis/strong), named by a hash of the variant's rules and the player count,
+    where strong finds it from then on.
+
+    \b
+    raspis strategies fit --variant my-rules.toml --players 4 --games 4000
+    """
+    from raspis.engine import load_variant
+    from raspis.strategies.strong import fit_bids
+    from raspis.strategies.strong_fit import find_fit, save_user_fit
+
+    variant = load_variant(variant_spec).for_player_count(players)
+    bar, update = _fit_progress(quiet, games)
+    try:
+        counts = fit_bids(variant, players, games, seed, progress=update)
+    finally:
+        if bar is not None:
+            bar.stop()
+    path = save_user_fit(variant, players, counts, games, seed)
+    bids = sum(int(block.sum()) for block in counts.values())
+    click.echo(f"{variant.name} at {players} players: {bids:,} bids of {games:,} games -> {path}")
+    used = find_fit(variant, players)
+    if used.kind == "shipped":  # the preset's own table is found first
+        click.echo(f"(strong bids with the shipped table of {used.source} ahead of it: the same "
+                   "rules)", err=True)
+
+
+def _fit_progress(quiet: bool, games: int):  # noqa: ANN202
+    """(bar, update): a bar of the games played, on stderr (none with ``quiet``)."""
+    if quiet:
+        return None, None
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(TextColumn("[bold]fitting"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("games, elapsed"), TimeElapsedColumn(), TextColumn("left"),
+                   TimeRemainingColumn(), console=Console(stderr=True), transient=False)
+    task_id = bar.add_task("games", total=games)
+    bar.start()
+
+    def update(done: int, total: int) -> None:
+        bar.update(task_id, completed=done, total=total)
+
+    return bar, update

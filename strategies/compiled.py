@@ -103,8 +103,9 @@ T_HEADER = 8 + 4 * ORDER_WIDTH
 def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True,
                   strong_on: bool = True) -> np.ndarray:
     """The policies' table (``T_*``); ``strong_on``: with ``strong``'s section (its calibration,
-    worked out on first use), ``fit_bids_on``: with its fitted bid outcomes where they are
-    shipped for the variant's rules (``strong_fit.find_fit``)."""
+    worked out on first use), ``fit_bids_on``: with its fitted bid outcomes: the variant's own
+    (shipped, or fitted by the user), else the nearest preset's, else none
+    (``strong_fit.find_fit``; ``strong_fit.say_fit_notice`` says which where not its own)."""
     variant = plan.variant
     rows = tables.deals
     blocks: dict[tuple[int, int], int] = {}
@@ -140,7 +141,7 @@ def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = Tru
         header[T_STRONG_AT] = -1
         return np.concatenate([header, per_row, *pieces])
     players = tables.players
-    fitted = find_fit(variant, players) if fit_bids_on else None
+    fitted = find_fit(variant, players).counts if fit_bids_on else None
     strong = strong_section(tables.plan, variant.deck_cards, variant.trump.mode == "circular",
                             fitted)
     return np.concatenate([header, per_row, *pieces, strong])

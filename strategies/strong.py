@@ -20,6 +20,7 @@ hides, so there the twin plays as ``strong`` without the premium.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -40,13 +41,15 @@ def policy_table(tables: MachineTables, plan: RulePlan, fitted: bool = True) -> 
 
 
 def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore: float = 0.5,
-             fitted: bool = False) -> dict[int, np.ndarray]:
+             fitted: bool = False,
+             progress: Callable[[int, int], None] | None = None) -> dict[int, np.ndarray]:
     """Count what ``strong``'s bids come to in self-play: ``counts[hand_size][bucket, bid,
     taken]``, the deals of a seat whose expected tricks fell in ``bucket`` (``BUCKETS`` a trick,
     ``strong_policy.fit_bucket``), that bid ``bid`` and took ``taken`` tricks, over ``games``
-    games of four ``strong`` seats (with ``fitted``: the shipped table's bids). A seat with a
-    choice bids, with chance ``explore``, a legal bid one off its own, so that the neighbouring
-    bids are fitted too; every seat plays its bid out as ``strong`` does."""
+    games of ``players`` ``strong`` seats (with ``fitted``: the shipped table's bids). A seat with
+    a choice bids, with chance ``explore``, a legal bid one off its own, so that the neighbouring
+    bids are fitted too; every seat plays its bid out as ``strong`` does. ``progress(done,
+    games)`` is called after each game. The same arguments give the same counts."""
     from .strong_policy import bid_bucket, fit_buckets
 
     generator = random.Random(seed)
@@ -86,6 +89,8 @@ def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore:
                             dtype=np.int64)
                     block[bucket, bid, taken[seat]] += 1
                 pending = []
+        if progress is not None:
+            progress(number + 1, games)
     return counts
 
 

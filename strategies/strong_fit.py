@@ -1,4 +1,4 @@
-"""Which shipped fitted table ``strong`` bids with: found by the rules, not by the variant's name.
+"""Which fitted table ``strong`` bids with: found by the rules, not by the variant's name.
 
 ``strong``'s fitted bid outcomes (``strategies.strong.fit_bids``: what a bid came to in
 self-play, by the seat's expected tricks) are shipped for a few presets at four players
@@ -7,28 +7,59 @@ game: the same options once the name, the description, the sources and the deale
 (``bidding.hook``, ``bidding.hook_from_deal``) are set aside. The hook only takes one bid away
 from the dealer; what a bid comes to in play does not depend on it, so the hook study's
 ``classic-no-hook`` and ``classic-hook-from-4`` (``make run``) bid with ``classic``'s table.
-A variant that only borrows a preset's name (a file named ``classic`` with other rules) gets
-none, and bids from the model alone, as before a table was fitted.
+
+``find_fit`` looks, in order, for
+
+1. ``shipped``: the table of a preset whose rules match (as above);
+2. ``user``: a table fitted for these very rules by ``raspis strategies fit --variant FILE``,
+   kept in the user's fit folder (``fit_dir``: ``$RASPIS_FIT_DIR``, else
+   ``$XDG_DATA_HOME/raspis/strong``, else ``~/.local/share/raspis/strong``), named by a short
+   hash of the rules (``rules_hash``) and the player count;
+3. ``nearest``: else the shipped table, at the same player count and on the same deck, of the
+   preset whose rules differ from the variant's in the fewest options (``rules_distance``: the
+   options of ``rules_key`` compared one by one; a tie goes to the preset's name first in
+   alphabetical order). A variant that extends a preset and changes an option or two gets that
+   preset's table;
+4. ``none``: no table (no preset with a table deals this deck at this player count); ``strong``
+   bids from the model alone.
+
+The last two are not the variant's own table: ``say_fit_notice`` says so once on stderr (the
+parent of a tournament, ``raspis play``), with the command that fits one.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
-from functools import lru_cache
+import os
+import shlex
+import sys
+import zipfile
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant, load_variant, preset_names
 
-from .strong_policy import fit_path, load_fit
+from .strong_policy import fit_counts, fit_path, load_fit
 
 #: Options that do not change what a bid comes to in play (see the module's docstring).
 IGNORED = {"name": None, "description": None, "sources": None,
            "bidding": ("hook", "hook_from_deal")}
 
+#: The environment variable naming the folder of the user's fitted tables.
+FIT_DIR_ENV = "RASPIS_FIT_DIR"
 
-def rules_key(variant: Variant) -> str:
-    """The variant's options as one string, with those of ``IGNORED`` left out."""
+#: The kinds of ``Fit``: the variant's own table (``shipped``, ``user``), another's, or none.
+EXACT_KINDS = ("shipped", "user")
+
+
+def _rules_data(variant: Variant) -> dict[str, Any]:
+    """The variant's options as JSON data, with those of ``IGNORED`` left out."""
     data = variant.model_dump(mode="json")
     for section, keys in IGNORED.items():
         if keys is None:
@@ -36,12 +67,39 @@ def rules_key(variant: Variant) -> str:
         elif isinstance(data.get(section), dict):
             for key in keys:
                 data[section].pop(key, None)
-    return json.dumps(data, sort_keys=True, default=repr)
+    return data
+
+
+def rules_key(variant: Variant) -> str:
+    """The variant's options as one string, with those of ``IGNORED`` left out."""
+    return json.dumps(_rules_data(variant), sort_keys=True, default=repr)
+
+
+def rules_hash(variant: Variant) -> str:
+    """A short hash (12 hex digits) of ``rules_key``: the name of a user's fitted table."""
+    return hashlib.sha256(rules_key(variant).encode()).hexdigest()[:12]
+
+
+def _leaves(data: Any, prefix: str = "") -> dict[str, str]:
+    """Every option of ``data`` by its dotted path (a list is one option), as JSON text."""
+    if isinstance(data, dict):
+        found: dict[str, str] = {}
+        for key, value in data.items():
+            found.update(_leaves(value, f"{prefix}{key}."))
+        return found
+    return {prefix.rstrip("."): json.dumps(data, sort_keys=True, default=repr)}
+
+
+def rules_distance(one: Variant, other: Variant) -> int:
+    """How many options (``rules_key``'s, by dotted path) differ between two variants."""
+    first, second = _leaves(_rules_data(one)), _leaves(_rules_data(other))
+    return sum(first.get(key) != second.get(key) for key in first.keys() | second.keys())
 
 
 @lru_cache(maxsize=16)
-def _shipped(players: int) -> tuple[tuple[str, str], ...]:
-    """(rules key at ``players``, preset name) of every preset with a table at ``players``."""
+def _shipped(players: int) -> tuple[tuple[str, str, Variant], ...]:
+    """(rules key at ``players``, preset name, the preset resolved for ``players``) of every
+    preset with a table at ``players``."""
     found = []
     for name in preset_names():
         if not fit_path(name, players).is_file():
@@ -50,23 +108,176 @@ def _shipped(players: int) -> tuple[tuple[str, str], ...]:
             preset = load_variant(name).for_player_count(players)
         except VariantError:
             continue
-        found.append((rules_key(preset), name))
+        found.append((rules_key(preset), name, preset))
     return tuple(found)
 
 
 def fit_source(variant: Variant, players: int) -> str | None:
     """The preset whose shipped table fits ``variant`` (resolved for ``players``), or None."""
     key = rules_key(variant)
-    for preset_key, name in _shipped(players):
+    for preset_key, name, _ in _shipped(players):
         if preset_key == key:
             return name
     return None
 
 
-def find_fit(variant: Variant, players: int) -> dict[int, np.ndarray] | None:
-    """The fitted bid outcomes ``strong`` bids with for ``variant`` at ``players``, or None."""
-    name = fit_source(variant, players)
-    return None if name is None else load_fit(name, players, variant.deck_mask)
+def fit_dir() -> Path:
+    """The folder of the user's fitted tables: ``$RASPIS_FIT_DIR``, else
+    ``$XDG_DATA_HOME/raspis/strong``, else ``~/.local/share/raspis/strong``."""
+    chosen = os.environ.get(FIT_DIR_ENV)
+    if chosen:
+        return Path(chosen).expanduser()
+    data_home = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data_home) / "raspis" / "strong"
 
 
-__all__ = ["IGNORED", "find_fit", "fit_source", "rules_key"]
+def user_fit_path(variant: Variant, players: int) -> Path:
+    """Where the user's table for ``variant`` (resolved for ``players``) is kept:
+    ``fit_dir()/HASH-PLAYERS.npz``, ``HASH`` its ``rules_hash``."""
+    return fit_dir() / f"{rules_hash(variant)}-{players}.npz"
+
+
+def save_user_fit(variant: Variant, players: int, counts: dict[int, np.ndarray], games: int,
+                  seed: int) -> Path:
+    """Write ``fit_bids``'s counts for ``variant`` (resolved for ``players``) to
+    ``user_fit_path``: the deck mask and counts as the shipped tables keep them (``deck``,
+    ``nHAND_SIZE``), with the rules key, the variant's name, the games and the seed. The same
+    counts give the same bytes (the archive's dates are fixed); written whole, then moved in."""
+    path = user_fit_path(variant, players)
+    arrays: dict[str, np.ndarray] = {
+        "deck": np.int64(variant.deck_mask), "rules": np.array(rules_key(variant)),
+        "variant": np.array(variant.name), "games": np.int64(games), "seed": np.uint64(seed)}
+    for size in sorted(counts):
+        arrays[f"n{size}"] = counts[size].astype(np.int32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, array in arrays.items():
+            buffer = io.BytesIO()
+            np.lib.format.write_array(buffer, np.asarray(array), allow_pickle=False)
+            entry = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(entry, buffer.getvalue())
+    os.replace(partial, path)
+    return path
+
+
+def _load_user(path: Path, key: str, deck: int) -> tuple[dict[int, np.ndarray], str] | None:
+    """(counts, variant name) of the user's table at ``path`` if it was fitted for the rules
+    ``key`` on ``deck``; None if it is missing, unreadable or for other rules."""
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["rules"]) != key or int(data["deck"]) != deck:
+                return None
+            return fit_counts(data), str(data["variant"])
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+        return None
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The table ``strong`` bids with for a variant: ``kind`` (``shipped``, ``user``, ``nearest``
+    or ``none``), ``source`` (the preset's name, or the variant name the user's fit was made
+    for; None for ``none``), the file, and its counts (``counts[hand_size][bucket, bid,
+    taken]``; None for ``none``)."""
+
+    kind: str
+    source: str | None = None
+    path: Path | None = None
+    counts: dict[int, np.ndarray] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def exact(self) -> bool:
+        """Whether the table was fitted for the variant's own rules."""
+        return self.kind in EXACT_KINDS
+
+
+def find_fit(variant: Variant, players: int) -> Fit:
+    """The fitted bid outcomes ``strong`` bids with for ``variant`` at ``players``, and where they
+    come from (the module's docstring: shipped, user, nearest, or none)."""
+    variant = variant.for_player_count(players)
+    key = rules_key(variant)
+    deck = variant.deck_mask
+    shipped = _shipped(players)
+    for preset_key, name, _ in shipped:
+        if preset_key == key:
+            counts = load_fit(name, players, deck)
+            if counts is not None:
+                return Fit("shipped", name, fit_path(name, players), counts)
+    path = fit_dir() / f"{hashlib.sha256(key.encode()).hexdigest()[:12]}-{players}.npz"
+    found = _load_user(path, key, deck)
+    if found is not None:
+        return Fit("user", found[1], path, found[0])
+    same_deck = [(rules_distance(variant, preset), name) for _, name, preset in shipped
+                 if preset.deck_mask == deck]
+    for _, name in sorted(same_deck):
+        counts = load_fit(name, players, deck)
+        if counts is not None:
+            return Fit("nearest", name, fit_path(name, players), counts)
+    return Fit("none")
+
+
+def uses_strong(spec: str) -> bool:
+    """Whether a strategy spec seats ``strong`` (``NAME=strong``, ``isolated+strong:...``)."""
+    from .spec import split_alias, split_isolation
+
+    return split_isolation(split_alias(spec)[1])[1].partition(":")[0].strip() == "strong"
+
+
+def fit_notice(variant: Variant, players: int, spec: str | None = None) -> str | None:
+    """The line that says ``strong`` bids for ``variant`` at ``players`` with a table not fitted
+    for its rules (``find_fit``'s ``nearest`` or ``none``), and the command that fits one
+    (``spec``: the variant as the user named it; default its name); None for its own table."""
+    fit = find_fit(variant, players)
+    if fit.exact:
+        return None
+    name = variant.name
+    command = f"raspis strategies fit --variant {shlex.quote(spec or name)}"
+    if players != 4:
+        command += f" --players {players}"
+    if fit.kind == "nearest":
+        used = f"it bids with {fit.source}'s (the nearest preset)"
+    else:
+        used = ("it bids from the model alone (no preset's table is fitted for its deck at "
+                f"{players} players)")
+    return (f"strong: {name} at {players} players has no fitted bid table of its own; {used}. "
+            f"Fit one: {command}")
+
+
+def say_fit_notice(variant: Variant, players: int, spec: str | None = None) -> str | None:
+    """Print ``fit_notice`` on stderr, once per process for each variant and player count;
+    returns the line (None when there is nothing to say)."""
+    text = fit_notice(variant, players, spec)
+    if text is not None:
+        _say(text)
+    return text
+
+
+@cache
+def _say(text: str) -> None:
+    """Print ``text`` on stderr the first time only (the notice of a variant names it)."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def say_fit_notices(variant_specs: tuple[str, ...] | list[str], players: int,
+                    strategy_specs: tuple[str, ...] | list[str]) -> list[str]:
+    """``say_fit_notice`` for each variant when any seat is ``strong``; the lines said."""
+    if not any(uses_strong(spec) for spec in strategy_specs):
+        return []
+    said = []
+    for spec in variant_specs:
+        try:
+            variant = load_variant(spec).for_player_count(players)
+        except VariantError:
+            continue  # reported by whoever checks the variants
+        text = say_fit_notice(variant, players, spec)
+        if text is not None:
+            said.append(text)
+    return said
+
+
+__all__ = ["FIT_DIR_ENV", "IGNORED", "Fit", "find_fit", "fit_dir", "fit_notice", "fit_source",
+           "rules_distance", "rules_hash", "rules_key", "save_user_fit", "say_fit_notice",
+           "say_fit_notices", "user_fit_path", "uses_strong"]

@@ -373,7 +373,14 @@ def load_fit(name: str, players: int, deck: int) -> dict[int, np.ndarray] | None
     with np.load(path) as data:
         if int(data["deck"]) != deck:
             return None
-        return {int(key[1:]): data[key] for key in data.files if key.startswith("n")}
+        return fit_counts(data)
+
+
+def fit_counts(data) -> dict[int, np.ndarray]:  # noqa: ANN001 - an open ``np.load`` archive
+    """The counts of a fitted table's archive: ``nHAND_SIZE`` arrays, by hand size (the other
+    entries, ``deck`` and a user fit's notes, left out)."""
+    return {int(key[1:]): data[key] for key in data.files
+            if key.startswith("n") and key[1:].isdigit()}
 
 
 # -- what the seat knows ---------------------------------------------------------------------------

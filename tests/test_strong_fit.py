@@ -1,6 +1,8 @@
 """Which shipped fitted table ``strong`` bids with (``strategies.strong_fit``): a variant that plays
 a preset's game, whatever its name and however its dealer's hook is set, bids with that preset's
-table; a variant with other rules gets none, even under a preset's name."""
+table; a variant with other rules has none of its own, even under a preset's name, and bids with
+the nearest preset's on its deck (``find_fit``'s ``nearest``), or none.
+(The user's own fits: ``test_strong_fit_on_demand``.)"""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from raspis.engine import load_variant
 from raspis.engine.core.plan import rule_plan
 from raspis.engine.variant import variant_from_dict
 from raspis.strategies import compiled
-from raspis.strategies.strong_fit import fit_source
+from raspis.strategies.strong_fit import find_fit, fit_source
 from raspis.strategies.strong_policy import fit_path
 
 SHIPPED = ("classic", "joker", "oh-hell")
@@ -38,6 +40,21 @@ def test_other_rules_get_no_table_even_under_a_presets_name(change: dict) -> Non
     variant = variant_from_dict({"extends": "classic", "name": "classic",
                                  **change}).for_player_count(4)
     assert fit_source(variant, 4) is None
+
+
+@pytest.mark.parametrize(("change", "kind", "source"),
+                         [({"scoring": {"exact_per_trick": 20}}, "nearest", "classic"),
+                          ({"play": {"must_trump": False}}, "nearest", "classic"),
+                          ({"deck": {"lowest_rank": 2}}, "none", None)])
+def test_other_rules_bid_with_the_nearest_presets_table_on_their_deck(
+        change: dict, kind: str, source: str | None, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """One option off classic: classic's table; another deck (52 cards): no preset's."""
+    monkeypatch.setenv("RASPIS_FIT_DIR", str(tmp_path))  # no fit of the user's
+    variant = variant_from_dict({"extends": "classic", "name": "classic",
+                                 **change}).for_player_count(4)
+    found = find_fit(variant, 4)
+    assert (found.kind, found.source, found.exact) == (kind, source, False)
+    assert (found.counts is None) == (kind == "none")
 
 
 def test_a_table_is_fitted_at_four_players_only() -> None:

@@ -256,6 +256,11 @@ def _validate_rest(config: TournamentConfig) -> list[dict[str, Any]]:
     for spec in dict.fromkeys(config.strategies):
         _close(try_strategy(spec))  # an isolated one's child is not kept waiting
     display_names(config.strategies)  # two different strategies must not share a name
+    # here, in the parent, once: a variant that ``strong`` bids for with another's table (or
+    # none) is said on stderr (``strong_fit.say_fit_notice``), not by each worker
+    from raspis.strategies.strong_fit import say_fit_notices
+
+    say_fit_notices(config.variants, config.players, config.strategies)
     return variants
 
 

@@ -1,0 +1,153 @@
+"""``strong``'s bid table for a variant without a shipped one (issue 27): ``raspis strategies fit``
+fits one into the user's folder (``RASPIS_FIT_DIR``), where ``strong_fit.find_fit`` finds it; until
+then the variant bids with the nearest preset's table, and one line on stderr says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from raspis.cli.main import cli
+from raspis.engine import load_variant
+from raspis.strategies import strong_fit
+from raspis.strategies.strong_fit import (
+    find_fit,
+    fit_notice,
+    rules_distance,
+    rules_hash,
+    say_fit_notices,
+)
+from raspis.strategies.strong_policy import fit_path, load_fit
+
+#: one option away from classic: what an exact bid scores a trick
+MOD = 'name = "classic-mod"\nextends = "classic"\nscoring.exact_per_trick = 20\n'
+
+
+@pytest.fixture
+def fits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty fit folder of the user's, and notices that may be said again."""
+    folder = tmp_path / "fits"
+    monkeypatch.setenv("RASPIS_FIT_DIR", str(folder))
+    strong_fit._say.cache_clear()
+    return folder
+
+
+@pytest.fixture
+def mod_file(tmp_path: Path) -> Path:
+    path = tmp_path / "classic-mod.toml"
+    path.write_text(MOD)
+    return path
+
+
+def fit(*arguments: str):  # noqa: ANN201
+    return CliRunner().invoke(cli, ["strategies", "fit", "-q", *arguments])
+
+
+def test_the_fit_command_writes_a_table_find_fit_then_finds(fits: Path, mod_file: Path) -> None:
+    variant = load_variant(mod_file).for_player_count(4)
+    assert find_fit(variant, 4).kind == "nearest"
+    result = fit("--variant", str(mod_file), "--games", "20")
+    assert result.exit_code == 0, result.output
+    path = fits / f"{rules_hash(variant)}-4.npz"
+    assert path.is_file() and str(path) in result.output
+    found = find_fit(variant, 4)
+    assert (found.kind, found.source, found.path) == ("user", "classic-mod", path)
+    assert found.exact and fit_notice(variant, 4) is None
+    with np.load(path) as data:
+        assert int(data["deck"]) == variant.deck_mask
+        assert int(data["games"]) == 20 and int(data["seed"]) == 1
+    # 20 games of classic's 28 deals, four bids a deal (some seats have no choice)
+    bids = sum(int(block.sum()) for block in found.counts.values())
+    assert 1_000 < bids <= 20 * 28 * 4
+    assert set(found.counts) == set(range(1, 10))
+    # it is not classic's table
+    classic = load_fit("classic", 4, variant.deck_mask)
+    assert any(not np.array_equal(found.counts[size], classic[size]) for size in classic)
+
+
+def test_the_same_seed_writes_the_same_file(fits: Path, mod_file: Path) -> None:
+    variant = load_variant(mod_file).for_player_count(4)
+    path = fits / f"{rules_hash(variant)}-4.npz"
+    contents = []
+    for seed in ("3", "3", "4"):
+        assert fit("--variant", str(mod_file), "--games", "20", "--seed", seed).exit_code == 0
+        contents.append(path.read_bytes())
+    assert contents[0] == contents[1]
+    assert contents[0] != contents[2]
+
+
+def test_a_variant_one_option_away_bids_with_classics_table(fits: Path, mod_file: Path,
+                                                            capsys: pytest.CaptureFixture) -> None:
+    variant = load_variant(mod_file).for_player_count(4)
+    classic = load_variant("classic").for_player_count(4)
+    assert rules_distance(variant, classic) == 1
+    found = find_fit(variant, 4)
+    assert (found.kind, found.source, found.path) == ("nearest", "classic", fit_path("classic", 4))
+    shipped = load_fit("classic", 4, classic.deck_mask)
+    assert all(np.array_equal(found.counts[size], shipped[size]) for size in shipped)
+    said = say_fit_notices([str(mod_file)], 4, ["strong", "lowest", "strong", "lowest"])
+    say_fit_notices([str(mod_file)], 4, ["strong"] * 4)  # once per process
+    line = (f"strong: classic-mod at 4 players has no fitted bid table of its own; it bids with "
+            f"classic's (the nearest preset). Fit one: raspis strategies fit --variant {mod_file}")
+    assert said == [line]
+    assert capsys.readouterr().err == line + "\n"
+
+
+def test_no_preset_at_the_player_count_is_no_table_and_said(fits: Path) -> None:
+    variant = load_variant("classic").for_player_count(3)
+    assert find_fit(variant, 3).kind == "none" and find_fit(variant, 3).counts is None
+    assert fit_notice(variant, 3, "classic") == (
+        "strong: classic at 3 players has no fitted bid table of its own; it bids from the model "
+        "alone (no preset's table is fitted for its deck at 3 players). Fit one: raspis "
+        "strategies fit --variant classic --players 3")
+
+
+@pytest.mark.parametrize("spec", ["classic", "joker", "oh-hell"])
+def test_an_exact_match_says_nothing(fits: Path, spec: str, capsys: pytest.CaptureFixture) -> None:
+    variant = load_variant(spec).for_player_count(4)
+    assert find_fit(variant, 4).kind == "shipped"
+    assert say_fit_notices([spec], 4, ["strong"] * 4) == []
+    assert capsys.readouterr().err == ""
+
+
+def test_the_hook_studys_variants_say_nothing(fits: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture) -> None:
+    """``make run``'s study variants (the Makefile's printf lines) match classic."""
+    no_hook = tmp_path / "classic-no-hook.toml"
+    no_hook.write_text('name = "classic-no-hook"\nextends = "classic"\nbidding.hook = "off"\n')
+    from_4 = tmp_path / "classic-hook-from-4.toml"
+    from_4.write_text('name = "classic-hook-from-4"\nextends = "classic"\n'
+                      'bidding.hook = "from_deal"\nbidding.hook_from_deal = 4\n')
+    specs = ["classic", str(no_hook), str(from_4)]
+    assert say_fit_notices(specs, 4, ["strong", "strong", "fastheuristic", "lowest"]) == []
+    assert capsys.readouterr().err == ""
+
+
+def test_seats_without_strong_say_nothing(fits: Path, mod_file: Path,
+                                          capsys: pytest.CaptureFixture) -> None:
+    assert say_fit_notices([str(mod_file)], 4, ["fastheuristic", "lowest"] * 2) == []
+    assert say_fit_notices([str(mod_file)], 4, ["mine=strong", "lowest"] * 2) != []
+
+
+def test_the_tournament_says_it_once_in_the_parent(fits: Path, mod_file: Path,
+                                                   capsys: pytest.CaptureFixture) -> None:
+    from raspis.tournament.runner import TournamentConfig, validate_config
+
+    config = TournamentConfig(variants=(str(mod_file), "classic"), players=4,
+                              strategies=("strong", "strong", "lowest", "lowest"), games=1)
+    validate_config(config)
+    validate_config(config)
+    err = capsys.readouterr().err
+    assert err.count("strong: ") == 1 and "classic-mod at 4 players" in err
+
+
+def test_an_impossible_player_count_is_a_clear_error(fits: Path, mod_file: Path) -> None:
+    result = fit("--variant", str(mod_file), "--players", "9", "--games", "20")
+    assert result.exit_code == 2
+    assert "error: variant 'classic-mod' is for 2, 3, 4, 5, 6 players, not 9" in result.output
+    assert not fits.exists()
+    unknown = fit("--variant", "no-such-variant", "--games", "20")
+    assert unknown.exit_code == 2 and "unknown variant 'no-such-variant'" in unknown.output
+    assert fit("--variant", "classic", "--players", "0").exit_code == 2
