@@ -193,6 +193,20 @@ class Fit:
         """Whether the table was fitted for the variant's own rules."""
         return self.kind in EXACT_KINDS
 
+    @property
+    def identity(self) -> str:
+        """Which table, as the run's manifest records it: ``KIND:SOURCE:DIGEST`` (the file's
+        SHA-256, 12 digits), or ``none``."""
+        if self.path is None:
+            return self.kind
+        digest = hashlib.sha256(self.path.read_bytes()).hexdigest()[:12]
+        return f"{self.kind}:{self.source}:{digest}"
+
+
+def table_identities(variants: list[Variant], players: int) -> list[str]:
+    """``Fit.identity`` of the table ``strong`` bids with for each of ``variants``."""
+    return [find_fit(variant, players).identity for variant in variants]
+
 
 def find_fit(variant: Variant, players: int) -> Fit:
     """The fitted bid outcomes ``strong`` bids with for ``variant`` at ``players``, and where they
@@ -206,7 +220,7 @@ def find_fit(variant: Variant, players: int) -> Fit:
             counts = load_fit(name, players, deck)
             if counts is not None:
                 return Fit("shipped", name, fit_path(name, players), counts)
-    path = fit_dir() / f"{hashlib.sha256(key.encode()).hexdigest()[:12]}-{players}.npz"
+    path = user_fit_path(variant, players)
     found = _load_user(path, key, deck)
     if found is not None:
         return Fit("user", found[1], path, found[0])
@@ -280,4 +294,4 @@ def say_fit_notices(variant_specs: tuple[str, ...] | list[str], players: int,
 
 __all__ = ["FIT_DIR_ENV", "IGNORED", "Fit", "find_fit", "fit_dir", "fit_notice", "fit_source",
            "rules_distance", "rules_hash", "rules_key", "save_user_fit", "say_fit_notice",
-           "say_fit_notices", "user_fit_path", "uses_strong"]
+           "say_fit_notices", "table_identities", "user_fit_path", "uses_strong"]

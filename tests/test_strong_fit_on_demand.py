@@ -151,3 +151,33 @@ def test_an_impossible_player_count_is_a_clear_error(fits: Path, mod_file: Path)
     unknown = fit("--variant", "no-such-variant", "--games", "20")
     assert unknown.exit_code == 2 and "unknown variant 'no-such-variant'" in unknown.output
     assert fit("--variant", "classic", "--players", "0").exit_code == 2
+
+
+def test_a_run_names_strongs_table_and_a_later_fit_is_not_mixed_into_it(
+        fits: Path, mod_file: Path, tmp_path: Path) -> None:
+    """The manifest says which table ``strong`` bid with in each variant; a run resumed after the
+    user fitted a table for its variant is refused (its games would have been bid with two
+    tables), and so is one made with a user's table once that table is gone."""
+    import json
+
+    from raspis.tournament.config import TournamentError
+    from raspis.tournament.runner import TournamentConfig, run_tournament
+
+    config = TournamentConfig(variants=(str(mod_file),), players=4,
+                              strategies=("strong", "strong", "lowest", "lowest"), games=1,
+                              seed=3, engine="batch")
+    first = tmp_path / "before"
+    run_tournament(config, first, workers=1, warm=False)
+    table = json.loads((first / "manifest.json").read_text())["variants"][0]["strong_table"]
+    assert table.startswith("nearest:classic:") and len(table.rsplit(":", 1)[1]) == 12
+    assert fit("--variant", str(mod_file), "--games", "20").exit_code == 0
+    with pytest.raises(TournamentError, match="a bid table fitted"):
+        run_tournament(config, first, workers=1, resume=True, warm=False)
+    second = tmp_path / "after"
+    run_tournament(config, second, workers=1, warm=False)
+    table = json.loads((second / "manifest.json").read_text())["variants"][0]["strong_table"]
+    assert table.startswith("user:classic-mod:")
+    for path in fits.iterdir():
+        path.unlink()
+    with pytest.raises(TournamentError, match="a bid table fitted"):
+        run_tournament(config, second, workers=1, resume=True, warm=False)

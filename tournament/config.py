@@ -285,8 +285,26 @@ def try_strategy(spec: str) -> Any:
 
 
 def config_fingerprint(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> str:
-    """A hash of everything that determines the dataset."""
-    data = {"config": asdict(config), "variants": variant_options,
-            "shard_size": config.effective_shard_size, "engine": config.resolved_engine()}
+    """A hash of everything that determines the dataset. ``strong``'s bid tables are part of
+    the package (its version is in the manifest), except a table the user fitted
+    (``raspis strategies fit``, in ``RASPIS_FIT_DIR``): where a variant bids with one, its file's
+    digest joins the hash, so a run resumed after such a fit appeared, changed or went is refused
+    instead of mixing games bid with two tables."""
+    data: dict[str, Any] = {"config": asdict(config), "variants": variant_options,
+                            "shard_size": config.effective_shard_size,
+                            "engine": config.resolved_engine()}
+    tables = _strong_tables(config, variant_options)
+    if any(table.startswith("user:") for table in tables):
+        data["strong_tables"] = tables
     text = json.dumps(data, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _strong_tables(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> list[str]:
+    """Which fitted bid table ``strong`` (and every player that plays out with it) bids with in
+    each variant (``strong_fit.Fit.identity``)."""
+    from raspis.engine.variant import Variant
+    from raspis.strategies.strong_fit import table_identities
+
+    variants = [Variant.model_validate(options) for options in variant_options]
+    return table_identities(variants, config.players)

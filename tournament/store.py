@@ -160,12 +160,15 @@ def new_manifest(config: TournamentConfig, variant_options: list[dict[str, Any]]
     from raspis.engine.variant import Variant
     from raspis.strategies.isolate import greeting, split_isolation
     from raspis.strategies.registry import split_alias
+    from raspis.strategies.strong_fit import find_fit
 
     variants = []
     for spec, options in zip(config.variants, variant_options, strict=True):
         variant = Variant.model_validate(options)
         variants.append({"spec": spec, "name": variant.name, "hash": variant.content_hash,
-                         "options": options})
+                         "options": options,
+                         # the fitted bid table strong bids with (strategies.strong_fit)
+                         "strong_table": find_fit(variant, config.players).identity})
     strategies = []
     for spec, name in zip(config.strategies, display_names(config.strategies), strict=True):
         isolated, inner = split_isolation(split_alias(spec)[1])
@@ -270,8 +273,9 @@ def prepare_output(out_dir: Path, fingerprint: str, resume: bool) -> dict[str, A
     existing = read_manifest(manifest_path)
     if existing.get("fingerprint") != fingerprint:
         raise TournamentError(
-            f"{out_dir} holds a different run (variants, strategies, seed, games or seating "
-            "differ); choose another --out, or repeat that run's exact options to resume it"
+            f"{out_dir} holds a different run (variants, strategies, seed, games, seating or "
+            "a bid table fitted with `raspis strategies fit` differ); choose another --out, or "
+            "repeat that run's exact options to resume it"
         )
     if not resume:
         done = len(completed_shards(out_dir))
