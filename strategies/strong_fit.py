@@ -224,8 +224,16 @@ def find_fit(variant: Variant, players: int) -> Fit:
     found = _load_user(path, key, deck)
     if found is not None:
         return Fit("user", found[1], path, found[0])
-    same_deck = [(rules_distance(variant, preset), name) for _, name, preset in shipped
-                 if preset.deck_mask == deck]
+    return nearest_fit(variant, players)
+
+
+def nearest_fit(variant: Variant, players: int, skip: tuple[str, ...] = ()) -> Fit:
+    """The shipped table of the preset nearest ``variant`` (resolved for ``players``) on its deck
+    (``rules_distance``, ties by name), leaving out the presets named in ``skip``; ``none`` when
+    no preset's table fits its deck at ``players``."""
+    deck = variant.deck_mask
+    same_deck = [(rules_distance(variant, preset), name) for _, name, preset in _shipped(players)
+                 if preset.deck_mask == deck and name not in skip]
     for _, name in sorted(same_deck):
         counts = load_fit(name, players, deck)
         if counts is not None:
@@ -293,5 +301,5 @@ def say_fit_notices(variant_specs: tuple[str, ...] | list[str], players: int,
 
 
 __all__ = ["FIT_DIR_ENV", "IGNORED", "Fit", "find_fit", "fit_dir", "fit_notice", "fit_source",
-           "rules_distance", "rules_hash", "rules_key", "save_user_fit", "say_fit_notice",
-           "say_fit_notices", "table_identities", "user_fit_path", "uses_strong"]
+           "nearest_fit", "rules_distance", "rules_hash", "rules_key", "save_user_fit",
+           "say_fit_notice", "say_fit_notices", "table_identities", "user_fit_path", "uses_strong"]
