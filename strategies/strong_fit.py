@@ -1,9 +1,9 @@
 """Which fitted table ``strong`` bids with: found by the rules, not by the variant's name.
 
 ``strong``'s fitted bid outcomes (``strategies.strong.fit_bids``: what a bid came to in
-self-play, by the seat's expected tricks) are shipped for a few presets at four players
-(``data/strong/NAME-PLAYERS.npz``). A table fits a variant when the variant plays the preset's
-game: the same options once the name, the description, the sources and the dealer's hook
+self-play, by the seat's expected tricks) are shipped for every preset at every player count it
+allows (``data/strong/NAME-PLAYERS.npz``). A table fits a variant when the variant plays the
+preset's game: the same options once the name, the description, the sources and the dealer's hook
 (``bidding.hook``, ``bidding.hook_from_deal``) are set aside. The hook only takes one bid away
 from the dealer; what a bid comes to in play does not depend on it, so the hook study's
 ``classic-no-hook`` and ``classic-hook-from-4`` (``make run``) bid with ``classic``'s table.

@@ -57,9 +57,15 @@ def test_other_rules_bid_with_the_nearest_presets_table_on_their_deck(
     assert (found.counts is None) == (kind == "none")
 
 
-def test_a_table_is_fitted_at_four_players_only() -> None:
-    variant = load_variant("classic").for_player_count(3)
-    assert fit_source(variant, 3) is None
+def test_every_preset_ships_a_table_at_every_player_count_it_allows() -> None:
+    """``data/strong`` holds a table for each preset and player count (``python -m
+    raspis.strategies.strong --variant NAME --players N``), found by the preset's own rules."""
+    from raspis.engine import preset_names
+
+    missing = [(name, players) for name in preset_names()
+               for players in load_variant(name).player_counts()
+               if fit_source(load_variant(name).for_player_count(players), players) != name]
+    assert not missing
 
 
 def test_the_policy_table_of_a_hook_variant_carries_the_fit() -> None:

@@ -95,13 +95,15 @@ def test_a_variant_one_option_away_bids_with_classics_table(fits: Path, mod_file
     assert capsys.readouterr().err == line + "\n"
 
 
-def test_no_preset_at_the_player_count_is_no_table_and_said(fits: Path) -> None:
-    variant = load_variant("classic").for_player_count(3)
+def test_no_preset_on_the_deck_is_no_table_and_said(fits: Path, tmp_path: Path) -> None:
+    path = tmp_path / "classic-52.toml"  # classic's rules on 52 cards: no preset plays that deck
+    path.write_text('name = "classic-52"\nextends = "classic"\ndeck.lowest_rank = 2\n')
+    variant = load_variant(path).for_player_count(3)
     assert find_fit(variant, 3).kind == "none" and find_fit(variant, 3).counts is None
-    assert fit_notice(variant, 3, "classic") == (
-        "strong: classic at 3 players has no fitted bid table of its own; it bids from the model "
-        "alone (no preset's table is fitted for its deck at 3 players). Fit one: raspis "
-        "strategies fit --variant classic --players 3")
+    assert fit_notice(variant, 3, str(path)) == (
+        "strong: classic-52 at 3 players has no fitted bid table of its own; it bids from the "
+        "model alone (no preset's table is fitted for its deck at 3 players). Fit one: raspis "
+        f"strategies fit --variant {path} --players 3")
 
 
 @pytest.mark.parametrize("spec", ["classic", "joker", "oh-hell"])
