@@ -7,7 +7,7 @@ import click
 from raspis.strategies.registry import BUILTINS, available_strategies
 
 from .common import friendly_errors
-from .terminal import terminal_width, wrap
+from .terminal import games_bar, terminal_width, wrap
 
 
 @click.group("strategies")
@@ -63,7 +63,7 @@ def fit_command(variant_spec: str, players: int, games: int, seed: int, quiet: b
     from raspis.strategies.strong_fit import find_fit, save_user_fit
 
     variant = load_variant(variant_spec).for_player_count(players)
-    bar, update = _fit_progress(quiet, games)
+    bar, update = games_bar(quiet, "fitting")
     try:
         counts = fit_bids(variant, players, games, seed, progress=update)
     finally:
@@ -77,28 +77,3 @@ def fit_command(variant_spec: str, players: int, games: int, seed: int, quiet: b
         click.echo(f"(strong bids with the shipped table of {used.source} ahead of it: the same "
                    "rules)", err=True)
 
-
-def _fit_progress(quiet: bool, games: int):  # noqa: ANN202
-    """(bar, update): a bar of the games played, on stderr (none with ``quiet``)."""
-    if quiet:
-        return None, None
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    bar = Progress(TextColumn("[bold]fitting"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("games, elapsed"), TimeElapsedColumn(), TextColumn("left"),
-                   TimeRemainingColumn(), console=Console(stderr=True), transient=False)
-    task_id = bar.add_task("games", total=games)
-    bar.start()
-
-    def update(done: int, total: int) -> None:
-        bar.update(task_id, completed=done, total=total)
-
-    return bar, update

@@ -47,3 +47,44 @@ def wrap(text: str, width: int, indent: int | str = 0, hanging: int | str | None
 def wrap_lines(text: str, width: int) -> list[str]:
     """``text`` split into lines of at most ``width`` characters (at least 10)."""
     return textwrap.wrap(text, width=max(width, 10), break_on_hyphens=False) or [""]
+
+
+def games_bar(quiet: bool, label: str = "games"):  # noqa: ANN201
+    """(bar, update): a progress bar of games on stderr, titled ``label``, that appears on the
+    first ``update(done, total)`` (a tournament's: after the options are checked), with the
+    games a second and the elapsed and remaining time labelled; (None, None) with ``quiet``."""
+    if quiet:
+        return None, None
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    class GamesPerSecond(TextColumn):
+        def __init__(self) -> None:
+            super().__init__("")
+
+        def render(self, task):  # noqa: ANN001, ANN201
+            from rich.text import Text
+
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed:,.0f} games/s" if speed else "… games/s")
+
+    bar = Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
+                   GamesPerSecond(), TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("left"),
+                   TimeRemainingColumn(), console=Console(stderr=True), transient=False)
+    task_id = bar.add_task("games", total=None)
+    started = []
+
+    def update(done: int, total: int) -> None:
+        if not started:
+            bar.start()
+            started.append(True)
+        bar.update(task_id, completed=done, total=total)
+
+    return bar, update

@@ -14,50 +14,10 @@ from raspis.tournament.config import RunStorageError
 from raspis.tournament.schema import DEAL_ROWS_DEFAULT_LIMIT
 
 from .common import SEED, friendly_errors, split_specs
-from .terminal import terminal_width, wrap
+from .terminal import games_bar, terminal_width, wrap
 
 #: Exit status of a run in which any game errored (without --allow-errors).
 ERRORED_EXIT = 3
-
-def _progress_bar(quiet: bool):  # noqa: ANN202
-    """(bar, update): a progress bar on stderr that appears on the first update (after the
-    options are checked), with elapsed and remaining time labelled."""
-    if quiet:
-        return None, None
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    class GamesPerSecond(TextColumn):
-        def __init__(self) -> None:
-            super().__init__("")
-
-        def render(self, task):  # noqa: ANN001, ANN201
-            from rich.text import Text
-
-            speed = task.finished_speed or task.speed
-            return Text(f"{speed:,.0f} games/s" if speed else "… games/s")
-
-    bar = Progress(TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(),
-                   TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("left"),
-                   TimeRemainingColumn(), console=Console(stderr=True), transient=False)
-    task_id = bar.add_task("games", total=None)
-    started = []
-
-    def update(done: int, total: int) -> None:
-        if not started:
-            bar.start()
-            started.append(True)
-        bar.update(task_id, completed=done, total=total)
-
-    return bar, update
-
 
 class _Stop(KeyboardInterrupt):
     """SIGTERM or SIGHUP, handled like Ctrl-C."""
@@ -153,7 +113,7 @@ def tournament_command(variants: tuple[str, ...], players: int, strategy_specs: 
         duplicate=duplicate, seating=seating, shard_size=shard_size, deal_rows=deal_rows,
         decision_seconds=decision_seconds, engine=engine,
     )
-    bar, update = _progress_bar(quiet)
+    bar, update = games_bar(quiet)
     noted: list[bool] = []
 
     def progress(done: int, total: int) -> None:

@@ -212,16 +212,13 @@ def find_fit(variant: Variant, players: int) -> Fit:
     """The fitted bid outcomes ``strong`` bids with for ``variant`` at ``players``, and where they
     come from (the module's docstring: shipped, user, nearest, or none)."""
     variant = variant.for_player_count(players)
-    key = rules_key(variant)
     deck = variant.deck_mask
-    shipped = _shipped(players)
-    for preset_key, name, _ in shipped:
-        if preset_key == key:
-            counts = load_fit(name, players, deck)
-            if counts is not None:
-                return Fit("shipped", name, fit_path(name, players), counts)
+    name = fit_source(variant, players)
+    counts = None if name is None else load_fit(name, players, deck)
+    if counts is not None:
+        return Fit("shipped", name, fit_path(name, players), counts)
     path = user_fit_path(variant, players)
-    found = _load_user(path, key, deck)
+    found = _load_user(path, rules_key(variant), deck)
     if found is not None:
         return Fit("user", found[1], path, found[0])
     return nearest_fit(variant, players)

@@ -293,14 +293,14 @@ def config_fingerprint(config: TournamentConfig, variant_options: list[dict[str,
     data: dict[str, Any] = {"config": asdict(config), "variants": variant_options,
                             "shard_size": config.effective_shard_size,
                             "engine": config.resolved_engine()}
-    tables = _strong_tables(config, variant_options)
+    tables = strong_tables(config, variant_options)
     if any(table.startswith("user:") for table in tables):
         data["strong_tables"] = tables
     text = json.dumps(data, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _strong_tables(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> list[str]:
+def strong_tables(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> list[str]:
     """Which fitted bid table ``strong`` (and every player that plays out with it) bids with in
     each variant (``strong_fit.Fit.identity``)."""
     from raspis.engine.variant import Variant

@@ -24,7 +24,7 @@ from raspis import __version__
 from raspis.engine.errors import RaspisError
 from raspis.strategies.registry import display_names
 
-from .config import TournamentConfig, TournamentError, try_strategy
+from .config import TournamentConfig, TournamentError, strong_tables, try_strategy
 from .plan import ShardPlan
 from .schema import TABLES, UNREADABLE
 from .task import ShardResult, ShardTask
@@ -160,15 +160,12 @@ def new_manifest(config: TournamentConfig, variant_options: list[dict[str, Any]]
     from raspis.engine.variant import Variant
     from raspis.strategies.isolate import greeting, split_isolation
     from raspis.strategies.registry import split_alias
-    from raspis.strategies.strong_fit import find_fit
-
     variants = []
-    for spec, options in zip(config.variants, variant_options, strict=True):
+    for spec, options, table in zip(config.variants, variant_options,
+                                    strong_tables(config, variant_options), strict=True):
         variant = Variant.model_validate(options)
         variants.append({"spec": spec, "name": variant.name, "hash": variant.content_hash,
-                         "options": options,
-                         # the fitted bid table strong bids with (strategies.strong_fit)
-                         "strong_table": find_fit(variant, config.players).identity})
+                         "options": options, "strong_table": table})
     strategies = []
     for spec, name in zip(config.strategies, display_names(config.strategies), strict=True):
         isolated, inner = split_isolation(split_alias(spec)[1])
