@@ -13,6 +13,12 @@ independent; the games within a set are paired by construction), the mean totals
 took. Deal sets run in parallel on ``--workers`` processes (``multiprocess``); the result does not
 depend on the worker count.
 
+``--a-bid SPEC`` splits A: it bids (and names trump, and keeps or declines) as ``SPEC`` and plays
+its cards as ``--a`` (``Split``), which says how much of a gap between two strategies lies in
+the bidding and how much in the card play:
+
+    .venv/bin/python -m benchmarks.strength --variant oh-hell --a strong --a-bid mc --b strong
+
 A strategy that faults (raises, plays an illegal action) stops its game; such games are counted and
 reported, and their deal sets are left out of the interval.
 """
@@ -22,14 +28,16 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import statistics
 import sys
 import time
 from dataclasses import asdict, dataclass
 
 from raspis.engine import load_variant
+from raspis.engine.game import Phase
 from raspis.engine.rng import mix
-from raspis.strategies import load_strategy, play_game
+from raspis.strategies import Strategy, load_strategy, play_game
 
 
 @dataclass
@@ -44,20 +52,49 @@ class DealSetResult:
     seconds: float
 
 
+class Split(Strategy):
+    """Bids (every decision but a card) as one strategy, plays cards as another; each sees every
+    observation of the game, so a search keeps whatever it reads from the play."""
+
+    name = "split"
+
+    def __init__(self, bidder: Strategy, player: Strategy) -> None:
+        super().__init__()
+        self.bidder, self.player = bidder, player
+
+    def start_game(self, variant, seat, players, rng) -> None:  # noqa: ANN001
+        super().start_game(variant, seat, players, rng)
+        # each its own generator, drawn from the seat's (the same seed, the same games)
+        self.bidder.start_game(variant, seat, players, random.Random(rng.getrandbits(64)))
+        self.player.start_game(variant, seat, players, random.Random(rng.getrandbits(64)))
+
+    def act(self, observation):  # noqa: ANN001, ANN201
+        if observation.phase == Phase.PLAY:
+            return self.player.act(observation)
+        return self.bidder.act(observation)
+
+
+def load_side(spec: str, bid_spec: str | None) -> Strategy:
+    """The strategy of ``spec``, bidding as ``bid_spec`` where one is given."""
+    if not bid_spec:
+        return load_strategy(spec)
+    return Split(load_strategy(bid_spec), load_strategy(spec))
+
+
 def deal_set_seed(base: int, deal_set: int) -> int:
     """The game seed of a deal set."""
     return mix(base, 0x5EED, deal_set) & 0x7FFFFFFF
 
 
-def play_deal_set(task: tuple[str, int, str, str, int, int]) -> DealSetResult:
+def play_deal_set(task: tuple[str, int, str, str, int, int, str | None]) -> DealSetResult:
     """Play one deal set: ``players`` games with A at each seat in turn."""
-    variant_name, players, spec_a, spec_b, base, deal_set = task
+    variant_name, players, spec_a, spec_b, base, deal_set, bid_a = task
     variant = load_variant(variant_name)
     seed = deal_set_seed(base, deal_set)
     started = time.perf_counter()
     differences, a_points, b_points, faults = [], [], [], []
     for seat_a in range(players):
-        strategies = [load_strategy(spec_a if seat == seat_a else spec_b)
+        strategies = [load_side(spec_a, bid_a) if seat == seat_a else load_strategy(spec_b)
                       for seat in range(players)]
         record = play_game(variant, players, seed, strategies)
         if record.fault is not None:
@@ -113,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="classic", help="preset name or variant file")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--a", required=True, help="spec of the strategy in one seat")
+    parser.add_argument("--a-bid", help="spec A bids with (and names trump with); its cards "
+                        "are --a's")
     parser.add_argument("--b", required=True, help="spec of the strategy in the other seats")
     parser.add_argument("--deal-sets", type=int, default=100, help="game seeds, each played "
                         "once per seat")
@@ -121,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="also write the per-deal-set results to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     arguments = parser.parse_args(argv)
-    tasks = [(arguments.variant, arguments.players, arguments.a, arguments.b, arguments.seed, index)
+    tasks = [(arguments.variant, arguments.players, arguments.a, arguments.b, arguments.seed, index,
+              arguments.a_bid)
              for index in range(arguments.deal_sets)]
     started = time.perf_counter()
     results: list[DealSetResult] = []
@@ -142,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarize(results)
     elapsed = time.perf_counter() - started
     games = arguments.deal_sets * arguments.players
-    print(f"{arguments.variant}, {arguments.players} players: A = {arguments.a} in one seat, "
+    a_name = arguments.a + (f" (bidding as {arguments.a_bid})" if arguments.a_bid else "")
+    print(f"{arguments.variant}, {arguments.players} players: A = {a_name} in one seat, "
           f"B = {arguments.b} in the others; {arguments.deal_sets} deal sets x "
           f"{arguments.players} rotations = {games} games, {elapsed:.0f} s on "
           f"{arguments.workers} workers")
