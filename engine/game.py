@@ -72,13 +72,15 @@ def compile_ahead(variant: Variant, players: int) -> None:
     """Compile (or load) the state machine a ``Game`` of ``variant`` runs on, before the game: on
     a cold cache (``engine.core.cache``) ``step`` compiles in a child process beside this one's
     ``new_game`` (``engine.core.compiling.compile_beside``), which halves the wait for a first
-    game on two cores. A warm cache: nothing to do."""
+    game on two cores. A warm cache, or the core run by Python (``warmth.interpret_core``):
+    nothing to do."""
     from numba import typeof, types
 
     from .core.cache import is_warm, mark_warm
     from .core.compiling import compile_beside
+    from .warmth import is_interpreted
 
-    if is_warm("game"):
+    if is_interpreted() or is_warm("game"):
         return
     tables = rule_plan(variant.for_player_count(players), players).machine()
     state = np.zeros(tables.length, dtype=np.int64)

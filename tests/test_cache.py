@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numba
 import pytest
+from raspis.engine import warmth
 from raspis.engine.core import cache
 
 
@@ -55,7 +56,7 @@ def test_configure_marks_its_folder_used_and_keeps_a_few_others(
     names = [f"old{index}" for index in range(cache.KEEP_OTHERS + 2)]
     _folders(tmp_path, names)
     folder = cache.configure()
-    assert folder == tmp_path / f"numba-{cache.source_hash()}"
+    assert folder == tmp_path / f"numba-{warmth.source_hash()}"
     assert numba.config.CACHE_DIR == str(folder)
     assert folder.stat().st_mtime > 2_000_000  # used now, not in 1970
     kept = sorted(path.name for path in tmp_path.iterdir() if path != folder)

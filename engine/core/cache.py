@@ -16,43 +16,14 @@ folder raspis did not make. A cache folder that cannot be written gives way to a
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import shutil
 from pathlib import Path
 
 import numba
 
-_ENGINE = Path(__file__).resolve().parent.parent
-#: The files whose code is compiled with ``cache=True``.
-COMPILED_SOURCES = (*sorted((_ENGINE / "core").glob("*.py")), _ENGINE / "batch" / "kernels.py",
-                    _ENGINE / "batch" / "compiled.py",
-                    _ENGINE.parent / "strategies" / "compiled.py",
-                    _ENGINE.parent / "strategies" / "strong_policy.py",
-                    _ENGINE.parent / "strategies" / "playout.py",
-                    _ENGINE.parent / "strategies" / "keep.py",
-                    _ENGINE.parent / "tournament" / "frames.py")
-
-
-def source_hash() -> str:
-    """A hash of the compiled sources and the numba version, 16 hex digits."""
-    digest = hashlib.sha256(numba.__version__.encode())
-    for path in COMPILED_SOURCES:
-        if not path.is_file():
-            continue
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def cache_root() -> Path:
-    """The folder that holds the compiled caches."""
-    explicit = os.environ.get("RASPIS_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "raspis"
-
+# where the cache is and whether a part of it is built are read without numba (``engine.warmth``)
+from ..warmth import cache_folder, is_warm_in, mark_path, stamps
 
 #: caches of other sources kept beside the current one: the most recently used
 KEEP_OTHERS = 3
@@ -66,8 +37,8 @@ def configure() -> Path | None:
     (``prune``). Where the cache folder cannot be written (a read-only home, say) the compiled
     code goes to a temporary folder for this process, with one warning on stderr: never beside
     the installed package, where numba would put it by default. None when not even that works."""
-    root = cache_root()
-    folder = root / f"numba-{source_hash()}"
+    folder = cache_folder()
+    root = folder.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / OWNER).touch()
@@ -95,41 +66,17 @@ def _temporary_cache(wanted: Path, error: OSError) -> Path | None:
     return folder
 
 
-def _stamps() -> str:
-    """The compiled sources' modification times and sizes, what numba checks a cached function
-    against (a checkout of the same sources made at another time compiles them again)."""
-    parts = []
-    for path in COMPILED_SOURCES:
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        parts.append(f"{path.name} {stat.st_mtime_ns} {stat.st_size}")
-    return "\n".join(parts)
-
-
-def _mark(key: str) -> Path | None:
-    if CACHE_FOLDER is None:
-        return None
-    return CACHE_FOLDER / f"warm-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
-
-
 def is_warm(key: str) -> bool:
     """Whether what ``key`` names was compiled into this cache from these very source files
     (``mark_warm``): a caller may then skip compiling it ahead."""
-    mark = _mark(key)
-    try:
-        return mark is not None and mark.read_text() == _stamps()
-    except OSError:
-        return False
+    return is_warm_in(CACHE_FOLDER, key)
 
 
 def mark_warm(key: str) -> None:
     """Note that what ``key`` names is now compiled into this cache (``is_warm``)."""
-    mark = _mark(key)
-    if mark is not None:
+    if CACHE_FOLDER is not None:
         with contextlib.suppress(OSError):
-            mark.write_text(_stamps())
+            mark_path(CACHE_FOLDER, key).write_text(stamps())
 
 
 def prune(root: Path, current: Path, keep: int = KEEP_OTHERS) -> list[Path]:

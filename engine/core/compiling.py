@@ -12,6 +12,7 @@ in which nothing compiles (a warm cache) writes nothing.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 import threading
@@ -19,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import IO, Any, TypeVar
 
+import numpy as np
 from numba import njit
 from numba.core import event
 
@@ -36,8 +38,38 @@ def jit(*, inline: str = "never") -> Callable[[F], F]:
     (``engine.core.cache``), without the C-callable wrapper numba makes by default (nothing takes a
     compiled function's address; a Python caller uses the Python wrapper, which stays): 5% less of
     the first run's compile (``docs/benchmarks.md``, "The first run"). ``inline="always"``: inlined
-    into every compiled caller, for the small rules of the hot loops."""
+    into every compiled caller, for the small rules of the hot loops. With numba's JIT off
+    (``interpreted``) the function runs as Python."""
+    from numba.core import config
+
+    if config.DISABLE_JIT:
+        return interpreted  # type: ignore[return-value]
     return njit(cache=True, inline=inline, no_cfunc_wrapper=True)  # type: ignore[no-any-return]
+
+
+def _python_value(value: Any) -> Any:
+    """A compiled function's result as numba returns it to Python: numpy integers and booleans
+    (``int64`` state words, ``np.bool_`` flags) as ``int`` and ``bool``, tuples item by item."""
+    kind = type(value)
+    if kind is tuple:
+        return tuple([_python_value(item) for item in value])
+    if kind is np.int64 or kind is np.int32 or kind is np.uint8:
+        return int(value)
+    if kind is np.bool_:
+        return bool(value)
+    return value
+
+
+def interpreted(function: F) -> F:
+    """``function`` run by Python instead of compiled (numba's ``DISABLE_JIT``), returning what
+    its compiled form returns to a Python caller (``_python_value``)."""
+
+    @functools.wraps(function)
+    def run(*args: Any) -> Any:
+        return _python_value(function(*args))
+
+    run.py_func = function  # type: ignore[attr-defined]
+    return run  # type: ignore[return-value]
 
 
 class _Watch(event.Listener):

@@ -56,6 +56,10 @@ def _bit_instruction(name: str):  # noqa: ANN202 - builds a numba intrinsic
     """A numba intrinsic of the processor's bit instruction ``llvm.<name>`` on an ``int64``
     (``ctpop``: set bits; ``cttz`` / ``ctlz``: zeros below the lowest / above the highest set
     bit, 64 for 0): one instruction where it is used, with nothing for numba to inline."""
+    from numba.core import config
+
+    if config.DISABLE_JIT:  # the interpreted core: the same counts from Python's integers
+        return _PYTHON_BITS[name]
 
     @intrinsic
     def instruction(typingctx, mask):  # noqa: ANN001, ANN202 - numba's intrinsic protocol
@@ -72,6 +76,19 @@ def _bit_instruction(name: str):  # noqa: ANN202 - builds a numba intrinsic
 
     return instruction
 
+
+def _python_ctlz(mask: int) -> int:
+    return 64 - (int(mask) & (1 << 64) - 1).bit_length()
+
+
+def _python_cttz(mask: int) -> int:
+    value = int(mask) & (1 << 64) - 1
+    return (value & -value).bit_length() - 1 if value else 64
+
+
+#: ``_bit_instruction``'s counts in Python, for a core run without numba (``NUMBA_DISABLE_JIT``)
+_PYTHON_BITS = {"ctpop": lambda mask: (int(mask) & (1 << 64) - 1).bit_count(),
+                "cttz": _python_cttz, "ctlz": _python_ctlz}
 
 _ctpop, _cttz, _ctlz = (_bit_instruction(name) for name in ("ctpop", "cttz", "ctlz"))
 
