@@ -35,7 +35,7 @@ def split_specs(text: str) -> list[str]:
     continues the previous spec's parameters, unless it is an alias (``mine=random``: a name,
     ``=``, a strategy).
     """
-    from raspis.strategies.registry import split_alias
+    from raspis.strategies.spec import split_alias
 
     specs: list[str] = []
     for item in (part.strip() for part in text.split(",")):

@@ -16,14 +16,13 @@ from typing import Any
 
 import click
 from raspis.engine import Variant, load_variant
-from raspis.strategies import load_strategy, play_game
-from raspis.strategies.isolate import die_with_parent
-from raspis.strategies.match import play_match
-from raspis.strategies.play import describe_error, describe_exit, guarded
-from raspis.strategies.registry import split_alias
+from raspis.strategies.spec import split_alias, split_isolation
 
 from .common import SEED, friendly_errors, split_specs
 from .terminal import terminal_width, wrap
+
+# the strategies (and with them the compiled core) are imported once ``_interpret_if_cold`` has
+# decided how the core runs
 
 #: Exit status when a strategy failed (raised, cheated, or ended the game's process).
 FAULT_EXIT = 1
@@ -31,14 +30,41 @@ FAULT_EXIT = 1
 
 #: built-in strategies whose play compiles more than the rules core (the compiled players)
 COMPILED_PLAYERS = ("strong", "fastheuristic", "lowest", "fastrandom", "mc", "pimc", "ev", "ismcts")
+#: built-in strategies light enough to play on the core run by Python (``engine.warmth``): a game
+#: of them takes a second or two uncompiled, where compiling the core takes about ten (the search
+#: strategies play thousands of compiled playouts a move, and a strategy of the user's own may
+#: compile code of its own, which the interpreted mode would run as Python too)
+LIGHT_PLAYERS = ("random", "fastrandom", "lowest", "fastheuristic", "heuristic", "strong")
+
+
+def _heads(specs: list[str]) -> list[tuple[bool, str]]:
+    """(isolated, strategy name) of each seat's spec."""
+    heads = []
+    for spec in specs:
+        isolated, inner = split_isolation(split_alias(spec)[1])
+        heads.append((isolated, inner.partition(":")[0]))
+    return heads
+
+
+def _interpret_if_cold(specs: list[str]) -> bool:
+    """Run the rules core as Python in this process (``engine.warmth.interpret_core``) when its
+    game is not compiled on this machine yet and every seat is a light built-in strategy in this
+    process: the game then plays at once, the very same game, instead of after a compile. Returns
+    whether it does."""
+    from raspis.engine import warmth
+
+    if any(isolated or name not in LIGHT_PLAYERS for isolated, name in _heads(specs)):
+        return False
+    if warmth.is_warm_in(warmth.cache_folder(), "game"):
+        return False
+    return warmth.interpret_core()
 
 
 def _estimate(specs: list[str]) -> int:
     """About how many seconds of one core a cold compile of these seats' game takes."""
     from raspis.engine.core.compiling import ESTIMATE_SECONDS, GAME_ESTIMATE_SECONDS
-    from raspis.strategies.isolate import split_isolation
 
-    heads = {split_isolation(split_alias(spec)[1])[1].partition(":")[0] for spec in specs}
+    heads = {name for _, name in _heads(specs)}
     return ESTIMATE_SECONDS if heads & set(COMPILED_PLAYERS) else GAME_ESTIMATE_SECONDS
 
 
@@ -49,6 +75,8 @@ def _in_child(job: Callable[[], Any], estimate: int, variant: Variant, players: 
     compiles first, two parts side by side (``engine.game.compile_ahead``)."""
     from raspis.engine.core.compiling import compile_notice
     from raspis.engine.game import compile_ahead
+    from raspis.strategies.isolate import die_with_parent
+    from raspis.strategies.play import describe_error, describe_exit
 
     def work() -> Any:
         with compile_notice("the rules core and the players", estimate=estimate):
@@ -143,7 +171,7 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
     if len(specs) == 1:
         specs = specs * players
     if isolate:
-        from raspis.strategies.isolate import isolate_specs
+        from raspis.strategies.spec import isolate_specs
 
         specs = isolate_specs(specs)
     if len(specs) != players:
@@ -151,6 +179,11 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
             f"{players} players need {players} strategies (or one for all), got {len(specs)}",
             param_hint="--strategies",
         )
+    _interpret_if_cold(specs)
+    from raspis.strategies import load_strategy, play_game
+    from raspis.strategies.match import play_match
+    from raspis.strategies.play import guarded
+
     for spec in specs:
         made, problem = guarded(load_strategy, spec)
         del made  # an isolated seat's child stops here: the game starts its own
