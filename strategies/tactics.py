@@ -181,20 +181,17 @@ def joker_calls(jokers: tuple[JokerPlay, ...] | list[JokerPlay]) -> tuple[int, i
 
 def trick_lead(rules: Rules, trick: tuple | list, led: int, trick_trump: int) -> tuple[int, bool]:  # noqa: ANN001
     """(the key of the card leading ``trick``, ``rules.card_key``; whether trumps beat a led
-    Joker's demand, ``rules.trumps_beat_demand``): what ``machine.trick_lead`` reads from a
-    state, worked out from the trick's records."""
+    Joker's demand): ``rules.trick_best``, which the machine reads its trick slots with
+    (``machine.trick_lead``), of the trick's records."""
     if not trick:
         return -1, False
-    lead = trick[0]
-    beats = core.trumps_beat_demand(lead.card, call_value(lead.call, lead.suit, lead.rank),
-                                    lead.suit, trick_trump, rules.trump_wins)
-    best = -1
-    for index, entry in enumerate(trick):
-        key = core.card_key(entry.card, call_value(entry.call, entry.suit, entry.rank), index,
-                            led, trick_trump, beats, rules.two_jokers)
-        if key > best:
-            best = key
-    return best, bool(beats)
+    cards = np.array([entry.card for entry in trick], dtype=np.int64)
+    calls = np.array([call_value(entry.call, entry.suit, entry.rank) for entry in trick],
+                     dtype=np.int64)
+    suits = np.array([entry.suit for entry in trick], dtype=np.int64)
+    _, best, beats = core.trick_best(cards, calls, suits, len(trick), led, trick_trump,
+                                     rules.trump_wins, rules.two_jokers, -1)
+    return int(best), bool(beats)
 
 
 def choose_play(
