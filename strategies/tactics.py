@@ -55,7 +55,7 @@ class Rules:
 
     __slots__ = ("variant", "deck", "must_trump", "two_jokers", "first_wins", "trump_wins",
                  "circular", "lead_fine", "nameable", "dealer_leads", "aimed", "kinds", "table",
-                 "scales", "tables", "arrays")
+                 "scales", "tables", "arrays", "arrays_of")
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -75,6 +75,7 @@ class Rules:
         self.scales: dict[tuple[int, int, bool], float] = {}
         self.tables: dict[tuple[str, int], list[list[int]]] = {}
         self.arrays: dict[tuple[str, int], np.ndarray] = {}
+        self.arrays_of: dict[tuple[int | None, ...], np.ndarray] = {}
 
     def points_array(self, kind: str, tricks: int) -> np.ndarray:
         """``points_array(kind, tricks)[bid + 1, taken]``: the deal points under the variant's
@@ -142,12 +143,21 @@ class Rules:
         bidding = self.kinds[kind].bidding != "none"
         bid = bids[seat]
         row = self.points_array(kind, tricks)[bid + 1 if bidding and bid is not None else 0]
-        need, keen, cliff = policy.aims(
-            row, bidding, staked, np.array(order, dtype=np.int64),
-            np.array([-1 if other is None else other for other in bids], dtype=np.int64),
-            np.array(taken, dtype=np.int64), seat, remaining)
+        need, keen, cliff = policy.aims(row, bidding, staked, self.ints(order), self.ints(bids),
+                                        self.ints(taken), seat, remaining)
         cached = self.aimed[key] = (int(need), float(keen), bool(cliff))
         return cached
+
+    def ints(self, values: tuple[int | None, ...]) -> np.ndarray:
+        """``values`` as an int64 array (None as -1), kept for the next time (the order and the
+        bids stay the same all deal long; a bounded cache)."""
+        array = self.arrays_of.get(values)
+        if array is None:
+            if len(self.arrays_of) >= AIMS_CACHED:
+                self.arrays_of.clear()
+            array = self.arrays_of[values] = np.array(
+                [-1 if value is None else value for value in values], dtype=np.int64)
+        return array
 
 
 #: At most this many ``Rules.aims`` answers are kept (then the cache starts afresh).
