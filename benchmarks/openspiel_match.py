@@ -72,19 +72,6 @@ class DealResult:
     games: list[tuple[list[int], int, list[int], list[int]]] = field(default_factory=list)
 
 
-class CpuDeadline:
-    """``strategies.search.Deadline`` on CPU time (``time.process_time``)."""
-
-    __slots__ = ("end",)
-
-    def __init__(self, seconds: float) -> None:
-        self.end = time.process_time() + seconds if seconds > 0 else None
-
-    def passed(self) -> bool:
-        """True once the budget is spent."""
-        return self.end is not None and time.process_time() >= self.end
-
-
 def hands_of(state) -> list[int]:  # noqa: ANN001 - pyspiel.State
     """Each player's dealt cards (raspis masks), from the deal in the state's history."""
     hands = [0] * PLAYERS
@@ -131,14 +118,10 @@ def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[
     from raspis.engine.game import Game, Phase
     from raspis.strategies import load_strategy
 
-    if cpu_clock:
-        import raspis.strategies.ev as ev_module
-        import raspis.strategies.mc as mc_module
-        import raspis.strategies.pimc as pimc_module
+    if cpu_clock:  # every search strategy's time budget on CPU time
+        from raspis.strategies.search import Deadline
 
-        pimc_module.Deadline = CpuDeadline  # type: ignore[assignment,misc]
-        ev_module.Deadline = CpuDeadline  # type: ignore[assignment,misc]
-        mc_module.Deadline = CpuDeadline  # type: ignore[assignment,misc]
+        Deadline.clock = time.process_time
     game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": TRICKS})
     chance = np.random.RandomState((base * 1_000_003 + deal) % (2**32))
     state = game.new_initial_state()

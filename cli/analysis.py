@@ -24,9 +24,18 @@ from raspis.analysis.tables import (
     to_markdown,
 )
 
-from .common import SEED, alpha_option, friendly_errors, level_option, rating_games_option
+from .common import (
+    SEED,
+    alpha_option,
+    friendly_errors,
+    level_option,
+    rating_games_option,
+    table_option,
+)
 
 FORMATS = ["table", "csv", "json", "markdown"]
+#: every table of ``raspis balance``, section by section
+BALANCE_TABLES = [name for names in SECTIONS.values() for name in names]
 
 format_option = click.option(
     "--format",
@@ -191,13 +200,7 @@ def warn_incomplete(runs: Sequence[Run]) -> None:
 @click.argument("run_dir", type=click.Path())
 @level_option
 @format_option
-@click.option(
-    "--table",
-    "table_names",
-    multiple=True,
-    type=click.Choice(["ranking", "pairs", "ratings"]),
-    help="show only this table (repeat for several) [all]",
-)
+@table_option(["ranking", "pairs", "ratings"], ") [all]")
 @rating_games_option
 @click.option(
     "--no-ratings",
@@ -251,15 +254,7 @@ def stats_command(
     type=click.Choice(list(SECTIONS)),
     help="show only this section (repeat for several) [all]",
 )
-@click.option(
-    "--table",
-    "table_names",
-    multiple=True,
-    type=click.Choice([name for names in SECTIONS.values() for name in names]),
-    metavar="TABLE",
-    help="show only this table (repeat for several): "
-    + ", ".join(name for names in SECTIONS.values() for name in names),
-)
+@table_option(BALANCE_TABLES, "): " + ", ".join(BALANCE_TABLES), metavar="TABLE")
 @format_option
 @friendly_errors
 def balance_command(
@@ -312,13 +307,7 @@ def balance_command(
     "--single-joker-stake", is_flag=True, help="a Joker hit wins a single stake, not double"
 )
 @click.option("--by-call", is_flag=True, help="also show where the round ends, call by call")
-@click.option(
-    "--table",
-    "table_names",
-    multiple=True,
-    type=click.Choice(["banker", "by_call"]),
-    help="show only this table (repeat for several; by_call implies --by-call)",
-)
+@table_option(["banker", "by_call"], "; by_call implies --by-call)")
 @level_option
 @format_option
 @friendly_errors

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
@@ -27,6 +27,13 @@ def friendly_errors(function: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def cannot_write(what: str, out_dir: str, error: OSError) -> click.UsageError:
+    """The usage error for an output folder that cannot be made or written: ``what`` (the
+    report, the comparison), the folder, and the file and reason the system gave."""
+    return click.UsageError(f"cannot write {what} into {out_dir!r}: {error.filename or out_dir}: "
+                            f"{error.strerror or error}")
+
+
 def split_specs(text: str) -> list[str]:
     """Split a comma-separated list of strategy specs, keeping parameters together.
 
@@ -46,6 +53,13 @@ def split_specs(text: str) -> list[str]:
         else:
             specs.append(item)
     return specs
+
+
+def table_option(names: Sequence[str], after: str, metavar: str | None = None) -> Callable[[F], F]:
+    """``--table`` (into ``table_names``, repeatable): show only these of a command's ``names``;
+    ``after`` ends the help's "(repeat for several" (the default, or a note)."""
+    return click.option("--table", "table_names", multiple=True, type=click.Choice(list(names)),
+                        metavar=metavar, help="show only this table (repeat for several" + after)
 
 
 #: A seed option's type: seeds are 64-bit unsigned (0 to 2^64-1); anything else is a usage error.

@@ -8,7 +8,7 @@ from raspis.analysis import open_runs
 from raspis.analysis.compare import answer, compare, display_table, findings, write_comparison
 
 from .analysis import emit_tables, format_option, warn_incomplete
-from .common import friendly_errors, level_option
+from .common import cannot_write, friendly_errors, level_option, table_option
 from .terminal import terminal_width, wrap
 
 TITLES = {
@@ -34,13 +34,7 @@ TITLES = {
 )
 @level_option
 @format_option
-@click.option(
-    "--table",
-    "table_names",
-    multiple=True,
-    type=click.Choice(list(TITLES)),
-    help="show only this table (repeat for several) [compare]",
-)
+@table_option(list(TITLES), ") [compare]")
 @click.option(
     "--out",
     "-o",
@@ -94,9 +88,7 @@ def compare_command(
         try:
             written = write_comparison(comparison, out_dir, level=level)
         except OSError as error:  # an output folder that cannot be made or written
-            raise click.UsageError(f"cannot write the comparison into {out_dir!r}: "
-                                   f"{error.filename or out_dir}: {error.strerror or error}"
-                                   ) from None
+            raise cannot_write("the comparison", out_dir, error) from None
         click.echo(f"wrote {written}", err=True)
 
 

@@ -7,7 +7,13 @@ import time
 import click
 from raspis.analysis.report import build_report
 
-from .common import alpha_option, friendly_errors, level_option, rating_games_option
+from .common import (
+    alpha_option,
+    cannot_write,
+    friendly_errors,
+    level_option,
+    rating_games_option,
+)
 
 
 @click.command("report")
@@ -48,9 +54,7 @@ def report_command(
         report = build_report(list(run_dirs), out_dir, level=level, alpha=alpha,
                               rating_games=rating_games, title=title, progress=progress)
     except OSError as error:  # an output folder that cannot be made or written
-        where = error.filename or out_dir
-        raise click.UsageError(f"cannot write the report into {out_dir!r}: {where}: "
-                               f"{error.strerror or error}", ctx=None) from None
+        raise cannot_write("the report", out_dir, error) from None
     click.echo(f"wrote {report.html}")
     click.echo(f"      {report.markdown}")
     click.echo(f"      {len(report.figures)} figures in {report.folder / 'figures'} (PNG and SVG)")

@@ -24,13 +24,14 @@ from .lazy import lazy_names
 from .variant import Variant, load_variant, preset_names, variant_from_dict
 
 if TYPE_CHECKING:
+    from .determinize import resample
     from .game import DealResult, Game, Phase, Trick, TrickCard
     from .observation import Observation
 
 #: Names loaded on first use, so that reading variants (``raspis variants list``) does not load
 #: the compiled rules core.
 _LAZY = {"DealResult": "game", "Game": "game", "Phase": "game", "Trick": "game",
-         "TrickCard": "game", "Observation": "observation"}
+         "TrickCard": "game", "Observation": "observation", "resample": "determinize"}
 
 
 __getattr__ = lazy_names(__name__, _LAZY)
@@ -40,5 +41,5 @@ __all__ = [
     "Observation", "Phase", "Play", "RaspisError", "Trick", "TrickCard", "Variant", "VariantError",
     "card_str",
     "load_variant", "mask_str", "parse_action", "parse_card", "parse_cards", "preset_names",
-    "variant_from_dict",
+    "resample", "variant_from_dict",
 ]

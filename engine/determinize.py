@@ -3,7 +3,7 @@
 A seat sees its own hand, the cards played in the tricks it may look back at, the trump card and
 the bids; the other hands are hidden. Search strategies (``strategies.pimc``,
 ``strategies.ismcts`` and the bidding of ``strategies.ev``) guess them through the public API
-``Observation.resample(rng)`` or, drawing many guesses of one position, a ``Determinizer``.
+``resample(observation, rng)`` or, drawing many guesses of one position, a ``Determinizer``.
 
 The guess is honest: the hidden cards are dealt from every card the seat has not seen (the other
 hands, the stock and the tricks it may not look back at alike), never only from the cards really
@@ -315,6 +315,15 @@ class Determinizer:
         """A search game with freshly guessed hands."""
         hands, trump = self.draw(rng)
         return self.game(hands, trump)
+
+
+def resample(observation: Observation, rng: random.Random) -> Game:
+    """A game of the current deal consistent with ``observation``, the hidden cards guessed
+    (OpenSpiel's ``ResampleFromInfostate``): dealt at random from every card the seat has not
+    seen, honouring the voids the play has shown, the Joker's demands and the card shown for
+    trump. It ends when the deal is scored (``Game.from_observation``). Also
+    ``raspis.engine.resample``."""
+    return Determinizer(observation).sample(rng)
 
 
 def determinize(observation: Observation, hands: Sequence[int]) -> Game:

@@ -226,7 +226,7 @@ class Game:
                          trump: tuple[int, int | None, str] | None = None,
                          stock: Sequence[int] = ()) -> Game:
         """A game of the current deal only, standing where ``observation`` stands, with ``hands``
-        as every seat's cards: for search (``Observation.resample`` draws the hands).
+        as every seat's cards: for search (``determinize.resample`` draws the hands).
 
         The phase, the seat to move, the bids, the tricks taken, the current trick, the deal's
         number (for the hook's ``from_deal`` and ``demands_until_deal``) and the seats' passes in

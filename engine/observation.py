@@ -25,7 +25,6 @@ pickled copies.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from sys import getrefcount
 from typing import TYPE_CHECKING, Any
@@ -177,16 +176,6 @@ class Observation:
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in FIELDS[1:])
         return f"Observation({shown})"
-
-    def resample(self, rng: random.Random) -> Game:
-        """A game of the current deal consistent with this observation, the hidden cards guessed
-        (OpenSpiel's ``ResampleFromInfostate``): dealt at random from every card the seat has not
-        seen, honouring the voids the play has shown, the Joker's demands and the card shown for
-        trump (``engine.determinize``). It ends when the deal is scored (``Game.from_observation``).
-        """
-        from .determinize import Determinizer
-
-        return Determinizer(self).sample(rng)
 
 
 def _rebuild(values: tuple[Any, ...]) -> Observation:

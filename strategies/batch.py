@@ -42,7 +42,7 @@ from raspis.engine import Variant
 from raspis.engine.actions import Bid, NameTrump, Play
 from raspis.engine.batch.bits import SUIT_MASK, lowest_card, popcount
 from raspis.engine.batch.observation import BatchObservation
-from raspis.engine.batch.rules import CALL_CODES, OPTION_CALL, OPTION_SUIT
+from raspis.engine.core.codes import CALL_CODES, OPTION_CALL, OPTION_SUIT
 
 from .base import Parameter, spec_string
 from .registry import StrategySpecError, parse_parameters, split_alias
@@ -102,7 +102,7 @@ class BatchStrategy:
 
     def play(self, observation: BatchObservation) -> tuple[np.ndarray, Any, Any]:
         """One legal play per row: (card, call, suit) arrays; call and suit matter for Jokers
-        only (``engine.batch.rules.CALL_*``; suit -1 for none)."""
+        only (``engine.core.codes.CALL_*``; suit -1 for none)."""
         raise NotImplementedError
 
     def spec(self) -> str:

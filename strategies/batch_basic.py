@@ -31,7 +31,7 @@ from raspis.engine import rng as chance
 from raspis.engine.batch.bits import JOKER_BITS, NOT_JOKERS, lowest_card, popcount, select_bit
 from raspis.engine.batch.observation import BatchObservation
 from raspis.engine.batch.rng import mix, python_random_bits64, splitmix64
-from raspis.engine.batch.rules import OPTION_CALL, OPTION_SUIT
+from raspis.engine.core.codes import OPTION_CALL, OPTION_SUIT
 from raspis.engine.core.plan import RulePlan
 
 from . import compiled

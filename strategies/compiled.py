@@ -100,7 +100,7 @@ T_HEADER = 8 + 4 * ORDER_WIDTH
 
 
 @lru_cache(maxsize=64)
-def _policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True,
+def policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True,
                   strong_on: bool = True) -> np.ndarray:
     """The policies' table (``T_*``); ``strong_on``: with ``strong``'s section (its calibration,
     worked out on first use), ``fit_bids_on``: with its fitted bid outcomes: the variant's own
@@ -567,7 +567,7 @@ class Stepper:
 
     def __init__(self, tables: MachineTables, plan: RulePlan, policies: np.ndarray,
                  keys: np.ndarray) -> None:
-        self.table = _policy_table(tables, plan, strong_on=bool(np.any(policies == STRONG)))
+        self.table = policy_table(tables, plan, strong_on=bool(np.any(policies == STRONG)))
         self.plan = tables.plan
         self.policies = np.ascontiguousarray(policies, dtype=np.int64)
         self.keys = np.ascontiguousarray(keys).view(np.int64)
@@ -600,7 +600,7 @@ def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies
               keys: np.ndarray, jokers: np.ndarray, records: tuple) -> int:  # type: ignore[type-arg]
     """Play the games of ``seeds`` (uint64) with ``policies`` (games x seats) into ``records``
     (``engine.batch.compiled.Records.arrays``); returns the decisions made."""
-    table = _policy_table(tables, plan, strong_on=bool(np.any(policies == STRONG)))
+    table = policy_table(tables, plan, strong_on=bool(np.any(policies == STRONG)))
     signed = np.ascontiguousarray(seeds).view(np.int64)
     keys = np.ascontiguousarray(keys).view(np.int64) if keys.dtype == np.uint64 else keys
     buffer = np.zeros(tables.length, dtype=np.int64)
@@ -615,4 +615,4 @@ run_games.stepper = Stepper  # type: ignore[attr-defined]
 
 __all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "NOISE_ONE", "NOISE_SHIFT", "POLICY_MASK",
                       "RANDOM", "STRONG", "Stepper", "advance_rows", "compile_policies_beside",
-                      "noisy", "run_games"]
+                      "noisy", "policy_table", "run_games"]

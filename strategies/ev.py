@@ -33,7 +33,8 @@ from .heuristic import (
 from .search import BidEvidence, Deadline, guesses, playout
 from .tactics import Rules, best_bid, points_table, rules_for
 
-__all__ = ["CardSearchStrategy", "ExpectedValueStrategy", "best_bid", "points_table"]
+__all__ = ["INFERENCE", "WINDOW_AS_EV", "CardSearchStrategy", "ExpectedValueStrategy", "best_bid",
+           "points_table"]
 
 
 def candidate_bids(observation: Observation, window: int, outlook: PremiumOutlook | None
@@ -58,6 +59,13 @@ def candidate_bids(observation: Observation, window: int, outlook: PremiumOutloo
     return rules, table, start, candidates
 
 
+#: ``inference``, of ``ev`` and the players that bid as it (``ismcts``, ``pimc``)
+INFERENCE = Parameter(float, 0.0, "weight of the bids already made on the guesses of the hidden "
+                      "hands (0: none; experimental, see search.BidEvidence)")
+#: ``window`` of the players that bid as ``ev`` (``ismcts``, ``pimc``)
+WINDOW_AS_EV = Parameter(int, 2, "bids tried on each side of the heuristic's, as ev")
+
+
 class ExpectedValueStrategy(HeuristicStrategy):
     """Bids the best expected deal score, from sampled playouts, under the variant's score table.
 
@@ -74,8 +82,7 @@ class ExpectedValueStrategy(HeuristicStrategy):
                             "always tried)"),
         "time": Parameter(float, 0.0, "seconds per bid at most, checked between samples (0: no "
                           "limit)"),
-        "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
-                               "the hidden hands (0: none; experimental, see search.BidEvidence)"),
+        "inference": INFERENCE,
         **premium_parameters(True),
     }
 

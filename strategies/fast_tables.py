@@ -12,7 +12,7 @@ as many of the unseen higher cards as the hand holds higher cards above it (a bi
 side-suit card is discounted for the chance an opponent is void and ruffs. There are three tables:
 the trump suit, a side suit under a trump, and a suit of a no-trump deal.
 
-Joker calls are chosen by preference among the legal options (``engine.batch.rules.OPTIONS``):
+Joker calls are chosen by preference among the legal options (``engine.core.codes.OPTIONS``):
 ``WIN_LEAD`` to lead a Joker that should take the trick (highest trumps, high, high of a suit,
 highest of a suit, the demands of any suit, then the low calls), ``LOSE_LEAD`` to lead one that
 should lose.

@@ -38,6 +38,7 @@ from raspis.engine.variant import Variant
 
 from .base import Parameter, Strategy
 from .keep import keep_from_game, settled_action
+from .strong_policy import seat_aims
 from .tactics import (
     PLAYS,
     Rules,
@@ -381,12 +382,12 @@ def play_from_observation(rules: Rules, observation: Observation,
     seat = observation.seat
     hand = observation.hand
     remaining = hand.bit_count()
-    bid, taken = observation.bids[seat], observation.taken[seat]
+    bid = observation.bids[seat]
     tricks = observation.deal_tricks
-    need = rules.need(observation.kind, bid, taken, remaining, tricks)
-    if (outlook is not None and bid is not None and taken <= bid <= taken + remaining
-            and outlook.stake(rules, observation.kind, tricks, seat, bid) > 0):
-        need = bid - taken
+    staked = (outlook is not None and bid is not None
+              and outlook.stake(rules, observation.kind, tricks, seat, bid) > 0)
+    need, keen, cliff = rules.aims(observation.kind, tricks, observation.order, observation.bids,
+                                   observation.taken, seat, remaining, staked)
     unseen = (rules.deck & ~hand & ~observation.played
               & ~observation_out(observation))
     for other, cards in enumerate(observation.other_hands):
@@ -396,25 +397,9 @@ def play_from_observation(rules: Rules, observation: Observation,
     in_trick = len(observation.trick)
     drawn = draws_made(observation)  # rounds drawn from the stock (002)
     others = (len(observation.order) - 1) * (observation.hand_size + drawn - done) - in_trick
-    keen, cliff = _keenness(rules, observation.kind, observation.bids, observation.taken,
-                            observation.order, seat)
     return choose_play(rules, hand, legal, tuple(jokers), observation.trick, observation.led_suit,
                        observation.trick_trump, observation.trump, len(observation.order), need,
                        unseen, others, keen, cliff)
-
-
-def _keenness(rules: Rules, kind: str, bids, taken, order, seat: int) -> tuple[float, bool]:  # noqa: ANN001
-    """(share of the other players still wanting tricks, whether the deal has bids to make)."""
-    options = rules.kinds[kind]
-    if options.scoring == "per_trick":
-        return (1.0 if options.per_trick > 0 else 0.0), False
-    wanting = 0
-    for other in order:
-        if other != seat:
-            bid = bids[other]
-            if bid is not None and bid > taken[other]:
-                wanting += 1
-    return wanting / max(1, len(order) - 1), True
 
 
 def policy_action(game: Game, rules: Rules) -> Action:
@@ -430,17 +415,13 @@ def policy_action(game: Game, rules: Rules) -> Action:
         legal, jokers = play_options(game)
         if not jokers and legal & (legal - 1) == 0:
             return PLAYS[legal.bit_length() - 1]
-        deal = game.deal
-        bids = game.bids
-        taken = game.taken
         order = game.order
         remaining = hand.bit_count()
-        need = rules.need(deal.kind, bids[seat], taken[seat], remaining, game.deal_tricks)
+        need, keen, cliff = seat_aims(game.state, game.tables.plan, seat, remaining, False)
         unseen = rules.deck & ~hand & ~game.played & ~game_out(game)
         others = 0
         for other in order:
             others += hands[other].bit_count()
-        keen, cliff = _keenness(rules, deal.kind, bids, taken, order, seat)
         return choose_play(rules, hand, legal, jokers, game.trick, game.led_suit, game.trick_trump,
                            game.trump, len(order), need, unseen, others - remaining, keen,
                            cliff)

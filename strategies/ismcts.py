@@ -33,7 +33,7 @@ from raspis.engine.determinize import Determinizer, play_options
 from raspis.engine.game import Game, Phase
 
 from .base import Parameter
-from .ev import CardSearchStrategy
+from .ev import INFERENCE, WINDOW_AS_EV, CardSearchStrategy
 from .heuristic import PremiumOutlook, play_from_observation, policy_action, premium_parameters
 from .search import (
     BidEvidence,
@@ -100,9 +100,8 @@ class IsmctsStrategy(CardSearchStrategy):
         "rollout": Parameter(str, "heuristic", "policy finishing each playout: heuristic or "
                              "random"),
         "bid_samples": Parameter(int, 12, "guesses per bid, as ev's samples"),
-        "window": Parameter(int, 2, "bids tried on each side of the heuristic's, as ev"),
-        "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
-                               "the hidden hands (0: none; experimental, see search.BidEvidence)"),
+        "window": WINDOW_AS_EV,
+        "inference": INFERENCE,
         **premium_parameters(True),
     }
 

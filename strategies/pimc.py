@@ -38,7 +38,7 @@ from raspis.engine.determinize import Determinizer
 from raspis.engine.game import Phase
 
 from .base import Parameter
-from .ev import CardSearchStrategy, candidate_bids
+from .ev import INFERENCE, WINDOW_AS_EV, CardSearchStrategy, candidate_bids
 from .heuristic import (
     PREMIUM_PARAMETERS,
     PremiumOutlook,
@@ -88,12 +88,11 @@ class PimcStrategy(CardSearchStrategy):
         "bidding": Parameter(str, "playout", "how bids are weighed: solve (the solved value of "
                              "sampled deals) or playout (as ev)"),
         "bid_samples": Parameter(int, 12, "guesses per bid"),
-        "window": Parameter(int, 2, "bids tried on each side of the heuristic's, as ev"),
+        "window": WINDOW_AS_EV,
         "time": Parameter(float, 0.0, "seconds per decision at most, checked between guesses "
                           "(0: no limit; a limit makes the play depend on the machine's speed)"),
         "bid_time": Parameter(float, -1.0, "seconds per bid at most (below 0: as time)"),
-        "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
-                               "the hidden hands (0: none; experimental, see search.BidEvidence)"),
+        "inference": INFERENCE,
         **PREMIUM_PARAMETERS,
     }
 

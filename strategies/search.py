@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import ClassVar
 
 from raspis.engine import Action, Observation, Play
 from raspis.engine.cards import ABOVE
@@ -186,16 +187,20 @@ def representative(candidates: list[Action], action: Action) -> Action:
 
 
 class Deadline:
-    """A time budget for one decision (``seconds`` <= 0: none)."""
+    """A time budget for one decision (``seconds`` <= 0: none), on the clock ``clock`` (wall
+    time; ``benchmarks.openspiel_match`` sets it to CPU time, ``time.process_time``, for every
+    search strategy at once)."""
 
     __slots__ = ("end",)
 
+    clock: ClassVar[Callable[[], float]] = time.perf_counter
+
     def __init__(self, seconds: float) -> None:
-        self.end = time.perf_counter() + seconds if seconds > 0 else None
+        self.end = Deadline.clock() + seconds if seconds > 0 else None
 
     def passed(self) -> bool:
         """True once the budget is spent."""
-        return self.end is not None and time.perf_counter() >= self.end
+        return self.end is not None and Deadline.clock() >= self.end
 
 
 def argmax(

@@ -35,9 +35,9 @@ from .twin import CompiledTwin, action_of
 
 
 def policy_table(tables: MachineTables, plan: RulePlan, fitted: bool = True) -> np.ndarray:
-    """The policies' table with ``strong``'s section (``compiled._policy_table``, made once);
+    """The policies' table with ``strong``'s section (``compiled.policy_table``, made once);
     ``fitted``: with the shipped fitted bid outcomes."""
-    return compiled._policy_table(tables, plan, fitted)
+    return compiled.policy_table(tables, plan, fitted)
 
 
 def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore: float = 0.5,

@@ -413,43 +413,55 @@ def _stake(state: np.ndarray, plan: np.ndarray, seat: int, bid: int) -> float:
 
 
 @jit()
-def _need(state: np.ndarray, plan: np.ndarray, seat: int, remaining: int) -> int:
-    """The tricks still to aim for: the count that scores best under the deal's table, or
-    exactly the bid while a premium is in reach and the bid can still be made."""
-    row = fields.row(state)
-    bidding = fields.deal_bidding(plan, row) != 0
-    bid = fields.bid(state, plan, seat) if bidding else -1
-    taken = fields.taken(state, plan, seat)
-    if bidding and taken <= bid <= taken + remaining and _stake(state, plan, seat, bid) > 0:
-        return bid - taken
-    hand_size = fields.deal_hand_size(plan, row)
-    best, best_points = 0, 0
-    for extra in range(remaining + 1):
-        if taken + extra > hand_size:
-            break
-        points = _points(plan, row, bid, taken + extra)
-        if extra == 0 or points > best_points:
-            best, best_points = extra, points
-    return best
+def aims(points: np.ndarray, bidding: bool, staked: bool, order: np.ndarray, bids: np.ndarray,
+         taken: np.ndarray, seat: int, remaining: int) -> tuple[int, float, bool]:
+    """What ``seat`` plays for, from plain values: (``need``, the tricks still to aim for;
+    ``keen``, the share of the other players still wanting tricks; ``cliff``, whether the deal
+    has bids to make). The one copy of this rule, for ``strong`` (``_play``, from the state) and
+    the scalar ``heuristic`` (``tactics.Rules.aims`` from an observation, ``seat_aims`` from
+    a game's state).
+
+    ``points[t]``: the seat's deal points for taking ``t`` tricks in all (its bid's row of the
+    deal's score table, ``fields.points_row``; with no bidding, the row of no bid), over every
+    trick the deal plays; ``bidding``: the deal has bids; ``staked``: making the bid is worth a
+    premium kept in reach (``_stake``, ``heuristic.PremiumOutlook.stake``); ``order`` the seats
+    taking part; ``bids`` (-1: none) and ``taken`` by seat; ``remaining`` the seat's cards.
+
+    ``need`` is the count of more tricks (at most ``remaining``) that scores best (0: take no
+    more), or exactly the bid while a premium is staked on it and it can still be made. Without
+    bidding, the others are all keen when a trick scores (a golden deal), none otherwise."""
+    own = taken[seat]
+    bid = bids[seat] if bidding else -1
+    if staked and 0 <= bid and own <= bid <= own + remaining:
+        need = bid - own
+    else:
+        need, best = 0, points[own]
+        for extra in range(1, remaining + 1):
+            if own + extra >= len(points):
+                break
+            if points[own + extra] > best:
+                need, best = extra, points[own + extra]
+    if not bidding:
+        return need, (1.0 if points[1] > points[0] else 0.0), False
+    wanting = 0
+    for position in range(len(order)):
+        other = order[position]
+        if other != seat and 0 <= bids[other] and bids[other] > taken[other]:
+            wanting += 1
+    return need, wanting / max(1, len(order) - 1), True
 
 
 @jit()
-def _keen(state: np.ndarray, plan: np.ndarray, seat: int) -> tuple[float, bool]:
-    """(share of the other players still wanting tricks, whether the deal has bids to make)."""
+def seat_aims(state: np.ndarray, plan: np.ndarray, seat: int, remaining: int,
+              premium: bool) -> tuple[int, float, bool]:
+    """``aims`` of ``seat`` (``remaining`` cards), read from the state; ``premium``: a premium
+    kept in reach counts (``_stake``; the heuristic's playouts leave it out)."""
     row = fields.row(state)
-    if fields.deal_bidding(plan, row) == 0:
-        none, one = np.int64(-1), np.int64(1)  # not literals: one compile of _points
-        golden = _points(plan, row, none, one) > _points(plan, row, none, one - 1)
-        return (1.0 if golden else 0.0), False
-    wanting = 0
-    count = fields.order_length(state)
-    for position in range(count):
-        other = fields.seat_at(state, plan, position)
-        if other != seat:
-            bid = fields.bid(state, plan, other)
-            if bid >= 0 and bid > fields.taken(state, plan, other):
-                wanting += 1
-    return wanting / max(1, count - 1), True
+    bidding = fields.deal_bidding(plan, row) != 0
+    bid = fields.bid(state, plan, seat) if bidding else -1
+    staked = premium and bidding and _stake(state, plan, seat, bid) > 0
+    return aims(fields.points_row(plan, row, bid), bidding, staked, fields.order_row(state, plan),
+                fields.bids_row(state, plan), fields.taken_row(state, plan), seat, remaining)
 
 
 @jit()
@@ -770,8 +782,7 @@ def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat:
     if legal_all & (legal_all - 1) == 0 and (jokers == 0 or calls & (calls - 1) == 0):
         return m.play_code(rules.bit_index(legal_all), rules.bit_index(calls) if calls else 0)
     players = fields.order_length(state)
-    need = _need(state, plan, seat, rules.popcount(hand))
-    keen, cliff = _keen(state, plan, seat)
+    need, keen, cliff = seat_aims(state, plan, seat, rules.popcount(hand), np.bool_(True))
     unseen = (table[at + X_DECK] & ~hand & ~m.seen_cards(state, plan, seat)
               & ~_turned_out(state, np.bool_(True), hand))
     hand_size = fields.deal_hand_size(plan, fields.row(state))

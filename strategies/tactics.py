@@ -8,8 +8,10 @@ the batch engine's ``strong`` runs it at millions of decisions a second. The fun
 it from plain Python values (hand, legal cards, the current trick, the cards still unseen, how
 many more tricks the seat wants), so that they serve both ``HeuristicStrategy``, which reads
 an ``Observation``, and the playouts of the search strategies, which read a ``Game`` directly.
-What stays here is the Python side of the bidding: the variant read once (``Rules``: score
-tables, the tricks worth aiming at), the best bid under a table and the premium's stake.
+What a seat plays for (the tricks still worth aiming at, how keen the others are) is the compiled
+``strong_policy.aims`` too, which ``Rules.aims`` asks from the bids and tricks taken. What stays
+here is the Python side of the bidding: the variant read once (``Rules``: score tables), the best
+bid under a table and the premium's stake.
 
 The play rules (``strong_policy.choose_play``): while short of the bid, the seat plans to take its
 tricks with its ``need`` likeliest winners (the keepers) and treats the other cards as spare. It
@@ -29,12 +31,12 @@ from __future__ import annotations
 
 import numpy as np
 from raspis.engine.actions import Play
+from raspis.engine.core import plan as core_plan
 from raspis.engine.core import rules as core
 from raspis.engine.core.codes import CALL_CODES, CARD_OPTION, OPTION_INDEX, call_value
 from raspis.engine.core.plan import PREMIUM_CODES, TWO_JOKERS_CODES
 from raspis.engine.core.rules import TWO_JOKERS_FIRST_WINS, nameable_cards
 from raspis.engine.game import Phase
-from raspis.engine.scoring import deal_points
 from raspis.engine.variant import Variant
 
 from . import strong_policy as policy
@@ -52,8 +54,8 @@ class Rules:
     """What the heuristic needs to know of a variant, read once (``rules_for`` caches it)."""
 
     __slots__ = ("variant", "deck", "must_trump", "two_jokers", "first_wins", "trump_wins",
-                 "circular", "lead_fine", "nameable", "dealer_leads", "goals", "kinds", "table",
-                 "scales", "tables")
+                 "circular", "lead_fine", "nameable", "dealer_leads", "aimed", "kinds", "table",
+                 "scales", "tables", "arrays", "arrays_of")
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -69,22 +71,34 @@ class Rules:
         self.dealer_leads = variant.play.first_lead == "dealer"
         self.kinds = variant.kinds
         self.table = variant.scoring
-        self.goals: dict[tuple[str, int | None, int, int, int], int] = {}
+        self.aimed: dict[tuple, tuple[int, float, bool]] = {}
         self.scales: dict[tuple[int, int, bool], float] = {}
         self.tables: dict[tuple[str, int], list[list[int]]] = {}
+        self.arrays: dict[tuple[str, int], np.ndarray] = {}
+        self.arrays_of: dict[tuple[int | None, ...], np.ndarray] = {}
 
-    def points(self, kind: str, hand_size: int) -> list[list[int]]:
-        """``points(kind, hand_size)[bid][taken]``: the deal points under the variant's table."""
-        key = (kind, hand_size)
+    def points_array(self, kind: str, tricks: int) -> np.ndarray:
+        """``points_array(kind, tricks)[bid + 1, taken]``: the deal points under the variant's
+        table (row 0: no bid), the table the plan holds (``engine.core.plan.points_table``)."""
+        key = (kind, tricks)
+        array = self.arrays.get(key)
+        if array is None:
+            array = self.arrays[key] = core_plan.points_table(self.kinds[kind], tricks,
+                                                                 self.table)
+        return array
+
+    def points(self, kind: str, tricks: int) -> list[list[int]]:
+        """``points(kind, tricks)[bid][taken]``: the deal points under the variant's table (a
+        kind without bidding: the same row for every bid)."""
+        key = (kind, tricks)
         table = self.tables.get(key)
         if table is None:
-            options = self.kinds[kind]
-            bidding = options.scoring != "per_trick"
-            table = self.tables[key] = [
-                [deal_points(bid if bidding else None, taken, hand_size, options, self.table)
-                 for taken in range(hand_size + 1)]
-                for bid in range(hand_size + 1)
-            ]
+            array = self.points_array(kind, tricks)
+            if self.kinds[kind].bidding == "none":
+                table = [array[0].tolist() for _ in range(tricks + 1)]
+            else:
+                table = array[1:].tolist()
+            self.tables[key] = table
         return table
 
     def scale(self, players: int, hand_size: int, trump: bool) -> float:
@@ -111,25 +125,43 @@ class Rules:
         self.scales[key] = _SCALES[shared] = value
         return value
 
-    def need(self, kind: str, bid: int | None, taken: int, remaining: int, hand_size: int) -> int:
-        """How many more tricks to aim for: the number that scores best under the deal's table
-        (0: take no more; ``remaining``: take all). Bid k short of k: k; at the bid: 0; already
-        over, or hopelessly short: as many as possible when each trick still scores."""
-        key = (kind, bid, taken, remaining, hand_size)
-        cached = self.goals.get(key)
+    def aims(self, kind: str, tricks: int, order: tuple[int, ...], bids: tuple[int | None, ...],
+             taken: tuple[int, ...], seat: int, remaining: int,
+             staked: bool = False) -> tuple[int, float, bool]:
+        """(``need``: how many more tricks to aim for, the number that scores best under the
+        deal's table, or exactly the bid while ``staked``; ``keen``: the share of the other
+        players still wanting tricks; ``cliff``: whether the deal has bids to make) for ``seat``
+        in a deal of ``kind`` playing ``tricks`` tricks: ``strong_policy.aims``, ``strong``'s
+        own rule, from the bids (None: none) and tricks taken by seat, the seats taking part
+        (``order``) and the seat's ``remaining`` cards. Cached (a bounded cache)."""
+        key = (kind, tricks, order, bids, taken, seat, remaining, staked)
+        cached = self.aimed.get(key)
         if cached is not None:
             return cached
-        options = self.kinds[kind]
-        best, best_points = 0, None
-        for extra in range(remaining + 1):
-            points = deal_points(bid if options.scoring != "per_trick" else None, taken + extra,
-                                 hand_size, options, self.table)
-            if best_points is None or points > best_points:
-                best, best_points = extra, points
-        self.goals[key] = best
-        return best
+        if len(self.aimed) >= AIMS_CACHED:
+            self.aimed.clear()
+        bidding = self.kinds[kind].bidding != "none"
+        bid = bids[seat]
+        row = self.points_array(kind, tricks)[bid + 1 if bidding and bid is not None else 0]
+        need, keen, cliff = policy.aims(row, bidding, staked, self.ints(order), self.ints(bids),
+                                        self.ints(taken), seat, remaining)
+        cached = self.aimed[key] = (int(need), float(keen), bool(cliff))
+        return cached
+
+    def ints(self, values: tuple[int | None, ...]) -> np.ndarray:
+        """``values`` as an int64 array (None as -1), kept for the next time (the order and the
+        bids stay the same all deal long; a bounded cache)."""
+        array = self.arrays_of.get(values)
+        if array is None:
+            if len(self.arrays_of) >= AIMS_CACHED:
+                self.arrays_of.clear()
+            array = self.arrays_of[values] = np.array(
+                [-1 if value is None else value for value in values], dtype=np.int64)
+        return array
 
 
+#: At most this many ``Rules.aims`` answers are kept (then the cache starts afresh).
+AIMS_CACHED = 1 << 16
 _RULES: dict[int, Rules] = {}
 #: ``Rules.scale`` by everything it depends on (see there), shared by all ``Rules``
 _SCALES: dict[tuple, float] = {}
@@ -159,20 +191,17 @@ def joker_calls(jokers: tuple[JokerPlay, ...] | list[JokerPlay]) -> tuple[int, i
 
 def trick_lead(rules: Rules, trick: tuple | list, led: int, trick_trump: int) -> tuple[int, bool]:  # noqa: ANN001
     """(the key of the card leading ``trick``, ``rules.card_key``; whether trumps beat a led
-    Joker's demand, ``rules.trumps_beat_demand``): what ``machine.trick_lead`` reads from a
-    state, worked out from the trick's records."""
+    Joker's demand): ``rules.trick_best``, which the machine reads its trick slots with
+    (``machine.trick_lead``), of the trick's records."""
     if not trick:
         return -1, False
-    lead = trick[0]
-    beats = core.trumps_beat_demand(lead.card, call_value(lead.call, lead.suit, lead.rank),
-                                    lead.suit, trick_trump, rules.trump_wins)
-    best = -1
-    for index, entry in enumerate(trick):
-        key = core.card_key(entry.card, call_value(entry.call, entry.suit, entry.rank), index,
-                            led, trick_trump, beats, rules.two_jokers)
-        if key > best:
-            best = key
-    return best, bool(beats)
+    cards = np.array([entry.card for entry in trick], dtype=np.int64)
+    calls = np.array([call_value(entry.call, entry.suit, entry.rank) for entry in trick],
+                     dtype=np.int64)
+    suits = np.array([entry.suit for entry in trick], dtype=np.int64)
+    _, best, beats = core.trick_best(cards, calls, suits, len(trick), led, trick_trump,
+                                     rules.trump_wins, rules.two_jokers, -1)
+    return int(best), bool(beats)
 
 
 def choose_play(

@@ -5,8 +5,8 @@ A twin asks the compiled policy (``strategies.compiled.decide``) for the action 
 move, on the state of the game the observation was taken from (``Observation`` carries it). Where
 an observation carries no state (a strategy in its own process, or seated in the batch engine's
 numpy lockstep loop), the twin rebuilds the deal from the observation with the hidden hands
-guessed (``Observation.resample``): the compiled policies read only what the seat may see, but
-such a rebuilt deal knows nothing of a premium span and of tricks the memory rule hides.
+guessed (``engine.determinize.resample``): the compiled policies read only what the seat may
+see, but such a rebuilt deal knows nothing of a premium span and of tricks the memory rule hides.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from raspis.engine import Action, Bid, Keep, NameTrump, Observation, Play, Varia
 from raspis.engine.cards import is_joker
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import CALL_NAMES
+from raspis.engine.determinize import resample
 from raspis.engine.game import Game, Phase
 
 from . import compiled
@@ -42,7 +43,7 @@ def action_of(code: int, phase: Phase) -> Action:
 def policy_code(game: Game, state: np.ndarray, policy: int) -> int:
     """The action code ``policy`` (``compiled.FAST_HEURISTIC``, ``compiled.STRONG``, ...) chooses
     for the seat to move in ``state``, a state of ``game``'s machine."""
-    table = compiled._policy_table(game.tables, game.plan, strong_on=policy == compiled.STRONG)
+    table = compiled.policy_table(game.tables, game.plan, strong_on=policy == compiled.STRONG)
     return compiled.decide_policy(state, game.tables.plan, table, policy)
 
 
@@ -69,7 +70,7 @@ class CompiledTwin(Strategy):
         if source is not None:
             state, game = source[0], source[1]
         else:
-            game = observation.resample(self._guess)
+            game = resample(observation, self._guess)
             state = game.state
         action = action_of(policy_code(game, state, self.policy), observation.phase)
         for legal in actions:

@@ -57,7 +57,7 @@ RESULT_SEATS = {
 }
 #: the accessors checked one by one below
 OTHERS = {"set_trump", "result_joker_holder", "finished_winner", "step_span", "successors_at",
-          "deal_points", "points_row"}
+          "deal_points", "points_row", "bids_row", "taken_row", "order_row"}
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +122,19 @@ def test_blocks_read_their_slot(game: Game) -> None:
             state = game.state.copy()
             state[_at(game, block) + seat] = 777 + seat
             assert getattr(fields, name).py_func(state, plan, seat) == 777 + seat, name
+
+
+def test_block_views_are_the_blocks(game: Game) -> None:
+    plan = game.tables.plan
+    view = game.fields
+    assert fields.bids_row.py_func(game.state, plan).tolist() == view.bids
+    assert fields.taken_row.py_func(game.state, plan).tolist() == view.taken
+    assert fields.order_row.py_func(game.state, plan).tolist() == view.order
+    players = game.tables.players
+    for name, block in (("bids_row", "O_BIDS"), ("taken_row", "O_TAKEN")):
+        state = game.state.copy()
+        getattr(fields, name).py_func(state, plan)[players - 1] = 888
+        assert state[_at(game, block) + players - 1] == 888, name  # a view, not a copy
 
 
 def test_setters_write_their_slot(game: Game) -> None:

@@ -31,7 +31,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from raspis.engine import load_variant, preset_names, variant_from_dict
 from raspis.engine.batch import play_batch
-from raspis.engine.batch.rules import CALL_NAMES, BatchRules
+from raspis.engine.batch.rules import BatchRules
+from raspis.engine.core.codes import CALL_NAMES
 from raspis.engine.errors import VariantError
 from raspis.engine.events import CardPlayed, DealStarted, TrickWon, TrumpChosen
 from raspis.engine.variant import Variant

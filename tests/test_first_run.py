@@ -264,7 +264,7 @@ def test_the_policies_compiled_beside_a_warm_up_have_the_loops_types(monkeypatch
     compiled.compile_policies_beside()
     plan = rule_plan(load_variant("classic"), 4)
     tables = plan.machine()
-    table = compiled._policy_table(tables, plan, strong_on=True)
+    table = compiled.policy_table(tables, plan, strong_on=True)
     state = np.zeros(tables.length, dtype=np.int64)
     loop = (typeof(state), typeof(tables.plan), typeof(table))
     assert [function for function, _ in jobs] == [compiled.decide_strong, compiled.fast_decision]

@@ -32,7 +32,7 @@ from raspis.engine import (
 )
 from raspis.engine import rng as chance
 from raspis.engine.batch import play_batch
-from raspis.engine.determinize import Determinizer, HandSampler
+from raspis.engine.determinize import Determinizer, HandSampler, resample
 from raspis.engine.events import CardsShown
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies.batch import ScalarAdapter, load_batch_strategy
@@ -189,7 +189,7 @@ def test_single_deal_and_the_search_games_carry_the_shown_cards() -> None:
                     assert guess[other] & cards == cards
             search = determinizer.game(guess)
             assert search.observation(seat).other_hands == seen.other_hands
-        assert seen.resample(rng).observation(seat).other_hands == seen.other_hands
+        assert resample(seen, rng).observation(seat).other_hands == seen.other_hands
         while game.phase == Phase.BID or len(game.trick) or not sum(game.taken):
             game.apply(game.legal_actions()[0])
 

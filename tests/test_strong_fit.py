@@ -73,6 +73,6 @@ def test_the_policy_table_of_a_hook_variant_carries_the_fit() -> None:
                                  "bidding": {"hook": "off"}})
     plan = rule_plan(variant, 4)
     tables = plan.machine()
-    fitted = compiled._policy_table(tables, plan, True)
-    model_only = compiled._policy_table(tables, plan, False)
+    fitted = compiled.policy_table(tables, plan, True)
+    model_only = compiled.policy_table(tables, plan, False)
     assert len(fitted) > len(model_only)

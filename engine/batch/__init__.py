@@ -26,21 +26,9 @@ from .game import BatchGame, play_batch
 from .match import BatchMatchResult, play_batch_matches
 from .observation import BatchObservation
 from .result import BatchLog, BatchResult
-from .rules import (
-    CALL_HIGH,
-    CALL_HIGHEST,
-    CALL_LOW,
-    CALL_LOWEST,
-    CALL_NONE,
-    CALL_TRUMPS,
-    OPTION_CALL,
-    OPTION_SUIT,
-    OPTIONS,
-    BatchRules,
-)
+from .rules import BatchRules
 
 __all__ = [
-    "CALL_HIGH", "CALL_HIGHEST", "CALL_LOW", "CALL_LOWEST", "CALL_NONE", "CALL_TRUMPS",
-    "OPTIONS", "OPTION_CALL", "OPTION_SUIT", "BatchGame", "BatchLog", "BatchMatchResult",
-    "BatchObservation", "BatchResult", "BatchRules", "play_batch", "play_batch_matches",
+    "BatchGame", "BatchLog", "BatchMatchResult", "BatchObservation", "BatchResult", "BatchRules",
+    "play_batch", "play_batch_matches",
 ]

@@ -13,7 +13,7 @@ action mask:
 - ``legal_bids``: bit ``b`` set when bidding ``b`` is legal;
 - ``legal_cards``: the cards that may be played (a Joker's bit when it may be played);
 - ``legal_calls``: the (call, suit) options a Joker may be played with, a mask over
-  ``engine.batch.rules.OPTIONS`` (the same for both Jokers);
+  ``engine.core.codes.OPTIONS`` (the same for both Jokers);
 - ``legal_trumps``: bits 0..3 for the suits and bit 4 for "no trump", when naming trump.
 
 Every field is read from the games' states in the rules core's state machine

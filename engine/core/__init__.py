@@ -1,6 +1,7 @@
 """The rules core: every rule of the game written once, compiled, under both engines.
 
-- ``engine.core.codes``: the integer codes of Joker calls, call options, hooks and trump rules;
+- ``engine.core.codes``: the integer codes of Joker calls, call options, hooks and trump rules
+  (their one home: import them from there);
 - ``engine.core.rules``: the rules of play as compiled ``numba`` functions (``compiling.jit``) over
   plain integers (legal bids, legal cards, must-trump, every Joker demand and call, the trick's card
   key);
@@ -20,25 +21,6 @@ from . import (
     cache,  # noqa: F401  (first: the compiled cache is keyed by the core's source)
     inliner,  # noqa: F401  (before anything compiles)
 )
-from .codes import (
-    CALL_CODES,
-    CALL_HIGH,
-    CALL_HIGHEST,
-    CALL_LOW,
-    CALL_LOWEST,
-    CALL_NAMES,
-    CALL_NONE,
-    CALL_TRUMPS,
-    HOOK_NAMES,
-    OPTION_CALL,
-    OPTION_INDEX,
-    OPTION_SUIT,
-    OPTIONS,
-)
 from .plan import RulePlan, rule_plan
 
-__all__ = [
-    "CALL_CODES", "CALL_HIGH", "CALL_HIGHEST", "CALL_LOW", "CALL_LOWEST", "CALL_NAMES",
-    "CALL_NONE", "CALL_TRUMPS", "HOOK_NAMES", "OPTIONS", "OPTION_CALL", "OPTION_INDEX",
-    "OPTION_SUIT", "RulePlan", "rule_plan",
-]
+__all__ = ["RulePlan", "rule_plan"]

@@ -331,6 +331,27 @@ def seat_at(state: np.ndarray, plan: np.ndarray, position: int) -> int:
 
 
 @jit(inline="always")
+def bids_row(state: np.ndarray, plan: np.ndarray) -> np.ndarray:
+    """Every seat's bid in the deal (-1: none yet), by seat: a view of the state's block."""
+    at = plan[O_BIDS]
+    return state[at:at + plan[P_PLAYERS]]
+
+
+@jit(inline="always")
+def taken_row(state: np.ndarray, plan: np.ndarray) -> np.ndarray:
+    """The tricks every seat has taken in the deal, by seat: a view of the state's block."""
+    at = plan[O_TAKEN]
+    return state[at:at + plan[P_PLAYERS]]
+
+
+@jit(inline="always")
+def order_row(state: np.ndarray, plan: np.ndarray) -> np.ndarray:
+    """The seats taking part in the deal, from the dealer's left: a view of the state's block."""
+    at = plan[O_ORDER]
+    return state[at:at + state[S_ORDER_LEN]]
+
+
+@jit(inline="always")
 def trick_seat(state: np.ndarray, plan: np.ndarray, index: int) -> int:
     """The seat that played card ``index`` of the trick under way."""
     return state[ix(plan[O_TSEAT] + index)]

@@ -525,25 +525,15 @@ def apply_bid(state: np.ndarray, plan: np.ndarray, bid: int) -> bool:
 
 @jit(inline="always")
 def best_in_trick(state: np.ndarray, plan: np.ndarray, skip: int) -> tuple[int, int, bool]:
-    """(position, key, beats) of the card holding the trick so far: the greatest
-    ``rules.card_key``, the earliest among equals, and whether trumps beat the leading Joker's
-    demand (``rules.trumps_beat_demand``); with ``skip`` the best of the other cards (000: a
-    Joker's player who declines the trick: «взятку забирает игрок, который походил самой
-    сильной картой»). (0, -2, False) before the lead, when the trick's slots still hold the last
-    trick's cards."""
-    beats = state[S_TRICK_LEN] > 0 and rules.trumps_beat_demand(
-        state[ix(plan[O_TCARD])], state[ix(plan[O_TCALL])], state[ix(plan[O_TSUIT])],
-        state[S_TRICK_TRUMP], plan[P_TRUMP_WINS] != 0)
-    best, best_key = 0, -2
-    for index in range(state[S_TRICK_LEN]):
-        if index == skip:
-            continue
-        key = rules.card_key(state[ix(plan[O_TCARD] + index)], state[ix(plan[O_TCALL] + index)],
-                             index, state[S_LED], state[S_TRICK_TRUMP], beats,
-                             plan[P_TWO_JOKERS])
-        if key > best_key:
-            best, best_key = index, key
-    return best, best_key, beats
+    """(position, key, beats) of the card holding the trick so far (``rules.trick_best`` of the
+    trick's slots): the greatest ``rules.card_key``, the earliest among equals, and whether trumps
+    beat the leading Joker's demand; with ``skip`` the best of the other cards (000: a Joker's
+    player who declines the trick: «взятку забирает игрок, который походил самой сильной
+    картой»). (0, -2, False) before the lead, when the trick's slots still hold the last trick's
+    cards."""
+    return rules.trick_best(state[plan[O_TCARD]:], state[plan[O_TCALL]:], state[plan[O_TSUIT]:],
+                            state[S_TRICK_LEN], state[S_LED], state[S_TRICK_TRUMP],
+                            plan[P_TRUMP_WINS] != 0, plan[P_TWO_JOKERS], skip)
 
 
 @jit(inline="always")

@@ -14,7 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from ..cards import JOKER, parse_card
-from ..options import KindOptions
+from ..options import KindOptions, ScoringOptions
 from ..schedule import DealSpec
 from ..scoring import deal_points
 from ..variant import Variant
@@ -323,16 +323,24 @@ class RulePlan:
         """``table[bid + 1, taken]``: a seat's deal points before fines (row 0: no bid), from the
         one score table of ``engine.scoring``; bids and tricks range over the deal's ``tricks``
         (the hand, and the rounds drawn with ``play.draw_after_trick``: its "all tricks" rows
-        are those of the whole deal)."""
-        table = np.zeros((tricks + 2, tricks + 1), dtype=np.int64)
-        for taken in range(tricks + 1):
-            if kind.bidding == "none":
-                table[0, taken] = deal_points(None, taken, tricks, kind, self.variant.scoring)
-            else:
-                for bid in range(tricks + 1):
-                    table[bid + 1, taken] = deal_points(bid, taken, tricks, kind,
-                                                        self.variant.scoring)
-        return table
+        are those of the whole deal). ``points_table`` of the variant's scoring."""
+        return points_table(kind, tricks, self.variant.scoring)
+
+
+def points_table(kind: KindOptions, tricks: int, scoring: ScoringOptions) -> np.ndarray:
+    """``table[bid + 1, taken]``: a seat's deal points before fines in a deal of ``kind`` that
+    plays ``tricks`` tricks, under the variant's ``scoring`` (row 0: no bid, the only row filled
+    when the kind has no bidding), from the one score table of ``engine.scoring``. The table the
+    plan holds for each deal (``fields.points_row``) and the scalar strategies read
+    (``strategies.tactics.Rules``)."""
+    table = np.zeros((tricks + 2, tricks + 1), dtype=np.int64)
+    for taken in range(tricks + 1):
+        if kind.bidding == "none":
+            table[0, taken] = deal_points(None, taken, tricks, kind, scoring)
+        else:
+            for bid in range(tricks + 1):
+                table[bid + 1, taken] = deal_points(bid, taken, tricks, kind, scoring)
+    return table
 
 
 class MachineTables:

@@ -376,6 +376,30 @@ def card_key(card: int, call: int, position: int, led_suit: int, trick_trump: in
 
 
 @jit(inline="always")
+def trick_best(cards: np.ndarray, calls: np.ndarray, suits: np.ndarray, count: int,
+               led_suit: int, trick_trump: int, trump_wins: bool, two_jokers: int,
+               skip: int) -> tuple[int, int, bool]:
+    """(position, key, beats) of the card holding a trick of ``count`` cards so far (``cards``,
+    their ``calls``, ``call_value``s, and ``suits`` by position): the greatest ``card_key``, the
+    earliest among equals, and whether trumps beat the leading Joker's demand
+    (``trumps_beat_demand``); with ``skip`` the best of the other cards (000: a Joker's player
+    who declines the trick). (0, -2, False) before the lead. The one copy: the machine reads its
+    trick slots with it (``machine.best_in_trick``), the scalar heuristic a trick's records
+    (``strategies.tactics.trick_lead``)."""
+    beats = count > 0 and trumps_beat_demand(cards[0], calls[0], suits[0], trick_trump,
+                                             trump_wins)
+    best, best_key = 0, -2
+    for index in range(count):
+        if index == skip:
+            continue
+        key = card_key(cards[index], calls[index], index, led_suit, trick_trump, beats,
+                       two_jokers)
+        if key > best_key:
+            best, best_key = index, key
+    return best, best_key, beats
+
+
+@jit(inline="always")
 def may_decline(lead_card: int, winner_position: int) -> bool:
     """Whether the player who led the trick may decline it (``joker.lead_choice``, 000: «Походивший
     с джокера может забрать взятку, либо отказаться от нее»): it led a Joker, and the Joker holds
