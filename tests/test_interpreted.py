@@ -10,7 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import raspis.engine.core  # noqa: F401 - imported first: this process plays compiled
+from click.testing import CliRunner
 from raspis.cli import play
+from raspis.cli.main import cli
 from raspis.engine import warmth
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,10 +53,8 @@ def test_golden_games_replay_with_the_core_interpreted() -> None:
     assert result["count"] == 0, result
 
 
-def _play(cache: str | None, *arguments: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    if cache is not None:
-        env["RASPIS_CACHE_DIR"] = cache
+def _play(cache: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "RASPIS_CACHE_DIR": cache, "COLUMNS": "80"}
     return subprocess.run([sys.executable, "-m", "raspis.cli.main", "play", *arguments],
                           capture_output=True, text=True, env=env, timeout=300, check=False)
 
@@ -62,7 +63,7 @@ def test_play_on_a_cold_cache_plays_light_players_interpreted_and_the_same_game(
         tmp_path: Path) -> None:
     """``raspis play`` on an empty cache with light built-in players: nothing compiled or marked
     warm, nothing said of a compile, and the very game (trace and sheet) the compiled core plays
-    (the suite's warm cache)."""
+    (in this process, whose core is compiled: ``interpret_core`` cannot take effect here)."""
     arguments = ("--variant", "joker", "--seed", "5", "--trace",
                  "--strategies", "heuristic,strong,fastheuristic,random")
     cold = _play(str(tmp_path), *arguments)
@@ -71,9 +72,10 @@ def test_play_on_a_cold_cache_plays_light_players_interpreted_and_the_same_game(
     written = [path.name for path in tmp_path.rglob("*") if path.is_file()]
     assert not [name for name in written if name.endswith((".nbi", ".nbc"))], written
     assert not [name for name in written if name.startswith("warm-")], written
-    compiled = _play(None, *arguments)
-    assert compiled.returncode == 0, compiled.stderr
-    assert cold.stdout == compiled.stdout
+    compiled = CliRunner().invoke(cli, ["play", *arguments], env={"COLUMNS": "80"})
+    assert compiled.exit_code == 0, compiled.output
+    assert not warmth.is_interpreted()
+    assert cold.stdout == compiled.output
     assert cold.stdout.count("\n") > 500  # the trace of a whole game
 
 
@@ -95,7 +97,5 @@ def test_play_interprets_only_light_players_on_a_cold_cache(
 
 def test_interpret_core_refuses_once_the_core_is_imported() -> None:
     """The compiled functions are made when ``engine.core`` is imported: too late to switch."""
-    import raspis.engine.core  # noqa: F401 - the suite has imported it anyway
-
     assert warmth.interpret_core() is False
     assert not warmth.is_interpreted()
