@@ -164,6 +164,11 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
     """Play one game (or a match) and print its score sheet ("расписка").
 
     Exits 1 when a strategy failed (raised, returned an illegal action, or ended its process).
+
+    On a machine where the rules core is not compiled yet, a game of built-in players that need
+    no search (random, fastrandom, lowest, fastheuristic, heuristic, strong) plays at once on the
+    core run as Python: the same game, nothing compiled. Other players compile it first (once
+    per machine and raspis version, said on stderr).
     """
     variant = load_variant(variant_spec)
     variant.for_player_count(players)

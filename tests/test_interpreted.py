@@ -99,3 +99,9 @@ def test_interpret_core_refuses_once_the_core_is_imported() -> None:
     """The compiled functions are made when ``engine.core`` is imported: too late to switch."""
     assert warmth.interpret_core() is False
     assert not warmth.is_interpreted()
+
+
+def test_play_help_names_the_players_that_play_interpreted() -> None:
+    text = " ".join(CliRunner().invoke(cli, ["play", "--help"]).output.split())
+    listed = text.partition("need no search (")[2].partition(")")[0]
+    assert sorted(listed.split(", ")) == sorted(play.LIGHT_PLAYERS)
