@@ -239,10 +239,23 @@ def nearest_fit(variant: Variant, players: int, skip: tuple[str, ...] = ()) -> F
 
 
 def uses_strong(spec: str) -> bool:
-    """Whether a strategy spec seats ``strong`` (``NAME=strong``, ``isolated+strong:...``)."""
+    """Whether a strategy spec plays with ``strong``'s fitted bid tables: ``strong`` itself
+    (``NAME=strong``, ``isolated+strong:...``), or ``mc`` whose playouts play ``strong`` (its
+    ``policy``, by default)."""
     from .spec import split_alias, split_isolation
 
-    return split_isolation(split_alias(spec)[1])[1].partition(":")[0].strip() == "strong"
+    name, _, parameters = split_isolation(split_alias(spec)[1])[1].partition(":")
+    name = name.strip()
+    if name != "mc":
+        return name == "strong"
+    from .mc import MonteCarloStrategy
+
+    policy = MonteCarloStrategy.parameters["policy"].default
+    for item in parameters.split(","):
+        key, _, value = item.partition("=")
+        if key.strip() == "policy":
+            policy = value.strip()
+    return policy == "strong"
 
 
 def fit_notice(variant: Variant, players: int, spec: str | None = None) -> str | None:
@@ -282,7 +295,8 @@ def _say(text: str) -> None:
 
 def say_fit_notices(variant_specs: tuple[str, ...] | list[str], players: int,
                     strategy_specs: tuple[str, ...] | list[str]) -> list[str]:
-    """``say_fit_notice`` for each variant when any seat is ``strong``; the lines said."""
+    """``say_fit_notice`` for each variant when any seat plays with ``strong``'s tables
+    (``uses_strong``); the lines said."""
     if not any(uses_strong(spec) for spec in strategy_specs):
         return []
     said = []

@@ -18,6 +18,7 @@ from raspis.strategies.strong_fit import (
     rules_distance,
     rules_hash,
     say_fit_notices,
+    uses_strong,
 )
 from raspis.strategies.strong_policy import fit_path, load_fit
 
@@ -131,6 +132,16 @@ def test_seats_without_strong_say_nothing(fits: Path, mod_file: Path,
                                           capsys: pytest.CaptureFixture) -> None:
     assert say_fit_notices([str(mod_file)], 4, ["fastheuristic", "lowest"] * 2) == []
     assert say_fit_notices([str(mod_file)], 4, ["mine=strong", "lowest"] * 2) != []
+
+
+@pytest.mark.parametrize(("spec", "plays_strong"), [
+    ("mc", True), ("mc:samples=50", True), ("isolated+mc:policy=strong", True),
+    ("mc:samples=50,policy=fastheuristic", False), ("pimc", False), ("me=strong", True),
+])
+def test_mc_playing_out_with_strong_is_said_too(spec: str, plays_strong: bool) -> None:
+    """mc's playouts play strong with its fitted tables (its default policy): a variant without
+    a table of its own is said for an mc seat as for a strong one; never silently."""
+    assert uses_strong(spec) is plays_strong
 
 
 def test_the_tournament_says_it_once_in_the_parent(fits: Path, mod_file: Path,
