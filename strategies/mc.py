@@ -58,6 +58,7 @@ from .pimc import PimcStrategy
 from .registry import StrategySpecError
 from .search import BidEvidence, Deadline, distinct_plays, representative
 from .strong import action_of, policy_table
+from .strong_fit import PLAYOUT_POLICY
 from .tactics import rules_for
 
 __all__ = ["OBJECTIVES", "MonteCarloStrategy", "PlayEvidence", "action_code"]
@@ -215,8 +216,8 @@ class MonteCarloStrategy(ExpectedValueStrategy):
         "bid_time": Parameter(float, -1.0, "seconds per bid or trump naming at most (below 0: "
                               "as time)"),
         "chunk": Parameter(int, 8, "guesses played out between two looks at the clock"),
-        "policy": Parameter(str, "strong", "the compiled policy of the playouts, at every seat: "
-                            "strong or fastheuristic"),
+        "policy": Parameter(str, PLAYOUT_POLICY, "the compiled policy of the playouts, at "
+                            "every seat: strong or fastheuristic"),
         "inference": Parameter(float, 0.0, "weight of the bids already made on the guesses of "
                                "the hidden hands, each guess's playouts weighted by how well it "
                                "explains them (0: none; see search.BidEvidence)"),

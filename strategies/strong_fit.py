@@ -238,6 +238,10 @@ def nearest_fit(variant: Variant, players: int, skip: tuple[str, ...] = ()) -> F
     return Fit("none")
 
 
+#: the compiled policy ``mc``'s playouts play when its spec names none (its ``policy``)
+PLAYOUT_POLICY = "strong"
+
+
 def uses_strong(spec: str) -> bool:
     """Whether a strategy spec plays with ``strong``'s fitted bid tables: ``strong`` itself
     (``NAME=strong``, ``isolated+strong:...``), or ``mc`` whose playouts play ``strong`` (its
@@ -248,9 +252,7 @@ def uses_strong(spec: str) -> bool:
     name = name.strip()
     if name != "mc":
         return name == "strong"
-    from .mc import MonteCarloStrategy
-
-    policy = MonteCarloStrategy.parameters["policy"].default
+    policy = PLAYOUT_POLICY
     for item in parameters.split(","):
         key, _, value = item.partition("=")
         if key.strip() == "policy":
@@ -311,6 +313,7 @@ def say_fit_notices(variant_specs: tuple[str, ...] | list[str], players: int,
     return said
 
 
-__all__ = ["FIT_DIR_ENV", "IGNORED", "Fit", "find_fit", "fit_dir", "fit_notice", "fit_source",
-           "nearest_fit", "rules_distance", "rules_hash", "rules_key", "save_user_fit",
-           "say_fit_notice", "say_fit_notices", "table_identities", "user_fit_path", "uses_strong"]
+__all__ = ["FIT_DIR_ENV", "IGNORED", "PLAYOUT_POLICY", "Fit", "find_fit", "fit_dir", "fit_notice",
+           "fit_source", "nearest_fit", "rules_distance", "rules_hash", "rules_key",
+           "save_user_fit", "say_fit_notice", "say_fit_notices", "table_identities",
+           "user_fit_path", "uses_strong"]

@@ -194,3 +194,30 @@ def test_a_run_names_strongs_table_and_a_later_fit_is_not_mixed_into_it(
         path.unlink()
     with pytest.raises(TournamentError, match="a bid table fitted"):
         run_tournament(config, second, workers=1, resume=True, warm=False)
+
+
+def test_a_worker_with_another_table_refuses_its_shard(fits: Path, mod_file: Path) -> None:
+    """Each shard carries the table its run's parent found for strong; a worker that would bid
+    with another (a Dask worker whose RASPIS_FIT_DIR lacks the user's fit, or holds another)
+    refuses the shard with a message saying so, on both engines, instead of playing it."""
+    import dataclasses
+
+    from raspis.tournament.batch_shard import run_shard_batch
+    from raspis.tournament.config import TournamentConfig
+    from raspis.tournament.plan import ShardPlan
+    from raspis.tournament.shard import run_shard
+    from raspis.tournament.task import check_strong_table
+
+    config = TournamentConfig(variants=(str(mod_file),), players=4,
+                              strategies=("strong", "strong", "lowest", "lowest"), games=1,
+                              seed=3, engine="batch")
+    options = [load_variant(str(mod_file)).model_dump(mode="json")]
+    task = next(iter(ShardPlan(config, options)))
+    assert task.strong_table.startswith("nearest:classic:")
+    check_strong_table(task)  # this process finds the same table: nothing to say
+    other = dataclasses.replace(task, strong_table="user:classic-mod:0123456789ab")
+    for run in (run_shard, run_shard_batch):
+        with pytest.raises(RuntimeError, match="another fitted table on this machine"):
+            run(other)
+    weak = dataclasses.replace(config, strategies=("lowest",) * 4)
+    assert next(iter(ShardPlan(weak, options))).strong_table == ""

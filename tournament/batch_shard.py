@@ -21,7 +21,14 @@ from raspis.engine.batch.rng import splitmix64
 from raspis.engine.variant import Variant
 
 from .frames import merge_deal_stats, result_frames
-from .task import TAMPERED, ShardResult, ShardTask, changed_keys, variant_fingerprint
+from .task import (
+    TAMPERED,
+    ShardResult,
+    ShardTask,
+    changed_keys,
+    check_strong_table,
+    variant_fingerprint,
+)
 
 #: Games played in one lockstep batch (bounds memory: about 25 kB a game while it plays).
 DEFAULT_CHUNK = 16384
@@ -59,6 +66,7 @@ def run_shard_batch(task: ShardTask, *, chunk: int = DEFAULT_CHUNK) -> ShardResu
 
 
     started = time.perf_counter()
+    check_strong_table(task)
     variant = Variant.model_validate(task.variant_options)
     resolved = variant.for_player_count(task.players)
     original = variant.model_dump(mode="json")

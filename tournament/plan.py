@@ -7,7 +7,7 @@ import re
 from collections.abc import Collection, Iterator
 from typing import Any
 
-from .config import TournamentConfig
+from .config import TournamentConfig, strong_tables
 from .task import ShardTask
 
 
@@ -29,6 +29,7 @@ class ShardPlan:
         self.groups = config.seating_groups()
         self.writes_deal_rows = config.writes_deal_rows()
         self._engine = config.resolved_engine()
+        self._tables: list[str] | None = None
 
     def __len__(self) -> int:
         return self.config.shard_count(len(self.variant_options))
@@ -103,8 +104,20 @@ class ShardPlan:
             strategies=config.strategies, seatings=self.seatings, games=games,
             root_seed=config.seed, total_deal_sets=config.games, seating_count=count,
             deal_rows=self.writes_deal_rows, decision_seconds=config.decision_seconds,
-            engine=self._engine,
+            engine=self._engine, strong_table=self.strong_tables()[variant],
         )
+
+    def strong_tables(self) -> list[str]:
+        """Each variant's ``strong`` table identity (``config.strong_tables``) where a seat plays
+        with it (``strong_fit.uses_strong``), else "": what each worker checks it bids with."""
+        if self._tables is None:
+            from raspis.strategies.strong_fit import uses_strong
+
+            if any(uses_strong(spec) for spec in self.config.strategies):
+                self._tables = strong_tables(self.config, self.variant_options)
+            else:
+                self._tables = [""] * len(self.variant_options)
+        return self._tables
 
 
 def plan_shards(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> list[ShardTask]:

@@ -21,6 +21,7 @@ from .task import (
     ShardResult,
     ShardTask,
     changed_keys,
+    check_strong_table,
     forget_variants,
     game_id,
     game_seed,
@@ -54,6 +55,7 @@ def run_shard(task: ShardTask) -> ShardResult:
     from raspis.strategies.registry import load_guarded
 
     started = time.perf_counter()
+    check_strong_table(task)
     variant = shard_variant(task.variant_options)
     resolved = variant.for_player_count(task.players)
     variant_hash = variant.content_hash

@@ -39,6 +39,9 @@ class ShardTask:
     decision_seconds: float | None
     #: "scalar" (engine.Game, one game at a time) or "batch" (engine.batch, games in lockstep)
     engine: str = "scalar"
+    #: the fitted bid table ``strong`` (and ``mc``'s playouts) bids with in this variant, as the
+    #: run's parent found it (``strong_fit.Fit.identity``); "" when no seat plays with it
+    strong_table: str = ""
 
 
 @dataclass
@@ -53,6 +56,22 @@ class ShardResult:
     errored: int
     faults: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+
+def check_strong_table(task: ShardTask) -> None:
+    """Refuse to play a shard where this process would bid with another ``strong`` table than
+    the run's parent found (a Dask worker with a ``RASPIS_FIT_DIR`` of its own, lacking or
+    holding another fit): its games would be bid with another table than the rest of the run's."""
+    if not task.strong_table:
+        return
+    from raspis.strategies.strong_fit import find_fit
+
+    here = find_fit(shard_variant(task.variant_options), task.players)
+    if here.identity != task.strong_table:
+        raise RuntimeError(
+            f"strong would bid with another fitted table on this machine ({here.identity}) than "
+            f"the run's ({task.strong_table}): give this worker the same RASPIS_FIT_DIR files "
+            "(raspis strategies fit writes them; docs/cluster.md)")
 
 
 def game_seed(root_seed: int, deal_set: int) -> int:
