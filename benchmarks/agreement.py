@@ -59,7 +59,7 @@ class CardPair:
     same: bool
 
 
-def bid_pairs(variant_name: str, players: int, games: int, spec: str, seed: int,
+def decision_pairs(variant_name: str, players: int, games: int, spec: str, seed: int,
               cards: bool = False) -> list[BidPair] | list[CardPair]:
     """Every bid (``cards``: every card) with a choice in ``games`` games of ``strong`` seats,
     with ``spec``'s decision beside ``strong``'s."""
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cards", action="store_true", help="the cards played, not the bids")
     arguments = parser.parse_args(argv)
     started = time.process_time()
-    pairs = bid_pairs(arguments.variant, arguments.players, arguments.games, arguments.spec,
+    pairs = decision_pairs(arguments.variant, arguments.players, arguments.games, arguments.spec,
                       arguments.seed, arguments.cards)
     if not pairs:
         print("no decision with a choice in these games", file=sys.stderr)

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 from raspis.engine import Variant, load_variant
-from raspis.strategies.spec import split_alias, split_isolation
+from raspis.strategies.spec import spec_parts
 
 from .common import SEED, friendly_errors, split_specs
 from .terminal import terminal_width, wrap
@@ -39,11 +39,7 @@ LIGHT_PLAYERS = ("random", "fastrandom", "lowest", "fastheuristic", "heuristic",
 
 def _heads(specs: list[str]) -> list[tuple[bool, str]]:
     """(isolated, strategy name) of each seat's spec."""
-    heads = []
-    for spec in specs:
-        isolated, inner = split_isolation(split_alias(spec)[1])
-        heads.append((isolated, inner.partition(":")[0]))
-    return heads
+    return [spec_parts(spec)[:2] for spec in specs]
 
 
 def _interpret_if_cold(specs: list[str]) -> bool:

@@ -31,6 +31,7 @@ from .spec import (
     StrategySpecError,
     looks_like_spec,
     plugin_strategies,
+    raw_parameters,
     split_alias,
     split_isolation,
 )
@@ -125,13 +126,8 @@ def _convert(cls: type[Strategy], key: str, text: str, spec: str) -> Any:
 
 
 def parse_parameters(cls: type[Strategy], text: str, spec: str) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        if "=" not in item:
-            raise StrategySpecError(f"strategy {spec!r}: parameter {item!r} must be key=value")
-        key, value = item.split("=", 1)
-        options[key.strip()] = _convert(cls, key.strip(), value.strip(), spec)
-    return options
+    return {key: _convert(cls, key, value, spec)
+            for key, value in raw_parameters(text, spec).items()}
 
 
 def display_name(spec: str) -> str:

@@ -75,6 +75,26 @@ def split_isolation(spec: str) -> tuple[bool, str]:
     return False, text
 
 
+def spec_parts(spec: str) -> tuple[bool, str, str]:
+    """(isolated, the strategy's name, the text of its parameters) of a seat's spec, its alias
+    and isolation prefix taken off: ``me=isolated+mc:samples=9`` -> (True, "mc", "samples=9")."""
+    isolated, bare = split_isolation(split_alias(spec)[1])
+    name, _, parameters = bare.partition(":")
+    return isolated, name.strip(), parameters
+
+
+def raw_parameters(text: str, spec: str) -> dict[str, str]:
+    """The ``key=value`` items of a spec's parameter text, as text (the strategy's class converts
+    them: ``registry.parse_parameters``)."""
+    options: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        if "=" not in item:
+            raise StrategySpecError(f"strategy {spec!r}: parameter {item!r} must be key=value")
+        key, value = item.split("=", 1)
+        options[key.strip()] = value.strip()
+    return options
+
+
 def isolate_specs(specs: list[str] | tuple[str, ...]) -> list[str]:
     """Every spec with ``isolated+`` in front (after its alias, which keeps naming the seat)."""
     isolated = []

@@ -246,17 +246,15 @@ def uses_strong(spec: str) -> bool:
     """Whether a strategy spec plays with ``strong``'s fitted bid tables: ``strong`` itself
     (``NAME=strong``, ``isolated+strong:...``), or ``mc`` whose playouts play ``strong`` (its
     ``policy``, by default)."""
-    from .spec import split_alias, split_isolation
+    from .spec import StrategySpecError, raw_parameters, spec_parts
 
-    name, _, parameters = split_isolation(split_alias(spec)[1])[1].partition(":")
-    name = name.strip()
+    _, name, parameters = spec_parts(spec)
     if name != "mc":
         return name == "strong"
-    policy = PLAYOUT_POLICY
-    for item in parameters.split(","):
-        key, _, value = item.partition("=")
-        if key.strip() == "policy":
-            policy = value.strip()
+    try:
+        policy = raw_parameters(parameters, spec).get("policy", PLAYOUT_POLICY)
+    except StrategySpecError:  # a malformed spec: its loader says what is wrong
+        return False
     return policy == "strong"
 
 
