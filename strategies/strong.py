@@ -29,6 +29,7 @@ from raspis.engine.core.plan import MachineTables, RulePlan
 from raspis.engine.game import Game, Phase
 
 from . import compiled
+from .base import Parameter
 from .batch import BatchStrategy, ScalarAdapter
 from .strong_policy import decide_strong
 from .twin import CompiledTwin, action_of
@@ -113,6 +114,12 @@ class StrongStrategy(CompiledTwin):
     description = ("the heuristic's bidding and card play compiled on the rules core, with the "
                    "premium kept in reach (twin of the batch engine's compiled strong)")
     policy = compiled.STRONG
+    parameters = {
+        "leads": Parameter(bool, True, "lead with the fitted lead model where the variant's "
+                           "table has one (strategies.distil); false: the card play's rules at "
+                           "every lead, as strong played before the model (to measure what it "
+                           "adds)"),
+    }
 
 
 class BatchStrong(BatchStrategy):

@@ -45,7 +45,7 @@ import numpy as np
 from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant, load_variant, preset_names
 
-from .strong_policy import fit_counts, fit_path, load_fit
+from .strong_policy import fit_counts, fit_leads, fit_path, load_fit, load_leads
 
 #: Options that do not change what a bid comes to in play (see the module's docstring).
 IGNORED = {"name": None, "description": None, "sources": None,
@@ -141,14 +141,21 @@ def save_user_fit(variant: Variant, players: int, counts: dict[int, np.ndarray],
                   seed: int) -> Path:
     """Write ``fit_bids``'s counts for ``variant`` (resolved for ``players``) to
     ``user_fit_path``: the deck mask and counts as the shipped tables keep them (``deck``,
-    ``nHAND_SIZE``), with the rules key, the variant's name, the games and the seed. The same
-    counts give the same bytes (the archive's dates are fixed); written whole, then moved in."""
+    ``nHAND_SIZE``), with the rules key, the variant's name, the games and the seed
+    (``write_archive``: the same counts give the same bytes)."""
     path = user_fit_path(variant, players)
     arrays: dict[str, np.ndarray] = {
         "deck": np.int64(variant.deck_mask), "rules": np.array(rules_key(variant)),
         "variant": np.array(variant.name), "games": np.int64(games), "seed": np.uint64(seed)}
     for size in sorted(counts):
         arrays[f"n{size}"] = counts[size].astype(np.int32)
+    write_archive(path, arrays)
+    return path
+
+
+def write_archive(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write ``arrays`` as an ``.npz`` archive at ``path``: the same arrays give the same bytes
+    (the archive's dates are fixed); written whole, then moved in."""
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
@@ -159,19 +166,20 @@ def save_user_fit(variant: Variant, players: int, counts: dict[int, np.ndarray],
             entry.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(entry, buffer.getvalue())
     os.replace(partial, path)
-    return path
 
 
-def _load_user(path: Path, key: str, deck: int) -> tuple[dict[int, np.ndarray], str] | None:
-    """(counts, variant name) of the user's table at ``path`` if it was fitted for the rules
-    ``key`` on ``deck``; None if it is missing, unreadable or for other rules."""
+def _load_user(path: Path, key: str, deck: int
+               ) -> tuple[dict[int, np.ndarray], str, np.ndarray | None] | None:
+    """(counts, variant name, lead model or None) of the user's table at ``path`` if it was
+    fitted for the rules ``key`` on ``deck``; None if it is missing, unreadable or for other
+    rules."""
     if not path.is_file():
         return None
     try:
         with np.load(path, allow_pickle=False) as data:
             if str(data["rules"]) != key or int(data["deck"]) != deck:
                 return None
-            return fit_counts(data), str(data["variant"])
+            return fit_counts(data), str(data["variant"]), fit_leads(data)
     except (OSError, ValueError, KeyError, zipfile.BadZipFile):
         return None
 
@@ -187,6 +195,8 @@ class Fit:
     source: str | None = None
     path: Path | None = None
     counts: dict[int, np.ndarray] | None = field(default=None, compare=False, repr=False)
+    #: the lead model kept in the same file (``strategies.distil``), None where it has none
+    leads: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def exact(self) -> bool:
@@ -216,11 +226,12 @@ def find_fit(variant: Variant, players: int) -> Fit:
     name = fit_source(variant, players)
     counts = None if name is None else load_fit(name, players, deck)
     if counts is not None:
-        return Fit("shipped", name, fit_path(name, players), counts)
+        return Fit("shipped", name, fit_path(name, players), counts,
+                   load_leads(name, players, deck))  # type: ignore[arg-type]
     path = user_fit_path(variant, players)
     found = _load_user(path, rules_key(variant), deck)
     if found is not None:
-        return Fit("user", found[1], path, found[0])
+        return Fit("user", found[1], path, found[0], found[2])
     return nearest_fit(variant, players)
 
 
@@ -234,7 +245,8 @@ def nearest_fit(variant: Variant, players: int, skip: tuple[str, ...] = ()) -> F
     for _, name in sorted(same_deck):
         counts = load_fit(name, players, deck)
         if counts is not None:
-            return Fit("nearest", name, fit_path(name, players), counts)
+            return Fit("nearest", name, fit_path(name, players), counts,
+                       load_leads(name, players, deck))
     return Fit("none")
 
 

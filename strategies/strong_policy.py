@@ -73,8 +73,9 @@ JOKERS = rules.JOKER_BITS
 WINNING_MASK = sum(1 << option for option in WINNING_LEADS)
 LOSING_MASK = sum(1 << option for option, (call, _) in enumerate(OPTIONS)
                   if call in (CALL_LOW, CALL_LOWEST))
-#: the section's header: the largest hand, the players, then the scales
-(X_MAX_HAND, X_PLAYERS, X_DECK, X_FIT, X_SCALES) = range(5)
+#: the section's header: the largest hand, the players, the deck, where the fitted bid outcomes
+#: and the lead model start (0: none), then the scales
+(X_MAX_HAND, X_PLAYERS, X_DECK, X_FIT, X_LEADS, X_SCALES) = range(6)
 SCALE_UNIT = 1_000_000
 #: the share of the deals one trick off a bid that play towards the bid brings onto it
 STEER = 0.3
@@ -83,6 +84,13 @@ STEER = 0.3
 BUCKETS = 4
 PRESSURES = 3
 PRIOR = 20.0
+#: what the lead model reads of every card the seat may lead (``lead_features``), its two weight
+#: rows (the seat wants tricks; it wants none) and the unit the weights are kept in in the table
+LEAD_FEATURES = 13
+#: the feature that is 1 for the card the rules lead
+BASE_FEATURE = 11
+LEAD_MODELS = 2
+WEIGHT_UNIT = 1_000_000
 
 
 # -- small helpers ---------------------------------------------------------------------------------
@@ -317,7 +325,8 @@ def calibrate(cards: np.ndarray, players: int, hand_size: int, trump: bool, circ
 
 
 def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
-                   circular: bool, fitted: dict[int, np.ndarray] | None = None) -> np.ndarray:
+                   circular: bool, fitted: dict[int, np.ndarray] | None = None,
+                   leads: np.ndarray | None = None) -> np.ndarray:
     """The policy's table: the calibration scale for every (participants, hand size, trump or
     not) the plan can deal, in millionths; then, where ``fitted`` has them, each hand size's
     fitted outcomes (``fitted[hand_size][bucket, bid, taken]``: deals counted) for the plan's
@@ -342,6 +351,10 @@ def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
                                   participants * 1000 + hand_size * 2 + trump)
                 index = X_SCALES + (participants * (max_hand + 1) + hand_size) * 2 + trump
                 section[index] = round(scale * SCALE_UNIT)
+    if leads is not None:
+        section[X_LEADS] = len(section)
+        weights = np.round(np.asarray(leads, dtype=np.float64) * WEIGHT_UNIT).astype(np.int64)
+        section = np.concatenate([section, weights.reshape(LEAD_MODELS * LEAD_FEATURES)])
     if not fitted:
         return section
     index_at = len(section)
@@ -381,6 +394,25 @@ def fit_counts(data) -> dict[int, np.ndarray]:  # noqa: ANN001 - an open ``np.lo
     entries, ``deck`` and a user fit's notes, left out)."""
     return {int(key[1:]): data[key] for key in data.files
             if key.startswith("n") and key[1:].isdigit()}
+
+
+def fit_leads(data) -> np.ndarray | None:  # noqa: ANN001 - an open ``np.load`` archive
+    """The lead model's weights in a fitted table's archive (``leads``: ``LEAD_MODELS`` x
+    ``LEAD_FEATURES``, made by ``strategies.distil``), or None where it has none of that shape."""
+    if "leads" not in data.files:
+        return None
+    weights = np.asarray(data["leads"], dtype=np.float64)
+    return weights if weights.shape == (LEAD_MODELS, LEAD_FEATURES) else None
+
+
+def load_leads(name: str, players: int, deck: int) -> np.ndarray | None:
+    """The lead model shipped in preset ``name``'s table at ``players`` (``fit_path``), if any and
+    fitted on the same deck; else None."""
+    path = fit_path(name, players)
+    if not path.is_file():
+        return None
+    with np.load(path) as data:
+        return fit_leads(data) if int(data["deck"]) == deck else None
 
 
 # -- what the seat knows ---------------------------------------------------------------------------
@@ -773,27 +805,150 @@ def _lowest_lead(win: np.ndarray, cards: int) -> int:
 
 
 @jit()
-def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
-          hand: int) -> int:
-    """The card of the seat to move: what it may see, read from the state, for ``choose_play``."""
-    legal_all = fields.legal_first(state)
-    calls = fields.legal_second(state)
-    jokers = legal_all & JOKERS
-    if legal_all & (legal_all - 1) == 0 and (jokers == 0 or calls & (calls - 1) == 0):
-        return m.play_code(rules.bit_index(legal_all), rules.bit_index(calls) if calls else 0)
+def _card_view(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
+               hand: int) -> tuple[int, float, bool, int, int]:
+    """What the seat to move reads for its card (``seat_aims``' need, keen and cliff, the cards
+    it has not seen, how many the others hold), from what it may see."""
     players = fields.order_length(state)
     need, keen, cliff = seat_aims(state, plan, seat, rules.popcount(hand), np.bool_(True))
     unseen = (table[at + X_DECK] & ~hand & ~m.seen_cards(state, plan, seat)
               & ~_turned_out(state, np.bool_(True), hand))
     hand_size = fields.deal_hand_size(plan, fields.row(state))
-    length = fields.trick_length(state)
-    others_cards = (players - 1) * (hand_size - fields.tricks_done(state)) - length
+    others_cards = ((players - 1) * (hand_size - fields.tricks_done(state))
+                    - fields.trick_length(state))
+    return need, keen, cliff, unseen, others_cards
+
+
+@jit()
+def _rules_play(state: np.ndarray, plan: np.ndarray, hand: int, need: int, keen: float,
+                cliff: bool, unseen: int, others_cards: int) -> int:
+    """``choose_play`` on the values of the state (the card play's rules, before the lead
+    model)."""
     _, best, beats = m.trick_lead(state)
-    return choose_play(hand, legal_all, calls, fields.trump(state), fields.led_suit(state),
-                       fields.trick_trump(state), length, best, beats, players, need, cliff, keen,
-                       unseen, others_cards, fields.circular(state) != 0,
+    return choose_play(hand, fields.legal_first(state), fields.legal_second(state),
+                       fields.trump(state), fields.led_suit(state), fields.trick_trump(state),
+                       fields.trick_length(state), best, beats, fields.order_length(state), need,
+                       cliff, keen, unseen, others_cards, fields.circular(state) != 0,
                        fields.plan_must_trump(plan) != 0, fields.plan_two_jokers(plan),
                        fields.plan_lead_fine(plan), fields.plan_nameable(plan))
+
+
+@jit()
+def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
+          hand: int) -> int:
+    """The card of the seat to move: the card play's rules (``choose_play``), and at a lead where
+    they lead a plain card and the table holds a lead model, the model's card."""
+    legal_all = fields.legal_first(state)
+    calls = fields.legal_second(state)
+    jokers = legal_all & JOKERS
+    if legal_all & (legal_all - 1) == 0 and (jokers == 0 or calls & (calls - 1) == 0):
+        return m.play_code(rules.bit_index(legal_all), rules.bit_index(calls) if calls else 0)
+    need, keen, cliff, unseen, others_cards = _card_view(state, plan, table, at, seat, hand)
+    code = _rules_play(state, plan, hand, need, keen, cliff, unseen, others_cards)
+    model = table[at + X_LEADS]
+    if model <= 0 or code >= JOKER or fields.trick_length(state) != 0:
+        return code
+    features = np.zeros((JOKER, LEAD_FEATURES), dtype=np.float64)
+    legal = lead_features(state, plan, hand, legal_all & ~JOKERS, need, keen, unseen,
+                          others_cards, code, features)
+    return model_lead(legal, features, table, at + model + (0 if need > 0 else LEAD_FEATURES))
+
+
+@jit()
+def lead_position(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int,
+                  features: np.ndarray) -> tuple[int, int, int]:
+    """At a lead of the seat to move (for fitting the lead model): its plain cards it may lead,
+    the card the rules lead (``choose_play``; a Joker's code is ``JOKER`` or more) and the tricks
+    it still wants; ``features`` (``JOKER`` x ``LEAD_FEATURES``) filled for those cards."""
+    seat = fields.to_move(state)
+    hand = m.visible_hand(state, plan, seat)
+    need, keen, cliff, unseen, others_cards = _card_view(state, plan, table, at, seat, hand)
+    code = _rules_play(state, plan, hand, need, keen, cliff, unseen, others_cards)
+    legal = lead_features(state, plan, hand, fields.legal_first(state) & ~JOKERS, need, keen,
+                          unseen, others_cards, code, features)
+    return legal, code, need
+
+
+@jit()
+def lead_features(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, need: int,
+                  keen: float, unseen: int, others_cards: int, base: int,
+                  features: np.ndarray) -> int:
+    """Fill ``features[card]`` for every plain card of ``legal`` the seat may lead, and return
+    ``legal``. Per card: its chance to win the trick led (``_lead_chance``) and its square; whether
+    it is one of the ``need`` keepers; a trump; its suit's length in hand (a share of the hand);
+    a side-suit singleton; no card out above it; the cards out above it (up to 4, a quarter
+    each); its suit's share of the cards out; a higher card of the suit in hand; its rank (0 to
+    1); whether it is the rules' card ``base``; its win chance times the share of the hand still
+    wanted."""
+    players = fields.order_length(state)
+    trump = fields.trump(state)
+    circular = fields.circular(state) != 0
+    must_trump = fields.plan_must_trump(plan) != 0
+    count, opponents, each, jokers_out, shares = _unseen_view(unseen, players, others_cards)
+    win = np.zeros(54, dtype=np.float64)
+    rest = legal
+    while rest:
+        card = rules.bit_index(rest & -rest)
+        rest &= rest - 1
+        win[card] = _lead_chance(card, trump, circular, opponents, unseen, count, each, keen,
+                                 must_trump, jokers_out, shares)
+    keepers = _keepers(win, legal, _jokers(hand), need) if need > 0 else 0
+    remaining = max(1, rules.popcount(hand))
+    wanted = max(need, 0) / remaining
+    rest = legal
+    while rest:
+        card = rules.bit_index(rest & -rest)
+        rest &= rest - 1
+        suit = card // 13
+        own = rules.popcount(hand & rules.suit_mask(suit))
+        above = rules.popcount(unseen & _above(card))
+        row = features[card]
+        row[0] = win[card]
+        row[1] = win[card] * win[card]
+        row[2] = keepers >> card & 1
+        row[3] = 1.0 if suit == trump else 0.0
+        row[4] = own / remaining
+        row[5] = 1.0 if own == 1 and suit != trump else 0.0
+        row[6] = 1.0 if above == 0 else 0.0
+        row[7] = min(above, 4) / 4.0
+        row[8] = shares[suit]
+        row[9] = 1.0 if hand & _above(card) else 0.0
+        row[10] = (card % 13) / 12.0
+        row[BASE_FEATURE] = 1.0 if card == base else 0.0
+        row[12] = win[card] * wanted
+    return legal
+
+
+@jit()
+def model_lead(legal: int, features: np.ndarray, table: np.ndarray, weights: int) -> int:
+    """The card of ``legal`` with the best score under the lead model's weights at
+    ``table[weights:]`` (``LEAD_FEATURES`` of them, in ``WEIGHT_UNIT``ths); ties to the lower
+    rank."""
+    pick, pick_score = -1, 0.0
+    rest = legal
+    while rest:
+        card = rules.bit_index(rest & -rest)
+        rest &= rest - 1
+        score = 0.0
+        for index in range(LEAD_FEATURES):
+            score += features[card, index] * table[weights + index]
+        if pick < 0 or score > pick_score or (score == pick_score and card % 13 < pick % 13):
+            pick, pick_score = card, score
+    return pick
+
+
+@jit()
+def _unseen_view(unseen: int, players: int, others_cards: int
+                 ) -> tuple[int, int, float, int, np.ndarray]:
+    """What the card chances read of the cards out: how many (at least 1), the opponents, the
+    cards each holds, the Jokers among them, and each suit's share of them."""
+    count = max(1, rules.popcount(unseen))
+    opponents = max(1, players - 1)
+    each = max(1.0, others_cards / opponents)
+    shares = np.empty(4, dtype=np.float64)
+    for suit in range(4):
+        shares[suit] = rules.popcount(unseen & rules.suit_mask(suit)) / count
+    return count, opponents, each, _jokers(unseen), shares
 
 
 @jit()
@@ -817,13 +972,7 @@ def choose_play(hand: int, legal_all: int, calls: int, trump: int, led: int, tri
     jokers = legal_all & JOKERS
     joker = JOKER if jokers >> JOKER & 1 else JOKER2
     remaining = rules.popcount(hand)
-    count = max(1, rules.popcount(unseen))
-    opponents = max(1, players - 1)
-    each = max(1.0, others_cards / opponents)
-    jokers_out = _jokers(unseen)
-    shares = np.empty(4, dtype=np.float64)
-    for suit in range(4):
-        shares[suit] = rules.popcount(unseen & rules.suit_mask(suit)) / count
+    count, opponents, each, jokers_out, shares = _unseen_view(unseen, players, others_cards)
     chances = np.zeros(54, dtype=np.float64)
     jokers_held = _jokers(hand)
     if position == 0:
