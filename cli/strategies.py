@@ -42,23 +42,32 @@ def list_strategies() -> None:
 @click.option("--games", "-n", type=click.IntRange(min=1), default=4000, show_default=True,
               help="self-play games to fit on (classic: about 150 a second on one core, once "
               "compiled)")
+@click.option("--card-games", type=click.IntRange(min=0), default=30, show_default=True,
+              help="self-play games whose card play mc labels for strong's card model (classic: "
+              "about 5 s a game on one core; 0: none, strong then plays its cards with the "
+              "nearest preset's model)")
 @click.option("--seed", "-s", type=click.IntRange(0, 2**40), default=1, show_default=True,
               help="seed of the games (0 to 2^40): the same seed writes the same file")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @friendly_errors
-def fit_command(variant_spec: str, players: int, games: int, seed: int, quiet: bool) -> None:
+def fit_command(variant_spec: str, players: int, games: int, card_games: int, seed: int,
+                quiet: bool) -> None:
     """Fit strong's bid table for a variant by self-play, into the user's fit folder.
 
     strong bids with a table of what its bids came to in self-play. Presets ship theirs; a
     variant with other rules bids with the nearest preset's table (and says so on stderr) until
     it has its own: this command fits it, and saves it in $RASPIS_FIT_DIR (default
     ~/.local/share/raspis/strong), named by a hash of the variant's rules and the player count,
-    where strong finds it from then on.
+    where strong finds it from then on. Then it fits strong's card model for the variant: mc
+    labels the card play of --card-games self-play games (strategies.distil), and strong plays
+    its cards with the model fitted to mc's choices.
 
     \b
     raspis strategies fit --variant my-rules.toml --players 4 --games 4000
     """
     from raspis.engine import load_variant
+    from raspis.strategies import compiled
+    from raspis.strategies.distil import fit_cards, label_cards
     from raspis.strategies.strong import fit_bids
     from raspis.strategies.strong_fit import find_fit, save_user_fit
 
@@ -72,6 +81,16 @@ def fit_command(variant_spec: str, players: int, games: int, seed: int, quiet: b
     path = save_user_fit(variant, players, counts, games, seed)
     bids = sum(int(block.sum()) for block in counts.values())
     click.echo(f"{variant.name} at {players} players: {bids:,} bids of {games:,} games -> {path}")
+    if card_games:  # labelled with the bids just fitted and the nearest preset's card model
+        compiled.policy_table.cache_clear()
+        bar, update = games_bar(quiet, "card play")
+        try:
+            samples = label_cards(variant, players, card_games, seed, progress=update)
+        finally:
+            if bar is not None:
+                bar.stop()
+        save_user_fit(variant, players, counts, games, seed, fit_cards(samples), card_games)
+        click.echo(f"card model: {len(samples):,} cards of {card_games:,} games -> {path}")
     used = find_fit(variant, players)
     if used.kind == "shipped":  # the preset's own table is found first
         click.echo(f"(strong bids with the shipped table of {used.source} ahead of it: the same "

@@ -101,12 +101,12 @@ T_HEADER = 8 + 4 * ORDER_WIDTH
 
 @lru_cache(maxsize=64)
 def policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True,
-                  strong_on: bool = True, leads_on: bool = True) -> np.ndarray:
+                  strong_on: bool = True, cards_on: bool = True) -> np.ndarray:
     """The policies' table (``T_*``); ``strong_on``: with ``strong``'s section (its calibration,
     worked out on first use), ``fit_bids_on``: with its fitted bid outcomes: the variant's own
     (shipped, or fitted by the user), else the nearest preset's, else none
     (``strong_fit.find_fit``; ``strong_fit.say_fit_notice`` says which where not its own);
-    ``leads_on``: with the lead model kept in the same file (``strategies.distil``), where it has
+    ``cards_on``: with the card model kept in the same file (``strategies.distil``), where it has
     one."""
     variant = plan.variant
     rows = tables.deals
@@ -146,7 +146,7 @@ def policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True
     fit = find_fit(variant, players)
     strong = strong_section(tables.plan, variant.deck_cards, variant.trump.mode == "circular",
                             fit.counts if fit_bids_on else None,
-                            fit.leads if leads_on else None)
+                            fit.cards if cards_on else None)
     return np.concatenate([header, per_row, *pieces, strong])
 
 

@@ -96,13 +96,19 @@ def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore:
 
 
 def save_fit(variant: Variant, players: int, counts: dict[int, np.ndarray]) -> Path:
-    """Write ``fit_bids``'s counts where ``strong`` finds them (``strong_policy.fit_path``)."""
+    """Write ``fit_bids``'s counts where ``strong`` finds them (``strong_policy.fit_path``); the
+    card model the file holds (``cards*`` entries, ``strategies.distil``) is kept."""
+    from .strong_fit import write_archive
     from .strong_policy import fit_path
 
     path = fit_path(variant.name, players)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, deck=np.int64(variant.deck_mask),
-                        **{f"n{size}": block.astype(np.int32) for size, block in counts.items()})
+    # the deck the game is dealt from at ``players`` (georgian deals 36 cards to 4, 54 to 6)
+    arrays: dict[str, np.ndarray] = {"deck": np.int64(variant.for_player_count(players).deck_mask)}
+    arrays.update({f"n{size}": block.astype(np.int32) for size, block in sorted(counts.items())})
+    if path.is_file():
+        with np.load(path) as data:
+            arrays.update({key: data[key] for key in data.files if key.startswith("cards")})
+    write_archive(path, arrays)
     return path
 
 
@@ -115,9 +121,9 @@ class StrongStrategy(CompiledTwin):
                    "premium kept in reach (twin of the batch engine's compiled strong)")
     policy = compiled.STRONG
     parameters = {
-        "leads": Parameter(bool, True, "lead with the fitted lead model where the variant's "
-                           "table has one (strategies.distil); false: the card play's rules at "
-                           "every lead, as strong played before the model (to measure what it "
+        "model": Parameter(bool, True, "play cards with the fitted card model where the "
+                           "variant's table has one (strategies.distil); false: the card play's "
+                           "rules alone, as strong played before the model (to measure what it "
                            "adds)"),
     }
 

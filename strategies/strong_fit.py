@@ -45,7 +45,7 @@ import numpy as np
 from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant, load_variant, preset_names
 
-from .strong_policy import fit_counts, fit_leads, fit_path, load_fit, load_leads
+from .strong_policy import fit_cards, fit_counts, fit_path, load_cards, load_fit
 
 #: Options that do not change what a bid comes to in play (see the module's docstring).
 IGNORED = {"name": None, "description": None, "sources": None,
@@ -138,17 +138,21 @@ def user_fit_path(variant: Variant, players: int) -> Path:
 
 
 def save_user_fit(variant: Variant, players: int, counts: dict[int, np.ndarray], games: int,
-                  seed: int) -> Path:
+                  seed: int, cards: np.ndarray | None = None, card_games: int = 0) -> Path:
     """Write ``fit_bids``'s counts for ``variant`` (resolved for ``players``) to
     ``user_fit_path``: the deck mask and counts as the shipped tables keep them (``deck``,
-    ``nHAND_SIZE``), with the rules key, the variant's name, the games and the seed
-    (``write_archive``: the same counts give the same bytes)."""
+    ``nHAND_SIZE``), with the rules key, the variant's name, the games and the seed, and the card
+    model ``cards`` fitted on ``card_games`` games (``strategies.distil``) where given
+    (``write_archive``: the same arrays give the same bytes)."""
     path = user_fit_path(variant, players)
     arrays: dict[str, np.ndarray] = {
         "deck": np.int64(variant.deck_mask), "rules": np.array(rules_key(variant)),
         "variant": np.array(variant.name), "games": np.int64(games), "seed": np.uint64(seed)}
     for size in sorted(counts):
         arrays[f"n{size}"] = counts[size].astype(np.int32)
+    if cards is not None:
+        arrays["cards"] = np.asarray(cards, dtype=np.float64)
+        arrays["cards_games"] = np.int64(card_games)
     write_archive(path, arrays)
     return path
 
@@ -170,7 +174,7 @@ def write_archive(path: Path, arrays: dict[str, np.ndarray]) -> None:
 
 def _load_user(path: Path, key: str, deck: int
                ) -> tuple[dict[int, np.ndarray], str, np.ndarray | None] | None:
-    """(counts, variant name, lead model or None) of the user's table at ``path`` if it was
+    """(counts, variant name, card model or None) of the user's table at ``path`` if it was
     fitted for the rules ``key`` on ``deck``; None if it is missing, unreadable or for other
     rules."""
     if not path.is_file():
@@ -179,7 +183,7 @@ def _load_user(path: Path, key: str, deck: int
         with np.load(path, allow_pickle=False) as data:
             if str(data["rules"]) != key or int(data["deck"]) != deck:
                 return None
-            return fit_counts(data), str(data["variant"]), fit_leads(data)
+            return fit_counts(data), str(data["variant"]), fit_cards(data)
     except (OSError, ValueError, KeyError, zipfile.BadZipFile):
         return None
 
@@ -195,8 +199,11 @@ class Fit:
     source: str | None = None
     path: Path | None = None
     counts: dict[int, np.ndarray] | None = field(default=None, compare=False, repr=False)
-    #: the lead model kept in the same file (``strategies.distil``), None where it has none
-    leads: np.ndarray | None = field(default=None, compare=False, repr=False)
+    #: the card model (``strategies.distil``): the file's own, else (a user's table fitted
+    #: without one) the nearest preset's; None for none
+    cards: np.ndarray | None = field(default=None, compare=False, repr=False)
+    #: where ``cards`` comes from where not from the file: the preset's name
+    cards_source: str | None = None
 
     @property
     def exact(self) -> bool:
@@ -227,11 +234,15 @@ def find_fit(variant: Variant, players: int) -> Fit:
     counts = None if name is None else load_fit(name, players, deck)
     if counts is not None:
         return Fit("shipped", name, fit_path(name, players), counts,
-                   load_leads(name, players, deck))  # type: ignore[arg-type]
+                   load_cards(name, players, deck))  # type: ignore[arg-type]
     path = user_fit_path(variant, players)
     found = _load_user(path, rules_key(variant), deck)
     if found is not None:
-        return Fit("user", found[1], path, found[0], found[2])
+        if found[2] is not None:
+            return Fit("user", found[1], path, found[0], found[2])
+        nearest = nearest_fit(variant, players)
+        return Fit("user", found[1], path, found[0], nearest.cards,
+                   nearest.source if nearest.cards is not None else None)
     return nearest_fit(variant, players)
 
 
@@ -246,7 +257,7 @@ def nearest_fit(variant: Variant, players: int, skip: tuple[str, ...] = ()) -> F
         counts = load_fit(name, players, deck)
         if counts is not None:
             return Fit("nearest", name, fit_path(name, players), counts,
-                       load_leads(name, players, deck))
+                       load_cards(name, players, deck))
     return Fit("none")
 
 
@@ -275,17 +286,23 @@ def fit_notice(variant: Variant, players: int, spec: str | None = None) -> str |
     for its rules (``find_fit``'s ``nearest`` or ``none``), and the command that fits one
     (``spec``: the variant as the user named it; default its name); None for its own table."""
     fit = find_fit(variant, players)
-    if fit.exact:
-        return None
     name = variant.name
     command = f"raspis strategies fit --variant {shlex.quote(spec or name)}"
     if players != 4:
         command += f" --players {players}"
+    if fit.exact:
+        if fit.cards is not None and fit.cards_source is None:
+            return None
+        cards = (f"{fit.cards_source}'s (the nearest preset's)" if fit.cards is not None
+                 else "none: it plays its cards by the rules alone")
+        return (f"strong: {name} at {players} players bids with the table fitted for it, but its "
+                f"card model is {cards}. Fit its own: {command}")
     if fit.kind == "nearest":
-        used = f"it bids with {fit.source}'s (the nearest preset)"
+        used = (f"it bids with {fit.source}'s (the nearest preset)"
+                + (" and plays its cards with its card model" if fit.cards is not None else ""))
     else:
-        used = ("it bids from the model alone (no preset's table is fitted for its deck at "
-                f"{players} players)")
+        used = ("it bids from the model alone and plays its cards by the rules alone (no "
+                f"preset's table is fitted for its deck at {players} players)")
     return (f"strong: {name} at {players} players has no fitted bid table of its own; {used}. "
             f"Fit one: {command}")
 

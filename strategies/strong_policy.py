@@ -74,8 +74,8 @@ WINNING_MASK = sum(1 << option for option in WINNING_LEADS)
 LOSING_MASK = sum(1 << option for option, (call, _) in enumerate(OPTIONS)
                   if call in (CALL_LOW, CALL_LOWEST))
 #: the section's header: the largest hand, the players, the deck, where the fitted bid outcomes
-#: and the lead model start (0: none), then the scales
-(X_MAX_HAND, X_PLAYERS, X_DECK, X_FIT, X_LEADS, X_SCALES) = range(6)
+#: and the card model start (0: none), then the scales
+(X_MAX_HAND, X_PLAYERS, X_DECK, X_FIT, X_CARDS, X_SCALES) = range(6)
 SCALE_UNIT = 1_000_000
 #: the share of the deals one trick off a bid that play towards the bid brings onto it
 STEER = 0.3
@@ -84,12 +84,14 @@ STEER = 0.3
 BUCKETS = 4
 PRESSURES = 3
 PRIOR = 20.0
-#: what the lead model reads of every card the seat may lead (``lead_features``), its two weight
-#: rows (the seat wants tricks; it wants none) and the unit the weights are kept in in the table
-LEAD_FEATURES = 13
-#: the feature that is 1 for the card the rules lead
+#: the card model (``strategies.distil``): what it reads of every plain card the seat may play
+#: (``card_features``), its weight rows (``CARD_MODELS``: a lead, then a
+#: follow, each for a seat that wants tricks and one that wants none; ``card_row``) and the unit
+#: the weights are kept in in the table
+CARD_FEATURES = 16
+CARD_MODELS = 4
+#: the feature that is 1 for the card the rules play
 BASE_FEATURE = 11
-LEAD_MODELS = 2
 WEIGHT_UNIT = 1_000_000
 
 
@@ -326,11 +328,12 @@ def calibrate(cards: np.ndarray, players: int, hand_size: int, trump: bool, circ
 
 def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
                    circular: bool, fitted: dict[int, np.ndarray] | None = None,
-                   leads: np.ndarray | None = None) -> np.ndarray:
+                   card_model: np.ndarray | None = None) -> np.ndarray:
     """The policy's table: the calibration scale for every (participants, hand size, trump or
     not) the plan can deal, in millionths; then, where ``fitted`` has them, each hand size's
     fitted outcomes (``fitted[hand_size][bucket, bid, taken]``: deals counted) for the plan's
-    player count."""
+    player count; ``card_model``: the card model's weights (``CARD_MODELS`` x ``CARD_FEATURES``), in
+    ``WEIGHT_UNIT``ths."""
     options = PlanView(plan_vector)
     players = options.players
     max_hand = options.max_tricks
@@ -351,10 +354,10 @@ def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
                                   participants * 1000 + hand_size * 2 + trump)
                 index = X_SCALES + (participants * (max_hand + 1) + hand_size) * 2 + trump
                 section[index] = round(scale * SCALE_UNIT)
-    if leads is not None:
-        section[X_LEADS] = len(section)
-        weights = np.round(np.asarray(leads, dtype=np.float64) * WEIGHT_UNIT).astype(np.int64)
-        section = np.concatenate([section, weights.reshape(LEAD_MODELS * LEAD_FEATURES)])
+    if card_model is not None:
+        section[X_CARDS] = len(section)
+        weights = np.round(np.asarray(card_model, dtype=np.float64) * WEIGHT_UNIT).astype(np.int64)
+        section = np.concatenate([section, weights.reshape(CARD_MODELS * CARD_FEATURES)])
     if not fitted:
         return section
     index_at = len(section)
@@ -396,23 +399,23 @@ def fit_counts(data) -> dict[int, np.ndarray]:  # noqa: ANN001 - an open ``np.lo
             if key.startswith("n") and key[1:].isdigit()}
 
 
-def fit_leads(data) -> np.ndarray | None:  # noqa: ANN001 - an open ``np.load`` archive
-    """The lead model's weights in a fitted table's archive (``leads``: ``LEAD_MODELS`` x
-    ``LEAD_FEATURES``, made by ``strategies.distil``), or None where it has none of that shape."""
-    if "leads" not in data.files:
+def fit_cards(data) -> np.ndarray | None:  # noqa: ANN001 - an open ``np.load`` archive
+    """The card model's weights in a fitted table's archive (``cards``: ``CARD_MODELS`` x
+    ``CARD_FEATURES``, made by ``strategies.distil``), or None where it has none of that shape."""
+    if "cards" not in data.files:
         return None
-    weights = np.asarray(data["leads"], dtype=np.float64)
-    return weights if weights.shape == (LEAD_MODELS, LEAD_FEATURES) else None
+    weights = np.asarray(data["cards"], dtype=np.float64)
+    return weights if weights.shape == (CARD_MODELS, CARD_FEATURES) else None
 
 
-def load_leads(name: str, players: int, deck: int) -> np.ndarray | None:
-    """The lead model shipped in preset ``name``'s table at ``players`` (``fit_path``), if any and
+def load_cards(name: str, players: int, deck: int) -> np.ndarray | None:
+    """The card model shipped in preset ``name``'s table at ``players`` (``fit_path``), if any and
     fitted on the same deck; else None."""
     path = fit_path(name, players)
     if not path.is_file():
         return None
     with np.load(path) as data:
-        return fit_leads(data) if int(data["deck"]) == deck else None
+        return fit_cards(data) if int(data["deck"]) == deck else None
 
 
 # -- what the seat knows ---------------------------------------------------------------------------
@@ -836,8 +839,8 @@ def _rules_play(state: np.ndarray, plan: np.ndarray, hand: int, need: int, keen:
 @jit()
 def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
           hand: int) -> int:
-    """The card of the seat to move: the card play's rules (``choose_play``), and at a lead where
-    they lead a plain card and the table holds a lead model, the model's card."""
+    """The card of the seat to move: the card play's rules (``choose_play``), and where they play
+    a plain card and the table holds a card model, the model's card."""
     legal_all = fields.legal_first(state)
     calls = fields.legal_second(state)
     jokers = legal_all & JOKERS
@@ -845,56 +848,130 @@ def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat:
         return m.play_code(rules.bit_index(legal_all), rules.bit_index(calls) if calls else 0)
     need, keen, cliff, unseen, others_cards = _card_view(state, plan, table, at, seat, hand)
     code = _rules_play(state, plan, hand, need, keen, cliff, unseen, others_cards)
-    model = table[at + X_LEADS]
-    if model <= 0 or code >= JOKER or fields.trick_length(state) != 0:
+    model = table[at + X_CARDS]
+    plain = legal_all & ~JOKERS
+    if model <= 0 or code >= JOKER or plain & (plain - 1) == 0:
         return code
-    features = np.zeros((JOKER, LEAD_FEATURES), dtype=np.float64)
-    legal = lead_features(state, plan, hand, legal_all & ~JOKERS, need, keen, unseen,
-                          others_cards, code, features)
-    return model_lead(legal, features, table, at + model + (0 if need > 0 else LEAD_FEATURES))
+    # every feature of a legal card is written, and only those rows are read
+    features = np.empty((JOKER, CARD_FEATURES), dtype=np.float64)
+    legal = card_features(state, plan, hand, plain, need, keen, unseen, others_cards, code,
+                          features)
+    row = card_row(fields.trick_length(state) == 0, need)
+    return model_card(legal, features, table, at + model + row * CARD_FEATURES)
 
 
 @jit()
-def lead_position(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int,
+def card_row(lead: bool, need: int) -> int:
+    """The card model's weight row: a lead or a follow, for a seat that wants tricks or none."""
+    return (0 if lead else 2) + (0 if need > 0 else 1)
+
+
+@jit()
+def card_position(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int,
                   features: np.ndarray) -> tuple[int, int, int]:
-    """At a lead of the seat to move (for fitting the lead model): its plain cards it may lead,
-    the card the rules lead (``choose_play``; a Joker's code is ``JOKER`` or more) and the tricks
-    it still wants; ``features`` (``JOKER`` x ``LEAD_FEATURES``) filled for those cards."""
+    """At a card of the seat to move (for fitting the card model): the plain cards it may play,
+    the card the rules play (``choose_play``; a Joker's code is ``JOKER`` or more) and the model's
+    row (``card_row``); ``features`` (``JOKER`` x ``CARD_FEATURES``) filled for those cards."""
     seat = fields.to_move(state)
     hand = m.visible_hand(state, plan, seat)
     need, keen, cliff, unseen, others_cards = _card_view(state, plan, table, at, seat, hand)
     code = _rules_play(state, plan, hand, need, keen, cliff, unseen, others_cards)
-    legal = lead_features(state, plan, hand, fields.legal_first(state) & ~JOKERS, need, keen,
+    legal = card_features(state, plan, hand, fields.legal_first(state) & ~JOKERS, need, keen,
                           unseen, others_cards, code, features)
-    return legal, code, need
+    return legal, code, card_row(fields.trick_length(state) == 0, need)
 
 
 @jit()
-def lead_features(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, need: int,
+def card_features(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, need: int,
                   keen: float, unseen: int, others_cards: int, base: int,
                   features: np.ndarray) -> int:
-    """Fill ``features[card]`` for every plain card of ``legal`` the seat may lead, and return
-    ``legal``. Per card: its chance to win the trick led (``_lead_chance``) and its square; whether
-    it is one of the ``need`` keepers; a trump; its suit's length in hand (a share of the hand);
-    a side-suit singleton; no card out above it; the cards out above it (up to 4, a quarter
-    each); its suit's share of the cards out; a higher card of the suit in hand; its rank (0 to
-    1); whether it is the rules' card ``base``; its win chance times the share of the hand still
-    wanted."""
+    """Fill ``features[card]`` for every plain card of ``legal`` and return ``legal``. At a lead,
+    ``lead_features``; after it, per card: whether it wins the trick as it stands, its chance
+    to hold (none after it overtakes: ``_beaten``) and that times the share of the hand still
+    wanted; winning times the share of the others still wanting tricks; its chance to win a
+    trick it led (what keeping it is worth); one of the ``need`` keepers; a trump; the cheapest
+    card that wins; its chance to hold when the seat plays last; its suit's length in hand (a
+    share); its rank (0 to 1); the rules' card ``base``; the cards out above it (up to 4); of
+    the led suit; winning when the seat has taken more than its bid; winning but likely to be
+    overtaken."""
     players = fields.order_length(state)
     trump = fields.trump(state)
     circular = fields.circular(state) != 0
     must_trump = fields.plan_must_trump(plan) != 0
     count, opponents, each, jokers_out, shares = _unseen_view(unseen, players, others_cards)
+    position = fields.trick_length(state)
+    # as the rules' chances: the deal's trump at a lead, the trick's after it (none when circular)
+    chance_trump = trump if position == 0 else -1 if circular else fields.trick_trump(state)
     win = np.zeros(54, dtype=np.float64)
+    # the chances the features read: of the cards it may play, and of the whole hand where the
+    # keepers are picked from it (a follow that still wants tricks)
+    rest = hand & ~JOKERS if position and need > 0 else legal
+    while rest:
+        card = rules.bit_index(rest & -rest)
+        rest &= rest - 1
+        win[card] = _lead_chance(card, chance_trump, circular, opponents, unseen, count, each,
+                                 keen, must_trump, jokers_out, shares)
+    keepers = _keepers(win, hand & ~JOKERS if position else legal, _jokers(hand),
+                       need) if need > 0 else 0
+    remaining = max(1, rules.popcount(hand))
+    wanted = max(need, 0) / remaining
+    seat = fields.to_move(state)
+    bid = fields.bid(state, plan, seat)
+    busted = 1.0 if 0 <= bid < fields.taken(state, plan, seat) else 0.0
+    if position == 0:
+        lead_features(hand, legal, trump, unseen, win, keepers, wanted, keen, busted, shares,
+                      base, features)
+        return legal
+    _, best, beats = m.trick_lead(state)
+    led = fields.led_suit(state)
+    trick_trump = fields.trick_trump(state)
+    two_jokers = fields.plan_two_jokers(plan)
+    winners = rules.winning_cards(legal, best, position, led, trick_trump, beats, two_jokers)
+    cheapest = _cheapest(winners, position, led, trick_trump, beats, two_jokers)
+    after = players - 1 - position
     rest = legal
     while rest:
         card = rules.bit_index(rest & -rest)
         rest &= rest - 1
-        win[card] = _lead_chance(card, trump, circular, opponents, unseen, count, each, keen,
-                                 must_trump, jokers_out, shares)
-    keepers = _keepers(win, legal, _jokers(hand), need) if need > 0 else 0
+        suit = card // 13
+        holds = 0.0
+        if winners >> card & 1:
+            ruffing = led if suit == trick_trump and led >= 0 else -1
+            holds = 1.0 - _beaten(card, trick_trump, after, ruffing, unseen, count, each, keen,
+                                  must_trump, jokers_out, shares)
+        row = features[card]
+        row[0] = 1.0 if winners >> card & 1 else 0.0
+        row[1] = holds
+        row[2] = holds * wanted
+        row[3] = row[0] * keen
+        row[4] = win[card]
+        row[5] = keepers >> card & 1
+        row[6] = 1.0 if suit == trump else 0.0
+        row[7] = 1.0 if card == cheapest else 0.0
+        row[8] = holds if after == 0 else 0.0
+        row[9] = rules.popcount(hand & rules.suit_mask(suit)) / remaining
+        row[10] = (card % 13) / 12.0
+        row[BASE_FEATURE] = 1.0 if card == base else 0.0
+        row[12] = min(rules.popcount(unseen & _above(card)), 4) / 4.0
+        row[13] = 1.0 if suit == led else 0.0
+        row[14] = row[0] * busted
+        row[15] = row[0] * (1.0 - holds)
+    return legal
+
+
+@jit()
+def lead_features(hand: int, legal: int, trump: int, unseen: int, win: np.ndarray, keepers: int,
+                  wanted: float, keen: float, busted: float, shares: np.ndarray, base: int,
+                  features: np.ndarray) -> None:
+    """A lead's features of each plain card of ``legal``: its chance to win the trick led
+    (``_lead_chance``) and its square; whether it is one of the keepers; a trump; its suit's
+    length in hand (a share of the hand); a side-suit singleton; no card out above it; the cards
+    out above it (up to 4, a quarter each); its suit's share of the cards out; a higher card of
+    the suit in hand; its rank (0 to 1); whether it is the rules' card ``base``; its win chance
+    times the share of the hand still wanted (``wanted``); the lowest of two or more of its
+    suit in hand; its win chance times the share of the others still wanting tricks (``keen``)
+    and times whether the seat has taken more than its bid (``busted``)."""
     remaining = max(1, rules.popcount(hand))
-    wanted = max(need, 0) / remaining
     rest = legal
     while rest:
         card = rules.bit_index(rest & -rest)
@@ -916,13 +993,15 @@ def lead_features(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, ne
         row[10] = (card % 13) / 12.0
         row[BASE_FEATURE] = 1.0 if card == base else 0.0
         row[12] = win[card] * wanted
-    return legal
+        row[13] = 1.0 if own >= 2 and hand & _below(card) == 0 else 0.0
+        row[14] = win[card] * keen
+        row[15] = win[card] * busted
 
 
 @jit()
-def model_lead(legal: int, features: np.ndarray, table: np.ndarray, weights: int) -> int:
-    """The card of ``legal`` with the best score under the lead model's weights at
-    ``table[weights:]`` (``LEAD_FEATURES`` of them, in ``WEIGHT_UNIT``ths); ties to the lower
+def model_card(legal: int, features: np.ndarray, table: np.ndarray, weights: int) -> int:
+    """The card of ``legal`` with the best score under the card model's weight row at
+    ``table[weights:]`` (``CARD_FEATURES`` of them, in ``WEIGHT_UNIT``ths); ties to the lower
     rank."""
     pick, pick_score = -1, 0.0
     rest = legal
@@ -930,7 +1009,7 @@ def model_lead(legal: int, features: np.ndarray, table: np.ndarray, weights: int
         card = rules.bit_index(rest & -rest)
         rest &= rest - 1
         score = 0.0
-        for index in range(LEAD_FEATURES):
+        for index in range(CARD_FEATURES):
             score += features[card, index] * table[weights + index]
         if pick < 0 or score > pick_score or (score == pick_score and card % 13 < pick % 13):
             pick, pick_score = card, score

@@ -40,12 +40,12 @@ def action_of(code: int, phase: Phase) -> Action:
     return NameTrump(code - 1)
 
 
-def policy_code(game: Game, state: np.ndarray, policy: int, leads: bool = True) -> int:
+def policy_code(game: Game, state: np.ndarray, policy: int, model: bool = True) -> int:
     """The action code ``policy`` (``compiled.FAST_HEURISTIC``, ``compiled.STRONG``, ...) chooses
-    for the seat to move in ``state``, a state of ``game``'s machine; ``leads``: ``strong`` with
-    its fitted lead model (``compiled.policy_table``'s ``leads_on``)."""
+    for the seat to move in ``state``, a state of ``game``'s machine; ``model``: ``strong`` with
+    its fitted card model (``compiled.policy_table``'s ``cards_on``)."""
     table = compiled.policy_table(game.tables, game.plan, strong_on=policy == compiled.STRONG,
-                                  leads_on=leads)
+                                  cards_on=model)
     return compiled.decide_policy(state, game.tables.plan, table, policy)
 
 
@@ -53,9 +53,9 @@ class CompiledTwin(Strategy):
     """A scalar strategy that plays the compiled policy ``policy`` (see the module docstring)."""
 
     policy: ClassVar[int]
-    #: with ``strong``'s fitted lead model (``strong``'s parameter ``leads``; the other policies
+    #: with ``strong``'s fitted card model (``strong``'s parameter ``model``; the other policies
     #: have none)
-    leads: bool = True
+    model: bool = True
 
     def start_game(self, variant: Variant, seat: int, players: int,
                    rng: random.Random) -> None:
@@ -77,7 +77,7 @@ class CompiledTwin(Strategy):
         else:
             game = resample(observation, self._guess)
             state = game.state
-        action = action_of(policy_code(game, state, self.policy, self.leads), observation.phase)
+        action = action_of(policy_code(game, state, self.policy, self.model), observation.phase)
         for legal in actions:
             if legal == action:
                 return legal

@@ -49,16 +49,20 @@ def fit(*arguments: str):  # noqa: ANN201
 def test_the_fit_command_writes_a_table_find_fit_then_finds(fits: Path, mod_file: Path) -> None:
     variant = load_variant(mod_file).for_player_count(4)
     assert find_fit(variant, 4).kind == "nearest"
-    result = fit("--variant", str(mod_file), "--games", "20")
+    result = fit("--variant", str(mod_file), "--games", "20", "--card-games", "1")
     assert result.exit_code == 0, result.output
     path = fits / f"{rules_hash(variant)}-4.npz"
     assert path.is_file() and str(path) in result.output
     found = find_fit(variant, 4)
     assert (found.kind, found.source, found.path) == ("user", "classic-mod", path)
     assert found.exact and fit_notice(variant, 4) is None
+    # its own card model, fitted on the one game's cards: not classic's
+    assert found.cards is not None and found.cards_source is None
+    assert not np.array_equal(found.cards, find_fit(load_variant("classic"), 4).cards)
     with np.load(path) as data:
         assert int(data["deck"]) == variant.deck_mask
         assert int(data["games"]) == 20 and int(data["seed"]) == 1
+        assert int(data["cards_games"]) == 1
     # 20 games of classic's 28 deals, four bids a deal (some seats have no choice)
     bids = sum(int(block.sum()) for block in found.counts.values())
     assert 1_000 < bids <= 20 * 28 * 4
@@ -68,12 +72,26 @@ def test_the_fit_command_writes_a_table_find_fit_then_finds(fits: Path, mod_file
     assert any(not np.array_equal(found.counts[size], classic[size]) for size in classic)
 
 
+def test_a_fit_without_a_card_model_plays_the_nearest_presets_and_says_so(
+        fits: Path, mod_file: Path) -> None:
+    variant = load_variant(mod_file).for_player_count(4)
+    assert fit("--variant", str(mod_file), "--games", "20", "--card-games", "0").exit_code == 0
+    found = find_fit(variant, 4)
+    assert found.kind == "user" and found.cards_source == "classic"
+    assert np.array_equal(found.cards, find_fit(load_variant("classic"), 4).cards)
+    assert fit_notice(variant, 4, str(mod_file)) == (
+        "strong: classic-mod at 4 players bids with the table fitted for it, but its card model "
+        "is classic's (the nearest preset's). Fit its own: raspis strategies fit --variant "
+        f"{mod_file}")
+
+
 def test_the_same_seed_writes_the_same_file(fits: Path, mod_file: Path) -> None:
     variant = load_variant(mod_file).for_player_count(4)
     path = fits / f"{rules_hash(variant)}-4.npz"
     contents = []
     for seed in ("3", "3", "4"):
-        assert fit("--variant", str(mod_file), "--games", "20", "--seed", seed).exit_code == 0
+        assert fit("--variant", str(mod_file), "--games", "20", "--seed", seed,
+                   "--card-games", "0").exit_code == 0
         contents.append(path.read_bytes())
     assert contents[0] == contents[1]
     assert contents[0] != contents[2]
@@ -91,7 +109,8 @@ def test_a_variant_one_option_away_bids_with_classics_table(fits: Path, mod_file
     said = say_fit_notices([str(mod_file)], 4, ["strong", "lowest", "strong", "lowest"])
     say_fit_notices([str(mod_file)], 4, ["strong"] * 4)  # once per process
     line = (f"strong: classic-mod at 4 players has no fitted bid table of its own; it bids with "
-            f"classic's (the nearest preset). Fit one: raspis strategies fit --variant {mod_file}")
+            f"classic's (the nearest preset) and plays its cards with its card model. Fit one: "
+            f"raspis strategies fit --variant {mod_file}")
     assert said == [line]
     assert capsys.readouterr().err == line + "\n"
 
@@ -103,8 +122,8 @@ def test_no_preset_on_the_deck_is_no_table_and_said(fits: Path, tmp_path: Path) 
     assert find_fit(variant, 3).kind == "none" and find_fit(variant, 3).counts is None
     assert fit_notice(variant, 3, str(path)) == (
         "strong: classic-52 at 3 players has no fitted bid table of its own; it bids from the "
-        "model alone (no preset's table is fitted for its deck at 3 players). Fit one: raspis "
-        f"strategies fit --variant {path} --players 3")
+        "model alone and plays its cards by the rules alone (no preset's table is fitted for "
+        f"its deck at 3 players). Fit one: raspis strategies fit --variant {path} --players 3")
 
 
 @pytest.mark.parametrize("spec", ["classic", "joker", "oh-hell"])
