@@ -824,16 +824,16 @@ def _card_view(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, 
 
 @jit()
 def _rules_play(state: np.ndarray, plan: np.ndarray, hand: int, need: int, keen: float,
-                cliff: bool, unseen: int, others_cards: int) -> int:
-    """``choose_play`` on the values of the state (the card play's rules, before the lead
-    model)."""
+                cliff: bool, unseen: int, others_cards: int, chances: np.ndarray) -> int:
+    """``choose_play`` on the values of the state (the card play's rules, before the card
+    model), leaving the card chances it worked out in ``chances`` (``play_with``)."""
     _, best, beats = m.trick_lead(state)
-    return choose_play(hand, fields.legal_first(state), fields.legal_second(state),
-                       fields.trump(state), fields.led_suit(state), fields.trick_trump(state),
-                       fields.trick_length(state), best, beats, fields.order_length(state), need,
-                       cliff, keen, unseen, others_cards, fields.circular(state) != 0,
-                       fields.plan_must_trump(plan) != 0, fields.plan_two_jokers(plan),
-                       fields.plan_lead_fine(plan), fields.plan_nameable(plan))
+    return play_with(hand, fields.legal_first(state), fields.legal_second(state),
+                     fields.trump(state), fields.led_suit(state), fields.trick_trump(state),
+                     fields.trick_length(state), best, beats, fields.order_length(state), need,
+                     cliff, keen, unseen, others_cards, fields.circular(state) != 0,
+                     fields.plan_must_trump(plan) != 0, fields.plan_two_jokers(plan),
+                     fields.plan_lead_fine(plan), fields.plan_nameable(plan), chances)
 
 
 @jit()
@@ -847,7 +847,8 @@ def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat:
     if legal_all & (legal_all - 1) == 0 and (jokers == 0 or calls & (calls - 1) == 0):
         return m.play_code(rules.bit_index(legal_all), rules.bit_index(calls) if calls else 0)
     need, keen, cliff, unseen, others_cards = _card_view(state, plan, table, at, seat, hand)
-    code = _rules_play(state, plan, hand, need, keen, cliff, unseen, others_cards)
+    win = np.zeros(54, dtype=np.float64)
+    code = _rules_play(state, plan, hand, need, keen, cliff, unseen, others_cards, win)
     model = table[at + X_CARDS]
     plain = legal_all & ~JOKERS
     if model <= 0 or code >= JOKER or plain & (plain - 1) == 0:
@@ -855,7 +856,7 @@ def _play(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat:
     # every feature of a legal card is written, and only those rows are read
     features = np.empty((JOKER, CARD_FEATURES), dtype=np.float64)
     legal = card_features(state, plan, hand, plain, need, keen, unseen, others_cards, code,
-                          features)
+                          win, features)
     row = card_row(fields.trick_length(state) == 0, need)
     return model_card(legal, features, table, at + model + row * CARD_FEATURES)
 
@@ -875,17 +876,19 @@ def card_position(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: in
     seat = fields.to_move(state)
     hand = m.visible_hand(state, plan, seat)
     need, keen, cliff, unseen, others_cards = _card_view(state, plan, table, at, seat, hand)
-    code = _rules_play(state, plan, hand, need, keen, cliff, unseen, others_cards)
+    win = np.zeros(54, dtype=np.float64)
+    code = _rules_play(state, plan, hand, need, keen, cliff, unseen, others_cards, win)
     legal = card_features(state, plan, hand, fields.legal_first(state) & ~JOKERS, need, keen,
-                          unseen, others_cards, code, features)
+                          unseen, others_cards, code, win, features)
     return legal, code, card_row(fields.trick_length(state) == 0, need)
 
 
 @jit()
 def card_features(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, need: int,
-                  keen: float, unseen: int, others_cards: int, base: int,
+                  keen: float, unseen: int, others_cards: int, base: int, win: np.ndarray,
                   features: np.ndarray) -> int:
-    """Fill ``features[card]`` for every plain card of ``legal`` and return ``legal``. At a lead,
+    """Fill ``features[card]`` for every plain card of ``legal`` and return ``legal``; ``win``:
+    the card chances the rules left (``play_with``), completed here where they need none. At a lead,
     ``lead_features``; after it, per card: whether it wins the trick as it stands, its chance
     to hold (none after it overtakes: ``_beaten``) and that times the share of the hand still
     wanted; winning times the share of the others still wanting tricks; its chance to win a
@@ -902,10 +905,10 @@ def card_features(state: np.ndarray, plan: np.ndarray, hand: int, legal: int, ne
     position = fields.trick_length(state)
     # as the rules' chances: the deal's trump at a lead, the trick's after it (none when circular)
     chance_trump = trump if position == 0 else -1 if circular else fields.trick_trump(state)
-    win = np.zeros(54, dtype=np.float64)
     # the chances the features read: of the cards it may play, and of the whole hand where the
-    # keepers are picked from it (a follow that still wants tricks)
-    rest = hand & ~JOKERS if position and need > 0 else legal
+    # keepers are picked from it (a follow that still wants tricks); the rules worked them out
+    # already (``play_with``) but at a follow that wants no tricks
+    rest = legal if position and need <= 0 else 0
     while rest:
         card = rules.bit_index(rest & -rest)
         rest &= rest - 1
@@ -1047,12 +1050,25 @@ def choose_play(hand: int, legal_all: int, calls: int, trump: int, led: int, tri
     ``unseen`` the cards the seat has not seen; ``others_cards`` how many the others hold;
     ``lead_fine`` the Joker lead fine (below 0: fined); ``nameable`` the cards a Joker may be
     declared as."""
+    return play_with(hand, legal_all, calls, trump, led, trick_trump, position, best, beats,
+                     players, need, cliff, keen, unseen, others_cards, circular, must_trump,
+                     two_jokers, lead_fine, nameable, np.zeros(54, dtype=np.float64))
+
+
+@jit()
+def play_with(hand: int, legal_all: int, calls: int, trump: int, led: int, trick_trump: int,
+              position: int, best: int, beats: bool, players: int, need: int, cliff: bool,
+              keen: float, unseen: int, others_cards: int, circular: bool, must_trump: bool,
+              two_jokers: int, lead_fine: int, nameable: int, chances: np.ndarray) -> int:
+    """``choose_play`` with the buffer of card chances given (54 zeros): the rules leave in it
+    the chance of each plain card to win a trick it leads (``_lead_chance``), at a lead for the
+    legal cards, after it for the whole hand where the seat still wants tricks (the chances its
+    keepers are picked by), which the card model reads (``card_features``)."""
     legal = legal_all & ~JOKERS
     jokers = legal_all & JOKERS
     joker = JOKER if jokers >> JOKER & 1 else JOKER2
     remaining = rules.popcount(hand)
     count, opponents, each, jokers_out, shares = _unseen_view(unseen, players, others_cards)
-    chances = np.zeros(54, dtype=np.float64)
     jokers_held = _jokers(hand)
     if position == 0:
         return _lead(hand, legal, jokers, joker, calls, trump, need, circular, remaining,
