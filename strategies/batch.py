@@ -45,7 +45,8 @@ from raspis.engine.batch.observation import BatchObservation
 from raspis.engine.core.codes import CALL_CODES, OPTION_CALL, OPTION_SUIT
 
 from .base import Parameter, spec_string
-from .registry import StrategySpecError, parse_parameters, split_alias
+from .registry import StrategySpecError, parse_parameters, resolve_class, split_alias
+from .spec import raw_parameters
 
 #: Batch strategies by spec name: name -> "module:Class". Each has a scalar twin (``scalar_twin``)
 #: that plays the very same games in ``engine.Game``, except where noted.
@@ -267,13 +268,18 @@ _PLAY_CARD, _PLAY_CALL, _PLAY_SUIT = (Play._fields.index(name) for name in ("car
 
 def batch_class(spec: str) -> tuple[type[BatchStrategy], str] | None:
     """(batch class, parameter text) of a spec with a batch implementation, else None (an alias
-    in front, ``fast=fastheuristic``, is ignored)."""
+    in front, ``fast=fastheuristic``, is ignored). A spec that sets a parameter the batch class
+    does not have but its scalar strategy does (``strong:model=false``) has none: it plays
+    through its scalar strategy (``ScalarAdapter``)."""
     head, _, parameters = split_alias(spec)[1].strip().partition(":")
     target = BATCH_BUILTINS.get(head)
     if target is None:
         return None
     module_name, class_name = target.split(":")
     cls = getattr(importlib.import_module(module_name), class_name)
+    keys = set(raw_parameters(parameters, spec)) - set(cls.parameters)
+    if keys and cls.scalar_twin and keys <= set(resolve_class(cls.scalar_twin)[0].parameters):
+        return None
     return cls, parameters
 
 

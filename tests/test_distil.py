@@ -179,3 +179,13 @@ def test_every_presets_table_carries_its_card_model(name: str) -> None:
             fitted_at = int(data["cards_players"])
             assert str(data["cards_rules"]) == rules_hash(variant.for_player_count(fitted_at))
             assert str(data["cards_spec"]) == LABEL_SPEC
+
+
+def test_strong_without_its_model_plays_through_its_scalar_strategy_in_a_batch() -> None:
+    from raspis.strategies.batch import ScalarAdapter, has_batch_implementation, load_batch_strategy
+    from raspis.strategies.spec import StrategySpecError
+
+    assert has_batch_implementation("strong") and not has_batch_implementation("strong:model=false")
+    assert isinstance(load_batch_strategy("strong:model=false"), ScalarAdapter)
+    with pytest.raises(StrategySpecError, match="foo"):  # a parameter neither has
+        load_batch_strategy("strong:foo=1")
