@@ -3,11 +3,16 @@ bid table fitted for a variant (``fit``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import click
 from raspis.strategies.registry import BUILTINS, available_strategies
 
 from .common import friendly_errors
 from .terminal import games_bar, terminal_width, wrap
+
+T = TypeVar("T")
 
 
 @click.group("strategies")
@@ -72,23 +77,15 @@ def fit_command(variant_spec: str, players: int, games: int, card_games: int, se
     from raspis.strategies.strong_fit import find_fit, save_user_fit
 
     variant = load_variant(variant_spec).for_player_count(players)
-    bar, update = games_bar(quiet, "fitting")
-    try:
-        counts = fit_bids(variant, players, games, seed, progress=update)
-    finally:
-        if bar is not None:
-            bar.stop()
+    counts = _with_bar(quiet, "fitting",
+                       lambda update: fit_bids(variant, players, games, seed, progress=update))
     path = save_user_fit(variant, players, counts, games, seed)
     bids = sum(int(block.sum()) for block in counts.values())
     click.echo(f"{variant.name} at {players} players: {bids:,} bids of {games:,} games -> {path}")
     if card_games:  # labelled with the bids just fitted and the nearest preset's card model
         compiled.policy_table.cache_clear()
-        bar, update = games_bar(quiet, "card play")
-        try:
-            samples = label_cards(variant, players, card_games, seed, progress=update)
-        finally:
-            if bar is not None:
-                bar.stop()
+        samples = _with_bar(quiet, "card play", lambda update: label_cards(
+            variant, players, card_games, seed, progress=update))
         save_user_fit(variant, players, counts, games, seed, fit_cards(samples), card_games)
         click.echo(f"card model: {len(samples):,} cards of {card_games:,} games -> {path}")
     used = find_fit(variant, players)
@@ -96,3 +93,12 @@ def fit_command(variant_spec: str, players: int, games: int, card_games: int, se
         click.echo(f"(strong bids with the shipped table of {used.source} ahead of it: the same "
                    "rules)", err=True)
 
+
+def _with_bar(quiet: bool, label: str, work: Callable[[Callable[[int, int], None]], T]) -> T:
+    """``work(update)`` under a games progress bar (``terminal.games_bar``), stopped after it."""
+    bar, update = games_bar(quiet, label)
+    try:
+        return work(update)
+    finally:
+        if bar is not None:
+            bar.stop()

@@ -202,7 +202,7 @@ def test_a_run_names_strongs_table_and_a_later_fit_is_not_mixed_into_it(
     run_tournament(config, first, workers=1, warm=False)
     table = json.loads((first / "manifest.json").read_text())["variants"][0]["strong_table"]
     assert table.startswith("nearest:classic:") and len(table.rsplit(":", 1)[1]) == 12
-    assert fit("--variant", str(mod_file), "--games", "20").exit_code == 0
+    assert fit("--variant", str(mod_file), "--games", "20", "--card-games", "0").exit_code == 0
     with pytest.raises(TournamentError, match="a bid table fitted"):
         run_tournament(config, first, workers=1, resume=True, warm=False)
     second = tmp_path / "after"
