@@ -35,6 +35,14 @@ still wants tricks (keen players overtake when they can). The Joker is kept, led
 trick is needed (with the demand that helps the hand, or declared as a card where only that does
 it) or low to lose. A seat in a premium span aims at exactly its bid while it can still make it.
 
+The card model (``card_features``, ``model_card``; ``strong`` only, through its table: the
+heuristic plays the rules above): where the rules play a plain card and two or more are legal,
+each legal plain card is scored by a linear model over ``CARD_FEATURES`` features (what the
+rules work out for it: its chances to win and to hold, keeper, trump, rank, ..., and whether it is
+the rules' own card), one weight row for each of a lead or a follow by a seat that wants tricks or
+none, fitted to ``mc``'s play (``strategies.distil``) and shipped beside the fitted bid outcomes
+(``fit_cards``); the best score is played.
+
 Everything here is integer masks and a few floating-point chances per card: a decision takes a
 fraction of a microsecond to a few microseconds.
 """
