@@ -45,7 +45,7 @@ import numpy as np
 from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant, load_variant, preset_names
 
-from .strong_policy import fit_cards, fit_counts, fit_path, load_cards, load_fit
+from .strong_policy import fit_cards, fit_counts, fit_path, load_shipped
 
 #: Options that do not change what a bid comes to in play (see the module's docstring).
 IGNORED = {"name": None, "description": None, "sources": None,
@@ -231,10 +231,9 @@ def find_fit(variant: Variant, players: int) -> Fit:
     variant = variant.for_player_count(players)
     deck = variant.deck_mask
     name = fit_source(variant, players)
-    counts = None if name is None else load_fit(name, players, deck)
-    if counts is not None:
-        return Fit("shipped", name, fit_path(name, players), counts,
-                   load_cards(name, players, deck))  # type: ignore[arg-type]
+    shipped = None if name is None else load_shipped(name, players, deck)
+    if shipped is not None:
+        return Fit("shipped", name, fit_path(name, players), *shipped)
     path = user_fit_path(variant, players)
     found = _load_user(path, rules_key(variant), deck)
     if found is not None:
@@ -254,10 +253,9 @@ def nearest_fit(variant: Variant, players: int, skip: tuple[str, ...] = ()) -> F
     same_deck = [(rules_distance(variant, preset), name) for _, name, preset in _shipped(players)
                  if preset.deck_mask == deck and name not in skip]
     for _, name in sorted(same_deck):
-        counts = load_fit(name, players, deck)
-        if counts is not None:
-            return Fit("nearest", name, fit_path(name, players), counts,
-                       load_cards(name, players, deck))
+        shipped = load_shipped(name, players, deck)
+        if shipped is not None:
+            return Fit("nearest", name, fit_path(name, players), *shipped)
     return Fit("none")
 
 

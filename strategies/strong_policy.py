@@ -391,13 +391,22 @@ def fit_path(name: str, players: int) -> Path:
 def load_fit(name: str, players: int, deck: int) -> dict[int, np.ndarray] | None:
     """The fitted bid outcomes of variant ``name`` at ``players`` (``strategies.strong.fit_bids``),
     if shipped for it and fitted on the same deck; else None."""
+    found = load_shipped(name, players, deck)
+    return None if found is None else found[0]
+
+
+def load_shipped(name: str, players: int, deck: int
+                 ) -> tuple[dict[int, np.ndarray], np.ndarray | None] | None:
+    """(the fitted bid outcomes, the card model or None) shipped for preset ``name`` at
+    ``players`` (``fit_path``), read in one opening, if shipped and fitted on the same deck; else
+    None."""
     path = fit_path(name, players)
     if not path.is_file():
         return None
     with np.load(path) as data:
         if int(data["deck"]) != deck:
             return None
-        return fit_counts(data)
+        return fit_counts(data), fit_cards(data)
 
 
 def fit_counts(data) -> dict[int, np.ndarray]:  # noqa: ANN001 - an open ``np.load`` archive
@@ -414,16 +423,6 @@ def fit_cards(data) -> np.ndarray | None:  # noqa: ANN001 - an open ``np.load`` 
         return None
     weights = np.asarray(data["cards"], dtype=np.float64)
     return weights if weights.shape == (CARD_MODELS, CARD_FEATURES) else None
-
-
-def load_cards(name: str, players: int, deck: int) -> np.ndarray | None:
-    """The card model shipped in preset ``name``'s table at ``players`` (``fit_path``), if any and
-    fitted on the same deck; else None."""
-    path = fit_path(name, players)
-    if not path.is_file():
-        return None
-    with np.load(path) as data:
-        return fit_cards(data) if int(data["deck"]) == deck else None
 
 
 # -- what the seat knows ---------------------------------------------------------------------------
