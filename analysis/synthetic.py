@@ -25,7 +25,13 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from raspis.tournament.schema import DEAL_BLOCKS, DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA
+from raspis.tournament.schema import (
+    DEAL_BLOCKS,
+    DEAL_STATS_SCHEMA,
+    DEALS_SCHEMA,
+    GAMES_SCHEMA,
+    TOP_UNITS,
+)
 
 HASH = "5e7e7e7e7e7e7e7e"
 
@@ -113,6 +119,8 @@ def synthetic_games(
             "double_loss": np.zeros(games * players, dtype=bool),
             "deals_played": np.full(games * players, 20),
             "lead_changes": np.repeat(noise.poisson(3.0, games), players),
+            "comeback": np.repeat(noise.random(games) < 0.2, players),
+            "decided_deals_left": np.repeat(noise.integers(0, 3, games), players),
             "errored": np.zeros(games * players, dtype=bool),
         }
     ).with_columns(pl.lit(variant).alias("variant"), pl.lit(variant_hash).alias("variant_hash"),
@@ -205,6 +213,15 @@ def synthetic_deal_stats(
     return deal_stats_from_deals(deals), deals
 
 
+def top_credit(deals: pl.DataFrame | pl.LazyFrame) -> pl.Expr:
+    """Each per-deal row's share of its deal's top score, in ``TOP_UNITS`` (``deal_stats``'
+    ``top_credit``): ``TOP_UNITS / k`` for each of the k seats with the deal's most points."""
+    deal = ["variant_hash", "game_id", "deal_index"]
+    top = pl.col("points") == pl.col("points").max().over(deal)
+    shared = top.cast(pl.Int64).sum().over(deal)
+    return pl.when(top).then(TOP_UNITS // shared).otherwise(0).alias("top_credit")
+
+
 def deal_stats_from_deals(
     deals: pl.DataFrame, total_deal_sets: int | None = None, *, blocks: bool = True
 ) -> pl.DataFrame:
@@ -215,7 +232,8 @@ def deal_stats_from_deals(
     if total_deal_sets is None:
         total_deal_sets = int(deals["deal_set"].max() or 0) + 1
     block = pl.col("deal_set") * DEAL_BLOCKS // max(1, total_deal_sets)
-    deals = deals.with_columns((block if blocks else pl.lit(0)).alias("deal_block"))
+    deals = deals.with_columns((block if blocks else pl.lit(0)).alias("deal_block"),
+                               top_credit(deals))
     keys = [
         "variant_hash",
         "deal_block",
@@ -243,6 +261,7 @@ def deal_stats_from_deals(
         (has_bid & (bid == 0)).sum().alias("passes"),
         (has_bid & (bid == 0) & (pl.col("tricks") == 0)).sum().alias("passes_made"),
         pl.col("hook_forced").sum().alias("hook_forced"),
+        pl.col("top_credit").sum().alias("top_credit"),
     )
     stats = stats.cast(DEAL_STATS_SCHEMA).select(list(DEAL_STATS_SCHEMA))  # type: ignore[arg-type]
     return stats if blocks else stats.drop("deal_block")

@@ -11,7 +11,7 @@ from raspis.engine.variant import Variant, load_variant, variant_from_dict
 from raspis.strategies.batch import load_batch_strategy
 from raspis.tournament.batch_shard import game_seeds
 from raspis.tournament.frames import result_frames
-from raspis.tournament.schema import DEAL_BLOCKS, DEAL_STATS_KEYS, DEAL_STATS_SCHEMA
+from raspis.tournament.schema import DEAL_BLOCKS, DEAL_STATS_KEYS, DEAL_STATS_SCHEMA, TOP_UNITS
 
 #: A lineup with one spec at two slots (their rows are one strategy's groups).
 LINEUP = ("fastheuristic", "fastrandom", "lowest", "fastheuristic")
@@ -32,7 +32,12 @@ def _always_tied(golden_bidding: str) -> Variant:
 def _expected_stats(deals: pl.DataFrame, total_deal_sets: int) -> pl.DataFrame:
     """``deal_stats`` summed straight from the per-deal rows."""
     bid, tricks = pl.col("bid"), pl.col("tricks")
-    grouped = deals.with_columns(
+    # a deal's top: the most points among its rows (the seats that played it), shared by k seats
+    # at TOP_UNITS / k each
+    deal = ["game_id", "deal_index"]
+    top = pl.col("points") == pl.col("points").max().over(deal)
+    credit = pl.when(top).then(TOP_UNITS // top.cast(pl.Int64).sum().over(deal)).otherwise(0)
+    grouped = deals.with_columns(credit.alias("top_credit"),
         (pl.col("deal_set") * DEAL_BLOCKS // total_deal_sets).alias("deal_block"),
     ).group_by(DEAL_STATS_KEYS).agg(
         pl.len().alias("count"),
@@ -47,6 +52,7 @@ def _expected_stats(deals: pl.DataFrame, total_deal_sets: int) -> pl.DataFrame:
         (bid == 0).sum().alias("passes"),
         ((bid == 0) & (tricks == 0)).sum().alias("passes_made"),
         pl.col("hook_forced").sum().alias("hook_forced"),
+        pl.col("top_credit").sum().alias("top_credit"),
     ).sort(DEAL_STATS_KEYS)
     return grouped.select([pl.col(name).cast(dtype) for name, dtype in DEAL_STATS_SCHEMA.items()])
 

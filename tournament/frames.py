@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
-from raspis.engine.batch.result import BatchResult
+from raspis.engine.batch.result import BatchResult, drama_of
 from raspis.engine.core.compiling import jit
+from raspis.engine.core.plan import rule_plan
 from raspis.engine.variant import Variant
 from raspis.tournament.schema import (
     DEAL_BLOCKS,
@@ -21,11 +22,12 @@ from raspis.tournament.schema import (
     DEAL_STATS_SCHEMA,
     DEALS_SCHEMA,
     GAMES_SCHEMA,
+    TOP_UNITS,
 )
 
 #: The summed columns of ``deal_stats``, in ``_sum_groups``' order.
 _STAT_VALUES = ("count", "points_sum", "points_sq_sum", "bids", "bid_sum", "tricks_sum", "made",
-                "over", "under", "passes", "passes_made", "hook_forced")
+                "over", "under", "passes", "passes_made", "hook_forced", "top_credit")
 
 
 def _strings(codes: np.ndarray, names: Sequence[str], name: str) -> pl.Series:
@@ -60,6 +62,9 @@ def result_frames(
     errors = None
     if result.errored.any():
         errors = [result.errors[game] for game in per_game]
+    comeback, decided_left = drama_of(
+        result.totals_after_each_deal(), result.deal_played, result.places,
+        rule_plan(result.variant.for_player_count(players), players).swing_bounds)
     games = pl.DataFrame({
         "deal_set": np.asarray(deal_sets, dtype=np.int64)[per_game],
         "seating": np.asarray(seating_index, dtype=np.int32)[per_game],
@@ -76,6 +81,8 @@ def result_frames(
         "double_loss": result.double_loss.ravel().astype(bool),
         "deals_played": result.deals_played[per_game].astype(np.int32),
         "lead_changes": result.lead_changes[per_game].astype(np.int32),
+        "comeback": comeback[per_game],
+        "decided_deals_left": decided_left[per_game].astype(np.int32),
         "errored": result.errored[per_game],
         "error": pl.Series(errors, dtype=pl.String()) if errors is not None
         else pl.Series([None] * (count * players), dtype=pl.String()),
@@ -219,6 +226,15 @@ def _sum_groups(rows: np.ndarray, order: np.ndarray, block_of_game: np.ndarray,
                 dealt_by = np.int64(dealer[game, deal])
                 forced = hook_forced[game, deal]
                 joker1, joker2 = joker_holder[game, deal, 0], joker_holder[game, deal, 1]
+                # the deal's top score among the seats that played it, and how many share it
+                top, at_top = np.int64(0), 0
+                for seat in range(players):
+                    if rows[game, deal, seat]:
+                        scored = np.int64(points[game, deal, seat])
+                        if at_top == 0 or scored > top:
+                            top, at_top = scored, 1
+                        elif scored == top:
+                            at_top += 1
                 for seat in range(players):
                     if not rows[game, deal, seat]:
                         continue
@@ -244,6 +260,8 @@ def _sum_groups(rows: np.ndarray, order: np.ndarray, block_of_game: np.ndarray,
                         table[local, 9] += said == 0
                         table[local, 10] += said == 0 and taken == 0
                     table[local, 11] += forced and offset == 0
+                    if scored == top:
+                        table[local, 12] += TOP_UNITS // at_top
         for local in range(space):
             if table[local, 0] == 0:
                 continue

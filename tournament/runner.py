@@ -42,7 +42,7 @@ from .config import (
     validate_config,
 )
 from .plan import ShardPlan, plan_shards
-from .schema import TABLES
+from .schema import TABLES, scan_table
 from .store import (
     MANIFEST,
     ShardRecords,
@@ -229,7 +229,7 @@ def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[
         if results is not None:
             with contextlib.suppress(Exception):
                 results.close()  # type: ignore[attr-defined]
-    games = pl.scan_parquet(out / "games" / "*.parquet")
+    games = scan_table(out, "games")  # shards of an older raspis (a resumed run) may lack columns
     totals = games.select(
         pl.col("game_id").n_unique().alias("games"),
         pl.col("game_id").filter(pl.col("errored")).n_unique().alias("errored"),

@@ -15,6 +15,11 @@ and seating of the run. Deal sets are independent (each has its own seed), so bl
 deal-level intervals of a run without per-deal rows are clustered over blocks
 (``raspis.analysis.balance``). Runs written before this column read back with ``deal_block``
 null (``OPTIONAL_COLUMNS``), and their intervals treat seat-deals as independent, as they did.
+
+The outcome measures of the balance profile (``raspis.analysis.profile``) are recorded with the
+rows they come from: each game's ``comeback`` and ``decided_deals_left`` (``engine.batch.result.
+drama_of``), and each group's ``top_credit``, the deals its seats scored the most in. Runs
+written before them read back with nulls, and the profile says those measures are missing.
 """
 
 from __future__ import annotations
@@ -46,6 +51,8 @@ GAMES_SCHEMA: dict[str, pl.DataType] = {
     "double_loss": pl.Boolean(),     # negative total under end.negative_total = double_loss
     "deals_played": pl.Int32(),
     "lead_changes": pl.Int32(),      # times the leader (highest total) changed during the game
+    "comeback": pl.Boolean(),        # a winner was behind with a third of the deals left
+    "decided_deals_left": pl.Int32(),  # deals left when no play could change the winner (0: never)
     "errored": pl.Boolean(),         # a strategy failed; the game did not finish
     "error": pl.String(),            # what failed (null when not errored)
 }
@@ -100,7 +107,13 @@ DEAL_STATS_SCHEMA: dict[str, pl.DataType] = {
     "passes": pl.Int64(),            # bid == 0
     "passes_made": pl.Int64(),
     "hook_forced": pl.Int64(),
+    "top_credit": pl.Int64(),        # deals topped (the most deal points), in 1/TOP_UNITS
 }
+
+#: ``top_credit`` counts a deal a seat topped alone as ``TOP_UNITS`` and one whose top k seats
+#: share as ``TOP_UNITS / k``: every k up to the 10 players a variant may seat divides it, so the
+#: sums stay exact integers and add up across shards.
+TOP_UNITS = 2520
 
 #: The group key of ``deal_stats`` (every column before the sums); shards sort their rows by it.
 DEAL_STATS_KEYS: list[str] = list(DEAL_STATS_SCHEMA)[:list(DEAL_STATS_SCHEMA).index("count")]
@@ -113,9 +126,9 @@ TABLES: dict[str, dict[str, pl.DataType]] = {
 
 #: Columns a table's files may lack (written by an older raspis): they read back as nulls.
 OPTIONAL_COLUMNS: dict[str, frozenset[str]] = {
-    "games": frozenset(),
+    "games": frozenset({"comeback", "decided_deals_left"}),
     "deals": frozenset(),
-    "deal_stats": frozenset({"deal_block"}),
+    "deal_stats": frozenset({"deal_block", "top_credit"}),
 }
 
 

@@ -11,11 +11,19 @@ import time
 from collections import defaultdict
 from typing import Any
 
+import numpy as np
 import polars as pl
 from raspis.engine import Variant
 from raspis.strategies import play_game
 
-from .schema import DEAL_STATS_KEYS, DEAL_STATS_SCHEMA, DEALS_SCHEMA, GAMES_SCHEMA, deal_block
+from .schema import (
+    DEAL_STATS_KEYS,
+    DEAL_STATS_SCHEMA,
+    DEALS_SCHEMA,
+    GAMES_SCHEMA,
+    TOP_UNITS,
+    deal_block,
+)
 from .task import (
     TAMPERED,
     ShardResult,
@@ -32,18 +40,19 @@ from .task import (
 __all__ = ["ShardResult", "ShardTask", "errored_shard", "game_id", "game_seed", "run_shard"]
 
 
-def _lead_changes(totals: list[tuple[int, ...]]) -> int:
-    changes = 0
-    leader: int | None = None
-    for row in totals:
-        top = max(row)
-        leaders = [seat for seat, score in enumerate(row) if score == top]
-        current = leaders[0] if len(leaders) == 1 else None
-        if current is not None and leader is not None and current != leader:
-            changes += 1
-        if current is not None:
-            leader = current
-    return changes
+def _outcomes(game: Any, resolved: Variant, players: int,
+              places: list[int]) -> tuple[int, bool, int]:
+    """A game's lead changes, comeback and deals left when decided, from its running totals, by
+    the functions the batch engine's rows use (``engine.batch.result``)."""
+    from raspis.engine.batch.result import drama_of, lead_changes_of
+    from raspis.engine.core.plan import rule_plan
+
+    totals = np.array([result.totals for result in game.results], dtype=np.int64).reshape(
+        1, len(game.results), players)
+    played = np.ones(totals.shape[:2], dtype=bool)
+    comeback, decided_left = drama_of(totals, played, np.array([places]),
+                                      rule_plan(resolved, players).swing_bounds)
+    return (int(lead_changes_of(totals, played)[0]), bool(comeback[0]), int(decided_left[0]))
 
 
 def run_shard(task: ShardTask) -> ShardResult:
@@ -79,7 +88,7 @@ def run_shard(task: ShardTask) -> ShardResult:
 
     games_columns: dict[str, list[Any]] = {name: [] for name in GAMES_SCHEMA}
     deals_columns: dict[str, list[Any]] = {name: [] for name in DEALS_SCHEMA}
-    stats: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0] * 12)
+    stats: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0] * 13)
     errored = 0
     faults: list[str] = []
     players = task.players
@@ -129,7 +138,7 @@ def errored_shard(task: ShardTask, cause: str) -> ShardResult:
     variant_hash = variant.content_hash
     games_columns: dict[str, list[Any]] = {name: [] for name in GAMES_SCHEMA}
     deals_columns: dict[str, list[Any]] = {name: [] for name in DEALS_SCHEMA}
-    stats: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0] * 12)
+    stats: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0] * 13)
     for deal_set, seating_index in task.games:
         seed = game_seed(task.root_seed, deal_set)
         identifier = game_id(task, deal_set, seating_index)
@@ -148,7 +157,7 @@ def _collect(task: ShardTask, variant_name: str, variant_hash: str, resolved: Va
     seating = task.seatings[seating_index]
     places = game.places()
     double = game.double_losses()
-    changes = _lead_changes([result.totals for result in game.results])
+    changes, comeback, decided_left = _outcomes(game, resolved, players, places)
     block_of_deal_sets = deal_block(deal_set, task.total_deal_sets)
     for seat in range(players):
         slot = seating[seat]
@@ -156,17 +165,21 @@ def _collect(task: ShardTask, variant_name: str, variant_hash: str, resolved: Va
             variant_name, variant_hash, deal_set, seating_index, identifier, seed, players,
             seat, game.first_dealer, task.strategies[slot], slot, game.scores[seat],
             places[seat], places[seat] == 1, double[seat], len(game.results), changes,
-            fault is not None, None if fault is None else str(fault),
+            comeback, decided_left, fault is not None, None if fault is None else str(fault),
         )
         for name, value in zip(GAMES_SCHEMA, values, strict=True):
             games_columns[name].append(value)
     for result in game.results:
         kind = resolved.kinds[result.kind]
         block = game.deals[result.number].block
-        for seat in range(players):
+        # the seats that played the deal (a tie-break deal's tied seats), its top score and how
+        # many share it
+        seats = [seat for seat in range(players)
+                 if result.bids[seat] is not None or kind.bidding == "none"]
+        top = max((result.points[seat] for seat in seats), default=0)
+        at_top = sum(result.points[seat] == top for seat in seats)
+        for seat in seats:
             bid = result.bids[seat]
-            if bid is None and kind.bidding != "none":
-                continue  # sat out a tie-break deal
             taken = result.taken[seat]
             points = result.points[seat]
             held = [holder == seat for holder in result.jokers_held]
@@ -200,6 +213,7 @@ def _collect(task: ShardTask, variant_name: str, variant_hash: str, resolved: Va
                 row[10] += bid == 0 and taken == 0
             row[5] += taken
             row[11] += forced
+            row[12] += TOP_UNITS // at_top if points == top else 0
 
 
 def _result(task: ShardTask, games_columns: dict[str, list[Any]],

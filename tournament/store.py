@@ -334,7 +334,9 @@ def strategy_names(manifest: dict[str, Any]) -> dict[str, str]:
 def strategy_summary(out_dir: str | Path) -> pl.DataFrame:
     """Per strategy (display name): games, mean score, win rate, errored games (finished games
     only for means)."""
-    games = pl.scan_parquet(Path(out_dir) / "games" / "*.parquet")
+    from .schema import scan_table
+
+    games = scan_table(out_dir, "games")
     manifest_path = Path(out_dir) / MANIFEST
     if manifest_path.is_file():
         names = strategy_names(read_manifest(manifest_path))

@@ -232,7 +232,7 @@ def _holds_planned_games(frame: Any, task: Any) -> bool:
 
 #: the columns of a game's rows that a replay must give again
 REPLAYED_COLUMNS = ("game_id", "seat", "strategy", "lineup_slot", "score", "place", "winner",
-                    "deals_played", "lead_changes", "errored")
+                    "deals_played", "lead_changes", "comeback", "decided_deals_left", "errored")
 
 
 def replay_games(run_dir: str | Path, count: int, seed: int = 0) -> list[str]:

@@ -82,7 +82,10 @@ def places_of(scores: np.ndarray) -> np.ndarray:
 
 
 def lead_changes_of(totals: np.ndarray, played: np.ndarray) -> np.ndarray:
-    """``tournament.shard._lead_changes`` over each game's played deals."""
+    """How many times each game's leader changed over its played deals: the leader is the seat
+    alone at the top of the running totals, and a deal that leaves several at the top keeps the
+    last one. The rows of both engines count them so (``tournament.shard`` calls this; the
+    compiled loop, ``engine.batch.compiled.record_game``, counts the same as it records)."""
     count, deals, _ = totals.shape
     changes = np.zeros(count, dtype=np.int64)
     leader = np.full(count, -1, dtype=np.int64)
@@ -95,3 +98,41 @@ def lead_changes_of(totals: np.ndarray, played: np.ndarray) -> np.ndarray:
         changes += unique & (leader >= 0) & (current != leader)
         leader = np.where(unique, current, leader)
     return changes
+
+
+def drama_of(totals: np.ndarray, played: np.ndarray, places: np.ndarray,
+             swings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two outcome measures of each game from its running totals (``totals``: (N, D, P) after
+    each deal, ``played``: (N, D)), its places and the swing bound of each deal of the schedule
+    (``RulePlan.swing_bounds``, whose length is the schedule's):
+
+    - ``comeback`` (N,): a winner was behind the leader with a third of the schedule's deals
+      left (after ``S - ceil(S/3)`` of its ``S`` deals; a winner tied for the lead then was
+      leading);
+    - ``decided_left`` (N,): how many of the schedule's deals were left when the game was
+      decided, its leader ahead of the second by more than the remaining deals' swing bounds
+      add up to, so that no play of them could change the winner (0: never before the end).
+
+    One function for both engines (``tournament.frames`` and ``tournament.shard``)."""
+    count, deals, players = totals.shape
+    schedule = len(swings)
+    comeback = np.zeros(count, dtype=bool)
+    decided_left = np.zeros(count, dtype=np.int64)
+    if count == 0 or schedule == 0 or deals == 0 or players < 2:
+        return comeback, decided_left
+    checkpoint = schedule - -(-schedule // 3)  # deals played with a third of them left
+    if 1 <= checkpoint <= deals:
+        at = totals[:, checkpoint - 1, :]
+        behind = at < at.max(axis=1, keepdims=True)
+        comeback = played[:, checkpoint - 1] & ((places == 1) & behind).any(axis=1)
+    # left[k]: what deals k.. of the schedule can swing; after k deals, decided when the
+    # margin exceeds left[k] (k = 1 .. S - 1: the last deal is not "before the end")
+    left = np.cumsum(np.asarray(swings, dtype=np.int64)[::-1])[::-1]
+    upto = min(schedule - 1, deals)
+    if upto >= 1:
+        ordered = np.sort(totals[:, :upto, :], axis=2)
+        margin = ordered[:, :, -1] - ordered[:, :, -2]
+        decided = (margin > left[1:upto + 1][None, :]) & played[:, :upto]
+        first = np.argmax(decided, axis=1)
+        decided_left = np.where(decided.any(axis=1), schedule - 1 - first, 0)
+    return comeback, decided_left

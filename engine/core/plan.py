@@ -326,6 +326,39 @@ class RulePlan:
         are those of the whole deal). ``points_table`` of the variant's scoring."""
         return points_table(kind, tricks, self.variant.scoring)
 
+    @cached_property
+    def swing_bounds(self) -> np.ndarray:
+        """Per deal of the schedule, a bound on how much that deal can change the gap between two
+        seats' totals: the range of its score table (the most a seat can score minus the least),
+        two Joker lead fines (``joker.lead_fine``, as ``Variant``'s own bound counts them), and
+        where the deal closes the span of a premium (``premium_window``) twice the most the
+        premium can move one total (``scoring.span_premiums``: the fixed points or the best
+        deal of the span earned again, and a best deal cancelled). The outcome measures read it:
+        a game whose leader is ahead by more than what its remaining deals can swing is decided
+        (``engine.batch.result.drama_of``)."""
+        deals = self.schedule
+        kinds = self.variant.kinds
+        ranges = np.zeros(len(deals), dtype=np.int64)
+        largest = np.zeros(len(deals), dtype=np.int64)
+        for index, spec in enumerate(deals):
+            kind = kinds[spec.kind]
+            tricks = self.deal_tricks(spec.hand_size, self.players)
+            table = self.points_table(spec.hand_size, kind, tricks)
+            cells = table[:1] if kind.bidding == "none" else table[1:]
+            ranges[index] = int(cells.max()) - int(cells.min()) + 2 * abs(self.lead_fine)
+            largest[index] = int(np.abs(cells).max()) + abs(self.lead_fine)
+        if self.premium != "none":
+            span_start = 0
+            for index, spec in enumerate(deals):
+                opens, closes = self.premium_window(spec.number, spec.block)
+                if opens:
+                    span_start = index
+                if closes:  # a premium (at most the best deal, or the fixed points) and a
+                    # cancelled best deal move one total by at most their sum
+                    fixed = abs(self.premium_points) if self.premium == "fixed" else 0
+                    ranges[index] += 2 * (fixed + int(largest[span_start:index + 1].max()))
+        return ranges
+
 
 def points_table(kind: KindOptions, tricks: int, scoring: ScoringOptions) -> np.ndarray:
     """``table[bid + 1, taken]``: a seat's deal points before fines in a deal of ``kind`` that
