@@ -41,6 +41,7 @@ import polars as pl
 from scipy import stats
 
 from .dataset import Run, per_run
+from .estimates import BLOCKS, DEAL_SETS, SEAT_DEALS
 from .intervals import (
     LEVEL,
     cluster_ratio,
@@ -72,10 +73,8 @@ SUM_COLUMNS = [
 ]
 
 
-#: What the deal-level intervals of a table are clustered over (its ``intervals`` column).
-DEAL_SETS = "deal sets"
-BLOCKS = "blocks of deal sets"
-SEAT_DEALS = "seat-deals"
+#: What the deal-level intervals of a table are clustered over (its ``intervals`` column):
+#: ``estimates.DEAL_SETS``, ``BLOCKS`` or ``SEAT_DEALS``.
 
 
 def has_deal_blocks(run: Run) -> bool:

@@ -37,17 +37,28 @@ from scipy import stats
 
 from .intervals import t_quantiles
 
-#: role of a statistic in a comparison, most relevant first
-ROLES = ("question", "related", "other", "mechanical")
+#: role of a statistic in a comparison, most relevant first: the statistic the topic's question
+#: leads with (the hook's dealer's edge), the balance profile's measures (``measures``), the
+#: statistics the change bears on, the others, and what the change sets by definition
+ROLES = ("question", "profile", "related", "other", "mechanical")
+
+#: rule options whose change changes what a point is worth: after such a change no statistic in
+#: points leads the answer (``points_comparable``)
+SCORING_PREFIXES = ("scoring.", "kinds.", "schedule")
 
 
 @dataclass(frozen=True)
 class Topic:
-    """What a change of rule options with ``prefix`` (dotted option path) is about."""
+    """What a change of rule options with ``prefix`` (dotted option path) is about.
+
+    ``question``: the statistic that leads the answer ahead of the profile (the hook's dealer's
+    edge), or None: the balance profile answers first. ``specific``: the topic's own statistics,
+    stated after the profile's answer (the Joker's value, in points and as a chance)."""
 
     prefix: str
     name: str  # "the dealer's hook": the question is "does {name} matter?"
-    question: str  # the statistic that answers it
+    question: str | None = None
+    specific: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
     mechanical: tuple[str, ...] = ()
 
@@ -57,18 +68,26 @@ _SEATS = ("seat_advantage[", "points_per_deal")
 
 #: topics by option path prefix, the most specific first
 TOPICS: tuple[Topic, ...] = (
-    Topic("bidding.hook", "the dealer's hook", "dealer_cost", (*_BIDS, *_SEATS, "mean_score["),
-          ("hook_forced_share",)),
-    Topic("joker.", "the Joker's rules", "joker_value", (*_SEATS, "mean_score[", "strategy_share")),
-    Topic("deck.jokers", "the Jokers in the deck", "joker_value", (*_SEATS, "strategy_share")),
-    Topic("scoring.", "the scoring table", "points_per_deal",
+    Topic("bidding.hook", "the dealer's hook", "dealer_cost", ("dealer_top",),
+          (*_BIDS, *_SEATS, "mean_score["), ("hook_forced_share",)),
+    Topic("joker.", "the Joker's rules", None, ("joker_value", "joker_top"),
+          (*_SEATS, "mean_score[", "strategy_share")),
+    Topic("deck.jokers", "the Jokers in the deck", None, ("joker_value", "joker_top"),
+          (*_SEATS, "strategy_share")),
+    Topic("scoring.", "the scoring table", None, (),
           ("mean_score[", "strategy_share", "score_sd", "negative_share", *_BIDS)),
-    Topic("bidding.", "the bidding rules", "made_share", (*_BIDS, "dealer_cost", *_SEATS)),
-    Topic("schedule", "the schedule of deals", "deals_per_game",
-          ("strategy_share", "score_sd", "lead_changes")),
-    Topic("end.", "how the game ends", "tie_share", ("lead_changes", "win_rate[")),
-    Topic("kinds.", "the special deals", "points_per_deal", ("strategy_share", "score_sd")),
+    Topic("bidding.", "the bidding rules", None, (), (*_BIDS, "dealer_cost", *_SEATS)),
+    Topic("schedule", "the schedule of deals", None, (),
+          ("deals_per_game", "strategy_share", "score_sd")),
+    Topic("end.", "how the game ends", None, (), ("win_rate[",)),
+    Topic("kinds.", "the special deals", None, (), ("strategy_share", "score_sd")),
 )
+
+
+def points_comparable(changes: Mapping[str, Any]) -> bool:
+    """Whether a point means the same under both sides of ``changes``: no option of the scoring
+    table, the deal kinds or the schedule changed (``SCORING_PREFIXES``)."""
+    return not any(path.startswith(SCORING_PREFIXES) for path in changes)
 
 
 def flatten(options: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -128,17 +147,22 @@ def by_relevance(table: pl.DataFrame) -> pl.DataFrame:
     return table.sort(role_rank(), maintain_order=True)
 
 
-def role(statistic: str, topic: Topic | None, focus: str | None) -> str:
+def role(statistic: str, topic: Topic | None, focus: str | None, group: str | None = None,
+         comparable: bool = True, in_points: bool = False) -> str:
     """The statistic's role (``ROLES``) in a comparison about ``topic``; ``focus`` (a statistic
-    name) is the question's statistic when given."""
+    name) is the question's statistic when given. A statistic in points (``in_points``) never
+    leads when the points are not ``comparable`` (``points_comparable``); the profile's measures
+    (``group`` set) come next."""
     question = focus or (topic.question if topic is not None else None)
-    if statistic == question:
+    if statistic == question and (comparable or not in_points or focus):
         return "question"
+    if topic is not None and any(statistic.startswith(name) for name in topic.mechanical):
+        return "mechanical"
+    if group is not None:
+        return "profile"
     if topic is None:
         return "other"
-    if any(statistic.startswith(name) for name in topic.mechanical):
-        return "mechanical"
-    if any(statistic.startswith(name) for name in topic.related):
+    if statistic in topic.specific or any(statistic.startswith(name) for name in topic.related):
         return "related"
     return "other"
 

@@ -709,7 +709,7 @@ def _comparison_findings(runs: Sequence[Run], level: float
 
 def _per_set(run: Run, row: dict[str, object]) -> float:
     """Games per deal set of the variant of a table row."""
-    from .compare import Unit, games_per_deal_set
+    from .units import Unit, games_per_deal_set
 
     variant_hash = str(row["variant_hash"])
     return games_per_deal_set(Unit(run, variant_hash, str(row["variant"]), ""))

@@ -30,8 +30,9 @@ from raspis.tournament.schema import (
     DEAL_STATS_SCHEMA,
     DEALS_SCHEMA,
     GAMES_SCHEMA,
-    TOP_UNITS,
 )
+
+from .measures import top_credit
 
 HASH = "5e7e7e7e7e7e7e7e"
 
@@ -213,15 +214,6 @@ def synthetic_deal_stats(
     return deal_stats_from_deals(deals), deals
 
 
-def top_credit(deals: pl.DataFrame | pl.LazyFrame) -> pl.Expr:
-    """Each per-deal row's share of its deal's top score, in ``TOP_UNITS`` (``deal_stats``'
-    ``top_credit``): ``TOP_UNITS / k`` for each of the k seats with the deal's most points."""
-    deal = ["variant_hash", "game_id", "deal_index"]
-    top = pl.col("points") == pl.col("points").max().over(deal)
-    shared = top.cast(pl.Int64).sum().over(deal)
-    return pl.when(top).then(TOP_UNITS // shared).otherwise(0).alias("top_credit")
-
-
 def deal_stats_from_deals(
     deals: pl.DataFrame, total_deal_sets: int | None = None, *, blocks: bool = True
 ) -> pl.DataFrame:
@@ -233,7 +225,7 @@ def deal_stats_from_deals(
         total_deal_sets = int(deals["deal_set"].max() or 0) + 1
     block = pl.col("deal_set") * DEAL_BLOCKS // max(1, total_deal_sets)
     deals = deals.with_columns((block if blocks else pl.lit(0)).alias("deal_block"),
-                               top_credit(deals))
+                               top_credit())
     keys = [
         "variant_hash",
         "deal_block",

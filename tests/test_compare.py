@@ -284,7 +284,9 @@ def test_a_hook_change_is_answered_by_the_dealers_points_first() -> None:
     roles = dict(zip(comparison.table["statistic"], comparison.table["role"], strict=True))
     assert roles["dealer_cost"] == "question"
     assert roles["hook_forced_share"] == "mechanical"
-    assert roles["made_share"] == "related" and roles["tie_share"] == "other"
+    # the balance profile's measures follow the question; points the hook bears on, then the rest
+    assert roles["made_share"] == "profile" and roles["dealer_top"] == "profile"
+    assert roles["mean_score[a]"] == "related" and roles["negative_share"] == "other"
     lines = answer(comparison)
     # the question, answered in one sentence, before the details
     assert lines[0].startswith("Does the dealer's hook matter? Yes: against synthetic, the "
@@ -321,7 +323,8 @@ def test_focus_names_the_question_and_an_unknown_one_is_refused() -> None:
     from raspis.tournament.schema import DatasetError
 
     run = _two_variants(60, seed=4, deal_rows=True, dealer_effect=8.0)  # no rule options known
-    assert "no statistic is known" in answer(compare([run]))[0]
+    # no topic knows the change: the balance profile answers whether the game changed
+    assert answer(compare([run]))[0].startswith("Do these rules change the game? ")
     focused = compare([run], focus="dealer_cost")
     assert focused.table.filter(pl.col("role") == "question")["statistic"].to_list() == [
         "dealer_cost"]
