@@ -632,8 +632,9 @@ def findings(comparison: Comparison, limit: int | None = 12) -> list[str]:
     statistic and the balance profile: its measures are in the profile's table, not repeated
     here): those the change bears on first (``question.ROLES``), each group the most clearly
     measured first (largest estimate relative to its interval's width), the mechanical
-    consequences of the change itself last and labelled; at most ``limit``, as sentences; then a line counting the rest, and one on the
-    multiplicity adjustment. "Measured" follows the interval shown (``question.adjust``)."""
+    consequences of the change itself last and labelled; at most ``limit``, as sentences; then a
+    line counting the rest, and one on the multiplicity adjustment. "Measured" follows the
+    interval shown (``question.adjust``)."""
     table = comparison.table
     measured = table.filter(pl.col("measurable")
                             & ~pl.col("role").is_in(["question", "profile"])).with_columns(
