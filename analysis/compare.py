@@ -134,15 +134,15 @@ def verdict(statistic: Statistic, baseline: str, other: str, row: dict[str, Any]
     if difference is None or not math.isfinite(difference):
         return f"{statistic.label}: not available in both variants"
     unit = statistic.unit.strip("()")
-    if row.get("points_differ"):  # a point is worth something else under each scoring table
-        unit += ", each in its own variant's points"
+    # a point is worth something else under each scoring table: said with the values
+    own = "; each in its own variant's points" if row.get("points_differ") else ""
     values = ""
     if row.get("baseline_value") is not None and row.get("value") is not None:
         a, b = row["baseline_value"], row["value"]
         if unit.startswith("share"):
-            values = f" ({_percent(a)} under {baseline}, {_percent(b)} under {other})"
+            values = f" ({_percent(a)} under {baseline}, {_percent(b)} under {other}{own})"
         else:
-            values = f" ({_format(a)} under {baseline}, {_format(b)} under {other})"
+            values = f" ({_format(a)} under {baseline}, {_format(b)} under {other}{own})"
     if unit.startswith("share") and low is not None and math.isfinite(low):
         # shares read better as percentages: the difference in percentage points
         difference, low, high = 100 * difference, 100 * low, 100 * high
@@ -745,9 +745,12 @@ def display_table(comparison: Comparison) -> pl.DataFrame:
 def write_comparison(
     comparison: Comparison, out_dir: str | Path, level: float = LEVEL, title: str | None = None
 ) -> Path:
-    """Write ``compare.html`` (figure embedded), ``compare.md``, ``figures/differences.png|svg``
-    and ``tables/compare.csv`` / ``tables/values.csv`` into ``out_dir``; return the HTML path.
-    Both documents open with the answer (``answer``), then the findings (``findings``)."""
+    """Write ``compare.html`` (figures embedded), ``compare.md``, ``figures/profile.png|svg``
+    (the balance profile), ``figures/differences.png|svg`` (every other statistic) and
+    ``tables/profile.csv``, ``tables/compare.csv``, ``tables/values.csv`` into ``out_dir``;
+    return the HTML path. Both documents open with the answer (``answer``) and the profile's
+    figure, then one table per question of the profile (``profile.comparison_tables``: the
+    variants and lineups side by side), then the other findings (``findings``)."""
     import base64
     import datetime as dt
 
@@ -755,17 +758,25 @@ def write_comparison(
     from raspis import __version__
 
     from . import figures
-    from .tables import TEMPLATES, display_frame, to_markdown
+    from .profile import (
+        comparison_figure_rows,
+        comparison_tables,
+        profile_records,
+    )
+    from .tables import TEMPLATES, display_frame, template_tables, to_markdown
 
     folder = Path(out_dir)
     (folder / "tables").mkdir(parents=True, exist_ok=True)
     comparison.table.write_csv(folder / "tables" / "compare.csv")
     comparison.values.write_csv(folder / "tables" / "values.csv")
-    png = figures.save_figure(
-        figures.differences(comparison.table, level), folder / "figures", "differences"
-    )
+    profile_records(comparison).write_csv(folder / "tables" / "profile.csv")
+    profile_png = figures.save_figure(figures.profile(comparison_figure_rows(comparison)),
+                                      folder / "figures", "profile")
+    others = comparison.table.filter(pl.col("group").is_null())
+    png = figures.save_figure(figures.differences(others, level), folder / "figures",
+                              "differences")
     narrow = figures.save_figure(  # the same panels in one column, for a phone
-        figures.differences(comparison.table, level, columns=1), folder / "figures",
+        figures.differences(others, level, columns=1), folder / "figures",
         "differences-narrow")
     shown = display_table(comparison).drop("verdict")
     headers, rows = display_frame(shown)
@@ -795,6 +806,8 @@ def write_comparison(
         "markdown": to_markdown(shown),
         "figure": base64.b64encode(png).decode("ascii"),
         "narrow_figure": base64.b64encode(narrow).decode("ascii"),
+        "profile_figure": base64.b64encode(profile_png).decode("ascii"),
+        "profile_tables": template_tables(comparison_tables(comparison)),
     }
     environment = Environment(
         loader=FileSystemLoader(TEMPLATES),

@@ -395,3 +395,91 @@ def differences(table: pl.DataFrame, level: float = 0.95, columns: int = 4) -> F
                                "interval excludes 0); every panel on its own scale", line)
     )
     return figure
+
+
+#: Short names of the profile's measures for a figure's rows (``profile``).
+SHORT_NAMES = {
+    "seat_edge": "largest seat edge", "dealer_top": "dealer tops a deal",
+    "place_share": "strategies' share of places", "cards_share": "cards' share of places",
+    "comeback_share": "won from behind", "decided_share": "decided before the end",
+    "tie_share": "shared first place", "made_share": "bids made", "over_share": "bids overshot",
+    "under_share": "bids short", "pass_share": "passes",
+}
+
+
+def short_name(statistic: str, label: str) -> str:
+    """A profile measure in a few words: ``ahead[a>b]`` -> "a ahead of b"."""
+    name, _, subject = statistic.partition("[")
+    subject = subject.rstrip("]")
+    if name == "ahead":
+        better, worse = subject.split(">", 1)
+        return f"{better} ahead of {worse}"
+    if name == "win_chance":
+        return f"position {subject} wins"
+    if name == "weakest_wins":
+        return f"{label.split(chr(39) + 's chance')[0]} (weakest) wins"
+    return SHORT_NAMES.get(name, statistic)
+
+
+def profile(rows: pl.DataFrame, difference: bool = True) -> Figure:
+    """The balance profile in one figure: a panel per group (fair, skill, luck, drama,
+    bidding), a row per measure and series (a variant under a lineup, or a run's variant), its
+    interval as a bar. ``rows`` has ``group``, ``statistic``, ``label``, ``unit``, ``series``,
+    ``value``, ``low``, ``high``, ``measurable`` and ``reference``. With ``difference`` the
+    values are each variant minus the baseline, in percentage points, zero marked; without,
+    the values in %, the value of a balanced game marked. Only shares are drawn (the counts,
+    lead changes and match lengths are in the tables)."""
+    import textwrap
+
+    from .measures import GROUP_QUESTIONS, GROUPS
+
+    shares = rows.filter(pl.col("unit").str.starts_with("(share")) if rows.height else rows
+    groups = [g for g in GROUPS if shares.height and g in set(shares["group"].to_list())]
+    series = list(dict.fromkeys(shares["series"].to_list())) if shares.height else []
+    colours = [f"C{index % 10}" for index in range(len(series))]
+    heights = []
+    for group in groups:
+        measures = shares.filter(pl.col("group") == group)["statistic"].n_unique()
+        heights.append(0.9 + 0.22 * measures * max(1, len(series)))
+    figure = Figure(figsize=(WIDTH, sum(heights) + 1.2 if heights else 2.0), layout="constrained")
+    FigureCanvasAgg(figure)
+    if not groups:
+        _empty(figure.subplots(), "no profile measures")
+        return figure
+    axes = figure.subplots(len(groups), 1, squeeze=False, height_ratios=heights)[:, 0]
+    for axis, group in zip(axes, groups, strict=True):
+        part = shares.filter(pl.col("group") == group)
+        measures = list(dict.fromkeys(part["statistic"].to_list()))
+        names = []
+        for index, statistic in enumerate(measures):
+            here = part.filter(pl.col("statistic") == statistic)
+            names.append(short_name(statistic, str(here["label"][0])))
+            for row in here.iter_rows(named=True):
+                k = series.index(row["series"])
+                y = index + (k - (len(series) - 1) / 2) * 0.8 / max(1, len(series))
+                value = np.nan if row["value"] is None else 100 * row["value"]
+                low = np.nan if row["low"] is None else 100 * row["low"]
+                high = np.nan if row["high"] is None else 100 * row["high"]
+                error = [[np.nan_to_num(value - low)], [np.nan_to_num(high - value)]]
+                measured = bool(row["measurable"])
+                axis.errorbar(value, y, xerr=error, fmt="o", capsize=2, color=colours[k],
+                              markerfacecolor=colours[k] if measured else "white",
+                              label=row["series"] if index == 0 else None)
+                reference = row["reference"]
+                if not difference and reference is not None and np.isfinite(reference):
+                    axis.plot([100 * reference] * 2, [y - 0.3, y + 0.3], color="black",
+                              linewidth=1)
+        if difference:
+            axis.axvline(0, color="black", linewidth=0.8)
+        axis.set_yticks(range(len(measures)), names, fontsize="small")
+        axis.set_ylim(len(measures) - 0.5, -0.5)
+        axis.set_title(f"{group}: {GROUP_QUESTIONS[group]}", fontsize="small", loc="left")
+        axis.tick_params(axis="x", labelsize="small")
+        axis.set_xlabel("difference (percentage points)" if difference else "%",
+                        fontsize="small")
+    axes[0].legend(fontsize="x-small", loc="lower left", bbox_to_anchor=(0, 1.15), ncols=2)
+    what = ("each variant minus the baseline, adjusted intervals; filled: measurable"
+            if difference else "each value with its interval; the line marks a balanced game; "
+            "filled: away from it")
+    figure.suptitle(textwrap.fill(f"The balance profile: {what}", 100), fontsize="medium")
+    return figure

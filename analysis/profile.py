@@ -434,4 +434,159 @@ def run_profile(sources: Sequence[str | Run], level: float = LEVEL) -> pl.DataFr
               "value_high": pl.Float64(), "reference": pl.Float64(),
               "measurable": pl.Boolean(), "intervals": pl.String()}
     frame = pl.DataFrame(rows, schema=schema)
-    return frame.with_columns(pl.col("value", "value_low", "value_high").fill_nan(None))
+    order = pl.col("group").replace_strict({name: index for index, name in enumerate(GROUPS)},
+                                           return_dtype=pl.Int64)
+    return frame.sort(order, maintain_order=True).with_columns(
+        pl.col("value", "value_low", "value_high").fill_nan(None))
+
+
+# -- tables for people ----------------------------------------------------------------------------
+
+#: What a profile table's difference cell adds when the difference is measurable.
+MEASURED_MARK = " ✓"
+#: A profile table's cell with nothing to show (a pair of strategies a lineup does not have).
+EMPTY = "–"
+
+
+def _cell(value: float | None, low: float | None, high: float | None, share: bool,
+          difference: bool = False) -> str:
+    """A value (with its interval) as a profile table prints it: shares in %, their differences
+    in percentage points."""
+    if value is None or not math.isfinite(value):
+        return EMPTY
+    if abs(value) < 1e-12 and low is not None and high is not None and abs(low) < 1e-12 \
+            and abs(high) < 1e-12:  # a difference of identical totals, up to rounding
+        value = low = high = 0.0
+    scale = 100.0 if share and difference else 1.0
+    value, low, high = (None if v is None else v * scale for v in (value, low, high))
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
+        return _percent(value) if share and not difference else format_number(value)
+    if share and not difference:
+        return interval_text(value, low, high, "share")
+    return interval_text(value, low, high, "")
+
+
+def comparison_tables(comparison: Comparison) -> dict[str, pl.DataFrame]:
+    """One table per profile group (``GROUPS``): a row per measure, and for each lineup the
+    baseline's value, each variant's, and each variant's difference from the baseline with its
+    adjusted interval (shares in %, their differences in percentage points; ✓ where
+    measurable): the variants and lineups side by side, a lineup named by its number in
+    ``comparison.lineups`` ("lineup 1: joker")."""
+    table = comparison.table.filter(pl.col("group").is_not_null())
+    several = len(comparison.lineups) > 1
+    lineups = comparison.lineups if several else [""]
+    numbers = {lineup: index + 1 for index, lineup in enumerate(lineups)}
+    tables = {}
+    for group in GROUPS:
+        part = table.filter(pl.col("group") == group)
+        if part.height == 0:
+            continue
+        measures = list(dict.fromkeys(part["statistic"].to_list()))
+        columns: dict[str, list[str]] = {"measure": []}
+        for statistic in measures:
+            rows = part.filter(pl.col("statistic") == statistic)
+            columns["measure"].append(_measure_label(rows.row(0, named=True)))
+        for lineup in lineups:
+            prefix = f"lineup {numbers[lineup]}: " if several else ""
+            here = part.filter(pl.col("lineup") == lineup)
+            variants = list(dict.fromkeys(here["variant"].to_list()))
+            baseline = here["baseline"][0] if here.height else ""
+            base_cells, cells = [], {v: ([], []) for v in variants}
+            for statistic in measures:
+                rows = {row["variant"]: row for row in
+                        here.filter(pl.col("statistic") == statistic).iter_rows(named=True)}
+                first = next(iter(rows.values()), None)
+                share = first is not None and is_share(first["unit"])
+                base_cells.append(_cell(first["baseline_value"], None, None, share)
+                                  if first else EMPTY)
+                for variant in variants:
+                    row = rows.get(variant)
+                    if row is None:
+                        cells[variant][0].append(EMPTY)
+                        cells[variant][1].append(EMPTY)
+                        continue
+                    cells[variant][0].append(_cell(row["value"], None, None, share))
+                    text = _cell(row["difference"], row["shown_low"], row["shown_high"], share,
+                                 difference=True)
+                    cells[variant][1].append(text + (MEASURED_MARK if row["measurable"]
+                                                     and text != EMPTY else ""))
+            columns[f"{prefix}{baseline}"] = base_cells
+            for variant in variants:
+                columns[f"{prefix}{variant}"] = cells[variant][0]
+                columns[f"{prefix}{variant} − {baseline}"] = cells[variant][1]
+        tables[group] = pl.DataFrame(columns)
+    return tables
+
+
+def _measure_label(row: dict[str, Any]) -> str:
+    """A measure's label with its unit where the unit is not a share and not in the label."""
+    unit, label = str(row["unit"]), str(row["label"])
+    return label if is_share(unit) or unit in label else f"{label} ({unit})"
+
+
+def run_tables(frame: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    """The profile of single runs (``run_profile``) as one table per group: a row per measure,
+    a column per run and variant with its value and interval, and the value a balanced game
+    would have; a value whose interval excludes it is marked ✓."""
+    several_runs = frame["run"].n_unique() > 1 if frame.height else False
+    tables = {}
+    for group in GROUPS:
+        part = frame.filter(pl.col("group") == group)
+        if part.height == 0:
+            continue
+        keys = list(dict.fromkeys(zip(part["run"].to_list(), part["variant"].to_list(),
+                                      strict=True)))
+        measures = list(dict.fromkeys(part["measure"].to_list()))
+        columns: dict[str, list[str]] = {"measure": [], "balanced": []}
+        for measure in measures:
+            row = part.filter(pl.col("measure") == measure).row(0, named=True)
+            columns["measure"].append(_measure_label(row))
+            reference = row["reference"]
+            columns["balanced"].append(EMPTY if reference is None else _cell(
+                reference, None, None, is_share(row["unit"])))
+        for run, variant in keys:
+            name = f"{run}: {variant}" if several_runs else variant
+            cells = []
+            for measure in measures:
+                found = part.filter((pl.col("measure") == measure) & (pl.col("run") == run)
+                                    & (pl.col("variant") == variant))
+                if found.height == 0:
+                    cells.append(EMPTY)
+                    continue
+                row = found.row(0, named=True)
+                text = _cell(row["value"], row["value_low"], row["value_high"],
+                             is_share(row["unit"]))
+                cells.append(text + (MEASURED_MARK if row["measurable"] and text != EMPTY
+                                     else ""))
+            columns[name] = cells
+        tables[group] = pl.DataFrame(columns)
+    return tables
+
+
+def comparison_figure_rows(comparison: Comparison) -> pl.DataFrame:
+    """The rows ``figures.profile`` draws for a comparison: each profile measure's difference
+    from the baseline per variant and lineup (the series), with its adjusted interval."""
+    table = comparison.table.filter(pl.col("group").is_not_null())
+    several = len(comparison.lineups) > 1
+    numbers = {lineup: index + 1 for index, lineup in enumerate(comparison.lineups)}
+    series = [f"{variant}, lineup {numbers.get(lineup, 1)}" if several else variant
+              for variant, lineup in zip(table["variant"].to_list(), table["lineup"].to_list(),
+                                         strict=True)]
+    return table.select(
+        "group", "statistic", "label", "unit", pl.Series("series", series, dtype=pl.String()),
+        pl.col("difference").alias("value"), pl.col("shown_low").alias("low"),
+        pl.col("shown_high").alias("high"), "measurable", "reference")
+
+
+def run_figure_rows(frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows ``figures.profile`` draws for single runs (``run_profile``): each measure's value
+    per run and variant, with its interval and the value of a balanced game."""
+    several = frame["run"].n_unique() > 1 if frame.height else False
+    series = [f"{run}: {variant}" if several else variant
+              for run, variant in zip(frame["run"].to_list(), frame["variant"].to_list(),
+                                      strict=True)]
+    return frame.select(
+        "group", pl.col("measure").alias("statistic"), "label", "unit",
+        pl.Series("series", series, dtype=pl.String()), "value",
+        pl.col("value_low").alias("low"), pl.col("value_high").alias("high"), "measurable",
+        "reference")

@@ -27,6 +27,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -37,6 +38,9 @@ from .dataset import Run, open_runs
 from .formats import format_number, interval_text, percent
 from .intervals import LEVEL
 from .question import ROLES, Topic, role
+
+if TYPE_CHECKING:
+    from .compare import Comparison
 from .tables import (
     TEMPLATES,
     TITLES,
@@ -340,8 +344,14 @@ def _write_report(runs: Sequence[Run], folder: Path, level: float, alpha: float,
         "runs": [run.describe() for run in runs],
         "sections": sections,
     }
-    context["answer"], context["comparison"], topic = _comparison_findings(runs, level)
-    context["findings"] = key_findings(runs, tables, level, topic)
+    context["answer"], context["comparison"], topic, comparison = _comparison_findings(runs,
+                                                                                     level)
+    context.update(_profile_context(comparison, tables, figure_folder))
+    written += [figure_folder / "profile.png", figure_folder / "profile.svg"]
+    findings = key_findings(runs, tables, level, topic)
+    findings.write_csv(table_folder / "key_findings.csv")
+    headers, cells = display_frame(findings)
+    context["findings"] = {"headers": headers, "rows": cells, "markdown": to_markdown(findings)}
     from .ranking import ranking_verdicts
 
     context["ranking"] = ranking_verdicts(tables.get("ranking", pl.DataFrame()),
@@ -470,246 +480,179 @@ def _interval(estimate: object, low: object, high: object) -> str:
     return interval_text(estimate, low, high, "")
 
 
-def _needed(
-    count: int, estimate: float, low: float, high: float, level: float, per_set: float = 1.0
-) -> str:
-    from .intervals import needed_deal_sets, normal_quantile
-
-    se = (high - low) / (2 * normal_quantile(level))
-    needed = needed_deal_sets(count, se, estimate, level)
-    if needed == float("inf"):
-        return "no effect at all was observed"
-    return f"about {needed * per_set:,.0f} games ({needed:,.0f} deal sets) would be needed"
-
-
 def _measured(low: float | None, high: float | None) -> bool:
     return low is not None and high is not None and (low > 0 or high < 0)
 
 
-#: the statistic (``compare``'s name) each kind of key finding is about, in the default order
-FINDING_KINDS = ("mean_score[", "seat_advantage[", "dealer_cost", "joker_value", "match_length",
-                 "strategy_share")
+def _cell(estimate: float | None, low: float | None, high: float | None) -> str:
+    """A points finding's cell: the estimate and its interval, ✓ where it excludes 0."""
+    if estimate is None or low is None or high is None or low != low:
+        return "" if estimate is None else _interval(estimate, None, None)
+    return _interval(estimate, low, high) + (" ✓" if _measured(low, high) else "")
+
+
+#: The key findings in points, one row each (``key_findings``): the statistic each is about in
+#: ``compare``'s names (its relevance to the changed rules' topic, ``question.role``) and its words.
+FINDING_ROWS = (
+    ("mean_score[", "the best strategy's lead over the runner-up (points a game)"),
+    ("seat_advantage[", "the largest seat advantage (points a game) and whether the seats are "
+     "equal (Hotelling's T²)"),
+    ("dealer_cost", "the dealer's deal points minus the other seats' (points a deal)"),
+    ("hook_forced_share", "the share of the dealer's bids the hook restricted"),
+    ("joker_value", "holding the (first) Joker alone against none (points a deal)"),
+    ("match_length", "the games the best needs to win a match 95% of the time (counting games "
+     "won; a duplicate match in deal sets)"),
+    ("strategy_share", "the share of the variance of final scores the strategies explain"),
+)
 
 
 def key_findings(
     runs: Sequence[Run], tables: dict[str, pl.DataFrame], level: float = LEVEL,
     topic: Topic | None = None,
-) -> list[str]:
-    """The report's opening sentences, per run and variant, written from the tables: the gap
-    between the two best strategies, the seats, the dealer's cost, the Joker, how long a match
-    must be, and how much of the score the strategies explain. Each carries its estimate, its
-    interval and where it came from; one whose interval includes 0 is not measurable at this
-    size, with the deal sets a test would need.
+) -> pl.DataFrame:
+    """The report's key findings in points, as one table: a row per finding (``FINDING_ROWS``:
+    the gap between the two best strategies, the seats, the dealer and the hook, the Joker, how
+    long a match must be, how much of the score the strategies explain), a column per run and
+    variant, each cell the estimate with its interval (✓ where it excludes 0). Every number is in
+    its own variant's points: the balance profile (``profile``) is the comparison in chances.
 
-    With ``topic`` (what the variants' changed rules are about, ``question.topic_of``), the
-    findings are ranked by relevance to its question (``question.role``: the question's
-    statistic first, those it bears on next), each kind's sentences side by side for every run
-    and variant, so the reader sees at once whether it holds under each; without, per run and
-    variant."""
-    tagged: list[tuple[str, str]] = []
-    lines = _Tagged(tagged)
+    With ``topic`` (what the variants' changed rules are about, ``question.topic_of``), the rows
+    are ranked by relevance to its question (``question.role``: the question's statistic first,
+    those it bears on next)."""
     ranking = tables.get("ranking", pl.DataFrame())
-    if ranking.height == 0:
-        return ["No finished games: nothing to report."]
-    for (run_label, variant), part in ranking.group_by(["run", "variant"], maintain_order=True):
-        where = f"run {run_label}, {variant}"
-
-        def rows(name: str, run_label: str = str(run_label), variant: str = str(variant)):
-            frame = tables.get(name, pl.DataFrame())
-            if frame.height == 0 or "variant" not in frame.columns:
-                return []
-            return frame.filter(
-                (pl.col("run") == run_label) & (pl.col("variant") == variant)
-            ).to_dicts()
-
-        ordered = part.sort("mean_score", descending=True)
-        per_set = float(part["games"][0]) / max(float(part["deal_sets"][0]), 1.0)
-        if ordered.height >= 2:
-            first, second = ordered["strategy"][0], ordered["strategy"][1]
-            pair = [r for r in rows("pairs") if {r["strategy_a"], r["strategy_b"]} == {first,
-                                                                                      second}]
-            if pair:
-                r = pair[0]
-                estimate, low, high = (r["mean_difference"], r["mean_difference_low"],
-                                       r["mean_difference_high"])
-                if _measured(low, high):
-                    lines.kind("mean_score[").append(
-                        f"{r['strategy_a']} scores {_interval(estimate, low, high)} "
-                        f"points a game more than {r['strategy_b']}, the "
-                        f"runner-up ({r['design']}, {r['deal_sets']:,} deal sets; {where})."
-                    )
-                elif low is not None:
-                    lines.kind("mean_score[").append(
-                        f"{r['strategy_a']} and {r['strategy_b']}: no measurable difference at "
-                        f"this size ({_interval(estimate, low, high)} points a game); "
-                        f"{_needed(r['deal_sets'], estimate, low, high, level, per_set)} "
-                        f"({where})."
-                    )
-        tests = [r for r in rows("seat_test") if r["measure"] == "score"]
-        seats = rows("seats")
-        if tests and seats:
-            test = tests[0]
-            top = max(seats, key=lambda r: abs(r["score_advantage"] or 0.0))
-            shown = _interval(top["score_advantage"], top["score_advantage_low"],
-                              top["score_advantage_high"])
-            advantage = f"position {top['position']}'s {shown} points a game"
-            p_value = format_number(test["p_value"], "p_value")
-            lines.kind("seat_advantage[")
-            if test["unequal"]:
-                lines.append(
-                    f"The seats are not equal (Hotelling's T², p = {p_value}): the largest "
-                    f"advantage is {advantage} over the table's mean ({where})."
-                )
-            elif _measured(top["score_advantage_low"], top["score_advantage_high"]):
-                # one position's own interval excludes 0, the joint test of all does not: with
-                # several positions looked at, one that far out is what chance gives
-                lines.append(
-                    f"No seat is measurably favoured: the joint test of the {len(seats)} positions "
-                    f"(Hotelling's T², p = {p_value}) does not single one out; the largest "
-                    f"advantage, {advantage}, excludes 0 on its own, as one of {len(seats)} "
-                    f"positions can by chance ({where})."
-                )
-            else:
-                needed = _needed(top["deal_sets"], top["score_advantage"],
-                                 top["score_advantage_low"], top["score_advantage_high"], level,
-                                 top["games"] / max(top["deal_sets"], 1))
-                lines.append(
-                    f"No seat is measurably favoured (Hotelling's T², p = {p_value}); the largest "
-                    f"advantage, {advantage}, is not measurable at this size: {needed} ({where})."
-                )
-        run = next((r for r in runs if r.label == run_label), None)
-        if run is not None:
-            for kind, line in _deal_findings(run, str(variant), where, level):
-                lines.kind(kind).append(line)
-        lengths = rows("match_length")
-        if lengths and ordered.height >= 2:
-            first, second = ordered["strategy"][0], ordered["strategy"][1]
-            match = [r for r in lengths if {r["strategy_a"], r["strategy_b"]} == {first, second}]
-            if match:
-                r = match[0]
-                games = r["games_model"]
-                if games is not None and games != float("inf"):
-                    duplicate = r.get("duplicate_deal_sets")
-                    extra = (
-                        f", or a duplicate match of {duplicate:,.0f} deal "
-                        f"set{'s' if duplicate != 1 else ''}"
-                        if duplicate is not None and duplicate == duplicate
-                        and duplicate != float("inf")
-                        else ""
-                    )
-                    lines.kind("match_length").append(
-                        f"{r['strategy_a']} wins 95% of matches against {r['strategy_b']} from "
-                        f"{games:,.0f} games on (counting games won){extra} ({where})."
-                    )
-        variance = rows("variance")
-        if variance and variance[0]["strategy_share"] is not None:
-            r = variance[0]
-            free = r.get("strategy_share_luck_free")
-            more = f", {percent(free)} of what is left once card luck is removed" if free else ""
-            lines.kind("strategy_share").append(
-                f"The strategies explain {percent(r['strategy_share'])} of the variance of "
-                f"final scores{more} ({where})."
-            )
-    if topic is None:
-        return [line for _, line in tagged]
-    ranks = {kind: (ROLES.index(role(kind, topic, None)), index)
-             for index, kind in enumerate(FINDING_KINDS)}
-    return [line for _, line in sorted(tagged, key=lambda item: ranks[item[0]])]
+    rows = {kind: {} for kind, _ in FINDING_ROWS}
+    columns: list[str] = []
+    several_runs = len({str(run.label) for run in runs}) > 1
+    if ranking.height:
+        for (run_label, variant), part in ranking.group_by(["run", "variant"],
+                                                           maintain_order=True):
+            column = f"{run_label}: {variant}" if several_runs else str(variant)
+            columns.append(column)
+            run = next((r for r in runs if r.label == run_label), None)
+            for kind, cell in _findings_of(run, str(run_label), str(variant), part, tables,
+                                           level):
+                rows[kind][column] = cell
+    order = list(FINDING_ROWS)
+    if topic is not None:
+        ranks = {kind: ROLES.index(role(kind, topic, None, in_points=True))
+                 for kind, _ in FINDING_ROWS}
+        order.sort(key=lambda item: ranks[item[0]])
+    frame: dict[str, list[str]] = {"finding": []}
+    for column in columns:
+        frame[column] = []
+    for kind, words in order:
+        if not any(rows[kind].values()):
+            continue
+        frame["finding"].append(words)
+        for column in columns:
+            frame[column].append(rows[kind].get(column, ""))
+    return pl.DataFrame(frame, schema={name: pl.String() for name in frame})
 
 
-class _Tagged:
-    """A list of findings that appends each with the kind set last (``kind``)."""
-
-    def __init__(self, tagged: list[tuple[str, str]]) -> None:
-        self.tagged = tagged
-        self.current = FINDING_KINDS[0]
-
-    def kind(self, name: str) -> _Tagged:
-        self.current = name
-        return self
-
-    def append(self, line: str) -> None:
-        self.tagged.append((self.current, line))
+def _count(value: float, noun: str) -> str:
+    """"1 game", "5 games"."""
+    return f"{value:,.0f} {noun}{'' if value == 1 else 's'}"
 
 
-def _deal_findings(run: Run, variant: str, where: str, level: float) -> list[tuple[str, str]]:
-    """The dealer's cost and the Joker's value over all deals of a variant, as sentences, each
-    with its kind (``FINDING_KINDS``)."""
-    lines = _Tagged([])
-    cost = balance.hook_cost(run, by=(), level=level).filter(pl.col("variant") == variant)
-    lines.kind("dealer_cost")
-    if cost.height:
-        r = cost.row(0, named=True)
-        estimate, low, high = (r["dealer_minus_others"], r["dealer_minus_others_low"],
-                               r["dealer_minus_others_high"])
-        unit = r["intervals"]
-        hook = (f"; the hook restricted {percent(r['forced_share'])} of the dealer's bids"
-                if r["forced_share"] else "; the hook never restricted a bid")
-        if _measured(low, high):
-            side = "more" if estimate > 0 else "less"
-            shown = _interval(abs(estimate), min(abs(low), abs(high)), max(abs(low), abs(high)))
-            lines.append(
-                f"The dealer scores {shown} points a deal {side} than the other "
-                f"seats in deals with bidding{hook} (intervals over {unit}; {where})."
-            )
-        elif low is not None and low == low:
-            deal_sets = _deal_set_count(run, r["variant_hash"])
-            lines.append(
-                f"The dealer's cost is not measurable at this size "
-                f"({_interval(estimate, low, high)} points a deal); "
-                f"{_needed(deal_sets, estimate, low, high, level, _per_set(run, r))}{hook} "
-                f"({where})."
-            )
-    joker = balance.joker_value(run, by=(), level=level).filter(
-        (pl.col("variant") == variant) & (pl.col("joker") == "joker1")
-    )
-    lines.kind("joker_value")
-    if joker.height:
-        r = joker.row(0, named=True)
-        estimate, low, high = r["value"], r["value_low"], r["value_high"]
-        if _measured(low, high):
-            lines.append(
-                f"Holding the (first) Joker is worth {_interval(estimate, low, high)} "
-                f"points a deal, over all deals ({where})."
-            )
-        elif low is not None and low == low:
-            deal_sets = _deal_set_count(run, r["variant_hash"])
-            lines.append(
-                f"The Joker's value is not measurable at this size "
-                f"({_interval(estimate, low, high)} points a deal); "
-                f"{_needed(deal_sets, estimate, low, high, level, _per_set(run, r))} ({where})."
-            )
-    return lines.tagged
+def _findings_of(run: Run | None, run_label: str, variant: str, part: pl.DataFrame,
+                 tables: dict[str, pl.DataFrame], level: float) -> list[tuple[str, str]]:
+    """(kind, cell) of every key finding of one run's variant."""
 
+    def rows(name: str) -> list[dict]:
+        frame = tables.get(name, pl.DataFrame())
+        if frame.height == 0 or "variant" not in frame.columns:
+            return []
+        return frame.filter((pl.col("run") == run_label)
+                            & (pl.col("variant") == variant)).to_dicts()
 
-def _deal_set_count(run: Run, variant_hash: str) -> int:
-    return int(
-        run.collect(
-            run.games.filter(pl.col("variant_hash") == variant_hash).select(
-                pl.col("deal_set").n_unique()
-            )
-        ).item()
-    )
+    found: list[tuple[str, str]] = []
+    ordered = part.sort("mean_score", descending=True)
+    best = ordered["strategy"].to_list()[:2]
+    if len(best) == 2:
+        pair = [r for r in rows("pairs") if {r["strategy_a"], r["strategy_b"]} == set(best)]
+        if pair:
+            r = pair[0]
+            found.append(("mean_score[", f"{r['strategy_a']} over {r['strategy_b']}: " + _cell(
+                r["mean_difference"], r["mean_difference_low"], r["mean_difference_high"])))
+        match = [r for r in rows("match_length")
+                 if {r["strategy_a"], r["strategy_b"]} == set(best)]
+        if match and match[0]["games_model"] not in (None, float("inf")):
+            r = match[0]
+            duplicate = r.get("duplicate_deal_sets")
+            extra = (f"; {_count(duplicate, 'deal set')}" if duplicate is not None
+                     and duplicate == duplicate and duplicate != float("inf") else "")
+            found.append(("match_length", f"{r['strategy_a']} over {r['strategy_b']}: "
+                          f"{_count(r['games_model'], 'game')}{extra}"))
+    tests = [r for r in rows("seat_test") if r["measure"] == "score"]
+    seats = rows("seats")
+    if tests and seats:
+        top = max(seats, key=lambda r: abs(r["score_advantage"] or 0.0))
+        p_value = format_number(tests[0]["p_value"], "p_value")
+        p_text = f"p {p_value}" if p_value.startswith("<") else f"p = {p_value}"
+        verdict = "unequal" if tests[0]["unequal"] else "not measurably unequal"
+        found.append(("seat_advantage[", f"position {top['position']}: " + _cell(
+            top["score_advantage"], top["score_advantage_low"], top["score_advantage_high"])
+            + f"; the seats {verdict} ({p_text})"))
+    if run is not None:
+        cost = balance.hook_cost(run, by=(), level=level).filter(pl.col("variant") == variant)
+        if cost.height:
+            r = cost.row(0, named=True)
+            found.append(("dealer_cost", _cell(r["dealer_minus_others"],
+                                               r["dealer_minus_others_low"],
+                                               r["dealer_minus_others_high"])))
+            found.append(("hook_forced_share", percent(r["forced_share"] or 0.0)))
+        joker = balance.joker_value(run, by=(), level=level).filter(
+            (pl.col("variant") == variant) & (pl.col("joker") == "joker1"))
+        if joker.height:
+            r = joker.row(0, named=True)
+            found.append(("joker_value", _cell(r["value"], r["value_low"], r["value_high"])))
+    variance = rows("variance")
+    if variance and variance[0]["strategy_share"] is not None:
+        r = variance[0]
+        free = r.get("strategy_share_luck_free")
+        more = f" ({percent(free)} once card luck is removed)" if free else ""
+        found.append(("strategy_share", percent(r["strategy_share"]) + more))
+    return found
 
 
 def _comparison_findings(runs: Sequence[Run], level: float
-                         ) -> tuple[list[str], list[str], Topic | None]:
+                         ) -> tuple[list[str], list[str], Topic | None, Comparison | None]:
     """With two or more variants, the comparison's answer (``compare.answer``: the question the
-    changed rules ask, under each lineup) and its clearest other differences from the first (at
-    most six sentences, a count of the rest and the multiplicity note); nothing with a single
-    variant."""
+    changed rules ask, under each lineup), its clearest other differences from the first (at
+    most six sentences, a count of the rest and the multiplicity note), the topic and the
+    comparison; nothing with a single variant."""
     from .compare import answer, compare, findings
 
     if sum(run.variant_names().height for run in runs) < 2:
-        return [], [], None
+        return [], [], None, None
     comparison = compare(list(runs), level=level)
     topics = [q["topic"] for q in comparison.questions if q["topic"] is not None]
-    return answer(comparison), findings(comparison, limit=6), topics[0] if topics else None
+    return (answer(comparison), findings(comparison, limit=6), topics[0] if topics else None,
+            comparison)
 
 
-def _per_set(run: Run, row: dict[str, object]) -> float:
-    """Games per deal set of the variant of a table row."""
-    from .units import Unit, games_per_deal_set
+def _profile_context(comparison: Comparison | None, tables: dict[str, pl.DataFrame],
+                     folder: Path) -> dict[str, object]:
+    """The balance profile at the report's top: its figure (each variant minus the baseline
+    with a comparison, else each value against a balanced game's) written into ``folder`` and
+    embedded, and one table per question of the profile."""
+    from .profile import (
+        comparison_figure_rows,
+        comparison_tables,
+        run_figure_rows,
+        run_tables,
+    )
+    from .tables import template_tables
 
-    variant_hash = str(row["variant_hash"])
-    return games_per_deal_set(Unit(run, variant_hash, str(row["variant"]), ""))
+    if comparison is not None:
+        rows, difference = comparison_figure_rows(comparison), True
+        groups = comparison_tables(comparison)
+    else:
+        single = tables.get("profile", pl.DataFrame())
+        if single.height == 0:
+            return {"profile_figure": None, "profile_tables": [], "profile_difference": False}
+        rows, difference = run_figure_rows(single), False
+        groups = run_tables(single)
+    png = figures.save_figure(figures.profile(rows, difference), folder, "profile")
+    return {"profile_figure": base64.b64encode(png).decode("ascii"),
+            "profile_tables": template_tables(groups), "profile_difference": difference}

@@ -23,9 +23,13 @@ from . import balance, luck, outcomes, ranking
 from .dataset import Run
 from .formats import column_texts
 from .intervals import LEVEL
+from .measures import GROUP_QUESTIONS
+from .profile import run_profile
 
 #: What each table holds, for headings in the terminal and the report.
 TITLES: dict[str, str] = {
+    "profile": "The balance profile: fairness, skill, luck, drama and bidding in chances and "
+    "shares, each against the value of a balanced game (✓: the interval excludes it)",
     "ranking": "Strategy ranking (mean score per game, win rate, mean place; "
     "intervals over deal sets)",
     "pairs": "Paired differences between strategies (mean over deal sets of A's mean score "
@@ -48,6 +52,7 @@ TITLES: dict[str, str] = {
 TEMPLATES = Path(__file__).parent / "templates"
 
 SECTIONS: dict[str, tuple[str, ...]] = {
+    "profile": ("profile",),
     "seats": ("seats", "seat_test"),
     "dealer": ("dealer", "hook"),
     "joker": ("joker",),
@@ -68,10 +73,12 @@ def stack_runs(runs: Sequence[Run], compute: Callable[[Run], pl.DataFrame]) -> p
 
 
 def stats_tables(
-    runs: Sequence[Run], level: float = LEVEL, rating_games: int | None = None, ratings: bool = True
+    runs: Sequence[Run], level: float = LEVEL, rating_games: int | None = None,
+    ratings: bool = True, balance_profile: bool = False,
 ) -> dict[str, pl.DataFrame]:
-    """``ranking``, ``pairs`` (adjusted for multiplicity, ``ranking.adjust_pairs``) and (unless
-    ``ratings`` is False) ``ratings`` for the runs."""
+    """``ranking``, ``pairs`` (adjusted for multiplicity, ``ranking.adjust_pairs``), (unless
+    ``ratings`` is False) ``ratings``, and with ``balance_profile`` the ``profile`` of each
+    variant (``profile.run_profile``) for the runs."""
     tables = {
         "ranking": stack_runs(runs, lambda run: ranking.strategy_ranking(run, level)),
         "pairs": ranking.adjust_pairs(
@@ -81,6 +88,8 @@ def stats_tables(
         tables["ratings"] = stack_runs(
             runs, lambda run: ranking.plackett_luce_ratings(run, level, limit_games=rating_games)
         )
+    if balance_profile:
+        tables["profile"] = run_profile(runs, level)
     return tables
 
 
@@ -92,6 +101,7 @@ def balance_tables(
 ) -> dict[str, pl.DataFrame]:
     """Every balance table (``SECTIONS``; all unless ``sections`` names some) for the runs."""
     makers: dict[str, Callable[[Run], pl.DataFrame]] = {
+        "profile": lambda run: run_profile([run], level),
         "seats": lambda run: balance.seat_effects(run, level=level),
         "seat_test": lambda run: balance.seat_equality_test(run, alpha=alpha),
         "dealer": lambda run: balance.dealer_offset_effects(run, level, alpha),
@@ -182,3 +192,15 @@ def label_columns(headers: Sequence[str], is_text: Sequence[bool]) -> int:
     while keys < len(headers) - 1 and (is_text[keys] or headers[keys] in ID_COLUMNS):
         keys += 1
     return keys
+
+
+def template_tables(tables: dict[str, pl.DataFrame]) -> list[dict[str, object]]:
+    """The profile's tables (``profile.comparison_tables`` or ``run_tables``) as the reports
+    show them: per group its question, headers, rows (the first column the measure) and the
+    same table in Markdown."""
+    shown = []
+    for group, frame in tables.items():
+        headers, rows = display_frame(frame)
+        shown.append({"group": group, "question": GROUP_QUESTIONS[group], "headers": headers,
+                      "rows": rows, "markdown": to_markdown(frame)})
+    return shown

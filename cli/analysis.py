@@ -200,7 +200,7 @@ def warn_incomplete(runs: Sequence[Run]) -> None:
 @click.argument("run_dir", type=click.Path())
 @level_option
 @format_option
-@table_option(["ranking", "pairs", "ratings"], ") [all]")
+@table_option(["ranking", "pairs", "ratings", "profile"], ") [all]")
 @rating_games_option
 @click.option(
     "--no-ratings",
@@ -216,11 +216,13 @@ def stats_command(
     rating_games: int | None,
     no_ratings: bool,
 ) -> None:
-    """Rank the strategies of a tournament run.
+    """Rank the strategies of a tournament run, and show its balance profile.
 
     Mean score per game and mean place (t intervals clustered over deal sets), win rate (Wilson),
-    the duplicate-paired difference between every two strategies, and openskill Plackett-Luce
-    ratings (mu, sigma, mu ± z·sigma). Per variant when the run holds several.
+    the duplicate-paired difference between every two strategies, openskill Plackett-Luce
+    ratings (mu, sigma, mu ± z·sigma), and the balance profile (each variant's fairness, skill,
+    luck, drama and bidding in chances and shares, against a balanced game's). Per variant when
+    the run holds several.
 
     \b
     raspis stats results/run1
@@ -228,9 +230,10 @@ def stats_command(
     """
     runs = open_runs([run_dir])
     warn_incomplete(runs)
-    wanted = table_names or ("ranking", "pairs", "ratings")
+    wanted = table_names or ("ranking", "pairs", "ratings", "profile")
     ratings = "ratings" in wanted and not no_ratings
-    tables = stats_tables(runs, level, rating_games=rating_games, ratings=ratings)
+    tables = stats_tables(runs, level, rating_games=rating_games, ratings=ratings,
+                          balance_profile="profile" in wanted)
     if output_format in ("table", "markdown") and "ranking" in tables and "pairs" in tables:
         import textwrap
 
@@ -240,7 +243,31 @@ def stats_command(
         for line in ranking_verdicts(tables["ranking"], tables["pairs"], level):
             click.echo(textwrap.fill(line, width, break_on_hyphens=False))
         click.echo()
-    emit_tables({name: tables[name] for name in wanted if name in tables}, output_format)
+    chosen = {name: tables[name] for name in wanted if name in tables}
+    emit_tables(*profile_by_group(chosen, output_format))
+
+
+def profile_by_group(tables: dict[str, pl.DataFrame], output_format: str
+                     ) -> tuple[dict[str, pl.DataFrame], str, dict[str, str]]:
+    """``emit_tables``' arguments: for people (a table or Markdown) the ``profile`` table of
+    single runs becomes one table per question of the profile (``profile.run_tables``); scripts
+    (CSV, JSON) get its records."""
+    titles = dict(TITLES)
+    if "profile" not in tables or output_format in ("csv", "json"):
+        return tables, output_format, titles
+    from raspis.analysis.measures import GROUP_QUESTIONS
+    from raspis.analysis.profile import run_tables
+
+    shown: dict[str, pl.DataFrame] = {}
+    for name, frame in tables.items():
+        if name != "profile":
+            shown[name] = frame
+            continue
+        for group, part in run_tables(frame).items():
+            shown[f"profile {group}"] = part
+            titles[f"profile {group}"] = (f"{group.capitalize()}: {GROUP_QUESTIONS[group]} "
+                                          "(✓: away from a balanced game)")
+    return shown, output_format, titles
 
 
 @click.command("balance")
@@ -267,10 +294,11 @@ def balance_command(
 ) -> None:
     """Variant balance of one or more runs, side by side (each variant of each run).
 
-    Seat effects and a test that all seats are equal; deal points by dealer offset; the dealer's
-    cost and the hook per hand size; the value of holding each Joker; bids made/over/under;
-    special deals; luck against skill (head to head, match length, variance explained); and the
-    shape of final scores.
+    First the balance profile: fairness, skill, luck, drama and bidding in chances and shares,
+    each against the value of a balanced game. Then seat effects and a test that all seats are
+    equal; deal points by dealer offset; the dealer's cost and the hook per hand size; the
+    value of holding each Joker; bids made/over/under; special deals; luck against skill (head
+    to head, match length, variance explained); and the shape of final scores.
 
     \b
     raspis balance results/classic results/joker
@@ -282,7 +310,7 @@ def balance_command(
     for name in table_names:
         chosen += [section for section, names in SECTIONS.items() if name in names]
     tables = balance_tables(runs, level, alpha, sections=list(dict.fromkeys(chosen)) or None)
-    emit_tables(_pick(tables, table_names), output_format)
+    emit_tables(*profile_by_group(_pick(tables, table_names), output_format))
 
 
 @click.command("banker")

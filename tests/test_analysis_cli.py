@@ -57,7 +57,8 @@ def test_stats_csv_json_markdown(runs: tuple[Path, Path], tmp_path: Path) -> Non
     assert frame["strategy"].to_list() == ["a", "b", "c", "d"]
     assert {"mean_score_low", "mean_score_high", "win_rate_low"} <= set(frame.columns)
     document = json.loads(_invoke("stats", str(runs[0]), "--format", "json").output)
-    assert set(document) == {"ranking", "pairs", "ratings"}
+    assert set(document) == {"ranking", "pairs", "ratings", "profile"}
+    assert {row["group"] for row in document["profile"]} >= {"fair", "skill", "drama"}
     assert (
         document["pairs"][0]["strategy_a"] == "a" and document["pairs"][0]["design"] == "duplicate"
     )
@@ -94,7 +95,7 @@ def test_report_command(runs: tuple[Path, Path], tmp_path: Path) -> None:
     assert (tmp_path / "out" / "report.html").is_file() and (
         tmp_path / "out" / "report.md"
     ).is_file()
-    assert len(list((tmp_path / "out" / "figures").glob("*.svg"))) == 7
+    assert len(list((tmp_path / "out" / "figures").glob("*.svg"))) == 8  # the profile's too
     # progress goes to stderr, stage by stage, with the time elapsed; stdout keeps the result
     stages = [line for line in result.stderr.splitlines() if line.startswith("report: ")]
     assert [line.split("...")[0] for line in stages] == [

@@ -13,6 +13,7 @@ from raspis.analysis import build_report, open_run
 from raspis.tournament import TournamentConfig, run_tournament
 
 FIGURES = (
+    "profile",
     "ratings",
     "seat_advantage",
     "dealer_cost",
@@ -113,17 +114,28 @@ def lean_report(lean_run: Path, tmp_path_factory: pytest.TempPathFactory):  # no
 
 
 def test_report_answers_first_with_findings_and_contents(lean_report) -> None:  # noqa: ANN001
+    """The report opens with the balance profile (a table per question, each measure against a
+    balanced game's value), then the key findings in points as one table (a row per finding, a
+    column per variant), then the contents."""
     report = lean_report
     html = report.html.read_text(encoding="utf-8")
     markdown = report.markdown.read_text(encoding="utf-8")
     for text in (html, markdown):
-        assert text.index("Key findings") < text.index("Contents") < text.index("1. Strategies")
-    findings = markdown.split("## Key findings", 1)[1].split("## Contents", 1)[0]
-    # fastheuristic beats lowest by far: stated with its interval, run and variant
-    line = next(row for row in findings.splitlines() if "points a game more than" in row)
-    assert line.startswith("- fastheuristic scores") and "[" in line and "run run, classic" in line
-    # the seats of classic between these players: not measurable, with the size it would need
-    assert "deal sets) would be needed" in findings or "The seats are not equal" in findings
+        assert (text.index("The balance profile") < text.index("Is it fair?")
+                < text.index("Key findings in points") < text.index("Contents")
+                < text.index("1. Strategies"))
+    findings = markdown.split("## Key findings in points", 1)[1].split("## Contents", 1)[0]
+    # fastheuristic beats lowest by far: a row with its interval, measurable
+    line = next(row for row in findings.splitlines()
+                if row.startswith("| the best strategy's lead"))
+    assert "fastheuristic over lowest: " in line and "[" in line and "✓" in line
+    assert "| finding | classic |" in findings  # one column per variant
+    assert "whether the seats are equal" in findings and "(p " in findings
+    # the skill table: fastheuristic finishes ahead of lowest, away from a coin flip
+    skill = markdown.split("### Skill: Does the better player win?", 1)[1].split("###", 1)[0]
+    row = next(row for row in skill.splitlines() if "fastheuristic's chance to finish ahead of"
+               " lowest" in row)
+    assert "| 50.0% |" in row and row.rstrip(" |").endswith("✓")
     assert html.count('href="#s') == 8  # one entry per section
 
 
@@ -161,8 +173,11 @@ def test_report_of_several_variants_opens_with_their_differences(small_run: Path
                                                                  tmp_path: Path) -> None:
     markdown = build_report([small_run], tmp_path / "cmp").markdown.read_text(encoding="utf-8")
     top = markdown.split("## Contents", 1)[0]
-    assert "### Variant against variant" in top
+    assert "### Variant against variant: other differences" in top
     assert "joker" in top.split("### Variant against variant", 1)[1]
+    # the profile compares them first: each variant minus the baseline, one table per question
+    assert top.index("## The balance profile") < top.index("### Variant against variant")
+    assert "| measure | classic | joker | joker − classic |" in top
 
 
 def test_report_replaces_an_old_report_whole_and_leaves_other_files(small_run: Path,
@@ -193,9 +208,9 @@ def test_report_replaces_an_old_report_whole_and_leaves_other_files(small_run: P
 def test_key_findings_rank_by_the_question_of_the_changed_rules() -> None:
     """Issue 24: the report's first key finding was the strategies' gap, which has nothing to do
     with the hook the study asks about. Given the changed rules' topic (the hook), the dealer's
-    findings come first, for every run and variant side by side, then those the hook bears on
-    (the strategies' scores, the seats), then the rest; without a topic the order is per run and
-    variant, as before."""
+    row comes first, then those the hook bears on (the strategies' scores, the seats), then the
+    rest; without a topic the rows keep their order (the strategies first). Each row holds every
+    run and variant side by side, each said once."""
     import sys
 
     from raspis.analysis.question import TOPICS
@@ -210,13 +225,15 @@ def test_key_findings_rank_by_the_question_of_the_changed_rules() -> None:
     hook = next(topic for topic in TOPICS if topic.prefix == "bidding.hook")
     plain = key_findings([run], tables)
     ranked = key_findings([run], tables, topic=hook)
-    assert sorted(plain) == sorted(ranked) and len(ranked) >= 8
-    assert plain[0].startswith("a scores")  # the strategies first, per run and variant
-    dealer = [i for i, line in enumerate(ranked) if line.startswith(("The dealer", "The dealer's"))]
-    assert dealer == [0, 1]  # both variants' dealer findings, before anything else
-    assert sorted(line.rsplit(", ", 1)[1] for line in ranked[:2]) == ["other).", "synthetic)."]
-    assert ranked[2].startswith("a scores") and ranked[3].startswith("a scores")
-    assert ranked[-1].startswith("The strategies explain")
+    assert plain.columns == ranked.columns
+    assert set(plain.columns) == {"finding", "synthetic", "other"}
+    assert sorted(plain["finding"]) == sorted(ranked["finding"]) and ranked.height >= 6
+    assert plain["finding"][0].startswith("the best strategy's lead")
+    assert ranked["finding"][0].startswith("the dealer's deal points")
+    assert ranked["finding"][1].startswith(("the best strategy's lead", "the largest seat"))
+    # the planted dealer's +8 shows under "other" only, with its interval
+    dealer = ranked.row(0, named=True)
+    assert "✓" in dealer["other"] and "✓" not in dealer["synthetic"]
 
 
 def test_share_axes_of_the_figures_are_percentages(lean_report) -> None:  # noqa: ANN001

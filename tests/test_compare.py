@@ -199,13 +199,26 @@ def test_compare_command_prints_writes_and_exports(study: Path, tmp_path: Path) 
     result = runner.invoke(cli, ["compare", str(study), "-o", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert "paired over" in result.output and "dealer_cost" in result.output
+    assert "Fair: Is it fair?" in result.output  # the profile, a table per question
     html = (tmp_path / "out" / "compare.html").read_text()
-    assert html.index("Findings") < html.index("Every statistic")
-    assert (tmp_path / "out" / "figures" / "differences.svg").is_file()
+    assert (html.index("The answer") < html.index("Is it fair?") < html.index("Other findings")
+            < html.index("Every statistic"))
+    for name in ("differences", "profile"):
+        assert (tmp_path / "out" / "figures" / f"{name}.svg").is_file()
+    profile = pl.read_csv(tmp_path / "out" / "tables" / "profile.csv")
+    assert profile.columns[:2] == ["group", "measure"] and "dealer_top" in profile["measure"]
     document = json.loads(runner.invoke(cli, ["compare", str(study), "--format", "json"]).stdout)
-    assert set(document) == {"compare"}
+    assert set(document) == {"profile", "compare"}
+    records = document["profile"]
+    assert {"group", "measure", "variant", "lineup", "value", "baseline_value", "difference",
+            "low", "high", "measurable"} <= set(records[0])
+    assert {record["group"] for record in records} == {"fair", "skill", "luck", "drama",
+                                                      "bidding"}
     rows = {row["statistic"]: row for row in document["compare"]}
     assert rows["dealer_cost"]["difference_low"] <= 8.0 <= rows["dealer_cost"]["difference_high"]
+    plain = pl.read_csv(runner.invoke(cli, ["compare", str(study), "--format", "csv"]).stdout
+                        .encode())
+    assert plain.columns == list(profile.columns)  # csv: the profile's records
     csv = runner.invoke(cli, ["compare", str(study), "--format", "csv", "--table", "values"])
     frame = pl.read_csv(csv.stdout.encode())
     assert set(frame["variant"]) == {"synthetic", "other"}

@@ -108,8 +108,9 @@ def test_no_table_is_split_or_wider_than_the_page(report_html: Path, width: int)
         assert layout["page"] == width, (page.name, layout["page"])
         assert layout["tables"] >= (12 if page == report_html else 1)
         assert layout["figures"] and all(f["fits"] for f in layout["figures"]), layout["figures"]
-        if page.name == "compare.html":
-            assert [f["narrow"] for f in layout["figures"]] == [width < 700]
+        if page.name == "compare.html":  # the profile, then the figure of every other statistic
+            narrow = {f["alt"]: f["narrow"] for f in layout["figures"]}
+            assert narrow == {"the balance profile": False, "differences": width < 700}
         assert layout["loose"] == [] and layout["wide"] == [], (page.name, layout)
         assert layout["scroll"] <= layout["page"], (page.name, layout)  # no sideways scrolling
         named = [name for name in layout["names"] if name]
@@ -123,8 +124,22 @@ def test_both_pages_tell_a_phone_their_width(report_html: Path) -> None:
         assert _layout(page, 390)["viewport"] == "width=device-width, initial-scale=1", page.name
 
 
-def test_screenshot_of_the_report(report_html: Path) -> None:
-    shot = report_html.with_name("report.png")
-    result = _browser("--window-size=1280,2400", f"--screenshot={shot}", report_html.as_uri())
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("name", ["report.html", "compare/compare.html"])
+def test_screenshots_of_both_pages(report_html: Path, name: str, width: int) -> None:
+    """Each page as a phone (390 px) and a laptop (1280 px) show it, opening with the answer and
+    the balance profile: the screenshot is a page with text and figures, not a blank one. A
+    headless window is never narrower than 500 px, so the phone's page is shot in a frame of its
+    width (see the module doc)."""
+    page = report_html.parent / name
+    shot = page.with_name(f"{page.stem}-{width}.png")
+    if width >= 500:
+        result = _browser(f"--window-size={width},2400", f"--screenshot={shot}", page.as_uri())
+    else:
+        frame = page.with_name(f"shot-{width}-{page.name}")
+        frame.write_text(FRAME.replace("height:900px", "height:2400px").format(
+            page=page.as_uri(), width=width), encoding="utf-8")
+        result = _browser(f"--window-size={max(width, 500)},2400", f"--screenshot={shot}",
+                          frame.as_uri())
     assert shot.is_file() and shot.read_bytes().startswith(b"\x89PNG"), result.stderr[-1000:]
     assert shot.stat().st_size > 50_000  # a page with text and figures, not a blank one
