@@ -535,7 +535,7 @@ def _question_text(topic: Any, statistic: str | None, label: str) -> str:
     for a statistic named with ``--focus``, whether the rules change that statistic, or for a
     change no topic knows, whether the rules change the game."""
     if topic is not None and (statistic is None or topic.question == statistic):
-        return f"Does {topic.name} matter?"
+        return topic.asked
     if statistic is None:
         return "Do these rules change the game?"
     return f"Do the rules change {label}?"

@@ -402,9 +402,12 @@ def profile_records(comparison: Comparison) -> pl.DataFrame:
 
 def run_profile(sources: Sequence[str | Run], level: float = LEVEL) -> pl.DataFrame:
     """The profile of each variant of the runs (each run's lineup on its own): per measure its
-    value with an interval at ``level`` and the value a balanced game would have
-    (``reference``), and whether the interval excludes it (``measurable``: a seat favoured, a
-    player better than a coin flip against another; shares of variance have no reference)."""
+    value with an interval and the value a balanced game would have (``reference``), and
+    whether the interval excludes it (``measurable``: a seat favoured, a player better than a
+    coin flip against another; shares of variance have no reference). A variant's measures with
+    a reference are tested at once: Benjamini-Hochberg at ``level`` decides what is measurable
+    and each interval is the matching false-coverage-rate one (``question.adjust``), so a lineup
+    of equal players shows no skill by chance among its many pairs."""
     runs = [s for s in sources if isinstance(s, Run)]
     runs += open_runs([s for s in sources if not isinstance(s, Run)])
     rows = []
@@ -413,21 +416,25 @@ def run_profile(sources: Sequence[str | Run], level: float = LEVEL) -> pl.DataFr
         for unit in units:
             lineup = Lineup.of([unit])
             totals = UnitTotals(unit, lineup)
+            part = []
             for statistic in lineup.statistics():
                 if statistic.group is None:
                     continue
                 estimate = totals.estimate(statistic)
-                low, high, _ = interval(estimate.value, estimate.se, estimate.clusters - 1,
-                                        level)
                 reference = statistic.reference
-                measurable = (reference is not None and math.isfinite(low)
-                              and (low > reference or high < reference))
-                rows.append({"run": run.label, "variant": unit.label, "lineup": unit.lineup,
+                shift = reference if reference is not None else 0.0
+                low, high, p_value = interval(estimate.value - shift, estimate.se,
+                                              estimate.clusters - 1, level)
+                part.append({"run": run.label, "variant": unit.label, "lineup": unit.lineup,
                              "group": statistic.group, "measure": statistic.name,
                              "label": statistic.label, "unit": statistic.unit,
-                             "value": estimate.value, "value_low": low, "value_high": high,
-                             "reference": reference, "measurable": measurable,
-                             "intervals": estimate.design})
+                             "value": estimate.value, "reference": reference,
+                             "intervals": estimate.design, "difference": estimate.value - shift,
+                             "difference_low": low, "difference_high": high,
+                             "df": estimate.clusters - 1.0,
+                             "p_value": p_value if reference is not None else math.nan,
+                             "family": "profile"})
+            rows += _against_reference(part, level)
     schema = {"run": pl.String(), "variant": pl.String(), "lineup": pl.String(),
               "group": pl.String(), "measure": pl.String(), "label": pl.String(),
               "unit": pl.String(), "value": pl.Float64(), "value_low": pl.Float64(),
@@ -438,6 +445,26 @@ def run_profile(sources: Sequence[str | Run], level: float = LEVEL) -> pl.DataFr
                                            return_dtype=pl.Int64)
     return frame.sort(order, maintain_order=True).with_columns(
         pl.col("value", "value_low", "value_high").fill_nan(None))
+
+
+def _against_reference(rows: list[dict[str, Any]], level: float) -> list[dict[str, Any]]:
+    """One variant's measures, each tested against its reference (the family of those that have
+    one: ``question.adjust``), as ``run_profile``'s rows."""
+    from .question import adjust
+
+    if not rows:
+        return []
+    table = adjust(pl.DataFrame(rows, infer_schema_length=None), level)
+    out = []
+    for row in table.iter_rows(named=True):
+        shift = row["reference"] if row["reference"] is not None else 0.0
+        out.append({key: row[key] for key in ("run", "variant", "lineup", "group", "measure",
+                                              "label", "unit", "value", "reference",
+                                              "intervals")}
+                   | {"value_low": row["shown_low"] + shift,
+                      "value_high": row["shown_high"] + shift,
+                      "measurable": bool(row["measurable"]) and row["reference"] is not None})
+    return out
 
 
 # -- tables for people ----------------------------------------------------------------------------

@@ -56,11 +56,18 @@ class Topic:
     stated after the profile's answer (the Joker's value, in points and as a chance)."""
 
     prefix: str
-    name: str  # "the dealer's hook": the question is "does {name} matter?"
+    name: str  # "the dealer's hook": the question is "Does {name} matter?"
     question: str | None = None
     specific: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
     mechanical: tuple[str, ...] = ()
+    plural: bool = False  # "the bidding rules": "Do {name} matter?"
+
+    @property
+    def asked(self) -> str:
+        """The question a change of the topic's options asks: "Does the scoring table matter?",
+        "Do the bidding rules matter?"."""
+        return f"{'Do' if self.plural else 'Does'} {self.name} matter?"
 
 
 _BIDS = ("made_share", "over_share", "under_share")
@@ -71,16 +78,17 @@ TOPICS: tuple[Topic, ...] = (
     Topic("bidding.hook", "the dealer's hook", "dealer_cost", ("dealer_top",),
           (*_BIDS, *_SEATS, "mean_score["), ("hook_forced_share",)),
     Topic("joker.", "the Joker's rules", None, ("joker_value", "joker_top"),
-          (*_SEATS, "mean_score[", "strategy_share")),
+          (*_SEATS, "mean_score[", "strategy_share"), plural=True),
     Topic("deck.jokers", "the Jokers in the deck", None, ("joker_value", "joker_top"),
-          (*_SEATS, "strategy_share")),
+          (*_SEATS, "strategy_share"), plural=True),
     Topic("scoring.", "the scoring table", None, (),
           ("mean_score[", "strategy_share", "score_sd", "negative_share", *_BIDS)),
-    Topic("bidding.", "the bidding rules", None, (), (*_BIDS, "dealer_cost", *_SEATS)),
+    Topic("bidding.", "the bidding rules", None, (), (*_BIDS, "dealer_cost", *_SEATS),
+          plural=True),
     Topic("schedule", "the schedule of deals", None, (),
           ("deals_per_game", "strategy_share", "score_sd")),
-    Topic("end.", "how the game ends", None, (), ("win_rate[",)),
-    Topic("kinds.", "the special deals", None, (), ("strategy_share", "score_sd")),
+    Topic("end.", "the way the game ends", None, (), ("win_rate[",)),
+    Topic("kinds.", "the special deals", None, (), ("strategy_share", "score_sd"), plural=True),
 )
 
 
