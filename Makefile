@@ -18,7 +18,8 @@ $(STAMP): pyproject.toml
 # strategy (strong), fastheuristic and lowest, each deal set under the four rotations of the seats;
 # then the same variants and deal sets between weaker players (fastheuristic x2, lowest x2), so
 # the comparison can say whether its answer holds when the players change; then the comparison
-# report and the full report of both.
+# (the answer, then the balance profile: fairness, skill, luck, drama, bidding in chances) and
+# the full report of both.
 # The first run on a machine also compiles the rules core (said on stderr, about half a minute);
 # later runs load it. Rerunning finishes or reuses the run. GAMES sets the deal sets.
 GAMES ?= 2000
@@ -46,8 +47,9 @@ run: $(STAMP) $(STUDY_VARIANTS)
 	$(BIN)/raspis report $(STUDY) $(STUDY_WEAK) --out $(STUDY)/report \
 		--title "raspis: the hook study"
 	mkdir -p docs/figures   # the README's figures, from this run
-	cp $(STUDY)/compare/figures/differences.png $(STUDY)/report/figures/joker_value.png \
-		$(STUDY)/report/figures/seat_advantage.png docs/figures/
+	cp $(STUDY)/compare/figures/profile.png $(STUDY)/compare/figures/differences.png \
+		$(STUDY)/report/figures/joker_value.png $(STUDY)/report/figures/seat_advantage.png \
+		docs/figures/
 	@echo "comparison: $(STUDY)/compare/compare.html (and compare.md, compare.txt)"
 	@echo "report:     $(STUDY)/report/report.html (and report.md)"
 
