@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -169,8 +169,10 @@ def display_names(manifest: Mapping[str, Any]) -> dict[str, str]:
     return strategy_names(dict(manifest))
 
 
-def open_run(path: str | Path, label: str | None = None) -> Run:
-    """Open a run directory written by ``raspis tournament`` (``DatasetError`` if it is not one)."""
+def open_run(path: str | Path, label: str | None = None,
+             only: Collection[str] | None = None) -> Run:
+    """Open a run directory written by ``raspis tournament`` (``DatasetError`` if it is not one);
+    ``only``: read these of its shards alone (``raspis settle`` reads each round's new ones)."""
     folder = Path(path)
     if not folder.exists():
         raise DatasetError(f"{folder}: no such directory")
@@ -197,6 +199,8 @@ def open_run(path: str | Path, label: str | None = None) -> Run:
     # own; ``raspis verify`` names them); a run from before checksums: every file
     sums = manifest.get("checksums")
     shards = set(sums) if isinstance(sums, dict) and sums else None
+    if only is not None:
+        shards = set(only) if shards is None else shards & set(only)
     games = scan_table(folder, "games", shards)
     deal_stats = scan_table(folder, "deal_stats", shards)
     deals = (scan_table(folder, "deals", shards)
@@ -247,9 +251,33 @@ def run_from_frames(
     )
 
 
+#: The file a ``raspis settle`` folder keeps its plan and its log in: the folder holds one run
+#: per lineup and variant, listed there (``settle_runs``).
+SETTLE_LOG = "settle.json"
+
+
+def settle_runs(path: str | Path) -> list[Path] | None:
+    """The run folders of a ``raspis settle`` folder, in its order (None: not such a folder)."""
+    folder = Path(path)
+    log = folder / SETTLE_LOG
+    if (folder / MANIFEST).is_file() or not log.is_file():
+        return None
+    try:
+        runs = json.loads(log.read_text(encoding="utf-8")).get("runs") or []
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError) as error:
+        raise DatasetError(f"{log} cannot be read: {error}") from None
+    return [folder / str(entry["folder"]) for entry in runs
+            if (folder / str(entry["folder"]) / MANIFEST).is_file()]
+
+
 def open_runs(paths: list[str | Path]) -> list[Run]:
-    """Open several runs; labels are the directory names, made unique when two collide."""
-    runs = [open_run(path) for path in paths]
+    """Open several runs; labels are the directory names, made unique when two collide. A
+    ``raspis settle`` folder stands for the runs it holds (``settle_runs``)."""
+    expanded: list[str | Path] = []
+    for path in paths:
+        inside = settle_runs(path)
+        expanded += inside if inside is not None else [path]
+    runs = [open_run(path) for path in expanded]
     labels: dict[str, int] = {}
     unique = []
     for run in runs:

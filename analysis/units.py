@@ -316,10 +316,11 @@ def deal_set_count(unit: Unit) -> int:
 def blocks_align(a: Unit, b: Unit) -> bool:
     """Whether two units' blocks of deal sets hold the same deal sets: the same deal sets, out of
     the same number of deal sets of their runs (the block rule divides by it)."""
-    def total(unit: Unit) -> int:
+    def total(unit: Unit) -> int:  # the deal sets the blocks count from (the plan's, if grown)
         config = unit.run.manifest.get("config") or {}
-        if isinstance(config.get("games"), int):
-            return int(config["games"])
+        for key in ("plan_deal_sets", "games"):
+            if isinstance(config.get(key), int):
+                return int(config[key])
         return int(deal_seeds(unit)["deal_set"].max() or 0) + 1
 
     sets_a = deal_seeds(a)["deal_set"].sort()

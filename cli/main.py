@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "balance": ("raspis.cli.analysis", "balance_command"),
     "report": ("raspis.cli.report", "report_command"),
     "compare": ("raspis.cli.compare", "compare_command"),
+    "settle": ("raspis.cli.settle", "settle_command"),
     "banker": ("raspis.cli.analysis", "banker_command"),
 }
 
@@ -38,6 +39,7 @@ SHORT_HELP: dict[str, str] = {
     "balance": "Variant balance: seats, dealer offsets, deals.",
     "report": "An HTML and Markdown report with figures.",
     "compare": "Variant against variant, with verdicts.",
+    "settle": "Play until a rules question is decided, with the fewest games.",
     "banker": "The banker's guessing game, exact odds.",
 }
 

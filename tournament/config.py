@@ -51,6 +51,22 @@ class TournamentConfig:
     deal_rows: bool | None = None
     decision_seconds: float | None = None
     engine: str = "auto"
+    #: the deal sets a run's game ids and deal blocks count from, when the run grows round by
+    #: round (``raspis settle`` fixes it at its budget and plays ``games`` = the deal sets so far:
+    #: see ``deal_set_basis``); None: ``games``
+    plan_deal_sets: int | None = None
+
+    @property
+    def deal_set_basis(self) -> int:
+        """The deal sets game ids and deal blocks count from: ``plan_deal_sets`` in a run that
+        grows round by round (so the shards of earlier rounds stay as they were written), else
+        ``games``."""
+        return self.plan_deal_sets if self.plan_deal_sets is not None else self.games
+
+    def grows(self) -> bool:
+        """Whether the run may grow: played again with more ``games`` on the same plan (its
+        identity, ``config_fingerprint``, leaves ``games`` out)."""
+        return self.plan_deal_sets is not None
 
     def resolved_engine(self) -> str:
         """The engine that plays: batch when asked, or (auto) when every seat's strategy has a
@@ -170,6 +186,17 @@ def check_sizes(config: TournamentConfig) -> None:
     if config.shard_size is not None and (not is_whole(config.shard_size) or config.shard_size < 1):
         raise TournamentError(f"--shard-size must be a whole number of at least 1 (deal sets per "
                               f"shard), got {config.shard_size}")
+    if config.plan_deal_sets is not None:
+        if not is_whole(config.plan_deal_sets) or config.plan_deal_sets < config.games:
+            raise TournamentError(
+                f"the planned deal sets ({config.plan_deal_sets}) of a run that grows must be a "
+                f"whole number of at least its --games ({config.games})")
+        if config.shard_size is None or (config.games % config.shard_size
+                                         and config.games != config.plan_deal_sets):
+            raise TournamentError(
+                "a run that grows round by round plays whole shards of a fixed --shard-size "
+                f"until its last round (got --games {config.games}, --shard-size "
+                f"{config.shard_size})")
     if config.duplicate not in DUPLICATE_MODES:
         raise TournamentError(f"--duplicate must be one of {', '.join(DUPLICATE_MODES)}")
     if config.seating not in SEATING_MODES:
@@ -285,12 +312,18 @@ def try_strategy(spec: str) -> Any:
 
 
 def config_fingerprint(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> str:
-    """A hash of everything that determines the dataset. ``strong``'s bid tables are part of
+    """A hash of everything that determines the dataset (of a run that grows, everything but the
+    deal sets played so far: ``TournamentConfig.grows``). ``strong``'s bid tables are part of
     the package (its version is in the manifest), except a table the user fitted
     (``raspis strategies fit``, in ``RASPIS_FIT_DIR``): where a variant bids with one, its file's
     digest joins the hash, so a run resumed after such a fit appeared, changed or went is refused
     instead of mixing games bid with two tables."""
-    data: dict[str, Any] = {"config": asdict(config), "variants": variant_options,
+    settings = asdict(config)
+    if config.grows():  # the same run with more deal sets: its identity is its plan
+        settings.pop("games")
+    else:
+        settings.pop("plan_deal_sets")  # the identity of a run written before the field
+    data: dict[str, Any] = {"config": settings, "variants": variant_options,
                             "shard_size": config.effective_shard_size,
                             "engine": config.resolved_engine()}
     tables = strong_tables(config, variant_options)

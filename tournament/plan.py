@@ -102,7 +102,7 @@ class ShardPlan:
             shard_id=self.shard_id(variant, group, block), variant_index=variant,
             variant_options=self.variant_options[variant], players=config.players,
             strategies=config.strategies, seatings=self.seatings, games=games,
-            root_seed=config.seed, total_deal_sets=config.games, seating_count=count,
+            root_seed=config.seed, total_deal_sets=config.deal_set_basis, seating_count=count,
             deal_rows=self.writes_deal_rows, decision_seconds=config.decision_seconds,
             engine=self._engine, strong_table=self.strong_tables()[variant],
         )
