@@ -483,3 +483,97 @@ def profile(rows: pl.DataFrame, difference: bool = True) -> Figure:
             "filled: away from it")
     figure.suptitle(textwrap.fill(f"The balance profile: {what}", 100), fontsize="medium")
     return figure
+
+
+def settle_bounds(rounds: list[dict], level: float = 0.95) -> Figure:
+    """How ``raspis settle`` decided (its log's ``rounds``): a panel per difference, its
+    confidence sequence's bounds (shaded) and estimate against the deal sets played, zero
+    marked, and the round it was decided at."""
+    import textwrap
+
+    keys: list[tuple[str, str, str]] = []
+    for entry in rounds:
+        for record in entry["differences"]:
+            key = (record["variant"], record["lineup"], record["statistic"])
+            if key not in keys:
+                keys.append(key)
+    columns = 2 if len(keys) > 1 else 1
+    rows = max(1, -(-len(keys) // columns))
+    figure = Figure(figsize=(WIDTH, 2.6 * rows + 0.8), layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.subplots(rows, columns, squeeze=False).ravel()
+    if not keys:
+        _empty(axes[0], "no differences")
+    lineups = list(dict.fromkeys(key[1] for key in keys))
+    for axis, key in zip(axes, keys, strict=False):
+        points = []
+        for entry in rounds:
+            for record in entry["differences"]:
+                if (record["variant"], record["lineup"], record["statistic"]) == key:
+                    points.append(record)
+        seen: dict[int, dict] = {}
+        for record in points:  # a decided difference keeps its last record: one point per size
+            seen[record["deal_sets"]] = record
+        ordered = [seen[size] for size in sorted(seen) if size]
+        scale = 100.0 if str(ordered[0]["unit"] if ordered else "").startswith("(share") else 1.0
+        x = np.array([record["deal_sets"] for record in ordered], dtype=float)
+
+        def column(name: str, chosen: list[dict] = ordered, factor: float = scale
+                   ) -> np.ndarray:
+            return np.array([np.nan if r[name] is None else r[name] * factor for r in chosen])
+
+        axis.fill_between(x, column("low"), column("high"), alpha=0.3, color="C0",
+                          label="confidence sequence")
+        axis.plot(x, column("estimate"), marker="o", color="C0", label="estimate")
+        axis.axhline(0, color="black", linewidth=0.8)
+        decided = [r for r in ordered if r["decision"] in ("different", "equivalent")]
+        if decided:
+            axis.axvline(decided[0]["deal_sets"], color="tab:red", linestyle="--", linewidth=1,
+                         label=f"decided: {decided[0]['decision']}")
+        axis.set_xscale("log")
+        axis.set_xlabel("deal sets played (log scale)", fontsize="small")
+        unit = "percentage points" if scale != 1.0 else str(
+            ordered[0]["unit"] if ordered else "").strip("()")
+        axis.set_ylabel(unit, fontsize="small")
+        where = f", lineup {lineups.index(key[1]) + 1}" if len(lineups) > 1 else ""
+        label = ordered[0]["label"] if ordered else key[2]
+        axis.set_title(textwrap.fill(f"{key[0]}{where}: {label}", 48), fontsize="small")
+        axis.tick_params(labelsize="small")
+        axis.legend(fontsize="x-small")
+    for axis in axes[len(keys):]:
+        axis.set_visible(False)
+    legend = "; ".join(f"lineup {i + 1}: {lineup}" for i, lineup in enumerate(lineups)) \
+        if len(lineups) > 1 else (lineups[0] if lineups else "")
+    figure.suptitle(textwrap.fill(f"How it was decided: each difference from the baseline "
+                                  f"against the deal sets played ({level:.0%} for the family; "
+                                  f"{legend})", 100), fontsize="medium")
+    return figure
+
+
+def sweep_race(race: list[dict], option: str, statistic: str, unit: str = "") -> Figure:
+    """A ``raspis settle --sweep``'s race: per lineup, each value of the option with its
+    statistic's estimate and confidence sequence at its last round, the values still in the
+    race filled, those ruled out hollow."""
+    lineups = list(dict.fromkeys(arm["lineup"] for arm in race))
+    figure, axes = new_figure(max(1, len(lineups)), 1, height=3.6)
+    if not race:
+        _empty(axes[0, 0], "no race")
+        return figure
+    scale = 100.0 if unit.startswith("(share") else 1.0
+    for axis, lineup in zip(axes[:, 0], lineups, strict=True):
+        arms = [arm for arm in race if arm["lineup"] == lineup]
+        labels = [arm["variant"] for arm in arms]
+        for index, arm in enumerate(arms):
+            if arm["value"] is None:
+                continue
+            value = arm["value"] * scale
+            error = [[value - arm["low"] * scale], [arm["high"] * scale - value]]
+            axis.errorbar(index, value, yerr=error, fmt="o", capsize=3, color="C0",
+                          markerfacecolor="C0" if arm["in_race"] else "white")
+        axis.axhline(0, color="black", linewidth=0.8)
+        axis.set_xticks(range(len(arms)), labels, rotation=30, ha="right", fontsize="small")
+        axis.set_ylabel(("percentage points" if scale != 1.0 else unit.strip("()"))
+                        or statistic, fontsize="small")
+        axis.set_title(f"{statistic} against {option}, {lineup} (filled: still in the race)",
+                       fontsize="small")
+    return figure

@@ -34,7 +34,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from raspis import __version__
 
 from . import balance, figures, luck, outcomes
-from .dataset import Run, open_runs
+from .dataset import SETTLE_LOG, Run, open_runs, settle_runs
 from .formats import format_number, interval_text, percent
 from .intervals import LEVEL
 from .question import ROLES, Topic, role
@@ -209,6 +209,7 @@ def build_report(
     runs = [s for s in sources if isinstance(s, Run)]
     paths = [s for s in sources if not isinstance(s, Run)]
     runs += open_runs(list(paths))
+    settles = [Path(path) for path in paths if settle_runs(path) is not None]
     if not runs:
         raise ValueError("give at least one run")
     final = Path(out_dir)
@@ -219,7 +220,7 @@ def build_report(
     # half-way leaves the old one whole, never old and new files mixed
     folder = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent))
     try:
-        report = _write_report(runs, folder, level, alpha, rating_games, title, say)
+        report = _write_report(runs, folder, level, alpha, rating_games, title, say, settles)
         _publish(folder, final)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
@@ -261,8 +262,9 @@ def _publish(folder: Path, final: Path) -> None:
 
 def _write_report(runs: Sequence[Run], folder: Path, level: float, alpha: float,
                   rating_games: int | None, title: str,
-                  say: Callable[[str], None]) -> Report:
-    """Every file of the report into the empty ``folder``."""
+                  say: Callable[[str], None], settles: Sequence[Path] = ()) -> Report:
+    """Every file of the report into the empty ``folder`` (``settles``: the ``raspis settle``
+    folders among the sources, whose decisions open it)."""
     figure_folder = folder / "figures"
     table_folder = folder / "tables"
     table_folder.mkdir(parents=True, exist_ok=True)
@@ -347,6 +349,7 @@ def _write_report(runs: Sequence[Run], folder: Path, level: float, alpha: float,
     context["answer"], context["comparison"], topic, comparison = _comparison_findings(runs,
                                                                                      level)
     context.update(_profile_context(comparison, tables, figure_folder))
+    context["settles"] = [_settle_context(path, figure_folder) for path in settles]
     written += [figure_folder / "profile.png", figure_folder / "profile.svg"]
     findings = key_findings(runs, tables, level, topic)
     findings.write_csv(table_folder / "key_findings.csv")
@@ -629,6 +632,25 @@ def _comparison_findings(runs: Sequence[Run], level: float
     topics = [q["topic"] for q in comparison.questions if q["topic"] is not None]
     return (answer(comparison), findings(comparison, limit=6), topics[0] if topics else None,
             comparison)
+
+
+def _settle_context(path: Path, figure_folder: Path) -> dict[str, object]:
+    """How a ``raspis settle`` among the sources was decided: its verdict (from its log) and
+    its figure (the sequences against the deal sets, or a sweep's race), copied and embedded."""
+    import json
+
+    log = json.loads((path / SETTLE_LOG).read_text(encoding="utf-8"))
+    name = "sweep" if (path / "figures" / "sweep.png").is_file() else "settle"
+    figure = path / "figures" / f"{name}.png"
+    png = None
+    if figure.is_file():
+        figure_folder.mkdir(parents=True, exist_ok=True)
+        target = figure_folder / f"{name}-{path.name}.png"
+        shutil.copyfile(figure, target)
+        png = base64.b64encode(figure.read_bytes()).decode("ascii")
+    return {"folder": str(path), "name": path.name, "verdict": log.get("verdict") or [],
+            "rounds": len(log.get("rounds") or []), "figure": png,
+            "figure_file": f"figures/{name}-{path.name}.png" if png else None}
 
 
 def _profile_context(comparison: Comparison | None, tables: dict[str, pl.DataFrame],

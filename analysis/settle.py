@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,9 @@ from .units import Lineup, Unit, deal_totals, game_totals, strength_order
 LOG_FORMAT = 1
 #: The equivalence margin of a share when none is given: one point of probability.
 SHARE_MARGIN = 0.01
+#: The fewest deal sets a settle looks at first: the asymptotic sequence is a large-sample
+#: result, and simulated skewed shares keep their error under the level from about here on.
+MIN_FIRST = 50
 
 
 class SettleError(RaspisError):
@@ -82,7 +86,7 @@ class SettlePlan:
     players: int = 4
     first: int = 50
     step: int = 25
-    growth: float = 2.0
+    growth: float = 1.5
     sweep: str | None = None
     target: str = "0"
     deal_rows: bool = True
@@ -172,6 +176,10 @@ def _check(plan: SettlePlan) -> None:
                           "--sweep OPTION=VALUES)")
     if plan.growth <= 1:
         raise SettleError(f"rounds must grow: the growth is {plan.growth}, give more than 1")
+    if plan.first < MIN_FIRST and plan.first < plan.budget:
+        raise SettleError(f"the first round must play at least {MIN_FIRST} deal sets (the "
+                          "sequences are a large-sample result), got --first "
+                          f"{plan.first}")
 
 
 def sweep_values(text: str) -> tuple[str, list[Any]]:
@@ -381,12 +389,15 @@ class Settler:
         previous = 0
         for number, deal_sets in enumerate(schedule(plan.budget, plan.first, plan.step,
                                                     plan.growth), start=1):
-            self._play_round(previous, deal_sets)
+            played, read = self._play_round(deal_sets)
+            started = time.perf_counter()
             if self.family is None:
                 self._ask()
             self._update(deal_sets)
+            looked = read + time.perf_counter() - started
             entry = {"round": number, "deal_sets": deal_sets,
                      "games": sum(run.played for run in self.runs) * plan.players,
+                     "play_seconds": round(played, 3), "update_seconds": round(looked, 3),
                      "differences": [d.record(self.lineups, self.names)
                                      for d in self.differences],
                      "race": [arm.record(self.lineups, self.names) for arm in self.arms]}
@@ -400,12 +411,31 @@ class Settler:
         self._close()
         self.rounds[-1]["differences"] = [d.record(self.lineups, self.names)
                                           for d in self.differences]
+        settlement = Settlement(plan, self.folder, self.differences, self.rounds, self.names,
+                                self.lineups, [arm.record(self.lineups, self.names)
+                                               for arm in self.arms])
+        self._draw(settlement)
         log.update(status="complete", deal_sets=previous, question=self.question,
-                   rounds=self.rounds)
+                   rounds=self.rounds, verdict=verdict_lines(settlement),
+                   race=settlement.race)
         write_json_atomic(log, log_path)
-        return Settlement(plan, self.folder, self.differences, self.rounds, self.names,
-                          self.lineups, [arm.record(self.lineups, self.names)
-                                         for arm in self.arms])
+        return settlement
+
+    def _draw(self, settlement: Settlement) -> None:
+        """The figures of how it was decided: ``figures/settle.png|svg`` (each difference's
+        sequence against the deal sets) or, for a sweep, ``figures/sweep.png|svg`` (each
+        value's statistic and sequence)."""
+        from . import figures
+
+        folder = self.folder / "figures"
+        if self.plan.sweep:
+            option, _ = sweep_values(self.plan.sweep)
+            statistic = next(iter(self.statistics.values()))
+            figures.save_figure(figures.sweep_race(settlement.race, option, statistic.name,
+                                                   statistic.unit), folder, "sweep")
+            return
+        figures.save_figure(figures.settle_bounds(self.rounds, self.plan.level), folder,
+                            "settle")
 
     def _active(self) -> set[tuple[int, int]]:
         """The (lineup, variant) runs the next round plays: those with an open difference (a
@@ -423,11 +453,14 @@ class Settler:
                 active |= {(difference.lineup, difference.variant), (difference.lineup, 0)}
         return active
 
-    def _play_round(self, previous: int, deal_sets: int) -> None:
+    def _play_round(self, deal_sets: int) -> tuple[float, float]:
+        """Play the round's new deal sets in every active run and add their totals; the seconds
+        spent playing and reading (the cost of looking: only the round's new shards are read)."""
         from raspis.tournament import TournamentConfig, run_tournament
 
         plan, step = self.plan, self.plan.step
         active = self._active()
+        played = read = 0.0
         for run in sorted(self.runs, key=lambda run: (run.lineup, run.variant)):
             if (run.lineup, run.variant) not in active:
                 continue
@@ -436,7 +469,10 @@ class Settler:
                 strategies=plan.lineups[run.lineup], games=deal_sets, seed=plan.seed,
                 duplicate="rotations", shard_size=step, deal_rows=plan.deal_rows,
                 plan_deal_sets=plan.budget)
+            started = time.perf_counter()
             run_tournament(config, self.folder / run.folder, workers=self.workers, resume=True)
+            played += time.perf_counter() - started
+            started = time.perf_counter()
             start = run.played
             ids = [f"v00-s{group:03d}-b{block:06d}"
                    for block in range(start // step, -(-deal_sets // step))
@@ -446,7 +482,8 @@ class Settler:
             games, deals = round_totals(self.folder / run.folder, ids, self.settings[run.lineup])
             run.totals.add(games, deals)
             run.played = deal_sets
-        del previous
+            read += time.perf_counter() - started
+        return played, read
 
     def _ask(self) -> None:
         """The question's differences (or a sweep's arms) and their family of sequences, once
@@ -470,7 +507,8 @@ class Settler:
                     self.differences.append(Difference(lineup, variant, statistic.name,
                                                        statistic.label, statistic.unit))
                     count += 1
-        self.family = Family(1 - plan.level, count, plan.budget, plan.margin)
+        # the sequences tightest at a quarter of the budget, where a clear answer is expected
+        self.family = Family(1 - plan.level, count, max(2, plan.budget // 4), plan.margin)
 
     def _estimate(self, run: _Run, statistic: Statistic) -> Any:
         clusters = run.totals.clusters(statistic)

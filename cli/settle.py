@@ -43,11 +43,11 @@ DEFAULT_LINEUP = "strong,strong,fastheuristic,lowest"
               help="what a sweep looks for in the question's statistic: a number (the value "
                    "nearest it), max or min")
 @click.option("--first", type=click.IntRange(min=1), default=None,
-              help="deal sets of the first round [twice --step]")
+              help="deal sets of the first round, at least 50 [twice --step, at least 50]")
 @click.option("--step", type=click.IntRange(min=1), default=None,
               help="deal sets per shard: every round is a whole number of them "
                    "[budget / 80, at least 10]")
-@click.option("--growth", type=click.FloatRange(min=1, min_open=True), default=2.0,
+@click.option("--growth", type=click.FloatRange(min=1, min_open=True), default=1.5,
               show_default=True, help="each round plays this many times the deal sets so far")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
               help="worker processes [all cores]")
@@ -92,7 +92,7 @@ def settle_command(baseline: str, variants: tuple[str, ...], lineups: tuple[str,
     specs = tuple(tuple(split_specs(lineup)) for lineup in (lineups or (DEFAULT_LINEUP,)))
     step = step or max(10, math.ceil(budget / 80))
     plan = SettlePlan(baseline, variants, specs, question, margin, budget, level, seed, players,
-                      first or min(budget, 2 * step), step, growth, sweep, target)
+                      first or min(budget, max(50, 2 * step)), step, growth, sweep, target)
 
     def say(line: str) -> None:
         if not quiet:
