@@ -12,7 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The default study: does the dealer's hook matter? Classic with the hook, without it
+# The default study: does the dealer's hook matter? First settled: rounds of new deal sets under
+# both lineups until a confidence sequence of the dealer's edge decides each variant against
+# classic (raspis settle, at most GAMES deal sets; results/settle, its answer in
+# results/settle.txt). Then the full study of the balance profile: classic with the hook, without it
 # (bidding.hook = "off", "сходимся"), and with the hook only from the fourth deal on (from_deal),
 # on the same deal sets (one run, --variant repeated) between two players of the strongest batch
 # strategy (strong), fastheuristic and lowest, each deal set under the four rotations of the seats;
@@ -23,6 +26,7 @@ $(STAMP): pyproject.toml
 # The first run on a machine also compiles the rules core (said on stderr, about half a minute);
 # later runs load it. Rerunning finishes or reuses the run. GAMES sets the deal sets.
 GAMES ?= 2000
+SETTLE := results/settle
 STUDY := results/study
 STUDY_WEAK := results/study-weak
 VARIANTS := results/variants
@@ -37,6 +41,10 @@ $(VARIANTS)/classic-hook-from-4.toml:
 	printf 'name = "classic-hook-from-4"\nextends = "classic"\nbidding.hook = "from_deal"\nbidding.hook_from_deal = 4\n' > $@
 
 run: $(STAMP) $(STUDY_VARIANTS)
+	$(BIN)/raspis settle classic $(STUDY_VARIANTS) --lineup strong,strong,fastheuristic,lowest \
+		--lineup fastheuristic,fastheuristic,lowest,lowest --budget $(GAMES) --seed 1 \
+		--out $(SETTLE) --resume > $(SETTLE).txt
+	cat $(SETTLE).txt
 	$(BIN)/raspis tournament --variant classic $(foreach v,$(STUDY_VARIANTS),--variant $(v)) \
 		--players 4 --strategies strong,strong,fastheuristic,lowest --games $(GAMES) \
 		--duplicate rotations --deal-rows --seed 1 --out $(STUDY) --resume
@@ -47,9 +55,11 @@ run: $(STAMP) $(STUDY_VARIANTS)
 	$(BIN)/raspis report $(STUDY) $(STUDY_WEAK) --out $(STUDY)/report \
 		--title "raspis: the hook study"
 	mkdir -p docs/figures   # the README's figures, from this run
-	cp $(STUDY)/compare/figures/profile.png $(STUDY)/compare/figures/differences.png \
+	cp $(SETTLE)/figures/settle.png $(STUDY)/compare/figures/profile.png \
+		$(STUDY)/compare/figures/differences.png \
 		$(STUDY)/report/figures/joker_value.png $(STUDY)/report/figures/seat_advantage.png \
 		docs/figures/
+	@echo "settled:    $(SETTLE).txt (runs and log in $(SETTLE)/)"
 	@echo "comparison: $(STUDY)/compare/compare.html (and compare.md, compare.txt)"
 	@echo "report:     $(STUDY)/report/report.html (and report.md)"
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -389,15 +390,18 @@ class Settler:
         previous = 0
         for number, deal_sets in enumerate(schedule(plan.budget, plan.first, plan.step,
                                                     plan.growth), start=1):
-            played, read = self._play_round(deal_sets)
-            started = time.perf_counter()
+            (played, played_cpu), (read, read_cpu) = self._play_round(deal_sets)
+            started, cpu = time.perf_counter(), time.process_time()
             if self.family is None:
                 self._ask()
             self._update(deal_sets)
             looked = read + time.perf_counter() - started
+            looked_cpu = read_cpu + time.process_time() - cpu
             entry = {"round": number, "deal_sets": deal_sets,
                      "games": sum(run.played for run in self.runs) * plan.players,
                      "play_seconds": round(played, 3), "update_seconds": round(looked, 3),
+                     "play_cpu_seconds": round(played_cpu, 3),
+                     "update_cpu_seconds": round(looked_cpu, 3),
                      "differences": [d.record(self.lineups, self.names)
                                      for d in self.differences],
                      "race": [arm.record(self.lineups, self.names) for arm in self.arms]}
@@ -453,14 +457,15 @@ class Settler:
                 active |= {(difference.lineup, difference.variant), (difference.lineup, 0)}
         return active
 
-    def _play_round(self, deal_sets: int) -> tuple[float, float]:
-        """Play the round's new deal sets in every active run and add their totals; the seconds
-        spent playing and reading (the cost of looking: only the round's new shards are read)."""
+    def _play_round(self, deal_sets: int) -> tuple[tuple[float, float], tuple[float, float]]:
+        """Play the round's new deal sets in every active run and add their totals; the (wall,
+        CPU) seconds spent playing (the workers' CPU included) and reading (the cost of
+        looking: only the round's new shards are read)."""
         from raspis.tournament import TournamentConfig, run_tournament
 
         plan, step = self.plan, self.plan.step
         active = self._active()
-        played = read = 0.0
+        played = read = played_cpu = read_cpu = 0.0
         for run in sorted(self.runs, key=lambda run: (run.lineup, run.variant)):
             if (run.lineup, run.variant) not in active:
                 continue
@@ -469,10 +474,11 @@ class Settler:
                 strategies=plan.lineups[run.lineup], games=deal_sets, seed=plan.seed,
                 duplicate="rotations", shard_size=step, deal_rows=plan.deal_rows,
                 plan_deal_sets=plan.budget)
-            started = time.perf_counter()
+            started, before = time.perf_counter(), _cpu()
             run_tournament(config, self.folder / run.folder, workers=self.workers, resume=True)
             played += time.perf_counter() - started
-            started = time.perf_counter()
+            played_cpu += _cpu() - before
+            started, before = time.perf_counter(), time.process_time()
             start = run.played
             ids = [f"v00-s{group:03d}-b{block:06d}"
                    for block in range(start // step, -(-deal_sets // step))
@@ -483,7 +489,8 @@ class Settler:
             run.totals.add(games, deals)
             run.played = deal_sets
             read += time.perf_counter() - started
-        return played, read
+            read_cpu += time.process_time() - before
+        return (played, played_cpu), (read, read_cpu)
 
     def _ask(self) -> None:
         """The question's differences (or a sweep's arms) and their family of sequences, once
@@ -542,7 +549,7 @@ class Settler:
             low, high = family.bounds(units, difference.estimate, difference.sd)
             difference.low, difference.high = float(low), float(high)
             said = str(family.decisions(units, difference.estimate, difference.sd))
-            if said:
+            if said and units >= MIN_FIRST:  # no decision on fewer (a large-sample result)
                 difference.decision, difference.decided_at = said, deal_sets
 
     def _race(self, runs: dict[tuple[int, int], _Run], deal_sets: int) -> None:
@@ -581,6 +588,8 @@ class Settler:
                         bounds.extend(float(x) for x in self.family.bounds(
                             len(z), value_a + sign * value_b, sd))
                     pairs[(first.variant, second.variant)] = tuple(bounds)  # type: ignore
+            if deal_sets < MIN_FIRST:
+                continue
             for arm in race(alive, self.plan.target, pairs):
                 arm.dropped_at = deal_sets
 
@@ -631,6 +640,12 @@ class Settler:
         if decided:
             parts.append("decided: " + "; ".join(decided))
         return " | ".join(parts)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the workers)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
 
 
 def _short(value: float | None) -> str:
