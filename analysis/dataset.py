@@ -19,6 +19,7 @@ Two columns the analysis derives everywhere:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Callable, Collection, Mapping
@@ -63,6 +64,8 @@ class Run:
     games: pl.LazyFrame
     deal_stats: pl.LazyFrame
     deals: pl.LazyFrame | None = None
+    #: each game's deal-level sums (``game_sums/``), None for a run written before them
+    game_sums: pl.LazyFrame | None = None
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -205,6 +208,9 @@ def open_run(path: str | Path, label: str | None = None,
     deal_stats = scan_table(folder, "deal_stats", shards)
     deals = (scan_table(folder, "deals", shards)
              if list((folder / "deals").glob("*.parquet")) else None)
+    game_sums = (scan_table(folder, "game_sums", shards)
+                 if manifest.get("game_sums") and list((folder / "game_sums").glob("*.parquet"))
+                 else None)
     repeated = games.group_by("game_id", "seat").len().filter(pl.col("len") > 1).select(
         "game_id").head(1).collect()
     if repeated.height:
@@ -224,6 +230,7 @@ def open_run(path: str | Path, label: str | None = None,
         games=games,
         deal_stats=deal_stats,
         deals=deals,
+        game_sums=game_sums,
     )
 
 
@@ -233,10 +240,12 @@ def run_from_frames(
     deals: pl.DataFrame | pl.LazyFrame | None = None,
     manifest: Mapping[str, Any] | None = None,
     label: str = "frames",
+    game_sums: pl.DataFrame | pl.LazyFrame | None = None,
 ) -> Run:
     """A ``Run`` from in-memory frames of the dataset schema (checked), e.g. synthetic data."""
     frames: dict[str, pl.LazyFrame] = {}
-    for table, frame in (("games", games), ("deal_stats", deal_stats), ("deals", deals)):
+    for table, frame in (("games", games), ("deal_stats", deal_stats), ("deals", deals),
+                         ("game_sums", game_sums)):
         if frame is None:
             continue
         check_frame(frame, table, f"{label}: {table}")
@@ -248,6 +257,7 @@ def run_from_frames(
         games=frames["games"],
         deal_stats=frames["deal_stats"],
         deals=frames.get("deals"),
+        game_sums=frames.get("game_sums"),
     )
 
 
@@ -284,14 +294,7 @@ def open_runs(paths: list[str | Path]) -> list[Run]:
         count = labels.get(run.label, 0)
         labels[run.label] = count + 1
         if count:
-            run = Run(
-                label=f"{run.label}#{count + 1}",
-                path=run.path,
-                manifest=run.manifest,
-                games=run.games,
-                deal_stats=run.deal_stats,
-                deals=run.deals,
-            )
+            run = dataclasses.replace(run, label=f"{run.label}#{count + 1}", _cache={})
         unique.append(run)
     return unique
 

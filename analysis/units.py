@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from raspis.tournament.schema import TOP_UNITS
 
 from .balance import has_deal_blocks
 from .dataset import Run
@@ -223,8 +224,11 @@ def game_totals(unit: Unit, strategies: Sequence[str], pair: tuple[str, str] | N
 def deal_totals(unit: Unit) -> tuple[pl.DataFrame | None, str]:
     """One row per cluster (``cluster``) with the deal-level totals: the dealer's and the others'
     deal points in deals with bidding, the hook, the bids' outcomes, the Joker; and what the
-    clusters are. Per deal set from the per-deal rows (``DEAL_SETS``), else per block of deal sets
-    from ``deal_stats`` (``BLOCKS``), else None (``SEAT_DEALS``: a run without blocks)."""
+    clusters are. Per deal set from each game's sums (``game_sum_totals``) or from the per-deal
+    rows (``DEAL_SETS``), else per block of deal sets from ``deal_stats`` (``BLOCKS``), else None
+    (``SEAT_DEALS``: a run without blocks)."""
+    if unit.run.game_sums is not None:
+        return game_sum_totals(unit), DEAL_SETS
     if unit.run.deals is None:
         if not has_deal_blocks(unit.run):
             return None, SEAT_DEALS
@@ -270,6 +274,27 @@ def deal_totals(unit: Unit) -> tuple[pl.DataFrame | None, str]:
         return None, DEAL_SETS
     frame = frame.sort("deal_set").rename({"deal_set": "cluster"})
     return frame.with_columns(pl.exclude("cluster").cast(pl.Float64)), DEAL_SETS
+
+
+def game_sum_totals(unit: Unit) -> pl.DataFrame | None:
+    """``deal_totals`` per deal set from each game's deal-level sums (``game_sums``: written by
+    every run since they exist, so deal-level statistics are clustered over deal sets without
+    per-deal rows); the deals of errored games left out, as the per-deal rows' path does."""
+    from raspis.tournament.frames import GAME_SUM_VALUES
+
+    sums = unit.run.game_sums
+    assert sums is not None
+    topped = {"dealer_top", "none_top", "joker_top"}
+    frame = unit.run.collect(
+        sums.filter((pl.col("variant_hash") == unit.variant_hash) & ~pl.col("errored"))
+        .group_by("deal_set")
+        .agg([(pl.col(name).sum() / TOP_UNITS if name in topped else pl.col(name).sum())
+              .alias(name) for name in GAME_SUM_VALUES])
+    )
+    if frame.height == 0:
+        return None
+    frame = frame.sort("deal_set").rename({"deal_set": "cluster"})
+    return frame.with_columns(pl.exclude("cluster").cast(pl.Float64))
 
 
 def block_totals(unit: Unit) -> pl.DataFrame | None:

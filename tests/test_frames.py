@@ -57,6 +57,35 @@ def _expected_stats(deals: pl.DataFrame, total_deal_sets: int) -> pl.DataFrame:
     return grouped.select([pl.col(name).cast(dtype) for name, dtype in DEAL_STATS_SCHEMA.items()])
 
 
+def _expected_sums(deals: pl.DataFrame) -> pl.DataFrame:
+    """``game_sums`` summed straight from the per-deal rows, game by game."""
+    bid, tricks, points = pl.col("bid"), pl.col("tricks"), pl.col("points")
+    has_bid = bid.is_not_null()
+    dealer = pl.col("dealer_offset") == 0
+    held1, held2 = pl.col("held_joker1"), pl.col("held_joker2")
+    none, alone = ~held1 & ~held2, held1 & ~held2
+    deal = ["game_id", "deal_index"]
+    top = points == points.max().over(deal)
+    credit = pl.when(top).then(TOP_UNITS // top.cast(pl.Int64).sum().over(deal)).otherwise(0)
+    return deals.with_columns(credit.alias("credit")).group_by("game_id").agg(
+        pl.col("deal_set").first(), pl.col("seating").first(),
+        pl.len().alias("seat_deals"), points.sum().alias("points"),
+        (has_bid & dealer).sum().alias("dealer_n"),
+        points.filter(has_bid & dealer).sum().alias("dealer_points"),
+        (has_bid & ~dealer).sum().alias("other_n"),
+        points.filter(has_bid & ~dealer).sum().alias("other_points"),
+        pl.col("hook_forced").filter(has_bid & dealer).sum().alias("forced"),
+        has_bid.sum().alias("bids"), (has_bid & (tricks == bid)).sum().alias("made"),
+        (has_bid & (tricks > bid)).sum().alias("over"),
+        (has_bid & (tricks < bid)).sum().alias("under"),
+        (has_bid & (bid == 0)).sum().alias("passes"),
+        none.sum().alias("none_n"), points.filter(none).sum().alias("none_points"),
+        alone.sum().alias("joker_n"), points.filter(alone).sum().alias("joker_points"),
+        dealer.sum().alias("dealer_deals"), pl.col("credit").filter(dealer).sum()
+        .alias("dealer_top"), pl.col("credit").filter(none).sum().alias("none_top"),
+        pl.col("credit").filter(alone).sum().alias("joker_top"))
+
+
 @pytest.mark.parametrize(("variant", "players", "games"), [
     (load_variant("classic"), 4, 300),
     (load_variant("joker"), 4, 300),
@@ -78,8 +107,8 @@ def test_deal_stats_sum_the_deal_rows(variant: Variant, players: int, games: int
     arguments = dict(variant=variant, strategies=lineup, seatings=seatings, deal_sets=deal_sets,
                      seating_index=rotation, game_ids=np.arange(games, dtype=np.int64),
                      total_deal_sets=total_deal_sets)
-    _, deals, stats = result_frames(result, deal_rows=True, **arguments)
-    _, no_deals, alone = result_frames(result, deal_rows=False, **arguments)
+    _, deals, stats, sums = result_frames(result, deal_rows=True, **arguments)
+    _, no_deals, alone, _ = result_frames(result, deal_rows=False, **arguments)
     assert deals is not None and no_deals is None
     assert alone.equals(stats)
     assert stats.schema == pl.Schema(DEAL_STATS_SCHEMA)
@@ -100,3 +129,7 @@ def test_deal_stats_sum_the_deal_rows(variant: Variant, players: int, games: int
     assert stats.equals(_expected_stats(deals, total_deal_sets))
     assert stats["count"].sum() == deals.height
     assert stats["hook_forced"].sum() == deals["hook_forced"].sum()
+    assert sums.drop("variant_hash", "errored").sort("game_id").equals(
+        _expected_sums(deals).join(sums.select("game_id"), on="game_id", how="right")
+        .fill_null(0).select(sums.drop("variant_hash", "errored").columns).sort("game_id")
+        .cast(sums.drop("variant_hash", "errored").schema))

@@ -54,7 +54,7 @@ def test_a_sound_run_verifies_and_records_every_shards_checksum(sound: Path) -> 
     assert verify_run(sound).ok
     manifest = json.loads((sound / MANIFEST).read_text())
     assert sorted(manifest["checksums"]) == sorted(p.stem for p in (sound / "games").iterdir())
-    assert all(set(sums) == {"games", "deal_stats", "deals"}
+    assert all(set(sums) == {"games", "deal_stats", "deals", "game_sums"}
                for sums in manifest["checksums"].values())
     # and each shard's rows (2 deal sets x 4 seats) and the range of its game ids
     for shard, contents in manifest["contents"].items():
@@ -418,7 +418,7 @@ def test_a_read_only_full_or_forbidden_disk_is_one_clear_error_with_exit_1(
     real = store.write_atomic
 
     def refusing(frame: pl.DataFrame, path: Path) -> None:
-        if len(written) >= 3:  # the first shard's three tables go through
+        if len(written) >= 4:  # the first shard's four tables go through
             number = getattr(errno, code)
             raise OSError(number, os.strerror(number), str(path))
         written.append(path)

@@ -29,7 +29,7 @@ SMALL = TournamentConfig(
 def _tables(run_dir: Path) -> dict[str, pl.DataFrame]:
     keys = {"games": ["game_id", "seat"], "deals": ["game_id", "deal_index", "seat"],
             "deal_stats": ["deal_block", "strategy", "dealer_offset", "deal_index", "held_joker1",
-                           "held_joker2"]}
+                           "held_joker2"], "game_sums": ["game_id"]}
     frames = {}
     for table, key in keys.items():
         frame = scan_table(run_dir, table).collect()

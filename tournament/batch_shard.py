@@ -81,7 +81,7 @@ def run_shard_batch(task: ShardTask, *, chunk: int = DEFAULT_CHUNK) -> ShardResu
         instances.append(instance)
     pairs = np.array(task.games, dtype=np.int64).reshape(-1, 2)
     all_seatings = np.array(task.seatings, dtype=np.int64)
-    games_frames, deals_frames, stats_frames = [], [], []
+    games_frames, deals_frames, stats_frames, sums_frames = [], [], [], []
     errored = 0
     faults: list[str] = []
     for start in range(0, len(pairs), chunk):
@@ -102,7 +102,7 @@ def run_shard_batch(task: ShardTask, *, chunk: int = DEFAULT_CHUNK) -> ShardResu
             resolved = variant.for_player_count(task.players)
         game_ids = ((task.variant_index * task.seating_count + seating_index)
                     * task.total_deal_sets + deal_sets)
-        games, deals, stats = result_frames(
+        games, deals, stats, sums = result_frames(
             result, variant=variant, strategies=task.strategies, seatings=seatings,
             deal_sets=deal_sets, seating_index=seating_index, game_ids=game_ids,
             deal_rows=task.deal_rows, total_deal_sets=task.total_deal_sets)
@@ -110,6 +110,7 @@ def run_shard_batch(task: ShardTask, *, chunk: int = DEFAULT_CHUNK) -> ShardResu
         if deals is not None:
             deals_frames.append(deals)
         stats_frames.append(stats)
+        sums_frames.append(sums)
         for game in np.flatnonzero(result.errored):
             errored += 1
             if len(faults) < 5:
@@ -127,4 +128,6 @@ def run_shard_batch(task: ShardTask, *, chunk: int = DEFAULT_CHUNK) -> ShardResu
         errored=errored,
         faults=faults,
         seconds=time.perf_counter() - started,
+        game_sums=(pl.concat(sums_frames) if sums_frames else empty_frame("game_sums"))
+        if task.game_sums else None,
     )

@@ -21,6 +21,7 @@ from raspis.tournament.schema import (
     DEAL_STATS_KEYS,
     DEAL_STATS_SCHEMA,
     DEALS_SCHEMA,
+    GAME_SUMS_SCHEMA,
     GAMES_SCHEMA,
     TOP_UNITS,
 )
@@ -35,6 +36,90 @@ def _strings(codes: np.ndarray, names: Sequence[str], name: str) -> pl.Series:
     return series.replace_strict(dict(enumerate(names)), return_dtype=pl.String())
 
 
+#: The sums of ``game_sums`` (``schema.GAME_SUMS_SCHEMA`` after its keys), in order.
+GAME_SUM_VALUES = tuple(name for name in GAME_SUMS_SCHEMA
+                        if name not in ("variant_hash", "game_id", "deal_set", "seating",
+                                        "errored"))
+#: Games summed at a time (``deal_sums``): bounds the temporaries' memory in a large shard.
+SUM_CHUNK = 4096
+
+
+def deal_sums(rows: np.ndarray, dealer: np.ndarray, bid: np.ndarray, tricks: np.ndarray,
+              points: np.ndarray, joker_holder: np.ndarray,
+              hook_forced: np.ndarray) -> dict[str, np.ndarray]:
+    """Each game's deal-level sums (``GAME_SUM_VALUES``) over its seat-deals where ``rows``
+    (N, D, P) is True: the dealer (``dealer`` (N, D)) and the others in deals with a bid
+    (``bid`` >= 0), the hook, the bids' outcomes against ``tricks``, the holders of no Joker and
+    of the first alone (``joker_holder`` (N, D, 2)), and the deals topped (the most ``points`` of
+    the deal's seats, a top shared by k counting ``TOP_UNITS / k``, as ``deal_stats``'
+    ``top_credit``). One function for both engines' rows (``result_frames``,
+    ``tournament.shard``)."""
+    count = rows.shape[0]
+    sums = {name: np.zeros(count, dtype=np.int64) for name in GAME_SUM_VALUES}
+    for start in range(0, count, SUM_CHUNK):
+        part = slice(start, start + SUM_CHUNK)
+        for name, values in _deal_sums(rows[part], dealer[part], bid[part], tricks[part],
+                                       points[part], joker_holder[part],
+                                       hook_forced[part]).items():
+            sums[name][part] = values
+    return sums
+
+
+def _deal_sums(rows: np.ndarray, dealer: np.ndarray, bid: np.ndarray, tricks: np.ndarray,
+               points: np.ndarray, joker_holder: np.ndarray,
+               hook_forced: np.ndarray) -> dict[str, np.ndarray]:
+    players = rows.shape[2]
+    seat = np.arange(players)
+    offset = (seat[None, None, :] - dealer.astype(np.int64)[:, :, None]) % players
+    said = bid.astype(np.int64)
+    taken = tricks.astype(np.int64)
+    scored = points.astype(np.int64)
+    at_dealer = rows & (offset == 0)
+    has_bid = rows & (said >= 0)
+    held1 = joker_holder[:, :, 0:1] == seat
+    held2 = joker_holder[:, :, 1:2] == seat
+    none = rows & ~held1 & ~held2
+    alone = rows & held1 & ~held2
+    lowest = np.iinfo(np.int64).min
+    top = np.where(rows, scored, lowest).max(axis=2, keepdims=True)
+    at_top = rows & (scored == top)
+    credit = np.where(at_top, TOP_UNITS // np.maximum(at_top.sum(axis=2, keepdims=True), 1), 0)
+
+    def total(where: np.ndarray, values: np.ndarray | None = None) -> np.ndarray:
+        chosen = where if values is None else np.where(where, values, 0)
+        return chosen.sum(axis=(1, 2), dtype=np.int64)
+
+    dealer_bid = has_bid & (offset == 0)
+    other_bid = has_bid & (offset != 0)
+    return {
+        "seat_deals": total(rows), "points": total(rows, scored),
+        "dealer_n": total(dealer_bid), "dealer_points": total(dealer_bid, scored),
+        "other_n": total(other_bid), "other_points": total(other_bid, scored),
+        "forced": total(dealer_bid & hook_forced[:, :, None]),
+        "bids": total(has_bid), "made": total(has_bid & (taken == said)),
+        "over": total(has_bid & (taken > said)), "under": total(has_bid & (taken < said)),
+        "passes": total(has_bid & (said == 0)),
+        "none_n": total(none), "none_points": total(none, scored),
+        "joker_n": total(alone), "joker_points": total(alone, scored),
+        "dealer_deals": total(at_dealer), "dealer_top": total(at_dealer, credit),
+        "none_top": total(none, credit), "joker_top": total(alone, credit),
+    }
+
+
+def game_sums_frame(sums: dict[str, np.ndarray], variant_hash: str, game_ids: np.ndarray,
+                    deal_sets: np.ndarray, seating_index: np.ndarray,
+                    errored: np.ndarray) -> pl.DataFrame:
+    """The ``game_sums`` rows of games whose ``deal_sums`` are ``sums``."""
+    frame = pl.DataFrame({
+        "game_id": np.asarray(game_ids, dtype=np.int64),
+        "deal_set": np.asarray(deal_sets, dtype=np.int64),
+        "seating": np.asarray(seating_index, dtype=np.int32),
+        "errored": np.asarray(errored, dtype=bool),
+        **sums,
+    }).with_columns(pl.lit(variant_hash, dtype=pl.String()).alias("variant_hash"))
+    return frame.select([pl.col(name).cast(dtype) for name, dtype in GAME_SUMS_SCHEMA.items()])
+
+
 def result_frames(
     result: BatchResult,
     *,
@@ -46,8 +131,8 @@ def result_frames(
     game_ids: np.ndarray,
     deal_rows: bool,
     total_deal_sets: int,
-) -> tuple[pl.DataFrame, pl.DataFrame | None, pl.DataFrame]:
-    """The (games, deals or None, deal_stats) frames of a batch.
+) -> tuple[pl.DataFrame, pl.DataFrame | None, pl.DataFrame, pl.DataFrame]:
+    """The (games, deals or None, deal_stats, game_sums) frames of a batch.
 
     ``variant`` is the variant as the shard names it (its ``name`` and ``content_hash`` go into
     the rows); ``strategies`` the lineup's specs; ``seatings[g, seat]`` the lineup slot at each
@@ -92,20 +177,27 @@ def result_frames(
     blocks = np.asarray(deal_sets, dtype=np.int64) * DEAL_BLOCKS // max(1, total_deal_sets)
     deals_frame, stats = _deal_tables(result, variant_hash, strategies, seatings, deal_sets,
                                       seating_index, game_ids, deal_rows, blocks)
-    return games, deals_frame, stats
+    sums = deal_sums(_seat_deal_rows(result), result.dealer, result.bid, result.tricks,
+                     result.points, result.joker_holder, result.hook_forced)
+    return games, deals_frame, stats, game_sums_frame(sums, variant_hash, game_ids, deal_sets,
+                                                      seating_index, result.errored)
+
+
+def _seat_deal_rows(result: BatchResult) -> np.ndarray:
+    """(N, D, P): the seat-deals ``run_shard`` records: every seat of a played deal, except a
+    seat that sat out a deal with bidding (a tie-break deal it is not in)."""
+    kinds = result.variant.kinds
+    no_bidding = np.array([kinds[name].bidding == "none" for name in result.kind_names],
+                          dtype=np.bool_)
+    return result.deal_played[:, :, None] & (result.participated
+                                             | no_bidding[result.deal_kind][:, :, None])
 
 
 def _deal_tables(result: BatchResult, variant_hash: str, strategies: Sequence[str],
                  seatings: np.ndarray, deal_sets: np.ndarray, seating_index: np.ndarray,
                  game_ids: np.ndarray, deal_rows: bool,
                  blocks: np.ndarray) -> tuple[pl.DataFrame | None, pl.DataFrame]:
-    kinds = result.variant.kinds
-    no_bidding = np.array([kinds[name].bidding == "none" for name in result.kind_names],
-                          dtype=np.bool_)
-    # the rows run_shard records: every seat of a played deal, except a seat that sat out a deal
-    # with bidding (a tie-break deal it is not in)
-    rows = result.deal_played[:, :, None] & (result.participated
-                                             | no_bidding[result.deal_kind][:, :, None])
+    rows = _seat_deal_rows(result)
     stats = _deal_stats(result, variant_hash, strategies, seatings, rows, blocks)
     if not deal_rows:
         return None, stats

@@ -30,6 +30,9 @@ class ShardPlan:
         self.writes_deal_rows = config.writes_deal_rows()
         self._engine = config.resolved_engine()
         self._tables: list[str] | None = None
+        #: whether the run records each game's deal-level sums (``game_sums/``): every run since
+        #: they exist; a run written before them (its manifest lacks ``game_sums``) does not
+        self.game_sums = True
 
     def __len__(self) -> int:
         return self.config.shard_count(len(self.variant_options))
@@ -105,6 +108,7 @@ class ShardPlan:
             root_seed=config.seed, total_deal_sets=config.deal_set_basis, seating_count=count,
             deal_rows=self.writes_deal_rows, decision_seconds=config.decision_seconds,
             engine=self._engine, strong_table=self.strong_tables()[variant],
+            game_sums=self.game_sums,
         )
 
     def strong_tables(self) -> list[str]:

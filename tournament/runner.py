@@ -141,6 +141,7 @@ def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[
     """``run_tournament`` once it holds the folder's lock (``run_lock``)."""
     existing = prepare_output(out, fingerprint, resume)
     manifest = existing or new_manifest(config, variant_options, fingerprint, plan, executor)
+    plan.game_sums = bool(manifest.get("game_sums"))  # a run written before them goes without
     if existing is not None and config.grows():  # a run that grows: the deal sets so far
         manifest["config"]["games"] = config.games
         manifest["seeds"]["deal_sets"] = config.games

@@ -1,12 +1,14 @@
 """The tournament dataset's schema, defined once, and checked on read.
 
-A run directory holds ``manifest.json`` and three Parquet tables, one file per shard in each:
+A run directory holds ``manifest.json`` and four Parquet tables, one file per shard in each:
 
 ``games/``       one row per seat per game (always written);
 ``deals/``       one row per seat per deal (written by default for runs of at most
                  ``DEAL_ROWS_DEFAULT_LIMIT`` games, on request beyond);
 ``deal_stats/``  per-shard sums over deals, grouped by strategy, position and deal, mergeable by
-                 adding them up (always written), so balance statistics exist for any run size.
+                 adding them up (always written), so balance statistics exist for any run size;
+``game_sums/``   each game's deal-level sums, one row a game (written by every run since they
+                 exist), so deal-level statistics are clustered over deal sets without ``deals/``.
 
 The sums of ``deal_stats`` are kept per *block of deal sets* (``deal_block``): deal set d of a run
 of D deal sets is in block ``d * DEAL_BLOCKS // D`` (``deal_block``), so a run has min(D, 64)
@@ -118,17 +120,58 @@ TOP_UNITS = 2520
 #: The group key of ``deal_stats`` (every column before the sums); shards sort their rows by it.
 DEAL_STATS_KEYS: list[str] = list(DEAL_STATS_SCHEMA)[:list(DEAL_STATS_SCHEMA).index("count")]
 
+#: The deal-level sums of each game (``game_sums/``: one row per game): what every deal-level
+#: statistic of the analysis reads, so that they are clustered over deal sets for runs of any size
+#: without per-deal rows (summed over a deal set's games: ``analysis.units.deal_totals``).
+GAME_SUMS_SCHEMA: dict[str, pl.DataType] = {
+    "variant_hash": pl.String(),
+    "game_id": pl.Int64(),
+    "deal_set": pl.Int64(),
+    "seating": pl.Int32(),
+    "errored": pl.Boolean(),
+    "seat_deals": pl.Int64(),        # seat-deals played (a tie-break deal: its tied seats)
+    "points": pl.Int64(),            # their deal points, fines included, premium excluded
+    "dealer_n": pl.Int64(),          # the dealer's seat-deals with a bid
+    "dealer_points": pl.Int64(),
+    "other_n": pl.Int64(),           # the other seats' seat-deals with a bid
+    "other_points": pl.Int64(),
+    "forced": pl.Int64(),            # the dealer's bids the hook restricted
+    "bids": pl.Int64(),
+    "made": pl.Int64(),
+    "over": pl.Int64(),
+    "under": pl.Int64(),
+    "passes": pl.Int64(),
+    "none_n": pl.Int64(),            # seat-deals holding no Joker
+    "none_points": pl.Int64(),
+    "joker_n": pl.Int64(),           # seat-deals holding the first Joker alone
+    "joker_points": pl.Int64(),
+    "dealer_deals": pl.Int64(),      # the dealer's seat-deals
+    "dealer_top": pl.Int64(),        # the dealer's deals topped (``top_credit``, TOP_UNITS)
+    "none_top": pl.Int64(),
+    "joker_top": pl.Int64(),
+}
+
 TABLES: dict[str, dict[str, pl.DataType]] = {
     "games": GAMES_SCHEMA,
     "deals": DEALS_SCHEMA,
     "deal_stats": DEAL_STATS_SCHEMA,
+    "game_sums": GAME_SUMS_SCHEMA,
 }
+
+
+def shard_tables(deal_rows: bool, game_sums: bool = True) -> list[str]:
+    """The tables a shard writes: ``deal_stats`` and ``games`` always (the games file last, the
+    mark of a finished shard), ``deals`` with per-deal rows, ``game_sums`` in a run that records
+    them (every run since they exist: the manifest says ``game_sums``)."""
+    return (["deal_stats"] + (["game_sums"] if game_sums else []) + ["games"]
+            + (["deals"] if deal_rows else []))
 
 #: Columns a table's files may lack (written by an older raspis): they read back as nulls.
 OPTIONAL_COLUMNS: dict[str, frozenset[str]] = {
     "games": frozenset({"comeback", "decided_deals_left"}),
     "deals": frozenset(),
     "deal_stats": frozenset({"deal_block", "top_credit"}),
+    "game_sums": frozenset(),
 }
 
 

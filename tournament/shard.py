@@ -20,6 +20,7 @@ from .schema import (
     DEAL_STATS_KEYS,
     DEAL_STATS_SCHEMA,
     DEALS_SCHEMA,
+    GAME_SUMS_SCHEMA,
     GAMES_SCHEMA,
     TOP_UNITS,
     deal_block,
@@ -89,6 +90,7 @@ def run_shard(task: ShardTask) -> ShardResult:
     games_columns: dict[str, list[Any]] = {name: [] for name in GAMES_SCHEMA}
     deals_columns: dict[str, list[Any]] = {name: [] for name in DEALS_SCHEMA}
     stats: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0] * 13)
+    sums: list[dict[str, Any]] = []
     errored = 0
     faults: list[str] = []
     players = task.players
@@ -123,8 +125,8 @@ def run_shard(task: ShardTask) -> ShardResult:
             if len(faults) < 5:
                 faults.append(f"game {identifier} (deal set {deal_set}): {fault}")
         _collect(task, variant.name, variant_hash, resolved, deal_set, seating_index, identifier,
-                 seed, game, fault, games_columns, deals_columns, stats)
-    return _result(task, games_columns, deals_columns, stats, errored, faults, started)
+                 seed, game, fault, games_columns, deals_columns, stats, sums)
+    return _result(task, games_columns, deals_columns, stats, errored, faults, started, sums)
 
 
 def errored_shard(task: ShardTask, cause: str) -> ShardResult:
@@ -139,25 +141,31 @@ def errored_shard(task: ShardTask, cause: str) -> ShardResult:
     games_columns: dict[str, list[Any]] = {name: [] for name in GAMES_SCHEMA}
     deals_columns: dict[str, list[Any]] = {name: [] for name in DEALS_SCHEMA}
     stats: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0] * 13)
+    sums: list[dict[str, Any]] = []
     for deal_set, seating_index in task.games:
         seed = game_seed(task.root_seed, deal_set)
         identifier = game_id(task, deal_set, seating_index)
         _collect(task, variant.name, variant_hash, resolved, deal_set, seating_index, identifier,
                  seed, Game(resolved, task.players, seed), cause, games_columns, deals_columns,
-                 stats)
+                 stats, sums)
     faults = [f"shard {task.shard_id} ({len(task.games)} games): {cause}"]
-    return _result(task, games_columns, deals_columns, stats, len(task.games), faults, started)
+    return _result(task, games_columns, deals_columns, stats, len(task.games), faults, started,
+                   sums)
 
 
 def _collect(task: ShardTask, variant_name: str, variant_hash: str, resolved: Variant,
              deal_set: int, seating_index: int, identifier: int, seed: int, game: Any,
              fault: object, games_columns: dict[str, list[Any]],
-             deals_columns: dict[str, list[Any]], stats: dict[tuple[Any, ...], list[int]]) -> None:
+             deals_columns: dict[str, list[Any]], stats: dict[tuple[Any, ...], list[int]],
+             sums: list[dict[str, Any]]) -> None:
     players = task.players
     seating = task.seatings[seating_index]
     places = game.places()
     double = game.double_losses()
     changes, comeback, decided_left = _outcomes(game, resolved, players, places)
+    sums.append({"variant_hash": variant_hash, "game_id": identifier, "deal_set": deal_set,
+                 "seating": seating_index, "errored": fault is not None,
+                 **_game_sums(game, resolved, players)})
     block_of_deal_sets = deal_block(deal_set, task.total_deal_sets)
     for seat in range(players):
         slot = seating[seat]
@@ -216,9 +224,40 @@ def _collect(task: ShardTask, variant_name: str, variant_hash: str, resolved: Va
             row[12] += TOP_UNITS // at_top if points == top else 0
 
 
+def _game_sums(game: Any, resolved: Variant, players: int) -> dict[str, Any]:
+    """A game's deal-level sums (``frames.deal_sums``, the batch engine's function) from its
+    results."""
+    from .frames import deal_sums
+
+    results = game.results
+    count = len(results)
+    rows = np.zeros((1, count, players), dtype=bool)
+    dealer = np.zeros((1, count), dtype=np.int64)
+    bid = np.full((1, count, players), -1, dtype=np.int64)
+    tricks = np.zeros((1, count, players), dtype=np.int64)
+    points = np.zeros((1, count, players), dtype=np.int64)
+    holders = np.full((1, count, 2), -1, dtype=np.int64)
+    forced = np.zeros((1, count), dtype=bool)
+    for deal, result in enumerate(results):
+        no_bidding = resolved.kinds[result.kind].bidding == "none"
+        dealer[0, deal] = result.dealer
+        forced[0, deal] = bool(result.hook_forced)
+        for index, holder in enumerate(list(result.jokers_held)[:2]):
+            holders[0, deal, index] = -1 if holder is None else holder
+        for seat in range(players):
+            said = result.bids[seat]
+            rows[0, deal, seat] = said is not None or no_bidding
+            bid[0, deal, seat] = -1 if said is None else said
+            tricks[0, deal, seat] = result.taken[seat]
+            points[0, deal, seat] = result.points[seat]
+    return {name: int(values[0]) for name, values in
+            deal_sums(rows, dealer, bid, tricks, points, holders, forced).items()}
+
+
 def _result(task: ShardTask, games_columns: dict[str, list[Any]],
             deals_columns: dict[str, list[Any]], stats: dict[tuple[Any, ...], list[int]],
-            errored: int, faults: list[str], started: float) -> ShardResult:
+            errored: int, faults: list[str], started: float,
+            sums: list[dict[str, Any]]) -> ShardResult:
     variant_hash = Variant.model_validate(task.variant_options).content_hash
     stats_columns: dict[str, list[Any]] = {name: [] for name in DEAL_STATS_SCHEMA}
     for key, row in stats.items():
@@ -236,4 +275,5 @@ def _result(task: ShardTask, games_columns: dict[str, list[Any]],
         errored=errored,
         faults=faults,
         seconds=time.perf_counter() - started,
+        game_sums=pl.DataFrame(sums, schema=GAME_SUMS_SCHEMA) if task.game_sums else None,
     )

@@ -26,7 +26,7 @@ from raspis.strategies.registry import display_names
 
 from .config import TournamentConfig, TournamentError, strong_tables, try_strategy
 from .plan import ShardPlan
-from .schema import TABLES, UNREADABLE
+from .schema import TABLES, UNREADABLE, shard_tables
 from .task import ShardResult, ShardTask
 
 MANIFEST = "manifest.json"
@@ -50,6 +50,8 @@ def write_json_atomic(data: dict[str, Any], path: Path) -> None:
 def write_shard(out_dir: Path, result: ShardResult) -> None:
     """Write a shard's tables; the games file last, as the mark of a complete shard."""
     write_atomic(result.deal_stats, out_dir / "deal_stats" / f"{result.shard_id}.parquet")
+    if result.game_sums is not None:
+        write_atomic(result.game_sums, out_dir / "game_sums" / f"{result.shard_id}.parquet")
     if result.deals is not None:
         write_atomic(result.deals, out_dir / "deals" / f"{result.shard_id}.parquet")
     write_atomic(result.games, out_dir / "games" / f"{result.shard_id}.parquet")
@@ -194,6 +196,7 @@ def new_manifest(config: TournamentConfig, variant_options: list[dict[str, Any]]
         "shard_size": config.effective_shard_size,
         "planned_games": config.total_games(),
         "deal_rows": config.writes_deal_rows(),
+        "game_sums": True,
         "engine": config.resolved_engine(),
         "package": {"name": "raspis", "version": __version__},
         "python": platform.python_version(),
@@ -289,7 +292,7 @@ def shard_problem(out_dir: Path, task: ShardTask) -> str | None:
     with the wrong number of game rows), or None when it does."""
     from .schema import check_frame
 
-    tables = ["deal_stats", "games"] + (["deals"] if task.deal_rows else [])
+    tables = shard_tables(task.deal_rows, task.game_sums)
     for table in tables:
         path = out_dir / table / f"{task.shard_id}.parquet"
         if not path.is_file():
@@ -313,7 +316,7 @@ def first_line(error: BaseException) -> str:
 
 
 def remove_shard(out_dir: Path, shard_id: str) -> None:
-    for table in ("games", "deals", "deal_stats"):  # the games file first: the mark of done
+    for table in ("games", "deals", "deal_stats", "game_sums"):  # the games file first
         with contextlib.suppress(FileNotFoundError):
             (out_dir / table / f"{shard_id}.parquet").unlink()
 

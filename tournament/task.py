@@ -42,6 +42,9 @@ class ShardTask:
     #: the fitted bid table ``strong`` (and ``mc``'s playouts) bids with in this variant, as the
     #: run's parent found it (``strong_fit.Fit.identity``); "" when no seat plays with it
     strong_table: str = ""
+    #: whether the shard writes its games' deal-level sums (``game_sums/``: every run since they
+    #: exist; a run written before them, resumed, goes on without)
+    game_sums: bool = True
 
 
 @dataclass
@@ -56,6 +59,8 @@ class ShardResult:
     errored: int
     faults: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: each game's deal-level sums (``schema.GAME_SUMS_SCHEMA``)
+    game_sums: pl.DataFrame | None = None
 
 
 def check_strong_table(task: ShardTask) -> None:

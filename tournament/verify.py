@@ -19,7 +19,7 @@ from typing import Any
 
 from raspis.engine.errors import RaspisError
 
-from .schema import TABLES, DatasetError, read_table_file, repair_hint
+from .schema import TABLES, DatasetError, read_table_file, repair_hint, shard_tables
 
 
 @dataclass
@@ -65,7 +65,9 @@ def _planned(manifest: dict[str, Any]) -> tuple[Any, str | None]:
             raise TournamentError(f"{len(options)} variants described for "
                                   f"{len(config.variants)} in the configuration")
         check_scale(config, len(options))
-        return ShardPlan(config, options), None
+        plan = ShardPlan(config, options)
+        plan.game_sums = bool(manifest.get("game_sums"))
+        return plan, None
     except (TournamentError, TypeError, ValueError, RaspisError) as error:
         return None, str(error)
 
@@ -109,7 +111,7 @@ def verify_run(run_dir: str | Path) -> Verification:
     present = {table: _files(folder / table) for table in TABLES}
     missing: list[Path] = []
     for shard_id in plan.ids() if plan is not None else ():
-        tables = ["games", "deal_stats"] + (["deals"] if plan.writes_deal_rows else [])
+        tables = shard_tables(plan.writes_deal_rows, plan.game_sums)
         if not any(f"{shard_id}.parquet" in present[table] for table in tables):
             missing.extend(folder / table / f"{shard_id}.parquet" for table in tables)
             continue  # not played (the plan's games are made only for shards that exist)
@@ -169,7 +171,8 @@ def verify_run(run_dir: str | Path) -> Verification:
             continue
         for path in sorted(directory.iterdir()):
             planned = plan is not None and plan.locate(path.stem) is not None and (
-                table != "deals" or plan.writes_deal_rows)
+                table != "deals" or plan.writes_deal_rows) and (
+                table != "game_sums" or plan.game_sums)
             if path.name.startswith(".") and path.name.endswith(".tmp"):
                 report.problems.append(f"{path} is a leftover temporary file (an interrupted "
                                        "write); --resume removes it")
