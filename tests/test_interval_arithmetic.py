@@ -1,0 +1,279 @@
+"""The interval arithmetic of ``raspis.analysis.compare`` and ``raspis.analysis.intervals``,
+checked exactly against scipy.
+
+The coverage tests of ``test_compare.py`` accept a coverage of 0.90 to 0.99 over 120-150
+repeats, so an interval a few percent too narrow or too wide passes them (dropping the -1 of the
+delta method's 1/(C(C-1)) makes it about 11% too narrow at C = 5). This module pins the
+arithmetic itself. For a *linear* statistic (a ratio whose denominator is the same in every
+cluster: a strategy's mean score or win rate in a duplicate run, where each strategy sits in
+every seat of every deal set; the mean deal points of a seat, every cluster holding the same
+seat-deals), the delta method is exact, so on a dataset built with ``raspis.analysis.synthetic``
+and written with ``write_run``, ``compare``'s intervals must be those of the textbook tests on the
+per-cluster values, computed here from the raw rows:
+
+- one variant's estimate (the ``values`` table): standard error ``std(ddof=1)/sqrt(C)`` and the
+  t interval on C-1 degrees of freedom (``scipy.stats.ttest_1samp``);
+- the paired difference (the table's unadjusted ``difference_low``/``high``): the paired t
+  interval on the per-cluster differences (``scipy.stats.ttest_rel``), its p-value and C-1
+  degrees of freedom;
+- unpaired variants (different deals): Welch's interval (``scipy.stats.ttest_ind``,
+  ``equal_var=False``);
+- the same over blocks of deal sets, the clusters of a run without per-deal rows
+  (``deal_stats``' ``deal_block``), each block holding one deal set or several;
+
+at C = 3, 5 and 30 clusters. The building blocks of ``intervals`` the other statistics use (the
+mean from moments, the clustered ratio, Welch's difference, the t quantile) are held to the same
+scipy tests at the same sizes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from raspis.analysis.compare import compare
+from raspis.analysis.intervals import (
+    cluster_ratio,
+    mean_interval_from_moments,
+    ratio_interval,
+    t_quantile,
+    welch_difference,
+)
+from raspis.analysis.synthetic import HASH as BASELINE_HASH
+from raspis.analysis.synthetic import (
+    deal_stats_from_deals,
+    synthetic_deal_stats,
+    synthetic_games,
+    write_run,
+)
+from raspis.tournament.schema import DEAL_BLOCKS
+from scipy import stats
+
+BASELINE_EFFECTS = {"a": 30.0, "b": 10.0, "c": -10.0, "d": -30.0}
+OTHER_EFFECTS = {"a": 40.0, "b": 10.0, "c": -10.0, "d": -40.0}
+OTHER_HASH = "0" * 16
+LEVEL = 0.95
+#: relative tolerance: the delta method's gradient is a central difference, exact for a linear
+#: statistic up to rounding
+TOLERANCE = 1e-7
+CLUSTER_COUNTS = (3, 5, 30)
+
+
+def two_variants(folder: Path, deal_sets: int, *, same_deals: bool = True,
+                 deal_sets_per_block: int = 1) -> Path:
+    """A run folder with two variants of a duplicate run between four strategies, with card luck
+    shared by a deal set's seatings; their deals are the same (paired) or not (Welch). Its
+    ``deal_stats`` hold one game of two deals per deal set, summed per block of
+    ``deal_sets_per_block`` deal sets, and no per-deal rows."""
+    other_seed = 1 if same_deals else 10_001
+    first = synthetic_games(deal_sets, strategy_effect=BASELINE_EFFECTS, duplicate=True,
+                            card_sd=60.0, noise_sd=40.0, seed=1, noise_seed=1)
+    second = synthetic_games(deal_sets, strategy_effect=OTHER_EFFECTS, duplicate=True,
+                             card_sd=60.0, noise_sd=40.0, seed=other_seed, noise_seed=2,
+                             variant="other", variant_hash=OTHER_HASH)
+    second = second.with_columns(pl.col("game_id") + first["game_id"].max() + 1)
+    if not same_deals:
+        second = second.with_columns(pl.col("seed") + 1)
+    # blocks: deal_block = deal_set * DEAL_BLOCKS // total, so this total puts
+    # deal_sets_per_block consecutive deal sets in each block
+    total = DEAL_BLOCKS * deal_sets_per_block if deal_sets_per_block > 1 else deal_sets
+    stats_frames = []
+    for noise_seed, variant_hash, seed in ((1, BASELINE_HASH, 1), (2, OTHER_HASH, other_seed)):
+        _, deals = synthetic_deal_stats(deal_sets, hand_sizes=(3, 5), game_sd=20.0, seed=seed,
+                                        noise_seed=noise_seed, variant_hash=variant_hash)
+        stats_frames.append(deal_stats_from_deals(deals, total))
+    return write_run(folder, pl.concat([first, second]), pl.concat(stats_frames))
+
+
+def per_deal_set(folder: Path, variant_hash: str, column: str) -> np.ndarray:
+    """Strategy a's mean ``column`` (score or win) in each deal set of one variant, in deal-set
+    order, from the raw rows of the run's games."""
+    games = pl.read_parquet(folder / "games" / "*.parquet")
+    return (games.filter((pl.col("variant_hash") == variant_hash) & (pl.col("strategy") == "a"))
+            .group_by("deal_set").agg(pl.col(column).cast(pl.Float64).mean())
+            .sort("deal_set")[column].to_numpy())
+
+
+def per_block(folder: Path, variant_hash: str) -> np.ndarray:
+    """The mean deal points of a seat in each block of deal sets of one variant, in block order,
+    from the run's ``deal_stats`` sums."""
+    sums = pl.read_parquet(folder / "deal_stats" / "*.parquet")
+    return (sums.filter(pl.col("variant_hash") == variant_hash).group_by("deal_block")
+            .agg(pl.col("points_sum").sum() / pl.col("count").sum()).sort("deal_block")
+            ["points_sum"].to_numpy())
+
+
+def table_row(comparison, statistic: str) -> dict:  # noqa: ANN001
+    """The comparison table's row of ``statistic`` (the variant against the baseline)."""
+    return comparison.table.filter(pl.col("statistic") == statistic).row(0, named=True)
+
+
+def value_row(comparison, statistic: str, variant: str) -> dict:  # noqa: ANN001
+    """The values table's row of ``statistic`` under ``variant``."""
+    return comparison.values.filter((pl.col("statistic") == statistic)
+                                    & (pl.col("variant") == variant)).row(0, named=True)
+
+
+def assert_estimate(row: dict, values: np.ndarray) -> None:
+    """A values-table row is the mean of ``values`` with the one-sample t interval on C-1."""
+    expected = stats.ttest_1samp(values, 0.0).confidence_interval(LEVEL)
+    assert row["units"] == len(values)
+    assert row["value"] == pytest.approx(values.mean(), rel=TOLERANCE)
+    assert (row["value_low"], row["value_high"]) == pytest.approx(
+        (expected.low, expected.high), rel=TOLERANCE)
+    # the standard error itself: the interval's half width over the t quantile on C-1
+    half = (row["value_high"] - row["value_low"]) / 2
+    standard_error = values.std(ddof=1) / np.sqrt(len(values))
+    quantile = stats.t.ppf(0.5 + LEVEL / 2, len(values) - 1)
+    assert half / quantile == pytest.approx(standard_error, rel=TOLERANCE)
+
+
+def assert_paired(row: dict, baseline: np.ndarray, other: np.ndarray) -> None:
+    """A table row is the paired t interval of other - baseline on C-1 degrees of freedom."""
+    test = stats.ttest_rel(other, baseline)
+    expected = test.confidence_interval(LEVEL)
+    differences = other - baseline
+    assert row["difference"] == pytest.approx(differences.mean(), rel=TOLERANCE)
+    assert row["df"] == len(differences) - 1
+    assert (row["difference_low"], row["difference_high"]) == pytest.approx(
+        (expected.low, expected.high), rel=TOLERANCE)
+    assert row["p_value"] == pytest.approx(test.pvalue, rel=1e-6)
+    half = (row["difference_high"] - row["difference_low"]) / 2
+    standard_error = differences.std(ddof=1) / np.sqrt(len(differences))
+    quantile = stats.t.ppf(0.5 + LEVEL / 2, len(differences) - 1)
+    assert half / quantile == pytest.approx(standard_error, rel=TOLERANCE)
+
+
+@pytest.mark.parametrize("clusters", CLUSTER_COUNTS)
+@pytest.mark.parametrize(("statistic", "column"), [("mean_score[a]", "score"),
+                                                   ("win_rate[a]", "winner")])
+def test_a_paired_difference_is_the_paired_t_interval(
+        tmp_path: Path, clusters: int, statistic: str, column: str) -> None:
+    """Two variants on the same deals: the difference of a strategy's mean score (or win rate)
+    and its interval are ``ttest_rel``'s on the per-deal-set values, and each variant's value
+    and interval ``ttest_1samp``'s."""
+    folder = two_variants(tmp_path / "run", clusters)
+    comparison = compare([folder])
+    baseline = per_deal_set(folder, BASELINE_HASH, column)
+    other = per_deal_set(folder, OTHER_HASH, column)
+    row = table_row(comparison, statistic)
+    assert row["design"] == "paired" and row["deal_sets"] == clusters
+    assert_paired(row, baseline, other)
+    assert_estimate(value_row(comparison, statistic, "synthetic"), baseline)
+    assert_estimate(value_row(comparison, statistic, "other"), other)
+
+
+@pytest.mark.parametrize("clusters", CLUSTER_COUNTS)
+def test_an_unpaired_difference_is_welchs_interval(tmp_path: Path, clusters: int) -> None:
+    """Two variants on different deals: the difference of a strategy's mean score is Welch's
+    (``ttest_ind`` with ``equal_var=False``) on the per-deal-set means."""
+    folder = two_variants(tmp_path / "run", clusters, same_deals=False)
+    row = table_row(compare([folder]), "mean_score[a]")
+    baseline = per_deal_set(folder, BASELINE_HASH, "score")
+    other = per_deal_set(folder, OTHER_HASH, "score")
+    test = stats.ttest_ind(other, baseline, equal_var=False)
+    expected = test.confidence_interval(LEVEL)
+    assert row["design"] == "welch"
+    assert row["df"] == pytest.approx(test.df, rel=TOLERANCE)
+    assert (row["difference_low"], row["difference_high"]) == pytest.approx(
+        (expected.low, expected.high), rel=TOLERANCE)
+    assert row["p_value"] == pytest.approx(test.pvalue, rel=1e-6)
+
+
+@pytest.mark.parametrize("clusters", CLUSTER_COUNTS)
+@pytest.mark.parametrize("deal_sets_per_block", [1, 3])
+def test_a_difference_over_blocks_of_deal_sets_is_the_paired_t_interval(
+        tmp_path: Path, clusters: int, deal_sets_per_block: int) -> None:
+    """Without per-deal rows a deal-level statistic is clustered over blocks of deal sets: the
+    mean deal points of a seat, its difference and their intervals are the t intervals on the
+    per-block values, C-1 degrees of freedom for C blocks (of one deal set or of three)."""
+    folder = two_variants(tmp_path / "run", clusters * deal_sets_per_block,
+                          deal_sets_per_block=deal_sets_per_block)
+    comparison = compare([folder])
+    baseline = per_block(folder, BASELINE_HASH)
+    other = per_block(folder, OTHER_HASH)
+    assert len(baseline) == len(other) == clusters
+    row = table_row(comparison, "points_per_deal")
+    assert row["design"] == "paired, blocks of deal sets"
+    assert_paired(row, baseline, other)
+    assert_estimate(value_row(comparison, "points_per_deal", "synthetic"), baseline)
+    assert_estimate(value_row(comparison, "points_per_deal", "other"), other)
+
+
+# -- intervals.py: the building blocks ------------------------------------------------------------
+
+
+def sample(size: int, seed: int) -> np.ndarray:
+    """``size`` draws of a skewed distribution (a game's scores are not normal)."""
+    return np.random.default_rng([size, seed]).gamma(2.0, 30.0, size) - 40.0
+
+
+@pytest.mark.parametrize("size", CLUSTER_COUNTS)
+def test_t_quantile_is_scipys(size: int) -> None:
+    """The two-sided quantile is ``stats.t.ppf`` on the same degrees of freedom (NaN below 1)."""
+    assert t_quantile([size - 1])[0] == pytest.approx(stats.t.ppf(0.975, size - 1),
+                                                      rel=1e-12)
+    assert t_quantile([size - 1], 0.9)[0] == pytest.approx(stats.t.ppf(0.95, size - 1),
+                                                           rel=1e-12)
+    assert np.isnan(t_quantile([0.5])[0])
+
+
+@pytest.mark.parametrize("size", CLUSTER_COUNTS)
+def test_the_mean_from_moments_is_the_one_sample_t_interval(size: int) -> None:
+    """n, the sum and the sum of squares give ``ttest_1samp``'s interval and the standard error
+    ``std(ddof=1)/sqrt(n)``."""
+    values = sample(size, 1)
+    result = mean_interval_from_moments([size], [values.sum()], [(values * values).sum()])
+    expected = stats.ttest_1samp(values, 0.0).confidence_interval(LEVEL)
+    assert result["se"][0] == pytest.approx(values.std(ddof=1) / np.sqrt(size), rel=TOLERANCE)
+    assert (result["low"][0], result["high"][0]) == pytest.approx((expected.low, expected.high),
+                                                                  rel=TOLERANCE)
+
+
+@pytest.mark.parametrize("size", CLUSTER_COUNTS)
+def test_a_clustered_ratio_of_equal_clusters_is_the_one_sample_t_interval(size: int) -> None:
+    """Clusters of equal weight: the clustered ratio is the mean of the clusters' ratios, its
+    interval ``ttest_1samp``'s on them (C-1 degrees of freedom)."""
+    weights = np.full(size, 4.0)
+    totals = sample(size, 2) * weights
+    frame = pl.DataFrame({"cluster": np.arange(size), "y": totals, "m": weights})
+    result = ratio_interval(frame.select(cluster_ratio(["cluster"], "y", "m")), "mean")
+    ratios = totals / weights
+    expected = stats.ttest_1samp(ratios, 0.0).confidence_interval(LEVEL)
+    assert result["clusters"][0] == size
+    assert result["mean"][0] == pytest.approx(ratios.mean(), rel=TOLERANCE)
+    assert (result["mean_low"][0], result["mean_high"][0]) == pytest.approx(
+        (expected.low, expected.high), rel=TOLERANCE)
+
+
+@pytest.mark.parametrize("size", CLUSTER_COUNTS)
+def test_a_clustered_ratio_of_unequal_clusters_is_the_linearisation_variance(size: int) -> None:
+    """Clusters of unequal weight: the interval is r ± t(C-1)·se with the documented
+    linearisation variance se² = C/(C-1)·Σ(y - r·m)²/(Σm)², computed here in numpy."""
+    generator = np.random.default_rng([size, 3])
+    weights = generator.integers(1, 9, size).astype(float)
+    totals = sample(size, 3) * weights
+    frame = pl.DataFrame({"cluster": np.arange(size), "y": totals, "m": weights})
+    result = ratio_interval(frame.select(cluster_ratio(["cluster"], "y", "m")), "mean")
+    ratio = totals.sum() / weights.sum()
+    variance = size / (size - 1) * ((totals - ratio * weights) ** 2).sum() / weights.sum() ** 2
+    half = stats.t.ppf(0.975, size - 1) * np.sqrt(variance)
+    assert (result["mean_low"][0], result["mean_high"][0]) == pytest.approx(
+        (ratio - half, ratio + half), rel=TOLERANCE)
+
+
+@pytest.mark.parametrize("size", CLUSTER_COUNTS)
+def test_welchs_difference_is_scipys(size: int) -> None:
+    """The difference of two independent means (sizes C and 2C): ``ttest_ind``'s Welch interval,
+    degrees of freedom and p-value."""
+    first, second = sample(size, 4), sample(2 * size, 5) * 2
+    result = welch_difference([size], [first.mean()], [first.var(ddof=1)], [2 * size],
+                              [second.mean()], [second.var(ddof=1)])
+    test = stats.ttest_ind(first, second, equal_var=False)
+    expected = test.confidence_interval(LEVEL)
+    assert result["df"][0] == pytest.approx(test.df, rel=TOLERANCE)
+    assert (result["low"][0], result["high"][0]) == pytest.approx((expected.low, expected.high),
+                                                                  rel=TOLERANCE)
+    assert result["p_value"][0] == pytest.approx(test.pvalue, rel=1e-6)
