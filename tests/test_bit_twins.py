@@ -101,8 +101,8 @@ def test_the_compiled_instructions_give_the_edge_counts(compiled_counts) -> None
 
 def test_the_twins_equal_the_compiled_instructions_on_random_masks(  # noqa: ANN001
         compiled_counts) -> None:
-    """On 20,000 random int64 masks (uniform, sparse, dense, and single runs of bits) each twin
-    gives the compiled instruction's count."""
+    """On the edge values and 20,000 random int64 masks (uniform, sparse, dense, and single runs
+    of bits) each twin gives the compiled instruction's count."""
     generator = np.random.default_rng(42)
     uniform = generator.integers(INT64_MIN, INT64_MAX, 5000, dtype=np.int64, endpoint=True)
     sparse = uniform & generator.integers(INT64_MIN, INT64_MAX, 5000, dtype=np.int64,
@@ -113,7 +113,8 @@ def test_the_twins_equal_the_compiled_instructions_on_random_masks(  # noqa: ANN
     lengths = generator.integers(1, 65, 5000)
     runs = np.array([(((1 << int(length)) - 1) << int(start)) & (2**64 - 1)
                      for start, length in zip(starts, lengths, strict=True)], dtype=np.uint64)
-    masks = np.concatenate([uniform, sparse, dense, runs.view(np.int64)])
+    edges = np.array([mask for mask, *_ in EDGES], dtype=np.int64)
+    masks = np.concatenate([edges, uniform, sparse, dense, runs.view(np.int64)])
     found = compiled_counts(masks)
     for column, name in enumerate(NAMES):
         twin = rules._PYTHON_BITS[name]
