@@ -490,3 +490,56 @@ def test_the_table_prints_a_share_with_its_percent_sign() -> None:
         assert all(re.fullmatch(r"-?\d+(\.\d+)?%", text) for text in shares[column]), shares
         assert not any(text.endswith("%") for text in others[column])
     assert shown.schema["difference"].is_numeric()
+
+
+def test_two_runs_of_one_variant_are_told_apart_by_their_run(tmp_path: Path) -> None:
+    """Two runs of a variant of the same name: each unit is labelled with its run's label, in
+    the table and the values."""
+    stats = synthetic_deal_stats(4, seed=1)[0]
+    first = write_run(tmp_path / "first", synthetic_games(5, seed=1), stats)
+    second = write_run(tmp_path / "second", synthetic_games(5, seed=1, noise_seed=3), stats)
+    comparison = compare([first, second])
+    assert [unit.label for unit in comparison.units] == ["first: synthetic", "second: synthetic"]
+    assert set(comparison.values["variant"]) == {"first: synthetic", "second: synthetic"}
+
+
+def test_the_spread_of_final_scores_is_their_standard_deviation(tmp_path: Path) -> None:
+    """``score_sd`` is the standard deviation (over all seat-games, ddof 0) of the final
+    scores: exactly 0 when every score is the same, ``np.std`` of the scores otherwise."""
+    stats = synthetic_deal_stats(4, seed=1)[0]
+    flat = write_run(tmp_path / "flat", synthetic_games(5, seed=1, noise_sd=0.0, base=7.0),
+                     stats)
+    noisy_games = synthetic_games(5, seed=1, noise_seed=3)
+    noisy = write_run(tmp_path / "noisy", noisy_games, stats)
+    values = compare([flat, noisy]).values.filter(pl.col("statistic") == "score_sd")
+    by_variant = dict(zip(values["variant"], values["value"], strict=True))
+    assert by_variant["flat: synthetic"] == 0.0
+    assert by_variant["noisy: synthetic"] == pytest.approx(
+        np.std(noisy_games["score"].to_numpy()), rel=1e-9)
+
+
+def test_two_variants_asking_one_question_are_answered_in_one_sentence(tmp_path: Path) -> None:
+    """A baseline and two variants that each change the hook: the answer's first line asks the
+    question once and states both variants' differences, the last joined by "; and "."""
+    from raspis.analysis.compare import answer
+
+    hashes = ("1" * 16, "2" * 16, "3" * 16)
+    names, hooks = ("always", "off", "from-4"), ("always", "off", "from_deal")
+    games, stats = [], []
+    for index, (variant_hash, name) in enumerate(zip(hashes, names, strict=True)):
+        frame = synthetic_games(40, duplicate=True, card_sd=60.0, seed=4, noise_seed=index,
+                                variant=name, variant_hash=variant_hash)
+        games.append(frame.with_columns(pl.col("game_id") + index * frame.height))
+        stats.append(synthetic_deal_stats(160, hand_sizes=(3, 5), seed=4, noise_seed=index,
+                                          dealer_effect=8.0 * index,
+                                          variant_hash=variant_hash)[0])
+    manifest = {"variants": [{"hash": variant_hash, "name": name,
+                              "options": {"bidding": {"hook": hook}, "name": name}}
+                             for variant_hash, name, hook in zip(hashes, names, hooks,
+                                                                 strict=True)]}
+    run = write_run(tmp_path / "hooks", pl.concat(games), pl.concat(stats), manifest=manifest)
+    first = answer(compare([run]))[0]
+    assert first.startswith("Does the dealer's hook matter? ")
+    assert first.count("Does the dealer's hook matter?") == 1
+    assert re.search(r"against always, the dealer's deal points minus the other seats' is .* "
+                     r"under off .*; and .* under from-4 ", first), first

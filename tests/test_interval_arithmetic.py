@@ -15,7 +15,7 @@ per-cluster values, computed here from the raw rows:
   t interval on C-1 degrees of freedom (``scipy.stats.ttest_1samp``);
 - the paired difference (the table's unadjusted ``difference_low``/``high``): the paired t
   interval on the per-cluster differences (``scipy.stats.ttest_rel``), its p-value and C-1
-  degrees of freedom;
+  degrees of freedom (and the position 0's score advantage, a difference of two such ratios);
 - unpaired variants (different deals): Welch's interval (``scipy.stats.ttest_ind``,
   ``equal_var=False``);
 - the same over blocks of deal sets, the clusters of a run without per-deal rows
@@ -87,13 +87,24 @@ def two_variants(folder: Path, deal_sets: int, *, same_deals: bool = True,
     return write_run(folder, pl.concat([first, second]), pl.concat(stats_frames))
 
 
-def per_deal_set(folder: Path, variant_hash: str, column: str) -> np.ndarray:
-    """Strategy a's mean ``column`` (score or win) in each deal set of one variant, in deal-set
-    order, from the raw rows of the run's games."""
-    games = pl.read_parquet(folder / "games" / "*.parquet")
-    return (games.filter((pl.col("variant_hash") == variant_hash) & (pl.col("strategy") == "a"))
-            .group_by("deal_set").agg(pl.col(column).cast(pl.Float64).mean())
-            .sort("deal_set")[column].to_numpy())
+#: per deal set, the value of each linear statistic tested, from the raw rows of ``games``
+#: (``position``: the seat counted from the first dealer)
+PER_DEAL_SET = {
+    "mean_score[a]": pl.col("score").filter(pl.col("strategy") == "a").mean(),
+    "win_rate[a]": pl.col("winner").filter(pl.col("strategy") == "a").mean(),
+    "seat_advantage[0]": (pl.col("score").filter(pl.col("position") == 0).mean()
+                          - pl.col("score").mean()),
+}
+
+
+def per_deal_set(folder: Path, variant_hash: str, statistic: str) -> np.ndarray:
+    """The value of ``statistic`` (a key of ``PER_DEAL_SET``) in each deal set of one variant, in
+    deal-set order, from the raw rows of the run's games."""
+    games = pl.read_parquet(folder / "games" / "*.parquet").with_columns(
+        pl.col("score").cast(pl.Float64), pl.col("winner").cast(pl.Float64),
+        ((pl.col("seat") - pl.col("first_dealer")) % pl.col("players")).alias("position"))
+    return (games.filter(pl.col("variant_hash") == variant_hash).group_by("deal_set")
+            .agg(PER_DEAL_SET[statistic].alias("value")).sort("deal_set")["value"].to_numpy())
 
 
 def per_block(folder: Path, variant_hash: str) -> np.ndarray:
@@ -147,19 +158,19 @@ def assert_paired(row: dict, baseline: np.ndarray, other: np.ndarray) -> None:
 
 
 @pytest.mark.parametrize("clusters", CLUSTER_COUNTS)
-@pytest.mark.parametrize(("statistic", "column"), [("mean_score[a]", "score"),
-                                                   ("win_rate[a]", "winner")])
+@pytest.mark.parametrize("statistic", list(PER_DEAL_SET))
 def test_a_paired_difference_is_the_paired_t_interval(
-        tmp_path: Path, clusters: int, statistic: str, column: str) -> None:
-    """Two variants on the same deals: the difference of a strategy's mean score (or win rate)
-    and its interval are ``ttest_rel``'s on the per-deal-set values, and each variant's value
-    and interval ``ttest_1samp``'s."""
+        tmp_path: Path, clusters: int, statistic: str) -> None:
+    """Two variants on the same deals: the difference of a strategy's mean score (or win rate,
+    or position 0's score advantage) and its interval are ``ttest_rel``'s on the per-deal-set
+    values, and each variant's value and interval ``ttest_1samp``'s."""
     folder = two_variants(tmp_path / "run", clusters)
     comparison = compare([folder])
-    baseline = per_deal_set(folder, BASELINE_HASH, column)
-    other = per_deal_set(folder, OTHER_HASH, column)
+    baseline = per_deal_set(folder, BASELINE_HASH, statistic)
+    other = per_deal_set(folder, OTHER_HASH, statistic)
     row = table_row(comparison, statistic)
     assert row["design"] == "paired" and row["deal_sets"] == clusters
+    assert row["games_per_deal_set"] == 4  # the four rotations of a duplicate run
     assert_paired(row, baseline, other)
     assert_estimate(value_row(comparison, statistic, "synthetic"), baseline)
     assert_estimate(value_row(comparison, statistic, "other"), other)
@@ -171,8 +182,8 @@ def test_an_unpaired_difference_is_welchs_interval(tmp_path: Path, clusters: int
     (``ttest_ind`` with ``equal_var=False``) on the per-deal-set means."""
     folder = two_variants(tmp_path / "run", clusters, same_deals=False)
     row = table_row(compare([folder]), "mean_score[a]")
-    baseline = per_deal_set(folder, BASELINE_HASH, "score")
-    other = per_deal_set(folder, OTHER_HASH, "score")
+    baseline = per_deal_set(folder, BASELINE_HASH, "mean_score[a]")
+    other = per_deal_set(folder, OTHER_HASH, "mean_score[a]")
     test = stats.ttest_ind(other, baseline, equal_var=False)
     expected = test.confidence_interval(LEVEL)
     assert row["design"] == "welch"
