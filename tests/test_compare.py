@@ -505,17 +505,24 @@ def test_two_runs_of_one_variant_are_told_apart_by_their_run(tmp_path: Path) -> 
 
 def test_the_spread_of_final_scores_is_their_standard_deviation(tmp_path: Path) -> None:
     """``score_sd`` is the standard deviation (over all seat-games, ddof 0) of the final
-    scores: exactly 0 when every score is the same, ``np.std`` of the scores otherwise."""
+    scores: exactly 0 when every score is the same, ``np.std`` of the scores otherwise; and when
+    every score is the same, the better of the pair is ahead in half of the games (a tie counts
+    a half)."""
     stats = synthetic_deal_stats(4, seed=1)[0]
     flat = write_run(tmp_path / "flat", synthetic_games(5, seed=1, noise_sd=0.0, base=7.0),
                      stats)
     noisy_games = synthetic_games(5, seed=1, noise_seed=3)
     noisy = write_run(tmp_path / "noisy", noisy_games, stats)
-    values = compare([flat, noisy]).values.filter(pl.col("statistic") == "score_sd")
-    by_variant = dict(zip(values["variant"], values["value"], strict=True))
+    values = compare([flat, noisy]).values
+    spread = values.filter(pl.col("statistic") == "score_sd")
+    by_variant = dict(zip(spread["variant"], spread["value"], strict=True))
     assert by_variant["flat: synthetic"] == 0.0
     assert by_variant["noisy: synthetic"] == pytest.approx(
         np.std(noisy_games["score"].to_numpy()), rel=1e-9)
+    # every game of the flat run is a tie between the pair: each counts a half for "ahead"
+    ahead = values.filter((pl.col("statistic") == "better_ahead")
+                          & (pl.col("variant") == "flat: synthetic"))["value"]
+    assert ahead.to_list() == [0.5]
 
 
 def test_two_variants_asking_one_question_are_answered_in_one_sentence(tmp_path: Path) -> None:
