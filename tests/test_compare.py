@@ -492,6 +492,20 @@ def test_the_table_prints_a_share_with_its_percent_sign() -> None:
     assert shown.schema["difference"].is_numeric()
 
 
+def test_the_table_shows_a_shares_difference_and_interval_in_percentage_points() -> None:
+    """A share's difference and the ends of its shown interval are 100 times the comparison's
+    (percentage points); another statistic's are the comparison's own."""
+    comparison = compare([_two_variants(60, seed=4, deal_rows=True)])
+    shown = display_table(comparison)
+    for statistic, scale in (("win_rate[a]", 100.0), ("mean_score[a]", 1.0)):
+        row = _row(comparison, statistic)
+        printed = shown.filter(pl.col("statistic") == statistic).row(0, named=True)
+        assert (printed["difference"], printed["difference_low"],
+                printed["difference_high"]) == pytest.approx(
+            (scale * row["difference"], scale * row["shown_low"], scale * row["shown_high"]),
+            rel=1e-12)
+
+
 def test_two_runs_of_one_variant_are_told_apart_by_their_run(tmp_path: Path) -> None:
     """Two runs of a variant of the same name: each unit is labelled with its run's label, in
     the table and the values."""

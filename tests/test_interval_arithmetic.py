@@ -213,6 +213,54 @@ def test_a_difference_over_blocks_of_deal_sets_is_the_paired_t_interval(
     assert_estimate(value_row(comparison, "points_per_deal", "other"), other)
 
 
+def test_two_runs_of_more_than_256_deal_sets_are_paired_block_by_block(tmp_path: Path) -> None:
+    """Two runs (two manifests) of the same 300 deal sets, without per-deal rows: their blocks
+    hold the same deal sets, so the deal-level difference is paired over the 64 blocks (the
+    runs' sizes compared by value: 300 is not an interned integer)."""
+    folders = []
+    for index, variant_hash in enumerate((BASELINE_HASH, OTHER_HASH)):
+        games = synthetic_games(300, seed=1, noise_seed=index + 1, variant=f"v{index}",
+                                variant_hash=variant_hash)
+        _, deals = synthetic_deal_stats(300, hand_sizes=(3,), seed=1, noise_seed=index + 1,
+                                        variant_hash=variant_hash)
+        folders.append(write_run(tmp_path / f"run{index}", games, deal_stats_from_deals(deals)))
+    row = table_row(compare(folders), "points_per_deal")
+    assert row["design"] == "paired, blocks of deal sets" and row["df"] == DEAL_BLOCKS - 1
+
+
+@pytest.mark.parametrize("clusters", CLUSTER_COUNTS)
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_seat_deals_of_a_run_without_blocks_are_the_t_interval_with_the_design_effect(
+        tmp_path: Path, clusters: int, duplicate: bool) -> None:
+    """A run written before blocks of deal sets (``deal_stats`` without ``deal_block``): each
+    seat-deal is an observation, and the mean deal points of a seat has the t interval of the n
+    seat-deals' points with n / S observations, S the games of a deal set (the design effect of
+    duplicate replays): ``ttest_1samp``'s without duplicates, and
+    mean ± t(n/S - 1)·sd·sqrt(S/n) with the four rotations."""
+    games = synthetic_games(clusters, duplicate=duplicate, seed=1)
+    other = synthetic_games(clusters, duplicate=duplicate, seed=2, variant="other",
+                            variant_hash=OTHER_HASH)
+    other = other.with_columns(pl.col("game_id") + games["game_id"].max() + 1)
+    frames = [synthetic_deal_stats(clusters, hand_sizes=(3, 5), seed=seed, variant_hash=hash_)[1]
+              for seed, hash_ in ((1, BASELINE_HASH), (2, OTHER_HASH))]
+    sums = pl.concat([deal_stats_from_deals(frame, blocks=False) for frame in frames])
+    folder = write_run(tmp_path / "old", pl.concat([games, other]), sums)
+    row = value_row(compare([folder]), "points_per_deal", "synthetic")
+    points = frames[0]["points"].cast(pl.Float64).to_numpy()
+    replays = 4 if duplicate else 1
+    observations = len(points) / replays
+    half = (stats.t.ppf(0.975, observations - 1) * points.std(ddof=1)
+            * np.sqrt(replays / len(points)))
+    assert row["unit_of"] == "seat-deals" and row["units"] == observations
+    assert row["value"] == pytest.approx(points.mean(), rel=TOLERANCE)
+    assert (row["value_low"], row["value_high"]) == pytest.approx(
+        (points.mean() - half, points.mean() + half), rel=TOLERANCE)
+    if not duplicate:
+        expected = stats.ttest_1samp(points, 0.0).confidence_interval(LEVEL)
+        assert (row["value_low"], row["value_high"]) == pytest.approx(
+            (expected.low, expected.high), rel=TOLERANCE)
+
+
 # -- intervals.py: the building blocks ------------------------------------------------------------
 
 
