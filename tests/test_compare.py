@@ -564,3 +564,41 @@ def test_two_variants_asking_one_question_are_answered_in_one_sentence(tmp_path:
     assert first.count("Does the dealer's hook matter?") == 1
     assert re.search(r"against always, the dealer's deal points minus the other seats' is .* "
                      r"under off .*; and .* under from-4 ", first), first
+
+
+def test_the_html_table_sets_the_numbers_as_numbers(tmp_path: Path) -> None:
+    """compare.html's table of every statistic: the values and the difference with its interval
+    are numbers (class ``num``, set right-aligned), the names, unit, verdict words and design
+    text (class ``text``)."""
+    from raspis.analysis.compare import write_comparison
+
+    stats = synthetic_deal_stats(4, seed=1)[0]
+    first = write_run(tmp_path / "first", synthetic_games(5, seed=1), stats)
+    second = write_run(tmp_path / "second", synthetic_games(5, seed=1, noise_seed=3), stats)
+    write_comparison(compare([first, second]), tmp_path / "out")
+    html = (tmp_path / "out" / "compare.html").read_text()
+    table = html[html.index('<table data-table="compare">'):]
+    table = table[:table.index("</table>")]
+    headers = re.findall(r"<th>([^<]*)</th>", table)
+    assert headers == ["statistic", "variant", "baseline_value", "value", "difference [CI]",
+                       "unit", "measurable", "role", "design"]
+    numbers = {"baseline_value", "value", "difference [CI]"}
+    expected = ["num" if header in numbers else "text" for header in headers]
+    rows = [re.findall(r'<td class="(\w+)">', row) for row in re.findall(r"<tr>(.*?)</tr>", table)]
+    full = [row for row in rows if len(row) == len(headers)]
+    assert full and all(row == expected for row in full)
+
+
+def test_a_game_with_two_first_places_is_a_tie(tmp_path: Path) -> None:
+    """``tie_share`` counts the games whose first place is shared: two strategies always level
+    ahead of the other two tie every game (share 1), four different scores never (share 0)."""
+    stats = synthetic_deal_stats(4, seed=1)[0]
+    level = write_run(tmp_path / "level", synthetic_games(
+        5, seed=1, noise_sd=0.0, strategy_effect={"a": 10.0, "b": 10.0, "c": 0.0, "d": -5.0}),
+        stats)
+    apart = write_run(tmp_path / "apart", synthetic_games(
+        5, seed=1, noise_sd=0.0, strategy_effect={"a": 10.0, "b": 5.0, "c": 0.0, "d": -5.0}),
+        stats)
+    values = compare([level, apart]).values.filter(pl.col("statistic") == "tie_share")
+    assert dict(zip(values["variant"], values["value"], strict=True)) == {
+        "level: synthetic": 1.0, "apart: synthetic": 0.0}
