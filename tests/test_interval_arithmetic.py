@@ -36,10 +36,13 @@ import pytest
 from raspis.analysis.compare import compare
 from raspis.analysis.intervals import (
     cluster_ratio,
+    clustered_wilson,
     mean_interval_from_moments,
+    needed_deal_sets,
     ratio_interval,
     t_quantile,
     welch_difference,
+    wilson_interval,
 )
 from raspis.analysis.synthetic import HASH as BASELINE_HASH
 from raspis.analysis.synthetic import (
@@ -336,3 +339,33 @@ def test_welchs_difference_is_scipys(size: int) -> None:
     assert (result["low"][0], result["high"][0]) == pytest.approx((expected.low, expected.high),
                                                                   rel=TOLERANCE)
     assert result["p_value"][0] == pytest.approx(test.pvalue, rel=1e-6)
+
+
+@pytest.mark.parametrize("size", CLUSTER_COUNTS)
+def test_a_clustered_proportion_is_wilsons_interval_at_the_effective_size(size: int) -> None:
+    """Clusters of unequal size with successes in each: the clustered Wilson interval is the
+    Wilson interval at the effective sample size p(1-p)/se², se the documented linearisation
+    standard error, computed here in numpy."""
+    generator = np.random.default_rng([size, 6])
+    trials = generator.integers(2, 12, size).astype(float)
+    successes = np.minimum(generator.binomial(trials.astype(int), 0.3), trials - 1)
+    successes[0] = 1.0  # a proportion strictly between 0 and 1
+    frame = pl.DataFrame({"cluster": np.arange(size), "y": successes, "m": trials})
+    result = clustered_wilson(frame.select(cluster_ratio(["cluster"], "y", "m")), "share")
+    share = successes.sum() / trials.sum()
+    variance = size / (size - 1) * ((successes - share * trials) ** 2).sum() / trials.sum() ** 2
+    effective = share * (1 - share) / variance
+    low, high = wilson_interval(share * effective, effective)
+    assert result["share"][0] == pytest.approx(share, rel=TOLERANCE)
+    assert (result["share_low"][0], result["share_high"][0]) == pytest.approx(
+        (float(low), float(high)), rel=TOLERANCE)
+
+
+@pytest.mark.parametrize(("clusters", "standard_error", "difference"),
+                         [(3, 2.0, 1.0), (5, 0.5, -3.0), (30, 1.2, 0.4), (30, 3.0, 2.0)])
+def test_the_deal_sets_a_difference_needs_follow_the_power_formula(
+        clusters: int, standard_error: float, difference: float) -> None:
+    """D·((z(0.975) + z(0.8))·se/|d|)², rounded up, with scipy's normal quantiles."""
+    z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
+    expected = np.ceil(clusters * (z * standard_error / abs(difference)) ** 2)
+    assert needed_deal_sets(clusters, standard_error, difference) == expected
