@@ -62,6 +62,19 @@ def test_a_sound_run_verifies_and_records_every_shards_checksum(sound: Path) -> 
         assert contents == {"rows": 8, "game_ids": [ids.min(), ids.max()]}
 
 
+def test_a_sound_run_without_deal_rows_verifies(tmp_path: Path) -> None:
+    """A run that writes no per-deal rows: its games and deal_stats shards are the plan's, and
+    verify finds it sound (no shard file taken for an unexpected one)."""
+    from dataclasses import replace
+
+    _run(tmp_path / "run", replace(CONFIG, deal_rows=False))
+    assert not (tmp_path / "run" / "deals").exists() or not any(
+        (tmp_path / "run" / "deals").iterdir())
+    report = verify_run(tmp_path / "run")
+    assert report.ok, report.problems
+    assert report.shards_ok == report.shards == 3
+
+
 def test_a_manifest_whose_shard_record_was_edited_is_named(sound: Path, tmp_path: Path) -> None:
     run = _copy(sound, tmp_path / "contents")
     manifest = json.loads((run / MANIFEST).read_text())
