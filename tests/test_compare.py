@@ -602,3 +602,30 @@ def test_a_game_with_two_first_places_is_a_tie(tmp_path: Path) -> None:
     values = compare([level, apart]).values.filter(pl.col("statistic") == "tie_share")
     assert dict(zip(values["variant"], values["value"], strict=True)) == {
         "level: synthetic": 1.0, "apart: synthetic": 0.0}
+
+
+@pytest.mark.parametrize(("difference", "direction"), [(0.02, "higher"), (-0.02, "lower")])
+def test_a_shares_direction_is_said_when_the_answer_depends_on_the_players(
+        difference: float, direction: str) -> None:
+    """The headline of a question whose statistic is a share, measurable under one lineup only
+    ("It depends"): a difference of 2 percentage points (0.02 as a share, below one unit) is
+    said "higher" when positive and "lower" when negative. The comparison's table is written
+    here by hand with the columns ``headline`` reads."""
+    from raspis.analysis.compare import Comparison, headline
+
+    lineups = ["a, b", "c, d"]
+    rows = [{"statistic": "made_share", "label": "the share of bids made",
+             "unit": "(share of bids)", "baseline": "base", "variant": "other",
+             "lineup": lineup, "role": "question", "difference": value,
+             "shown_low": value - 0.01, "shown_high": value + 0.01, "measurable": measurable}
+            for lineup, value, measurable in ((lineups[0], difference, True),
+                                              (lineups[1], -0.004, False))]
+    comparison = Comparison(
+        units=[], table=pl.DataFrame(rows), values=pl.DataFrame(), lineups=lineups,
+        questions=[{"baseline": "base", "variant": "other", "lineup": lineup, "changes": [],
+                    "topic": None} for lineup in lineups])
+    said = headline(comparison, "Do the rules change the share of bids made?")
+    assert said.startswith("It depends: against base, the share of bids made is under other "
+                           f"{direction} with a, b (2.00 [")
+    assert "but not measurably different with c, d (-0.400 [" in said
+    assert said.endswith(" percentage points.")
