@@ -73,6 +73,30 @@ def test_a_sound_run_without_deal_rows_verifies(tmp_path: Path) -> None:
     report = verify_run(tmp_path / "run")
     assert report.ok, report.problems
     assert report.shards_ok == report.shards == 3
+    # without its (empty) deals folder, the tables after it are still looked through
+    if (tmp_path / "run" / "deals").exists():
+        (tmp_path / "run" / "deals").rmdir()
+    assert verify_run(tmp_path / "run").ok
+    (tmp_path / "run" / "deal_stats" / ".s000.parquet.tmp").write_bytes(b"")
+    assert "is a leftover temporary file" in _problems(tmp_path / "run")
+
+
+@pytest.mark.parametrize("edit", ["no config", "variants not a list", "an unknown option"])
+def test_verify_says_when_a_manifest_has_no_usable_config(sound: Path, tmp_path: Path,
+                                                         edit: str) -> None:
+    """A manifest whose configuration cannot be read (missing, of the wrong type, with an option
+    raspis does not know) is said to describe no shards; verify checks the files present and
+    never raises."""
+    run = _copy(sound, tmp_path / "manifest")
+    manifest = json.loads((run / MANIFEST).read_text())
+    if edit == "no config":
+        del manifest["config"]
+    elif edit == "variants not a list":
+        manifest["config"]["variants"] = 5
+    else:
+        manifest["config"]["colour"] = "blue"
+    (run / MANIFEST).write_text(json.dumps(manifest))
+    assert "does not describe its shards (no usable config)" in _problems(run)
 
 
 def test_a_manifest_whose_shard_record_was_edited_is_named(sound: Path, tmp_path: Path) -> None:
