@@ -97,6 +97,10 @@ def test_verify_says_when_a_manifest_has_no_usable_config(sound: Path, tmp_path:
         manifest["config"]["colour"] = "blue"
     (run / MANIFEST).write_text(json.dumps(manifest))
     assert "does not describe its shards (no usable config)" in _problems(run)
+    # the files present are still read: one that is not Parquet is named
+    broken = sorted((run / "games").iterdir())[0]
+    broken.write_bytes(b"not parquet")
+    assert str(broken) in _problems(run)
 
 
 def test_a_manifest_whose_shard_record_was_edited_is_named(sound: Path, tmp_path: Path) -> None:
@@ -144,6 +148,8 @@ def test_a_shard_of_another_run_or_shard_copied_in_is_named(sound: Path, tmp_pat
     for table in ("games", "deal_stats", "deals"):  # the whole shard, from a run with another seed
         (run / table / first.name).write_bytes((other / table / first.name).read_bytes())
     assert "holds other games than shard" in _problems(run)
+    # named once, as holding other games (its checksums are not judged again), and not sound
+    assert "checksums differ" not in _problems(run) and verify_run(run).shards_ok == 2
     run = _copy(sound, tmp_path / "twice")
     for table in ("games", "deal_stats", "deals"):  # a shard of the same run over its neighbour
         (run / table / second.name).write_bytes((run / table / first.name).read_bytes())
@@ -252,6 +258,42 @@ def test_verify_replay_names_the_games_hidden_state_decided(sound: Path, tmp_pat
     assert re.search(r"game \d+ \(shard v00-s\d{3}-b\d{6}|game \d+ \(shard v00-b\d{6}",
                      result.output)
     assert "plays differently from its stored rows" in result.output
+
+
+def test_verify_replay_goes_on_past_a_missing_shard_and_names_the_game(
+        sound: Path, tmp_path: Path) -> None:
+    """Replaying every game of a run whose first shard's games file is gone and one of whose
+    games was edited in its last shard: the missing file is named, and the other shards are
+    still compared, the edited game named with its own deal set and seating."""
+    from raspis.tournament.verify import replay_games
+
+    run = _copy(sound, tmp_path / "edited")
+    shards = sorted((run / "games").iterdir())
+    shards[0].unlink()
+    games = pl.read_parquet(shards[-1])
+    edited = games.sort("game_id").row(games.height - 1, named=True)
+    games.with_columns(pl.when(pl.col("game_id") == edited["game_id"]).then(
+        pl.col("score") + 1).otherwise(pl.col("score")).alias("score")).write_parquet(shards[-1])
+    problems = replay_games(run, 6)
+    assert any(f"{shards[0]} is missing" in problem for problem in problems), problems
+    assert any(problem.startswith(
+        f"game {edited['game_id']} (shard {shards[-1].stem}, deal set {edited['deal_set']}, "
+        f"seating {edited['seating']}) plays differently") for problem in problems), problems
+    assert len(problems) == 2
+
+
+def test_verify_counts_the_missing_shard_files_it_does_not_name(tmp_path: Path) -> None:
+    """A run of 8 one-game shards whose shard files (three tables each) are all gone: the first
+    20 missing files are named, and the other 4 counted."""
+    from dataclasses import replace
+
+    _run(tmp_path / "run", replace(CONFIG, games=8, shard_size=1, deal_rows=True))
+    for path in (tmp_path / "run").glob("*/*.parquet"):
+        path.unlink()
+    problems = verify_run(tmp_path / "run").problems
+    assert sum(problem.endswith("is missing (shard not played or lost)") or
+               " is missing (shard " in problem for problem in problems) == 20
+    assert "... and 4 more shard files are missing" in problems
 
 
 @pytest.mark.parametrize("where", ["import", "__init__"])
