@@ -1,6 +1,8 @@
-"""The guards of a shard's task (``tournament.task``), one function at a time: which of a
-variant's options a strategy changed (``changed_keys``, what a voided game's error names), and the
-refusal to play a shard whose ``strong`` table differs from the run's (``check_strong_table``).
+"""The identity and guards of a shard's task (``tournament.task``), one function at a time: the
+run-unique game ids (``game_id``), the one variant object a process builds for a task's options
+(``shard_variant``), which of a variant's options a strategy changed (``changed_keys``, what a
+voided game's error names), and the refusal to play a shard whose ``strong`` table differs from
+the run's (``check_strong_table``).
 
 ``tests/test_hostile.py`` and ``tests/test_strong_fit_on_demand.py`` check both through whole
 tournaments (a strategy that writes into the variant, a worker without the run's fitted table);
@@ -14,7 +16,13 @@ from types import SimpleNamespace
 
 import pytest
 from raspis.engine import load_variant
-from raspis.tournament.task import ShardTask, changed_keys, check_strong_table
+from raspis.tournament.task import (
+    ShardTask,
+    changed_keys,
+    check_strong_table,
+    game_id,
+    shard_variant,
+)
 
 
 class Unreadable:
@@ -64,3 +72,28 @@ def test_a_shard_is_refused_where_strong_would_bid_with_another_table(
         check_strong_table(task_with_table(run_table))
     check_strong_table(task_with_table("b-table"))
     check_strong_table(task_with_table(""))
+
+
+def test_game_ids_number_every_game_of_a_run_once() -> None:
+    """Over 2 variants, 3 seatings and 5 deal sets, the game ids are 0 to 29, each once: the
+    variant, then the seating, then the deal set (as scalars and as arrays)."""
+    import numpy as np
+
+    ids = []
+    for variant in range(2):
+        task = SimpleNamespace(variant_index=variant, seating_count=3, total_deal_sets=5)
+        for seating in range(3):
+            for deal_set in range(5):
+                ids.append(game_id(task, deal_set, seating))
+        deal_sets, seatings = np.meshgrid(np.arange(5), np.arange(3))
+        assert game_id(task, deal_sets.ravel(), seatings.ravel()).tolist() == ids[-15:]
+    assert ids == list(range(30))
+
+
+def test_a_process_builds_one_variant_for_the_same_options_in_any_order() -> None:
+    """``shard_variant`` gives the very same object for the same options, whatever the order of
+    their keys (strategies cache what they derive from a variant object)."""
+    options = load_variant("classic").model_dump(mode="json")
+    reordered = dict(reversed(list(options.items())))
+    assert list(reordered) != list(options)
+    assert shard_variant(options) is shard_variant(reordered)
