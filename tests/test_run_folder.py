@@ -110,6 +110,7 @@ def test_a_manifest_whose_shard_record_was_edited_is_named(sound: Path, tmp_path
     manifest["contents"][shard]["rows"] = 4
     (run / MANIFEST).write_text(json.dumps(manifest))
     assert f"does not hold what the manifest recorded of shard {shard}" in _problems(run)
+    assert verify_run(run).shards_ok == 2  # that shard is not counted sound
 
 
 def test_a_second_run_into_a_locked_folder_is_refused_naming_the_holder(tmp_path: Path) -> None:
