@@ -71,7 +71,7 @@ RUFF := ruff==0.8.6
 
 lint: $(STAMP)
 	$(BIN)/python -m pip install --quiet '$(RUFF)'
-	$(BIN)/ruff check raspis cli engine strategies analysis tests tournament benchmarks
+	$(BIN)/ruff check raspis cli engine strategies analysis tests tournament benchmarks mutation
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -17,7 +17,8 @@ the process that plays the game never imports the strategy's module.
   big-endian length and at most ``FRAME_LIMIT`` bytes of UTF-8 JSON; a legal action is its index
   in the observation's legal actions, so the parent applies the engine's own object. The parent
   reads with those limits; an answer that breaks them (a bad length, bytes that are not JSON, an
-  unknown kind) stops the child and faults the game.
+  unknown kind, an index other than 0 to n-1 for n legal actions: ``index_problem``) stops the
+  child and faults the game.
 - **Limits.** Before the strategy is imported the child drops to ``ADDRESS_SPACE`` bytes of
   address space, ``FILE_SIZE`` bytes a file, no core dumps and ``PROCESS_MARGIN`` more processes
   than its user runs (``RLIMIT_NPROC`` counts every process and thread of the user, and the kernel
@@ -404,9 +405,12 @@ class IsolatedStrategy(Strategy):
         answer = self._ask(("act", observation._replace(variant=None)))
         legal = observation.legal_actions
         if answer["kind"] == "action":
-            index = answer.get("index")
-            self._expect(type(index) is int and 0 <= index < len(legal), answer)
-            return legal[index]
+            problem = index_problem(answer, len(legal))
+            if problem is not None:
+                self.close()
+                raise RuntimeError(f"the isolated strategy's process broke the protocol: {problem};"
+                                   " it was stopped")
+            return legal[answer["index"]]
         self._expect(answer["kind"] == "illegal", answer)
         if "action" in answer:
             action = decode_action(answer["action"])
@@ -421,6 +425,26 @@ class IsolatedStrategy(Strategy):
             self.close()
         except Exception:  # noqa: BLE001 - interpreter shutdown
             pass
+
+
+def index_problem(answer: dict[str, Any], count: int) -> str | None:
+    """Why an ``action`` answer does not name one of ``count`` legal actions by its index, or
+    None when it does: the index must be a JSON integer from 0 to ``count - 1``. A negative one
+    is refused too (Python's ``legal[-1]`` would take the last action: legal, but not the answer
+    the protocol allows), as are ``true`` and ``1.0``."""
+    if "index" not in answer:
+        return "its action answer names no index"
+    index = answer["index"]
+    if type(index) is not int:
+        return (f"its action index {cut_message(json.dumps(index), TEXT_LIMIT)} is not an "
+                "integer")
+    if index < 0:
+        return (f"its action index {index} is negative; the {count} legal actions are numbered "
+                f"0 to {count - 1}")
+    if index >= count:
+        return (f"its action index {cut_message(str(index), TEXT_LIMIT)} is past the last legal "
+                f"action; the {count} legal actions are numbered 0 to {count - 1}")
+    return None
 
 
 def _close_all() -> None:

@@ -5,6 +5,7 @@ do. Paths they write to come from environment variables the child inherits."""
 
 from __future__ import annotations
 
+import json
 import mmap
 import os
 import pickle
@@ -78,6 +79,37 @@ class RawBot(Strategy):
         if self.payload == "truncated":
             os._exit(0)
         return observation.legal_actions[0]
+
+
+#: the malformed index answers ``IndexBot`` writes, by name: each maps the number of legal
+#: actions to the answer (a JSON object) that names none of them
+INDEX_ANSWERS = {
+    "negative": lambda count: {"kind": "action", "index": -1},
+    "most-negative": lambda count: {"kind": "action", "index": -count},
+    "one-past": lambda count: {"kind": "action", "index": count},
+    "far-past": lambda count: {"kind": "action", "index": 2**70},
+    "float": lambda count: {"kind": "action", "index": 0.0},
+    "true": lambda count: {"kind": "action", "index": True},
+    "text": lambda count: {"kind": "action", "index": "0"},
+    "null": lambda count: {"kind": "action", "index": None},
+    "list": lambda count: {"kind": "action", "index": [0]},
+    "missing": lambda count: {"kind": "action"},
+}
+
+
+class IndexBot(Strategy):
+    """Answers its first decision with a well-framed ``action`` answer whose index names no legal
+    action (``answer``, a key of ``INDEX_ANSWERS``), and ends its process: a parent that took the
+    answer would fault the game at the seat's next decision instead, with another message."""
+
+    name = "indexbot"
+    parameters = {"answer": Parameter(str, "negative",
+                                      "which index: " + ", ".join(INDEX_ANSWERS))}
+
+    def act(self, observation):  # noqa: ANN001, ANN201, D102
+        answer = INDEX_ANSWERS[self.answer](len(observation.legal_actions))
+        os.write(_out(), _frame(json.dumps(answer).encode()))
+        os._exit(0)
 
 
 class SpinBot(Strategy):

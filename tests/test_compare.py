@@ -506,3 +506,142 @@ def test_the_table_prints_a_share_with_its_percent_sign() -> None:
         assert all(re.fullmatch(r"-?\d+(\.\d+)?%", text) for text in shares[column]), shares
         assert not any(text.endswith("%") for text in others[column])
     assert shown.schema["difference"].is_numeric()
+
+
+def test_the_table_shows_a_shares_difference_and_interval_in_percentage_points() -> None:
+    """A share's difference and the ends of its shown interval are 100 times the comparison's
+    (percentage points); another statistic's are the comparison's own."""
+    comparison = compare([_two_variants(60, seed=4, deal_rows=True)])
+    shown = display_table(comparison)
+    for statistic, scale in (("win_rate[a]", 100.0), ("mean_score[a]", 1.0)):
+        row = _row(comparison, statistic)
+        printed = shown.filter(pl.col("statistic") == statistic).row(0, named=True)
+        assert (printed["difference"], printed["difference_low"],
+                printed["difference_high"]) == pytest.approx(
+            (scale * row["difference"], scale * row["shown_low"], scale * row["shown_high"]),
+            rel=1e-12)
+
+
+def test_two_runs_of_one_variant_are_told_apart_by_their_run(tmp_path: Path) -> None:
+    """Two runs of a variant of the same name: each unit is labelled with its run's label, in
+    the table and the values."""
+    stats = synthetic_deal_stats(4, seed=1)[0]
+    first = write_run(tmp_path / "first", synthetic_games(5, seed=1), stats)
+    second = write_run(tmp_path / "second", synthetic_games(5, seed=1, noise_seed=3), stats)
+    comparison = compare([first, second])
+    assert [unit.label for unit in comparison.units] == ["first: synthetic", "second: synthetic"]
+    assert set(comparison.values["variant"]) == {"first: synthetic", "second: synthetic"}
+
+
+def test_the_spread_of_final_scores_is_their_standard_deviation(tmp_path: Path) -> None:
+    """``score_sd`` is the standard deviation (over all seat-games, ddof 0) of the final
+    scores: exactly 0 when every score is the same, ``np.std`` of the scores otherwise; and when
+    every score is the same, the better of the pair is ahead in half of the games (a tie counts
+    a half)."""
+    stats = synthetic_deal_stats(4, seed=1)[0]
+    flat = write_run(tmp_path / "flat", synthetic_games(5, seed=1, noise_sd=0.0, base=7.0),
+                     stats)
+    noisy_games = synthetic_games(5, seed=1, noise_seed=3)
+    noisy = write_run(tmp_path / "noisy", noisy_games, stats)
+    values = compare([flat, noisy]).values
+    spread = values.filter(pl.col("statistic") == "score_sd")
+    by_variant = dict(zip(spread["variant"], spread["value"], strict=True))
+    assert by_variant["flat: synthetic"] == 0.0
+    assert by_variant["noisy: synthetic"] == pytest.approx(
+        np.std(noisy_games["score"].to_numpy()), rel=1e-9)
+    # every game of the flat run is a tie between the pair: each counts a half for "ahead"
+    ahead = values.filter((pl.col("statistic") == "better_ahead")
+                          & (pl.col("variant") == "flat: synthetic"))["value"]
+    assert ahead.to_list() == [0.5]
+
+
+def test_two_variants_asking_one_question_are_answered_in_one_sentence(tmp_path: Path) -> None:
+    """A baseline and two variants that each change the hook: the answer's first line asks the
+    question once and states both variants' differences, the last joined by "; and "."""
+    from raspis.analysis.compare import answer
+
+    hashes = ("1" * 16, "2" * 16, "3" * 16)
+    names, hooks = ("always", "off", "from-4"), ("always", "off", "from_deal")
+    games, stats = [], []
+    for index, (variant_hash, name) in enumerate(zip(hashes, names, strict=True)):
+        frame = synthetic_games(40, duplicate=True, card_sd=60.0, seed=4, noise_seed=index,
+                                variant=name, variant_hash=variant_hash)
+        games.append(frame.with_columns(pl.col("game_id") + index * frame.height))
+        stats.append(synthetic_deal_stats(160, hand_sizes=(3, 5), seed=4, noise_seed=index,
+                                          dealer_effect=8.0 * index,
+                                          variant_hash=variant_hash)[0])
+    manifest = {"variants": [{"hash": variant_hash, "name": name,
+                              "options": {"bidding": {"hook": hook}, "name": name}}
+                             for variant_hash, name, hook in zip(hashes, names, hooks,
+                                                                 strict=True)]}
+    run = write_run(tmp_path / "hooks", pl.concat(games), pl.concat(stats), manifest=manifest)
+    first = answer(compare([run]))[0]
+    assert first.startswith("Does the dealer's hook matter? ")
+    assert first.count("Does the dealer's hook matter?") == 1
+    assert re.search(r"against always, the dealer's deal points minus the other seats' is .* "
+                     r"under off .*; and .* under from-4 ", first), first
+
+
+def test_the_html_table_sets_the_numbers_as_numbers(tmp_path: Path) -> None:
+    """compare.html's table of every statistic: the values and the difference with its interval
+    are numbers (class ``num``, set right-aligned), the names, unit, verdict words and design
+    text (class ``text``)."""
+    from raspis.analysis.compare import write_comparison
+
+    stats = synthetic_deal_stats(4, seed=1)[0]
+    first = write_run(tmp_path / "first", synthetic_games(5, seed=1), stats)
+    second = write_run(tmp_path / "second", synthetic_games(5, seed=1, noise_seed=3), stats)
+    write_comparison(compare([first, second]), tmp_path / "out")
+    html = (tmp_path / "out" / "compare.html").read_text()
+    table = html[html.index('<table data-table="compare">'):]
+    table = table[:table.index("</table>")]
+    headers = re.findall(r"<th>([^<]*)</th>", table)
+    assert headers == ["statistic", "variant", "baseline_value", "value", "difference [CI]",
+                       "unit", "measurable", "role", "design"]
+    numbers = {"baseline_value", "value", "difference [CI]"}
+    expected = ["num" if header in numbers else "text" for header in headers]
+    rows = [re.findall(r'<td class="(\w+)">', row) for row in re.findall(r"<tr>(.*?)</tr>", table)]
+    full = [row for row in rows if len(row) == len(headers)]
+    assert full and all(row == expected for row in full)
+
+
+def test_a_game_with_two_first_places_is_a_tie(tmp_path: Path) -> None:
+    """``tie_share`` counts the games whose first place is shared: two strategies always level
+    ahead of the other two tie every game (share 1), four different scores never (share 0)."""
+    stats = synthetic_deal_stats(4, seed=1)[0]
+    level = write_run(tmp_path / "level", synthetic_games(
+        5, seed=1, noise_sd=0.0, strategy_effect={"a": 10.0, "b": 10.0, "c": 0.0, "d": -5.0}),
+        stats)
+    apart = write_run(tmp_path / "apart", synthetic_games(
+        5, seed=1, noise_sd=0.0, strategy_effect={"a": 10.0, "b": 5.0, "c": 0.0, "d": -5.0}),
+        stats)
+    values = compare([level, apart]).values.filter(pl.col("statistic") == "tie_share")
+    assert dict(zip(values["variant"], values["value"], strict=True)) == {
+        "level: synthetic": 1.0, "apart: synthetic": 0.0}
+
+
+@pytest.mark.parametrize(("difference", "direction"), [(0.02, "higher"), (-0.02, "lower")])
+def test_a_shares_direction_is_said_when_the_answer_depends_on_the_players(
+        difference: float, direction: str) -> None:
+    """The headline of a question whose statistic is a share, measurable under one lineup only
+    ("It depends"): a difference of 2 percentage points (0.02 as a share, below one unit) is
+    said "higher" when positive and "lower" when negative. The comparison's table is written
+    here by hand with the columns ``headline`` reads."""
+    from raspis.analysis.compare import Comparison, headline
+
+    lineups = ["a, b", "c, d"]
+    rows = [{"statistic": "made_share", "label": "the share of bids made",
+             "unit": "(share of bids)", "baseline": "base", "variant": "other",
+             "lineup": lineup, "role": "question", "difference": value,
+             "shown_low": value - 0.01, "shown_high": value + 0.01, "measurable": measurable}
+            for lineup, value, measurable in ((lineups[0], difference, True),
+                                              (lineups[1], -0.004, False))]
+    comparison = Comparison(
+        units=[], table=pl.DataFrame(rows), values=pl.DataFrame(), lineups=lineups,
+        questions=[{"baseline": "base", "variant": "other", "lineup": lineup, "changes": [],
+                    "topic": None} for lineup in lineups])
+    said = headline(comparison, "Do the rules change the share of bids made?")
+    assert said.startswith("It depends: against base, the share of bids made is under other "
+                           f"{direction} with a, b (2.00 [")
+    assert "but not measurably different with c, d (-0.400 [" in said
+    assert said.endswith(" percentage points.")

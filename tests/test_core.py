@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from raspis.engine.cards import JOKER, JOKER2
 from raspis.engine.core import rules
+from raspis.engine.core.codes import named_call
 
 cards52 = st.integers(min_value=0, max_value=(1 << 52) - 1)
 suits = st.integers(min_value=-1, max_value=3)
@@ -120,3 +122,22 @@ def test_the_shuffle_and_the_first_dealer_follow_their_definitions(
     assert shuffled.tolist() == rng.shuffled(cards, key)
     assert deal.first_dealer(shuffled, players, FIRST_DEALER_CODES[how]) == (
         _first_dealer_by_the_texts(shuffled.tolist(), players, how))
+
+
+def test_the_led_suit_is_the_first_cards_or_a_named_jokers() -> None:
+    """``led_suit_after``: a suit already led stays; otherwise the first ordinary card sets it
+    (its suit is its id // 13: ``engine.cards``' ids are suit * 13 + rank - 2), and so does a Joker
+    declared as a card, as that card would (000's fifth article: «джокер может быть выдан за любую
+    карту»), at any position; a Joker led with a suit (003) sets that suit; a Joker without
+    either leaves it unset."""
+    for card in range(52):
+        suit = card // 13
+        for position in range(4):
+            assert rules.led_suit_after(-1, card, position, 0, -1) == suit
+            for joker in (JOKER, JOKER2):
+                assert rules.led_suit_after(-1, joker, position, named_call(card), -1) == suit
+            assert rules.led_suit_after((suit + 1) % 4, card, position, 0, -1) == (suit + 1) % 4
+    for suit in range(4):
+        assert rules.led_suit_after(-1, JOKER, 0, 0, suit) == suit
+    assert rules.led_suit_after(-1, JOKER, 1, 0, 2) == -1
+    assert rules.led_suit_after(-1, JOKER, 0, 0, -1) == -1

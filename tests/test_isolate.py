@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -36,6 +37,7 @@ from raspis.strategies.isolate import (
     IsolatedStrategy,
     decode_action,
     encode_action,
+    index_problem,
     isolate_specs,
 )
 from raspis.strategies.play import play_game
@@ -205,7 +207,7 @@ def test_an_answer_that_would_run_code_when_unpickled_never_runs(
     ("huge", "announced an answer of 2,147,483,648 bytes"),
     ("truncated", "process ended (exit code 0)"),
     ("kind", "an answer of kind 'surprise' out of place"),
-    ("index", "an answer of kind 'action' out of place or malformed"),
+    ("index", "its action index 9999 is past the last legal action"),
     ("deep", "is not UTF-8 JSON"),
 ])
 def test_raw_bytes_in_the_answer_pipe_fault_the_game(
@@ -223,6 +225,65 @@ def test_raw_bytes_in_the_answer_pipe_fault_the_game(
     finally:
         strategy.close()
     assert not marker.exists()
+
+
+#: ``IndexBot``'s malformed index answers (``isolation_bots.INDEX_ANSWERS``, never imported
+#: here) and the fault each must give: its own message, the legal actions' range where it is about
+#: the range
+MALFORMED_INDICES = {
+    "negative": r"its action index -1 is negative; the (\d+) legal actions are numbered 0 to \d+",
+    "most-negative": r"its action index -(\d+) is negative; the \1 legal actions are numbered",
+    "one-past": r"its action index (\d+) is past the last legal action; the \1 legal actions",
+    "far-past": r"its action index 1180591620717411303424 is past the last legal action",
+    "float": r"its action index 0\.0 is not an integer",
+    "true": r"its action index true is not an integer",
+    "text": r'its action index "0" is not an integer',
+    "null": r"its action index null is not an integer",
+    "list": r"its action index \[0\] is not an integer",
+    "missing": r"its action answer names no index",
+}
+
+
+@pytest.mark.parametrize("kind", list(MALFORMED_INDICES))
+def test_an_isolated_index_outside_the_legal_actions_faults_the_game(kind: str) -> None:
+    """Each malformed index in a well-formed action answer (negative ones included: ``-1`` must
+    not be taken as Python's last legal action) stops the child and faults the game with a
+    message of its own."""
+    strategy = load_strategy(f"isolated+{ISOLATION_BOTS}:IndexBot:answer={kind}")
+    try:
+        record = play_game(load_variant("odessa-short"), 3, 5,
+                           [load_strategy("random"), load_strategy("random"), strategy])
+        assert record.fault is not None and record.fault.kind == "raised", kind
+        assert record.fault.message.startswith(
+            "RuntimeError: the isolated strategy's process broke the protocol: "), (
+            record.fault.message)
+        assert re.search(MALFORMED_INDICES[kind], record.fault.message), record.fault.message
+        assert record.fault.message.endswith("; it was stopped")
+        assert strategy._process is None  # stopped
+    finally:
+        strategy.close()
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 13])
+def test_only_the_indices_of_the_legal_actions_are_accepted(count: int) -> None:
+    """``index_problem`` accepts exactly 0 to count - 1, and says for every other integer
+    whether it is negative or past the end, for every other JSON value that it is no integer."""
+    for index in range(-count - 3, count + 4):
+        problem = index_problem({"kind": "action", "index": index}, count)
+        if 0 <= index < count:
+            assert problem is None, index
+        elif index < 0:
+            assert problem == (f"its action index {index} is negative; the {count} legal actions "
+                               f"are numbered 0 to {count - 1}")
+        else:
+            assert problem == (f"its action index {index} is past the last legal action; the "
+                               f"{count} legal actions are numbered 0 to {count - 1}")
+    for value, shown in ((0.0, "0.0"), (1.5, "1.5"), (True, "true"), (False, "false"),
+                         ("0", '"0"'), (None, "null"), ([0], "[0]"),
+                         ({"index": 0}, '{"index": 0}')):
+        assert index_problem({"kind": "action", "index": value}, count) == (
+            f"its action index {shown} is not an integer")
+    assert index_problem({"kind": "action"}, count) == "its action answer names no index"
 
 
 def test_an_isolated_illegal_answer_faults_as_in_process() -> None:

@@ -62,6 +62,47 @@ def test_a_sound_run_verifies_and_records_every_shards_checksum(sound: Path) -> 
         assert contents == {"rows": 8, "game_ids": [ids.min(), ids.max()]}
 
 
+def test_a_sound_run_without_deal_rows_verifies(tmp_path: Path) -> None:
+    """A run that writes no per-deal rows: its games and deal_stats shards are the plan's, and
+    verify finds it sound (no shard file taken for an unexpected one)."""
+    from dataclasses import replace
+
+    _run(tmp_path / "run", replace(CONFIG, deal_rows=False))
+    assert not (tmp_path / "run" / "deals").exists() or not any(
+        (tmp_path / "run" / "deals").iterdir())
+    report = verify_run(tmp_path / "run")
+    assert report.ok, report.problems
+    assert report.shards_ok == report.shards == 3
+    # without its (empty) deals folder, the tables after it are still looked through
+    if (tmp_path / "run" / "deals").exists():
+        (tmp_path / "run" / "deals").rmdir()
+    assert verify_run(tmp_path / "run").ok
+    (tmp_path / "run" / "deal_stats" / ".s000.parquet.tmp").write_bytes(b"")
+    assert "is a leftover temporary file" in _problems(tmp_path / "run")
+
+
+@pytest.mark.parametrize("edit", ["no config", "variants not a list", "an unknown option"])
+def test_verify_says_when_a_manifest_has_no_usable_config(sound: Path, tmp_path: Path,
+                                                         edit: str) -> None:
+    """A manifest whose configuration cannot be read (missing, of the wrong type, with an option
+    raspis does not know) is said to describe no shards; verify checks the files present and
+    never raises."""
+    run = _copy(sound, tmp_path / "manifest")
+    manifest = json.loads((run / MANIFEST).read_text())
+    if edit == "no config":
+        del manifest["config"]
+    elif edit == "variants not a list":
+        manifest["config"]["variants"] = 5
+    else:
+        manifest["config"]["colour"] = "blue"
+    (run / MANIFEST).write_text(json.dumps(manifest))
+    assert "does not describe its shards (no usable config)" in _problems(run)
+    # the files present are still read: one that is not Parquet is named
+    broken = sorted((run / "games").iterdir())[0]
+    broken.write_bytes(b"not parquet")
+    assert str(broken) in _problems(run)
+
+
 def test_a_manifest_whose_shard_record_was_edited_is_named(sound: Path, tmp_path: Path) -> None:
     run = _copy(sound, tmp_path / "contents")
     manifest = json.loads((run / MANIFEST).read_text())
@@ -69,6 +110,7 @@ def test_a_manifest_whose_shard_record_was_edited_is_named(sound: Path, tmp_path
     manifest["contents"][shard]["rows"] = 4
     (run / MANIFEST).write_text(json.dumps(manifest))
     assert f"does not hold what the manifest recorded of shard {shard}" in _problems(run)
+    assert verify_run(run).shards_ok == 2  # that shard is not counted sound
 
 
 def test_a_second_run_into_a_locked_folder_is_refused_naming_the_holder(tmp_path: Path) -> None:
@@ -107,6 +149,8 @@ def test_a_shard_of_another_run_or_shard_copied_in_is_named(sound: Path, tmp_pat
     for table in ("games", "deal_stats", "deals"):  # the whole shard, from a run with another seed
         (run / table / first.name).write_bytes((other / table / first.name).read_bytes())
     assert "holds other games than shard" in _problems(run)
+    # named once, as holding other games (its checksums are not judged again), and not sound
+    assert "checksums differ" not in _problems(run) and verify_run(run).shards_ok == 2
     run = _copy(sound, tmp_path / "twice")
     for table in ("games", "deal_stats", "deals"):  # a shard of the same run over its neighbour
         (run / table / second.name).write_bytes((run / table / first.name).read_bytes())
@@ -215,6 +259,42 @@ def test_verify_replay_names_the_games_hidden_state_decided(sound: Path, tmp_pat
     assert re.search(r"game \d+ \(shard v00-s\d{3}-b\d{6}|game \d+ \(shard v00-b\d{6}",
                      result.output)
     assert "plays differently from its stored rows" in result.output
+
+
+def test_verify_replay_goes_on_past_a_missing_shard_and_names_the_game(
+        sound: Path, tmp_path: Path) -> None:
+    """Replaying every game of a run whose first shard's games file is gone and one of whose
+    games was edited in its last shard: the missing file is named, and the other shards are
+    still compared, the edited game named with its own deal set and seating."""
+    from raspis.tournament.verify import replay_games
+
+    run = _copy(sound, tmp_path / "edited")
+    shards = sorted((run / "games").iterdir())
+    shards[0].unlink()
+    games = pl.read_parquet(shards[-1])
+    edited = games.sort("game_id").row(games.height - 1, named=True)
+    games.with_columns(pl.when(pl.col("game_id") == edited["game_id"]).then(
+        pl.col("score") + 1).otherwise(pl.col("score")).alias("score")).write_parquet(shards[-1])
+    problems = replay_games(run, 6)
+    assert any(f"{shards[0]} is missing" in problem for problem in problems), problems
+    assert any(problem.startswith(
+        f"game {edited['game_id']} (shard {shards[-1].stem}, deal set {edited['deal_set']}, "
+        f"seating {edited['seating']}) plays differently") for problem in problems), problems
+    assert len(problems) == 2
+
+
+def test_verify_counts_the_missing_shard_files_it_does_not_name(tmp_path: Path) -> None:
+    """A run of 8 one-game shards whose shard files (four tables each) are all gone: the first
+    20 missing files are named, and the other 12 counted."""
+    from dataclasses import replace
+
+    _run(tmp_path / "run", replace(CONFIG, games=8, shard_size=1, deal_rows=True))
+    for path in (tmp_path / "run").glob("*/*.parquet"):
+        path.unlink()
+    problems = verify_run(tmp_path / "run").problems
+    assert sum(problem.endswith("is missing (shard not played or lost)") or
+               " is missing (shard " in problem for problem in problems) == 20
+    assert "... and 12 more shard files are missing" in problems
 
 
 @pytest.mark.parametrize("where", ["import", "__init__"])

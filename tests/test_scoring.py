@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from raspis.engine import Game, load_variant, parse_cards, variant_from_dict
 from raspis.engine.options import BUILTIN_KINDS, KindOptions, ScoringOptions
-from raspis.engine.scoring import deal_points, table_points
+from raspis.engine.scoring import deal_points, span_premiums, table_points
 
 # The classic tables written out by hand from the seeds (not read from a preset).
 #: 000-A4 l.187-190, 000-A5 l.317-323, 002-RP l.51-54, 002-J52 l.110, 004 l.13: made 10 a trick,
@@ -269,6 +269,18 @@ def test_lobovaya_50_a_trick_made_minus_50_short_pass_and_over_as_usual() -> Non
     assert deal_points(3, 1, 6, forehead, CLASSIC) == -50
     assert deal_points(0, 0, 6, forehead, CLASSIC) == 5
     assert deal_points(1, 3, 6, forehead, CLASSIC) == 3
+    # the usual lobovaya deal is of one card: a bid of 1 made is one trick «в соответствии с
+    # заказом», 50 (not the table's 10)
+    assert deal_points(1, 1, 1, forehead, CLASSIC) == 50
+    assert deal_points(1, 0, 1, forehead, CLASSIC) == -50
+
+
+def test_a_span_without_deals_pays_nobody() -> None:
+    """``span_premiums`` of a span with no deals has no seats to pay: an empty list, under a
+    premium as without one."""
+    premium = ScoringOptions(premium="best_deal", premium_scope="block")
+    assert span_premiums([], [], premium) == []
+    assert span_premiums([], [], ScoringOptions()) == []
 
 
 # -- the presets' tables ------------------------------------------------------------------------
