@@ -90,7 +90,8 @@ class SettlePlan:
     growth: float = 1.5
     sweep: str | None = None
     target: str = "0"
-    deal_rows: bool = True
+    #: per-deal rows in the runs (not needed: each game's sums carry the deal-level totals)
+    deal_rows: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The plan as ``settle.json`` keeps it (and ``--resume`` compares)."""
