@@ -6,7 +6,8 @@ study, the tournaments and their readers, the rest), each in a temporary directo
 a fresh clone has next to them: links to the project's ``.venv``, ``examples/``, ``Makefile`` and
 ``pyproject.toml``, and the files the README shows in full (its ``toml`` blocks, written under the
 name their first comment gives them; ``my-variant.toml`` is the same file). Only sizes change:
-``--games``, ``--simulate`` and ``make run`` get small counts so the test stays short, and ``make``
+``--games``, ``--budget``, ``--simulate`` and ``make run`` get small counts so the test stays
+short, and ``make``
 is told not to reinstall the environment (``-o .venv/.installed``). ``make test`` itself is left out
 (it runs this test).
 """
@@ -48,6 +49,7 @@ def shrink(command: str) -> str | None:
     if command.startswith("make test"):
         return None
     command = re.sub(r"--games \d+", "--games 4", command)
+    command = re.sub(r"--budget \d+", "--budget 60", command)
     command = re.sub(r"(-n|--simulate) \d+", r"\1 2000", command)
     if command.startswith("make run"):
         command = command.replace("make run", "make -o .venv/.installed run GAMES=8", 1)
