@@ -25,7 +25,7 @@ from .schedule import MAX_CARDS, MAX_DEALS, check_entry
 SuitName = Literal["spades", "clubs", "diamonds", "hearts"]
 LeadCall = Literal[
     "high", "high_suit", "low", "low_suit", "highest_suit", "lowest_suit", "highest_trumps",
-    "highest_card", "lowest_card", "lowest_trump", "named_rank",
+    "highest_card", "lowest_card", "lowest_trump", "one_trump", "named_rank",
 ]
 
 
@@ -266,15 +266,18 @@ class JokerOptions(Section):
         "старшей карте', 'по младшей карте', 000 second and fourth articles: everyone plays a "
         "card of the highest / lowest rank they hold, in a suit of their choice), lowest_trump "
         "('по младшему козырю', 000 fourth article: the lowest trump, without one any card; not "
-        "in a no-trump deal), named_rank ('карту определённого номинала, например туза', 003: "
+        "in a no-trump deal), one_trump ('Запросить, чтоб игроки скинули по одному козырю', 000 "
+        "l.84: everyone plays a trump of their choice, without one any card; not in a no-trump "
+        "deal), named_rank ('карту определённого номинала, например туза', 003: "
         "the leader names a rank of the deck, everyone plays a card of it, without one any "
-        "card); after each of these four demands the Joker takes the trick (no trump beats it, "
+        "card); after each of these five demands the Joker takes the trick (no trump beats it, "
         "whatever demand_trumped says). Default: the four of 003's Odessa poker, high_suit, "
         "low_suit, highest_suit, highest_trumps",
     )
     demands_first_trick_only: bool = Field(
         False, description="demands (highest_suit, lowest_suit, highest_trumps, highest_card, "
-        "lowest_card, lowest_trump, named_rank) only on the first trick of a deal (002, 003)"
+        "lowest_card, lowest_trump, one_trump, named_rank) only on the first trick of a deal (000 "
+        "l.183 «первой картой кона», a кон being a deal; 002 l.35, 003 l.27)"
     )
     demands_until_deal: int | None = Field(
         None, ge=1, le=MAX_DEALS,
@@ -283,8 +286,8 @@ class JokerOptions(Section):
     demand_trumped: Literal["joker_wins", "trump_wins"] = Field(
         "joker_wins",
         description="after 'highest <suit>', a trump played by a void player beats the Joker or "
-        "not, agreed before the game (000); never after highest_card, lowest_card, lowest_trump "
-        "or named_rank, whose Joker takes the trick",
+        "not, agreed before the game (000); never after highest_card, lowest_card, lowest_trump, "
+        "one_trump or named_rank, whose Joker takes the trick",
     )
     two_jokers: Literal["second_wins", "first_wins", "opposite"] = Field(
         "second_wins",

@@ -154,7 +154,7 @@ class Variant(BaseModel):
                 f"joker.locked_until: card {lock!r} is not in the deck as played (a card that "
                 "is missing or stands for a Joker would keep the Joker locked all deal)"
             )
-        for call in ("highest_trumps", "lowest_trump"):
+        for call in ("highest_trumps", "lowest_trump", "one_trump"):
             if self.trump.mode == "circular" and call in self.joker.lead_calls:
                 raise ValueError(
                     f"with circular trumps the Joker may not demand {call!r} (000, 002: no trump "

@@ -23,6 +23,7 @@ from raspis.engine import (
     variant_from_dict,
 )
 from raspis.engine.cards import JOKER, JOKER2, card_str, is_joker, popcount, suit_of
+from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant
 
 SPADES, CLUBS, DIAMONDS, HEARTS, NO_TRUMP = 0, 1, 2, 3, -1
@@ -798,6 +799,50 @@ def test_lowest_trump() -> None:
     calls = joker_calls(game)
     assert ("lowest_trump", -1) not in calls  # no trump to demand
     assert {("highest_card", -1), ("lowest_card", -1)} <= calls
+
+
+ONE_TRUMP = variant_from_dict({"extends": "classic",
+                              "joker": {"lead_calls": ["one_trump", "low"], "as_card": False}})
+
+
+def test_one_trump_each() -> None:
+    # 000-A2 l.84 «Запросить, чтоб игроки скинули по одному козырю»: each player throws a trump,
+    # any trump (the text names none, so any of them is legal); without a trump, any card, as
+    # after «Старшие козыря» (000-A5 l.299 «Если таковых не окажется, то можно сбросить любую
+    # карту»). The Joker takes the trick («Походивший с джокера может забрать взятку», l.87): a
+    # trump ace thrown to it does not beat it.
+    game = deal(ONE_TRUMP, ["JK 9s 6c", "8s Kh 6h", "9d 10d Jc", "Ah 7h 8d"], HEARTS, dealer=3)
+    assert ("one_trump", -1) in joker_calls(game)
+    play(game, "JK one_trump")
+    assert plain(game) == {"K♥", "6♥"}  # either trump, not only the highest or the lowest
+    play(game, "6h")
+    assert plain(game) == {"9♦", "10♦", "J♣"}  # no trump: any card
+    play(game, "Jc")
+    assert plain(game) == {"A♥", "7♥"}
+    play(game, "Ah")
+    assert last_winner(game) == 0
+    # no trump in the deal, nothing to demand: «по одному козырю» is not offered; the Joker
+    # still leads high (RULES §5: it beats everything) or low
+    game = deal(ONE_TRUMP, ["JK 9s", "Ah Ks", "9d 10d"], NO_TRUMP, dealer=2)
+    assert joker_calls(game) == {("low", -1), ("high", -1)}
+
+
+def test_one_trump_each_is_a_demand() -> None:
+    # A demand like the others: barred after the first trick where demands are (000 l.183
+    # «первой картой кона»; 002 l.35, 003 l.27), and not allowed with circular trumps, where no
+    # trump is known before a suit is led (000 l.114, 002 l.61).
+    first_only = variant_from_dict({"extends": "classic",
+                                    "joker": {"lead_calls": ["one_trump", "low"],
+                                              "as_card": False,
+                                              "demands_first_trick_only": True}})
+    game = deal(first_only, ["9s JK 6c", "8s Kh 6h", "9d 10d Jc", "6s Ac 8d"], HEARTS, dealer=3)
+    assert ("one_trump", -1) in joker_calls(game)  # the first trick: the demand is open
+    play(game, "9s", "8s", "9d", "6s")  # the nine of spades holds the trick: seat 0 leads again
+    assert last_winner(game) == 0
+    assert joker_calls(game) == {("low", -1), ("high", -1)}
+    with pytest.raises(VariantError, match="one_trump"):
+        variant_from_dict({"extends": "circular-trumps",
+                           "joker": {"lead_calls": ["one_trump", "highest_suit"]}})
 
 
 def test_named_rank() -> None:

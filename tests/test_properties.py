@@ -55,11 +55,11 @@ RANK_CALLS = {"twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6, "seven
 #: The demands of any suit (000 second and fourth articles: «самой старшей картой любой масти»,
 #: «по младшей карте», «по младшему козырю») and a named rank (003): the Joker leading them takes
 #: the trick (000-A4 l.183 sets apart only «младшей картой, которая не забирает взятку»).
-ANY_SUIT_CALLS = ("highest_card", "lowest_card", "lowest_trump", *RANK_CALLS)
+ANY_SUIT_CALLS = ("highest_card", "lowest_card", "lowest_trump", "one_trump", *RANK_CALLS)
 HIGH_CALLS = ("high", "highest", "trumps", *ANY_SUIT_CALLS)
 #: The lead calls of a variant file that lead the Joker to take the trick (RULES §5).
 WINNING_LEAD_NAMES = ("high", "high_suit", "highest_suit", "highest_trumps", "highest_card",
-                      "lowest_card", "lowest_trump", "named_rank")
+                      "lowest_card", "lowest_trump", "one_trump", "named_rank")
 
 # Variants made of options no preset uses, so that the referee checks those rules too.
 OPTION_VARIANTS: dict[str, dict[str, Any]] = {
@@ -186,6 +186,15 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
         "play": {"draw_after_trick": True},
         "joker": {"lead_choice": True, "demand_trumped": "trump_wins"},
     },
+    "options-n": {
+        # Issue 38: 000-A2 l.84's Joker demand «скинули по одному козырю» (one trump each) beside
+        # the low call, on the first trick of a deal only (000 l.183 «первой картой кона»).
+        "extends": "classic",
+        "players": {"min": 3, "max": 4},
+        "schedule": {"deals": ["1..4", "max", "4*2 no_trump", "3..1"]},
+        "joker": {"lead_calls": ["one_trump", "low", "highest_suit"], "as_card": False,
+                  "demands_first_trick_only": True},
+    },
     "options-d": {
         "extends": "joker",
         "players": {"min": 3, "max": 4},
@@ -302,7 +311,7 @@ TABLES = {
     "options-f": flat_table, "joker-pagat": pagat_joker_table, "options-g": classic_table,
     "classic-lobovaya": classic_table, "options-h": classic_table,
     "options-k": classic_table, "options-i": classic_table, "options-j": classic_table,
-    "options-l": classic_table, "options-m": classic_table,
+    "options-l": classic_table, "options-m": classic_table, "options-n": classic_table,
 }
 #: Variants with 002 Joker-52's -10 for leading the Joker unless it is the last card.
 LEAD_FINED = ("joker-52", "options-l")
@@ -568,6 +577,8 @@ class Referee:
                     allowed = ordinary
             elif lead.card in JOKER_IDS and lead.call == "lowest_trump":
                 allowed = {min(trumps)} if trumps else ordinary  # 000-A4 «по младшему козырю»
+            elif lead.card in JOKER_IDS and lead.call == "one_trump":
+                allowed = trumps or ordinary  # 000-A2 l.84 «скинули по одному козырю»: any trump
             elif lead.card in JOKER_IDS and lead.call in RANK_CALLS:
                 # 003 «сбросить карту определённого номинала»; without one, any card
                 named = {card for card in ordinary if rank_of(card) == RANK_CALLS[lead.call]}
@@ -632,8 +643,8 @@ class Referee:
                 calls.add(("trumps", -1))
             elif name in ("highest_card", "lowest_card") and demands:
                 calls.add((name, -1))
-            elif name == "lowest_trump" and demands and self.deal_trump >= 0:
-                calls.add(("lowest_trump", -1))
+            elif name in ("lowest_trump", "one_trump") and demands and self.deal_trump >= 0:
+                calls.add((name, -1))
             elif name == "named_rank" and demands:
                 in_deck = {rank_of(card) for card in self.variant.deck_cards
                            if card not in JOKER_IDS}
