@@ -88,6 +88,7 @@ def _deal_points_bound(kind: KindOptions, table: ScoringOptions, hand: int) -> t
 
 
 #: (section, option) -> default, for options added after the first release: see ``content_hash``.
+#: The section ``kinds`` stands for every deal kind (``kinds.K.option``).
 HASH_NEUTRAL_DEFAULTS: dict[tuple[str, str], object] = {
     ("scoring", "under_nothing_per_bid"): None,
     ("scoring", "premium_others"): "none",
@@ -326,14 +327,26 @@ class Variant(BaseModel):
         """A stable hash of every option value (name and description excluded), 16 hex digits.
 
         Options added after the first release count only when set off their default
-        (``HASH_NEUTRAL_DEFAULTS``), so a new option leaves every older variant's hash, and the
-        datasets recorded under it, as they were."""
-        data = self.model_dump(mode="json", exclude={"name", "description", "sources"})
-        for (section, key), default in HASH_NEUTRAL_DEFAULTS.items():
-            if data.get(section, {}).get(key, default) == default:
-                data.get(section, {}).pop(key, None)
+        (``HASH_NEUTRAL_DEFAULTS``, ``options_data``), so a new option leaves every older variant's
+        hash, and the datasets recorded under it, as they were."""
+        data = self.options_data(exclude={"name", "description", "sources"})
         text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def options_data(self, exclude: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
+        """The variant as JSON data (``model_dump``, the top-level fields of ``exclude`` left out),
+        without the options added after the first release while they hold their default
+        (``HASH_NEUTRAL_DEFAULTS``; in every deal kind for ``kinds``): two variants that differ
+        only by a new option left at its default give the same data. What ``content_hash`` and
+        the fitted tables' rules key (``strategies.strong_fit.rules_key``) are made of."""
+        data = self.model_dump(mode="json", exclude=set(exclude))
+        for (section, key), default in HASH_NEUTRAL_DEFAULTS.items():
+            found = data.get(section, {})
+            tables = found.values() if section == "kinds" else [found]
+            for table in tables:
+                if isinstance(table, dict) and table.get(key, default) == default:
+                    table.pop(key, None)
+        return data
 
     def fixed_suit_index(self) -> int:
         """The fixed trump suit as 0..3 (only for trump.mode = fixed)."""
