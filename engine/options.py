@@ -434,11 +434,32 @@ class KindOptions(Section):
     )
     multiplier: int = Field(
         1, ge=1, le=MULTIPLIER_LIMIT,
-        description=f"the deal's points are multiplied by this (x2, x3); 1 to {MULTIPLIER_LIMIT}",
+        description=f"the deal's points are multiplied by this (x2, x3: 000 l.101 «умноженное "
+        f"вдвое или втрое», 003 l.57); 1 to {MULTIPLIER_LIMIT}",
+    )
+    multiplier_scope: Literal["all", "penalties"] = Field(
+        "all",
+        description="what the multiplier scales: all, every outcome of the deal (000 l.101, 003 "
+        "l.57: the points «в двойном или тройном размере»); or penalties, only the outcomes that "
+        "cost points (000 l.325: in the special deals «наказания ещё более суровые по сравнению "
+        "с обычными раздачами (и за перебор, и за недобор)»): a deal score below 0 is "
+        "multiplied, a made bid, a made pass and an overtrick's reward are not (an overtrick is "
+        "multiplied where the table fines it, as a broken pass at -5 a trick, 003 l.55); "
+        "penalties needs a multiplier above 1",
     )
     joker_holder_leads: bool = Field(
         False, description="the Joker's holder leads first (000 no-trump)"
     )
+
+    @model_validator(mode="after")
+    def _scope(self) -> KindOptions:
+        if self.multiplier_scope == "penalties" and self.multiplier == 1:
+            raise ValueError(
+                "multiplier_scope = 'penalties' says what the kind's multiplier scales, but "
+                "multiplier is 1, which scales nothing: set multiplier to 2 or more (000 l.325, "
+                "with 000 l.101 «вдвое или втрое»), or leave multiplier_scope at 'all'"
+            )
+        return self
 
     @model_validator(mode="after")
     def _bidding(self) -> KindOptions:

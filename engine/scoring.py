@@ -50,7 +50,10 @@ def table_points(bid: int, taken: int, hand_size: int, table: ScoringOptions) ->
 def deal_points(
     bid: int | None, taken: int, hand_size: int, kind: KindOptions, table: ScoringOptions
 ) -> int:
-    """Points of one player for one deal of ``kind`` (``bid``: None when it has no bidding)."""
+    """Points of one player for one deal of ``kind`` (``bid``: None when it has no bidding),
+    the kind's multiplier applied: to every outcome, or under ``multiplier_scope = "penalties"``
+    (000 l.325: in the special deals the penalties are harsher, «и за перебор, и за недобор») to
+    an outcome that costs points only."""
     if kind.scoring == "per_trick":
         points = kind.per_trick * taken
     else:
@@ -61,6 +64,8 @@ def deal_points(
             points = kind.per_trick * bid
         else:
             points = table_points(bid, taken, hand_size, table)
+    if kind.multiplier_scope == "penalties" and points >= 0:
+        return points
     return points * kind.multiplier
 
 

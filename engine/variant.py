@@ -97,6 +97,7 @@ HASH_NEUTRAL_DEFAULTS: dict[tuple[str, str], object] = {
     ("match", "playoff"): "all",
     ("joker", "as_card"): False,
     ("joker", "lead_choice"): False,
+    ("kinds", "multiplier_scope"): "all",
 }
 
 

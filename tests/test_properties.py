@@ -194,6 +194,8 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
         "schedule": {"deals": ["1..4", "max", "4*2 no_trump", "3..1"]},
         "joker": {"lead_calls": ["one_trump", "low", "highest_suit"], "as_card": False,
                   "demands_first_trick_only": True},
+        # 000 l.325: the no-trump deals' penalties doubled, not their rewards
+        "kinds": {"no_trump": {"multiplier": 2, "multiplier_scope": "penalties"}},
     },
     "options-d": {
         "extends": "joker",
@@ -322,6 +324,8 @@ PREMIUMS: dict[str, tuple[str | int, str]] = {
 }
 #: Deal kinds whose score is doubled (003 l.57, 004 l.19); classic's dark deal is not (000-A4).
 DOUBLED = {("odessa", "dark"), ("odessa-short", "dark")}
+#: Deal kinds whose penalties only are doubled (000 l.325 «наказания ещё более суровые»).
+PENALTIES_DOUBLED = {("options-n", "no_trump")}
 
 
 def expected_points(name: str, kind: str, bid: int | None, taken: int, hand: int) -> int:
@@ -335,6 +339,8 @@ def expected_points(name: str, kind: str, bid: int | None, taken: int, hand: int
         # «недобор» - штраф 50 очков; «пас» и «перебор» считаются по правилам обычной сдачи»
         return 50 * bid if taken == bid else -50
     points = TABLES[name](bid, taken, hand)
+    if (name, kind) in PENALTIES_DOUBLED:
+        return 2 * points if points < 0 else points
     return 2 * points if (name, kind) in DOUBLED else points
 
 

@@ -10,6 +10,8 @@ engine's output. ``table_points(bid, taken, hand_size, table)``.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from raspis.engine import Game, load_variant, parse_cards, variant_from_dict
 from raspis.engine.options import BUILTIN_KINDS, KindOptions, ScoringOptions
 from raspis.engine.scoring import deal_points, table_points
@@ -370,6 +372,17 @@ def test_a_played_dark_deal_is_doubled() -> None:
     assert game.results[-1].points == (-20, 40, 10)
 
 
+def test_a_played_dark_deal_doubles_its_penalties_only() -> None:
+    # 000 l.325 «наказания ещё более суровые ... (и за перебор, и за недобор)», through the rules
+    # core's score table: the dealer's missed bid costs double, the made bid and pass do not gain.
+    variant = variant_from_dict({"extends": "odessa",
+                                 "kinds": {"dark": {"multiplier_scope": "penalties"}}})
+    hands = [parse_cards("7c 8c"), parse_cards("As Ks"), parse_cards("6d 7d")]
+    game = Game.single_deal(variant, hands, trump=3, dealer=0, kind="dark", bids=[2, 0, 1])
+    play_out(game, ["As", "6d", "7c", "Ks", "7d", "8c"])
+    assert game.results[-1].points == (-20, 20, 5)
+
+
 def test_a_negative_total_is_a_double_loss_in_odessa() -> None:
     # 003 l.55 «При игре на деньги минусовый результат считается двойным проигрышем», 004 l.13.
     variant = load_variant("odessa-short")
@@ -465,3 +478,77 @@ def test_nothing_taken_is_scored_one_way_only() -> None:
     with pytest.raises(VariantError, match="under_nothing_per_bid"):
         variant_from_dict({"extends": "classic", "scoring": {"under_nothing_taken": -200,
                                                              "under_nothing_per_bid": -10}})
+
+
+# -- 000 l.325: the special deals' harsher penalties (issue 38) ----------------------------------
+
+#: 003 l.55's broken pass, «штрафуется по 5 очков за каждую взятку»: a table that fines an
+#: overtrick (a pass is a bid of 0, so the passer's tricks are overtricks).
+PASS_FINED = CLASSIC.model_copy(update={"pass_made": 10, "pass_broken_per_trick": -5})
+
+
+def test_000_l325_penalties_only_are_multiplied() -> None:
+    """000 l.325: «Особенно – в специальных режимах, где наказания ещё более суровые по сравнению
+    с обычными раздачами (и за перебор, и за недобор)»; the factor is l.101's «вдвое или втрое».
+    A dark deal x2, penalties only: what costs points costs double, what earns points earns as
+    in a plain deal."""
+    harsh = kind("dark", multiplier=2, multiplier_scope="penalties")
+    assert deal_points(3, 1, 6, harsh, CLASSIC) == -40  # two short: -20, doubled
+    assert deal_points(3, 0, 6, harsh, CLASSIC) == -60  # three short: -30, doubled
+    assert deal_points(3, 3, 6, harsh, CLASSIC) == 30   # made: 10 a trick, not doubled
+    assert deal_points(0, 0, 6, harsh, CLASSIC) == 5    # a made pass: 5, not doubled
+    assert deal_points(1, 3, 6, harsh, CLASSIC) == 3    # overtricks: 1 a trick, not raised
+    # where the table fines the overtrick, the fine is the harsher one: «и за перебор»
+    assert deal_points(0, 2, 6, harsh, PASS_FINED) == -20  # 5 a trick, doubled
+    # the same deal scored "в двойном размере" throughout (000 l.101, 003 l.57): the reward too
+    double = kind("dark", multiplier=2)
+    assert deal_points(3, 3, 6, double, CLASSIC) == 60
+    assert deal_points(1, 3, 6, double, CLASSIC) == 6
+    # misère's -10 a trick is all penalty: tripled
+    assert deal_points(None, 2, 6, kind("misere", multiplier=3,
+                                        multiplier_scope="penalties"), CLASSIC) == -60
+
+
+@given(bid=st.integers(0, 9), taken=st.integers(0, 9), multiplier=st.integers(2, 3),
+       fined=st.booleans())
+def test_penalties_only_is_never_kinder_and_differs_only_on_rewards(
+        bid: int, taken: int, multiplier: int, fined: bool) -> None:
+    """Properties of 000 l.325's reading, against the plain deal (multiplier 1) and the whole
+    multiplier (l.101): a penalty is the whole multiplier's (it costs ``multiplier`` times a
+    plain deal's), a reward stays a plain deal's; so the deal is never worth more than under
+    the whole multiplier when it costs points, nor more than a plain deal when it earns."""
+    hand = 9
+    table = PASS_FINED if fined else CLASSIC
+    plain = deal_points(bid, taken, hand, kind("dark", multiplier=1), table)
+    whole = deal_points(bid, taken, hand, kind("dark", multiplier=multiplier), table)
+    harsh = deal_points(bid, taken, hand, kind("dark", multiplier=multiplier,
+                                               multiplier_scope="penalties"), table)
+    assert harsh == (whole if plain < 0 else plain)
+    assert harsh <= plain and (harsh < plain) == (plain < 0)
+
+
+def test_penalties_only_needs_a_multiplier_and_a_known_scope(tmp_path) -> None:  # noqa: ANN001
+    from raspis.engine import VariantError
+
+    path = tmp_path / "harsh.toml"
+    path.write_text('extends = "classic"\nkinds.golden.multiplier_scope = "penalties"\n',
+                    encoding="utf-8")
+    with pytest.raises(VariantError) as error:
+        load_variant(path)
+    message = str(error.value)
+    assert str(path) in message and "kinds.golden" in message and "'penalties'" in message
+    assert "multiplier is 1" in message and "'all'" in message
+    path.write_text('extends = "classic"\nkinds.dark.multiplier_scope = "rewards"\n',
+                    encoding="utf-8")
+    with pytest.raises(VariantError) as error:
+        load_variant(path)
+    message = str(error.value)
+    assert "kinds.dark.multiplier_scope" in message and "'rewards'" in message
+    assert "'all'" in message and "'penalties'" in message
+    # set, it is other rules; left at 'all', the hash of every older variant is as it was
+    harsh = variant_from_dict({"extends": "odessa",
+                               "kinds": {"dark": {"multiplier_scope": "penalties"}}})
+    assert harsh.content_hash != load_variant("odessa").content_hash
+    spelled = variant_from_dict({"extends": "odessa",
+                                 "kinds": {"dark": {"multiplier_scope": "all"}}})
+    assert spelled.content_hash == load_variant("odessa").content_hash
