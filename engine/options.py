@@ -543,7 +543,15 @@ class ScoringOptions(Section):
     )
     pass_broken_all: int | None = Field(
         None, ge=-_P, le=_P,
-        description="bid 0 and took every trick (003: -10); |value| <= 10^9",
+        description="bid 0 and took every trick (003 l.55: -10), once or a trick "
+        "(pass_broken_all_mode); |value| <= 10^9",
+    )
+    pass_broken_all_mode: Literal["flat", "per_trick"] = Field(
+        "flat",
+        description="how pass_broken_all counts: flat, once for the deal (003 l.55 «по 10 очков "
+        "если взял все взятки» read as 10 in all); per_trick, that much a trick taken (the same "
+        "words with «по» read as 'each', as in the line's «по 5 очков за каждую взятку»: a pass "
+        "that took all 6 tricks, -60); per_trick needs pass_broken_all",
     )
     all_tricks_multiplier: int = Field(
         1, ge=1, le=MULTIPLIER_LIMIT,
@@ -600,6 +608,16 @@ class ScoringOptions(Section):
                     "is 'none': set scoring.premium to 'best_deal' or 'fixed', or leave "
                     f"scoring.{key} out"
                 )
+        return self
+
+    @model_validator(mode="after")
+    def _broken_pass_per_trick(self) -> ScoringOptions:
+        if self.pass_broken_all_mode == "per_trick" and self.pass_broken_all is None:
+            raise ValueError(
+                "scoring.pass_broken_all_mode = 'per_trick' says how scoring.pass_broken_all "
+                "counts, but scoring.pass_broken_all is not set: set it (003 l.55: -10, 10 a "
+                "trick), or leave pass_broken_all_mode at 'flat'"
+            )
         return self
 
     @model_validator(mode="after")

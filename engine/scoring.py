@@ -25,6 +25,8 @@ def table_points(bid: int, taken: int, hand_size: int, table: ScoringOptions) ->
         if taken == 0:
             return table.pass_made
         if taken == hand_size and table.pass_broken_all is not None:
+            if table.pass_broken_all_mode == "per_trick":  # 003 l.55 «по 10 очков»: each trick
+                return table.pass_broken_all * taken
             return table.pass_broken_all
         per_trick = table.pass_broken_per_trick
         return (table.over_per_trick if per_trick is None else per_trick) * taken

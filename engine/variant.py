@@ -66,7 +66,10 @@ def _deal_points_bound(kind: KindOptions, table: ScoringOptions, hand: int) -> t
     under = max(abs(table.under_per_taken), abs(table.under_per_missing)) * hand
     terms = [
         (abs(table.pass_made), "scoring.pass_made"),
-        (abs(table.pass_broken_all or 0), "scoring.pass_broken_all"),
+        (abs(table.pass_broken_all or 0) * (hand if table.pass_broken_all_mode == "per_trick"
+                                            else 1),
+         "scoring.pass_broken_all" + (f" x {hand}" if table.pass_broken_all_mode == "per_trick"
+                                      else "")),
         (abs(broken) * hand, f"a broken pass, {hand} tricks"),
         (exact * table.all_tricks_multiplier,
          f"(scoring.exact_base + scoring.exact_per_trick x {hand}) x "
@@ -98,6 +101,7 @@ HASH_NEUTRAL_DEFAULTS: dict[tuple[str, str], object] = {
     ("joker", "as_card"): False,
     ("joker", "lead_choice"): False,
     ("kinds", "multiplier_scope"): "all",
+    ("scoring", "pass_broken_all_mode"): "flat",
 }
 
 

@@ -196,6 +196,10 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
                   "demands_first_trick_only": True},
         # 000 l.325: the no-trump deals' penalties doubled, not their rewards
         "kinds": {"no_trump": {"multiplier": 2, "multiplier_scope": "penalties"}},
+        # 003 l.55's pass: 10 made, 5 a trick broken, «по 10 очков если взял все взятки» read
+        # as 10 a trick
+        "scoring": {"pass_made": 10, "pass_broken_per_trick": -5, "pass_broken_all": -10,
+                    "pass_broken_all_mode": "per_trick"},
     },
     "options-d": {
         "extends": "joker",
@@ -264,6 +268,17 @@ def odessa_short_table(bid: int, taken: int, hand: int) -> int:
     return 0 if bid == 0 and taken == 0 else classic_table(bid, taken, hand)
 
 
+def pass_fined_table(bid: int, taken: int, hand: int) -> int:
+    """003 l.55's variant pass: 10 made, 5 off a trick taken, 10 off a trick when the passer
+    took them all («по 10 очков если взял все взятки», «по» read as "each"); otherwise as
+    classic."""
+    if bid == 0 and taken == 0:
+        return 10
+    if bid == 0:
+        return -10 * taken if taken == hand else -5 * taken
+    return classic_table(bid, taken, hand)
+
+
 def georgian_table(bid: int, taken: int, hand: int) -> int:
     """000-A3, 002-RP, 004: 50k + 50, pass 50, otherwise 10 a trick taken."""
     if taken == bid:
@@ -313,7 +328,7 @@ TABLES = {
     "options-f": flat_table, "joker-pagat": pagat_joker_table, "options-g": classic_table,
     "classic-lobovaya": classic_table, "options-h": classic_table,
     "options-k": classic_table, "options-i": classic_table, "options-j": classic_table,
-    "options-l": classic_table, "options-m": classic_table, "options-n": classic_table,
+    "options-l": classic_table, "options-m": classic_table, "options-n": pass_fined_table,
 }
 #: Variants with 002 Joker-52's -10 for leading the Joker unless it is the last card.
 LEAD_FINED = ("joker-52", "options-l")

@@ -189,6 +189,58 @@ def test_003_pass_10_and_broken_pass_minus_5_a_trick_or_minus_10_for_all() -> No
     assert table_points(0, 6, 6, table) == -10
 
 
+def test_003_broken_pass_that_took_every_trick_10_a_trick() -> None:
+    # 003 l.55 «штрафуется по 5 очков за каждую взятку, или по 10 очков если взял все взятки»
+    # with the second «по» read as the first, "each": 10 a trick taken when the passer took them
+    # all (pass_broken_all_mode = per_trick). Hand computation: six tricks of six, 6 x -10 = -60;
+    # one of one, -10 (the two readings meet); fewer than all, 5 a trick as before.
+    table = CLASSIC.model_copy(update={"pass_made": 10, "pass_broken_per_trick": -5,
+                                       "pass_broken_all": -10,
+                                       "pass_broken_all_mode": "per_trick"})
+    assert table_points(0, 6, 6, table) == -60
+    assert table_points(0, 9, 9, table) == -90
+    assert table_points(0, 1, 1, table) == -10
+    assert table_points(0, 5, 6, table) == -25
+    assert table_points(0, 0, 6, table) == 10
+    assert table_points(2, 6, 6, table) == 6  # an overtrick of a bid is no broken pass
+
+
+@given(hand=st.integers(1, 18), taken=st.integers(0, 18))
+def test_the_two_readings_of_003_differ_only_on_a_pass_that_took_all(hand: int, taken: int) -> None:
+    taken = min(taken, hand)
+    flat = CLASSIC.model_copy(update={"pass_made": 10, "pass_broken_per_trick": -5,
+                                      "pass_broken_all": -10})
+    each = flat.model_copy(update={"pass_broken_all_mode": "per_trick"})
+    if taken == hand:
+        assert table_points(0, taken, hand, each) == hand * table_points(0, taken, hand, flat)
+    else:
+        assert table_points(0, taken, hand, each) == table_points(0, taken, hand, flat)
+
+
+def test_per_trick_needs_the_amount(tmp_path) -> None:  # noqa: ANN001
+    from raspis.engine import VariantError
+
+    path = tmp_path / "each.toml"
+    path.write_text('extends = "odessa"\nscoring.pass_broken_all_mode = "per_trick"\n',
+                    encoding="utf-8")
+    with pytest.raises(VariantError) as error:
+        load_variant(path)
+    message = str(error.value)
+    assert str(path) in message and "scoring.pass_broken_all_mode = 'per_trick'" in message
+    assert "scoring.pass_broken_all is not set" in message and "'flat'" in message
+    path.write_text('extends = "odessa"\nscoring.pass_broken_all = -10\n'
+                    'scoring.pass_broken_all_mode = "each"\n', encoding="utf-8")
+    with pytest.raises(VariantError) as error:
+        load_variant(path)
+    message = str(error.value)
+    assert "scoring.pass_broken_all_mode" in message and "'each'" in message
+    assert "'flat'" in message and "'per_trick'" in message
+    variant = variant_from_dict({"extends": "odessa", "scoring": {
+        "pass_broken_all": -10, "pass_broken_all_mode": "per_trick"}})
+    assert deal_points(0, 6, 6, variant.kinds["normal"], variant.scoring) == -60
+    assert deal_points(0, 6, 6, variant.kinds["dark"], variant.scoring) == -120  # 003 l.57 x2
+
+
 def test_003_minus_5_a_missing_trick_and_minus_10_when_nothing_taken() -> None:
     # 003 l.55 «как вариант - 5 очков, и 10 очков, если не было взято ни одной взятки».
     table = CLASSIC.model_copy(update={"under_per_missing": -5, "under_nothing_taken": -10})
