@@ -101,8 +101,8 @@ class PlayersOptions(Section):
     min: int = Field(2, ge=2, le=10, description="fewest players")
     max: int = Field(6, ge=2, le=10, description="most players")
     only: list[int] | None = Field(
-        None, description="only these counts within min..max (Georgian poker: 4 or 6, 003); not "
-        "empty, no count twice"
+        None, description="only these counts within min..max (Georgian poker: 4 or 6, 000 l.161); "
+        "not empty, no count twice"
     )
 
     @model_validator(mode="after")

@@ -206,7 +206,7 @@ def test_nine_card_deals_cannot_be_dealt_to_five_players_from_36_cards() -> None
 
 
 def test_a_player_count_outside_the_variant_is_refused() -> None:
-    # Georgian poker: «для «грузинского» варианта — четыре или шесть» (003 l.13).
+    # Georgian poker: «количество участников – либо 4, либо 6» (000 l.161).
     with pytest.raises(VariantError) as error:
         Game(load_variant("georgian"), players=5)
     assert "4, 6" in str(error.value)
