@@ -12,7 +12,7 @@ from raspis.cli.main import cli
 from raspis.engine import load_variant, preset_names
 
 PRESETS = ["classic", "odessa", "odessa-short", "georgian", "joker", "joker-52", "joker-pagat",
-           "circular-trumps", "oh-hell", "classic-lobovaya"]
+           "circular-trumps", "oh-hell", "classic-lobovaya", "odessa-long"]
 
 
 def run(*arguments: str):  # noqa: ANN201

@@ -483,6 +483,7 @@ def test_the_odd_card_of_52_and_a_joker_is_not_turned_when_agreed() -> None:
     variant = variant_from_dict({
         "extends": "odessa",
         "deck": {"lowest_rank": 2, "jokers": 1, "joker_cards": []},
+        "schedule": {"max_hand": 13},  # «при раздаче на все карты»: 53 cards, 13 each at four
         "trump": {"unturned_leftover": 1},
     })
     game = Game(variant, players=4, seed=2)

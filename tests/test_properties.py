@@ -323,6 +323,7 @@ def oh_hell_table(bid: int, taken: int, hand: int) -> int:
 
 TABLES = {
     "classic": classic_table, "circular-trumps": classic_table, "odessa": classic_table,
+    "odessa-long": classic_table,
     "joker-52": classic_table, "odessa-short": odessa_short_table, "georgian": georgian_table,
     "joker": georgian_joker_table, "oh-hell": oh_hell_table, "options-d": georgian_joker_table,
     "options-f": flat_table, "joker-pagat": pagat_joker_table, "options-g": classic_table,
@@ -338,7 +339,7 @@ PREMIUMS: dict[str, tuple[str | int, str]] = {
     "joker-pagat": ("best", "block"),
 }
 #: Deal kinds whose score is doubled (003 l.57, 004 l.19); classic's dark deal is not (000-A4).
-DOUBLED = {("odessa", "dark"), ("odessa-short", "dark")}
+DOUBLED = {("odessa", "dark"), ("odessa-long", "dark"), ("odessa-short", "dark")}
 #: Deal kinds whose penalties only are doubled (000 l.325 «наказания ещё более суровые»).
 PENALTIES_DOUBLED = {("options-n", "no_trump")}
 

@@ -328,7 +328,8 @@ def test_lobovaya_50_a_trick_made_minus_50_short_pass_and_over_as_usual() -> Non
 # -- the presets' tables ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", ["classic", "circular-trumps", "odessa", "joker-52"])
+@pytest.mark.parametrize("preset", ["classic", "circular-trumps", "odessa", "odessa-long",
+                                    "joker-52"])
 def test_classic_family_presets_score_the_seed_examples(preset: str) -> None:
     # 000-A4 l.187-190 and 000-A5 l.317-323, 002-RP l.51-54, 003 l.55 defaults, 002-J52 l.110.
     table = load_variant(preset).scoring
@@ -385,7 +386,7 @@ def test_preset_special_kinds() -> None:
     classic = load_variant("classic")
     assert deal_points(None, 3, 9, classic.kind("golden"), classic.scoring) == 60
     assert deal_points(None, 3, 9, classic.kind("misere"), classic.scoring) == -30
-    for preset in ("odessa", "odessa-short"):
+    for preset in ("odessa", "odessa-long", "odessa-short"):
         variant = load_variant(preset)
         assert deal_points(2, 2, 6, variant.kind("dark"), variant.scoring) == 40
         assert deal_points(2, 0, 6, variant.kind("dark"), variant.scoring) == -40
@@ -467,7 +468,8 @@ def test_joker_premium_for_making_every_bid_of_the_game() -> None:
 def test_a_tie_for_first_is_broken_by_a_golden_deal_between_the_tied_players() -> None:
     # 003 l.73 «В случае набора равного количества очков в двух и больше игроков,им
     # предоставляется дополнительная «золотая» раздача»: the tied leaders play an extra golden
-    # deal (no bidding, 20 a trick: 003 l.41 «например, вдвое»), here the whole deck between two.
+    # deal (no bidding, 20 a trick: 003 l.41 «например, вдвое»). l.73 names no hand: the
+    # preset's largest, six (l.17 «По шесть карт»), though the deck would give the two 18.
     import random
 
     variant = load_variant("odessa")
@@ -477,7 +479,7 @@ def test_a_tie_for_first_is_broken_by_a_golden_deal_between_the_tied_players() -
     assert game.results[0].points == (-10, 10, 10)
     assert not game.is_over()
     assert game.deal.kind == "golden"
-    assert game.deal.hand_size == 18  # 36 cards between the two tied players
+    assert game.deal.hand_size == 6
     assert sorted(game.order) == [1, 2]
     assert game.hands[0] == 0
     chooser = random.Random(0)
@@ -489,7 +491,7 @@ def test_a_tie_for_first_is_broken_by_a_golden_deal_between_the_tied_players() -
         assert result.kind == "golden"
         assert result.bids == (None, None, None)
         assert result.points[0] == 0
-        assert result.points[1] + result.points[2] == 20 * 18
+        assert result.points[1] + result.points[2] == 20 * 6
     if len(extra) < variant.end.tie_deals:
         assert sorted(game.places()) == [1, 2, 3]
 

@@ -10,7 +10,7 @@ from raspis.engine import VariantError, load_variant, preset_names, variant_from
 from raspis.engine.variant import presets_dir
 
 PRESETS = ["circular-trumps", "classic", "classic-lobovaya", "georgian", "joker", "joker-52",
-           "joker-pagat", "odessa", "odessa-short", "oh-hell"]
+           "joker-pagat", "odessa", "odessa-long", "odessa-short", "oh-hell"]
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -214,7 +214,9 @@ PRESET_HASHES = {
     "georgian": "b463e546800e7344", "joker": "535bbb54ed8a10b6",
     # joker-52 changed its rules once: match.playoff = "leaders" (002's play-off, issue 12)
     "joker-52": "c498c4216d78c888",
-    "odessa": "dd042ef2f1626c47", "odessa-short": "f53a3e124272b9ee", "oh-hell": "aee52dc59a813dd9",
+    # odessa changed on purpose: hands up to six at every player count (issue 38: 003 l.17)
+    "odessa": "f52ae73e9a8fc762", "odessa-short": "f53a3e124272b9ee", "oh-hell": "aee52dc59a813dd9",
+    "odessa-long": "157e410ba185be04",  # pinned when added (issue 38: 003 l.64, up to 12)
     "joker-pagat": "ed7ab2101d274623",  # pinned when added (issue 12)
     "classic-lobovaya": "f070f182ffcb3ff4",  # pinned when added (issue 12: lobovaya one card each)
 }
