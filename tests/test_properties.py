@@ -338,8 +338,11 @@ PREMIUMS: dict[str, tuple[str | int, str]] = {
     "joker": ("best", "game"), "options-d": (100, "block"), "options-f": (100, "block"),
     "joker-pagat": ("best", "block"),
 }
-#: Deal kinds whose score is doubled (003 l.57, 004 l.19); classic's dark deal is not (000-A4).
-DOUBLED = {("odessa", "dark"), ("odessa-long", "dark"), ("odessa-short", "dark")}
+#: Deal kinds whose score is doubled (003 l.57, 004 l.19; classic's dark and no-trump deals: 000
+#: l.101, l.155, 002 l.56), in the presets and the option variants that extend them.
+DOUBLED = {("odessa", "dark"), ("odessa-long", "dark"), ("odessa-short", "dark"),
+           *((name, kind) for name in ("classic", "classic-lobovaya", "circular-trumps",
+                                       "options-g") for kind in ("dark", "no_trump"))}
 #: Deal kinds whose penalties only are doubled (000 l.325 «наказания ещё более суровые»).
 PENALTIES_DOUBLED = {("options-n", "no_trump")}
 

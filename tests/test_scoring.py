@@ -381,11 +381,22 @@ def test_oh_hell_preset_table() -> None:
 
 def test_preset_special_kinds() -> None:
     # classic (000-A4): dark bids may sum to the tricks (l.206), golden 20 a trick (l.207
-    # «обычно вдвое»), misère -10 a trick (l.208); odessa (003 l.57) and odessa-short (004 l.19):
-    # the blind deal doubles.
-    classic = load_variant("classic")
-    assert deal_points(None, 3, 9, classic.kind("golden"), classic.scoring) == 60
-    assert deal_points(None, 3, 9, classic.kind("misere"), classic.scoring) == -30
+    # «обычно вдвое»), misère -10 a trick (l.208); dark and no-trump deals, given no factor by
+    # the fourth article, double as every seed line with a factor says (000 l.101 «умноженное
+    # вдвое или втрое», l.155, 002 l.56 «в двойном или тройном размере», 003 l.57): bid 2 made
+    # 2 x 20, bid 2 took none 2 x -20, overtricks 2 x 1 a trick, a made pass 2 x 5. odessa (003
+    # l.57) and odessa-short (004 l.19): the blind deal doubles.
+    for preset in ("classic", "classic-lobovaya", "circular-trumps"):
+        classic = load_variant(preset)
+        assert deal_points(None, 3, 9, classic.kind("golden"), classic.scoring) == 60
+        assert deal_points(None, 3, 9, classic.kind("misere"), classic.scoring) == -30
+        for name in ("dark", "no_trump"):
+            kind = classic.kind(name)
+            assert deal_points(2, 2, 9, kind, classic.scoring) == 40
+            assert deal_points(2, 0, 9, kind, classic.scoring) == -40
+            assert deal_points(2, 4, 9, kind, classic.scoring) == 8
+            assert deal_points(0, 0, 9, kind, classic.scoring) == 10
+        assert deal_points(2, 2, 9, classic.kind("normal"), classic.scoring) == 20
     for preset in ("odessa", "odessa-long", "odessa-short"):
         variant = load_variant(preset)
         assert deal_points(2, 2, 6, variant.kind("dark"), variant.scoring) == 40
