@@ -747,7 +747,7 @@ def test_blind_bidding_sees_the_trump_but_not_the_hand() -> None:
 
 # -- demands of any suit and of a named rank (issue 12) -------------------------------------------
 
-ANY_SUIT = load_variant("classic")  # 000's fourth article: classic offers its demands
+ANY_SUIT = load_variant("classic")  # 000's fourth article: classic offers its demands (first trick)
 
 
 @pytest.mark.parametrize("demand_trumped", ["joker_wins", "trump_wins"])
@@ -800,6 +800,25 @@ def test_lowest_trump() -> None:
     calls = joker_calls(game)
     assert ("lowest_trump", -1) not in calls  # no trump to demand
     assert {("highest_card", -1), ("lowest_card", -1)} <= calls
+
+
+def test_classic_demands_only_as_the_first_card_of_a_deal() -> None:
+    # 000-A4 l.183 «игрок, который кладёт на стол джокера первой картой кона, то он может сделать
+    # заказ. Джокером можно заказать «по старшему козырю», «по младшему козырю», «по старшей
+    # карте», «по младшей карте»»; a «кон» is a deal (003 l.21 «кон с одной картой», l.55 «числу
+    # карт в кону»; 002 l.27 «очков за кон»). Led later, the Joker is still the lowest card (l.183
+    # «младшей картой», l.305) or beats everything (l.183), or is declared as a card (l.307).
+    demands = {("highest_card", -1), ("lowest_card", -1), ("lowest_trump", -1), ("trumps", -1),
+               *(("highest", suit) for suit in range(4))}
+    game = deal("classic", ["JK 9s 6c", "8s Kh 6h", "9d 10d Jc", "6s Ac 8d"], HEARTS, dealer=3)
+    assert joker_calls(game) == demands | {("low", -1)}
+    game = deal("classic", ["9s JK 6c", "8s Kh 6h", "9d 10d Jc", "6s Ac 8d"], HEARTS, dealer=3)
+    play(game, "9s", "8s", "9d", "6s")  # the first trick, without the Joker: seat 0 leads again
+    assert last_winner(game) == 0
+    assert joker_calls(game) == {("low", -1), ("high", -1)}
+    assert named_cards(game)  # declared as a card: still allowed (not a demand)
+    play(game, "JK high")
+    assert plain(game) == {"K♥", "6♥"}  # a plain high Joker demands nothing: any card
 
 
 ONE_TRUMP = variant_from_dict({"extends": "classic",
