@@ -20,10 +20,11 @@ Joker calls, on the lead (RULES §5):
 - ``highest_card`` / ``lowest_card``: «самой старшей картой любой масти», «по младшей карте»:
   everyone plays a card of the highest (lowest) rank they hold, in any suit (000);
 - ``lowest_trump``: «по младшему козырю»: everyone plays their lowest trump (000);
+- ``one_trump``: «скинули по одному козырю»: everyone plays a trump of their choice (000 l.84);
 - ``twos`` .. ``aces``: a named rank, «карту определённого номинала, например туза»: everyone
   plays a card of that rank if they hold one (003).
 
-After each of the last four the Joker takes the trick (``engine.core.rules.is_high_call``).
+After each of the last five the Joker takes the trick (``engine.core.rules.is_high_call``).
 
 Not on the lead a Joker is ``high`` (takes the trick) or ``low`` (gives it away), whatever was led.
 
@@ -63,8 +64,9 @@ from .cards import (
 )
 
 JokerCall = Literal["high", "low", "highest", "lowest", "trumps", "highest_card", "lowest_card",
-                    "lowest_trump", "twos", "threes", "fours", "fives", "sixes", "sevens",
-                    "eights", "nines", "tens", "jacks", "queens", "kings", "aces", "card"]
+                    "lowest_trump", "one_trump", "twos", "threes", "fours", "fives", "sixes",
+                    "sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces",
+                    "card"]
 JOKER_CALLS: tuple[str, ...] = get_args(JokerCall)
 
 
@@ -189,7 +191,7 @@ def parse_action(text: str) -> Action:
     """Read an action as printed: ``pass``, ``bid 2``, ``2``, ``trump ♠``, ``trump none``,
     ``keep``, ``decline``,
     ``7♠``, ``Th``, ``JK high``, ``JK highest s``, ``JK low ♥``, ``JK trumps``,
-    ``JK lowest_trump``, ``JK aces``, ``JK card A♥`` (``JK card Ah``)."""
+    ``JK lowest_trump``, ``JK one_trump``, ``JK aces``, ``JK card A♥`` (``JK card Ah``)."""
     words = text.strip().lower().split()
     if not words:
         raise ValueError("empty action")

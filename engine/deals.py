@@ -69,8 +69,11 @@ def one_deal_variant(variant: Variant) -> Variant:
 def one_deal(variant: Variant, players: int, spec: DealSpec, ties: int | None, dealer: int,
              hands: Sequence[int], order: Sequence[int] | None = None) -> StateView:
     """The state of a game whose schedule is ``spec`` alone, the hands in place, before its
-    trump (``ties``: the tie-break deals, as ``RulePlan.machine``)."""
-    tables = rule_plan(variant, players).machine((spec,), ties)
+    trump (``ties``: the tie-break deals, as ``RulePlan.machine``), dealt to the seats of
+    ``order`` (all of them when None; a tie-break deal's tied players: its tricks, with the
+    draw after each trick, count the stock rounds for them)."""
+    participants = None if order is None or len(order) == players else len(order)
+    tables = rule_plan(variant, players).machine((spec,), ties, participants)
     fields = StateView(np.zeros(tables.length, dtype=np.int64), tables)
     fields.schedule = 1
     fields.dealer = fields.first_dealer = dealer

@@ -25,7 +25,7 @@ from .schedule import MAX_CARDS, MAX_DEALS, check_entry
 SuitName = Literal["spades", "clubs", "diamonds", "hearts"]
 LeadCall = Literal[
     "high", "high_suit", "low", "low_suit", "highest_suit", "lowest_suit", "highest_trumps",
-    "highest_card", "lowest_card", "lowest_trump", "named_rank",
+    "highest_card", "lowest_card", "lowest_trump", "one_trump", "named_rank",
 ]
 
 
@@ -101,8 +101,8 @@ class PlayersOptions(Section):
     min: int = Field(2, ge=2, le=10, description="fewest players")
     max: int = Field(6, ge=2, le=10, description="most players")
     only: list[int] | None = Field(
-        None, description="only these counts within min..max (Georgian poker: 4 or 6, 003); not "
-        "empty, no count twice"
+        None, description="only these counts within min..max (Georgian poker: 4 or 6, 000 l.161); "
+        "not empty, no count twice"
     )
 
     @model_validator(mode="after")
@@ -266,15 +266,18 @@ class JokerOptions(Section):
         "старшей карте', 'по младшей карте', 000 second and fourth articles: everyone plays a "
         "card of the highest / lowest rank they hold, in a suit of their choice), lowest_trump "
         "('по младшему козырю', 000 fourth article: the lowest trump, without one any card; not "
-        "in a no-trump deal), named_rank ('карту определённого номинала, например туза', 003: "
+        "in a no-trump deal), one_trump ('Запросить, чтоб игроки скинули по одному козырю', 000 "
+        "l.84: everyone plays a trump of their choice, without one any card; not in a no-trump "
+        "deal), named_rank ('карту определённого номинала, например туза', 003: "
         "the leader names a rank of the deck, everyone plays a card of it, without one any "
-        "card); after each of these four demands the Joker takes the trick (no trump beats it, "
+        "card); after each of these five demands the Joker takes the trick (no trump beats it, "
         "whatever demand_trumped says). Default: the four of 003's Odessa poker, high_suit, "
         "low_suit, highest_suit, highest_trumps",
     )
     demands_first_trick_only: bool = Field(
         False, description="demands (highest_suit, lowest_suit, highest_trumps, highest_card, "
-        "lowest_card, lowest_trump, named_rank) only on the first trick of a deal (002, 003)"
+        "lowest_card, lowest_trump, one_trump, named_rank) only on the first trick of a deal (000 "
+        "l.183 «первой картой кона», a кон being a deal; 002 l.35, 003 l.27)"
     )
     demands_until_deal: int | None = Field(
         None, ge=1, le=MAX_DEALS,
@@ -283,8 +286,8 @@ class JokerOptions(Section):
     demand_trumped: Literal["joker_wins", "trump_wins"] = Field(
         "joker_wins",
         description="after 'highest <suit>', a trump played by a void player beats the Joker or "
-        "not, agreed before the game (000); never after highest_card, lowest_card, lowest_trump "
-        "or named_rank, whose Joker takes the trick",
+        "not, agreed before the game (000); never after highest_card, lowest_card, lowest_trump, "
+        "one_trump or named_rank, whose Joker takes the trick",
     )
     two_jokers: Literal["second_wins", "first_wins", "opposite"] = Field(
         "second_wins",
@@ -431,11 +434,32 @@ class KindOptions(Section):
     )
     multiplier: int = Field(
         1, ge=1, le=MULTIPLIER_LIMIT,
-        description=f"the deal's points are multiplied by this (x2, x3); 1 to {MULTIPLIER_LIMIT}",
+        description=f"the deal's points are multiplied by this (x2, x3: 000 l.101 «умноженное "
+        f"вдвое или втрое», 003 l.57); 1 to {MULTIPLIER_LIMIT}",
+    )
+    multiplier_scope: Literal["all", "penalties"] = Field(
+        "all",
+        description="what the multiplier scales: all, every outcome of the deal (000 l.101, 003 "
+        "l.57: the points «в двойном или тройном размере»); or penalties, only the outcomes that "
+        "cost points (000 l.325: in the special deals «наказания ещё более суровые по сравнению "
+        "с обычными раздачами (и за перебор, и за недобор)»): a deal score below 0 is "
+        "multiplied, a made bid, a made pass and an overtrick's reward are not (an overtrick is "
+        "multiplied where the table fines it, as a broken pass at -5 a trick, 003 l.55); "
+        "penalties needs a multiplier above 1",
     )
     joker_holder_leads: bool = Field(
         False, description="the Joker's holder leads first (000 no-trump)"
     )
+
+    @model_validator(mode="after")
+    def _scope(self) -> KindOptions:
+        if self.multiplier_scope == "penalties" and self.multiplier == 1:
+            raise ValueError(
+                "multiplier_scope = 'penalties' says what the kind's multiplier scales, but "
+                "multiplier is 1, which scales nothing: set multiplier to 2 or more (000 l.325, "
+                "with 000 l.101 «вдвое или втрое»), or leave multiplier_scope at 'all'"
+            )
+        return self
 
     @model_validator(mode="after")
     def _bidding(self) -> KindOptions:
@@ -519,7 +543,15 @@ class ScoringOptions(Section):
     )
     pass_broken_all: int | None = Field(
         None, ge=-_P, le=_P,
-        description="bid 0 and took every trick (003: -10); |value| <= 10^9",
+        description="bid 0 and took every trick (003 l.55: -10), once or a trick "
+        "(pass_broken_all_mode); |value| <= 10^9",
+    )
+    pass_broken_all_mode: Literal["flat", "per_trick"] = Field(
+        "flat",
+        description="how pass_broken_all counts: flat, once for the deal (003 l.55 «по 10 очков "
+        "если взял все взятки» read as 10 in all); per_trick, that much a trick taken (the same "
+        "words with «по» read as 'each', as in the line's «по 5 очков за каждую взятку»: a pass "
+        "that took all 6 tricks, -60); per_trick needs pass_broken_all",
     )
     all_tricks_multiplier: int = Field(
         1, ge=1, le=MULTIPLIER_LIMIT,
@@ -576,6 +608,16 @@ class ScoringOptions(Section):
                     "is 'none': set scoring.premium to 'best_deal' or 'fixed', or leave "
                     f"scoring.{key} out"
                 )
+        return self
+
+    @model_validator(mode="after")
+    def _broken_pass_per_trick(self) -> ScoringOptions:
+        if self.pass_broken_all_mode == "per_trick" and self.pass_broken_all is None:
+            raise ValueError(
+                "scoring.pass_broken_all_mode = 'per_trick' says how scoring.pass_broken_all "
+                "counts, but scoring.pass_broken_all is not set: set it (003 l.55: -10, 10 a "
+                "trick), or leave pass_broken_all_mode at 'flat'"
+            )
         return self
 
     @model_validator(mode="after")

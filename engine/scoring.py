@@ -25,6 +25,8 @@ def table_points(bid: int, taken: int, hand_size: int, table: ScoringOptions) ->
         if taken == 0:
             return table.pass_made
         if taken == hand_size and table.pass_broken_all is not None:
+            if table.pass_broken_all_mode == "per_trick":  # 003 l.55 «по 10 очков»: each trick
+                return table.pass_broken_all * taken
             return table.pass_broken_all
         per_trick = table.pass_broken_per_trick
         return (table.over_per_trick if per_trick is None else per_trick) * taken
@@ -50,7 +52,10 @@ def table_points(bid: int, taken: int, hand_size: int, table: ScoringOptions) ->
 def deal_points(
     bid: int | None, taken: int, hand_size: int, kind: KindOptions, table: ScoringOptions
 ) -> int:
-    """Points of one player for one deal of ``kind`` (``bid``: None when it has no bidding)."""
+    """Points of one player for one deal of ``kind`` (``bid``: None when it has no bidding),
+    the kind's multiplier applied: to every outcome, or under ``multiplier_scope = "penalties"``
+    (000 l.325: in the special deals the penalties are harsher, «и за перебор, и за недобор») to
+    an outcome that costs points only."""
     if kind.scoring == "per_trick":
         points = kind.per_trick * taken
     else:
@@ -61,6 +66,8 @@ def deal_points(
             points = kind.per_trick * bid
         else:
             points = table_points(bid, taken, hand_size, table)
+    if kind.multiplier_scope == "penalties" and points >= 0:
+        return points
     return points * kind.multiplier
 
 

@@ -66,7 +66,10 @@ def _deal_points_bound(kind: KindOptions, table: ScoringOptions, hand: int) -> t
     under = max(abs(table.under_per_taken), abs(table.under_per_missing)) * hand
     terms = [
         (abs(table.pass_made), "scoring.pass_made"),
-        (abs(table.pass_broken_all or 0), "scoring.pass_broken_all"),
+        (abs(table.pass_broken_all or 0) * (hand if table.pass_broken_all_mode == "per_trick"
+                                            else 1),
+         "scoring.pass_broken_all" + (f" x {hand}" if table.pass_broken_all_mode == "per_trick"
+                                      else "")),
         (abs(broken) * hand, f"a broken pass, {hand} tricks"),
         (exact * table.all_tricks_multiplier,
          f"(scoring.exact_base + scoring.exact_per_trick x {hand}) x "
@@ -88,6 +91,7 @@ def _deal_points_bound(kind: KindOptions, table: ScoringOptions, hand: int) -> t
 
 
 #: (section, option) -> default, for options added after the first release: see ``content_hash``.
+#: The section ``kinds`` stands for every deal kind (``kinds.K.option``).
 HASH_NEUTRAL_DEFAULTS: dict[tuple[str, str], object] = {
     ("scoring", "under_nothing_per_bid"): None,
     ("scoring", "premium_others"): "none",
@@ -96,6 +100,8 @@ HASH_NEUTRAL_DEFAULTS: dict[tuple[str, str], object] = {
     ("match", "playoff"): "all",
     ("joker", "as_card"): False,
     ("joker", "lead_choice"): False,
+    ("kinds", "multiplier_scope"): "all",
+    ("scoring", "pass_broken_all_mode"): "flat",
 }
 
 
@@ -154,7 +160,7 @@ class Variant(BaseModel):
                 f"joker.locked_until: card {lock!r} is not in the deck as played (a card that "
                 "is missing or stands for a Joker would keep the Joker locked all deal)"
             )
-        for call in ("highest_trumps", "lowest_trump"):
+        for call in ("highest_trumps", "lowest_trump", "one_trump"):
             if self.trump.mode == "circular" and call in self.joker.lead_calls:
                 raise ValueError(
                     f"with circular trumps the Joker may not demand {call!r} (000, 002: no trump "
@@ -326,14 +332,26 @@ class Variant(BaseModel):
         """A stable hash of every option value (name and description excluded), 16 hex digits.
 
         Options added after the first release count only when set off their default
-        (``HASH_NEUTRAL_DEFAULTS``), so a new option leaves every older variant's hash, and the
-        datasets recorded under it, as they were."""
-        data = self.model_dump(mode="json", exclude={"name", "description", "sources"})
-        for (section, key), default in HASH_NEUTRAL_DEFAULTS.items():
-            if data.get(section, {}).get(key, default) == default:
-                data.get(section, {}).pop(key, None)
+        (``HASH_NEUTRAL_DEFAULTS``, ``options_data``), so a new option leaves every older variant's
+        hash, and the datasets recorded under it, as they were."""
+        data = self.options_data(exclude={"name", "description", "sources"})
         text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def options_data(self, exclude: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
+        """The variant as JSON data (``model_dump``, the top-level fields of ``exclude`` left out),
+        without the options added after the first release while they hold their default
+        (``HASH_NEUTRAL_DEFAULTS``; in every deal kind for ``kinds``): two variants that differ
+        only by a new option left at its default give the same data. What ``content_hash`` and
+        the fitted tables' rules key (``strategies.strong_fit.rules_key``) are made of."""
+        data = self.model_dump(mode="json", exclude=set(exclude))
+        for (section, key), default in HASH_NEUTRAL_DEFAULTS.items():
+            found = data.get(section, {})
+            tables = found.values() if section == "kinds" else [found]
+            for table in tables:
+                if isinstance(table, dict) and table.get(key, default) == default:
+                    table.pop(key, None)
+        return data
 
     def fixed_suit_index(self) -> int:
         """The fixed trump suit as 0..3 (only for trump.mode = fixed)."""

@@ -59,8 +59,11 @@ EXACT_KINDS = ("shipped", "user")
 
 
 def _rules_data(variant: Variant) -> dict[str, Any]:
-    """The variant's options as JSON data, with those of ``IGNORED`` left out."""
-    data = variant.model_dump(mode="json")
+    """The variant's options as JSON data, with those of ``IGNORED`` left out, and the options
+    added after the first release while at their default (``Variant.options_data``, as its
+    content hash): a new option that changes nothing leaves every fitted table's key as it
+    was."""
+    data = variant.options_data()
     for section, keys in IGNORED.items():
         if keys is None:
             data.pop(section, None)

@@ -12,7 +12,8 @@ Record again (only for a deliberate change of the rules, and say which games cha
     .venv/bin/python tests/golden_corpus.py record
 
 or, to record again only the games that no longer replay and keep every other line as it was,
-byte for byte (it prints the games it changed)::
+byte for byte, and add the games of a preset the corpus lacks (it prints the games it changed
+and added)::
 
     .venv/bin/python tests/golden_corpus.py rerecord
 
@@ -301,14 +302,26 @@ def _replayed(line: str) -> tuple[str, str | None]:
     return line, json.dumps(again, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
+def _recorded(case: dict[str, Any]) -> str:
+    """The corpus line of a case played now."""
+    return json.dumps(play(case), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 def rerecord(workers: int = 2) -> None:
-    """Replay every stored game; record again only those that differ, keep the others' lines."""
+    """Replay every stored game; record again only those that differ, keep the others' lines;
+    then add, at the end, the games of every preset and player count the corpus lacks (a new
+    preset's: ``cases``' first part)."""
     from multiprocessing import Pool
 
     with gzip.open(CORPUS, "rt", encoding="utf-8") as handle:
         lines = handle.readlines()
+    stored = {(record.get("variant"), record["players"]) for record in map(json.loads, lines)
+              if "variant" in record}
+    missing = [case for case in cases() if "variant" in case
+               and (case["variant"], case["players"]) not in stored]
     with Pool(workers) as pool:
         replayed = pool.map(_replayed, lines, chunksize=8)
+        added = pool.map(_recorded, missing, chunksize=4)
     changed = 0
     with gzip.open(CORPUS, "wt", encoding="utf-8", compresslevel=9) as handle:
         for index, (line, new) in enumerate(replayed):
@@ -318,7 +331,10 @@ def rerecord(workers: int = 2) -> None:
                 print(f"record {index}: {name} {record['players']}p seed {record['seed']}")
                 changed += 1
             handle.write(line if new is None else new)
-    print(f"recorded {changed} of {len(lines)} games again into {CORPUS}")
+        for case, line in zip(missing, added, strict=True):
+            print(f"added: {case['variant']} {case['players']}p seed {case['seed']}")
+            handle.write(line)
+    print(f"recorded {changed} of {len(lines)} games again and added {len(added)} into {CORPUS}")
 
 
 def load() -> list[dict[str, Any]]:

@@ -176,9 +176,11 @@ def test_oh_hell_and_odessa_short_have_no_joker() -> None:
 
 def test_the_33_card_deck_of_003() -> None:
     # 003 l.13: all sixes removed except the 6♣, which is the Joker: 33 cards,
-    # 11 each for three players.
+    # 11 each for three players, where the hands go to the deck's limit (003 l.64's long hands,
+    # odessa-long; odessa itself stops at six, l.17).
     variant = variant_from_dict(
-        {"extends": "odessa", "deck": {"removed": ["6s", "6d", "6h"], "joker_cards": ["6c"]},
+        {"extends": "odessa-long",
+         "deck": {"removed": ["6s", "6d", "6h"], "joker_cards": ["6c"]},
          "players": {"min": 3, "max": 3}},
     )
     assert variant.deck_size == 33

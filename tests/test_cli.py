@@ -12,7 +12,7 @@ from raspis.cli.main import cli
 from raspis.engine import load_variant, preset_names
 
 PRESETS = ["classic", "odessa", "odessa-short", "georgian", "joker", "joker-52", "joker-pagat",
-           "circular-trumps", "oh-hell", "classic-lobovaya"]
+           "circular-trumps", "oh-hell", "classic-lobovaya", "odessa-long"]
 
 
 def run(*arguments: str):  # noqa: ANN201
@@ -28,6 +28,41 @@ def test_variants_list_shows_every_preset() -> None:
     assert result.exit_code == 0
     for name in PRESETS:
         assert re.search(rf"^{re.escape(name)}\s", result.output, re.MULTILINE), name
+
+
+def schedule_line(output: str, players: int) -> str:
+    """The schedule of ``variants show`` at ``players``, its wrapped lines joined."""
+    lines = output.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(f"schedule for {players}"))
+    rest = []
+    for line in lines[first + 1:]:
+        if not line.startswith(" "):
+            break
+        rest.append(line.strip())
+    return " ".join([lines[first], *rest])
+
+
+def test_variants_show_the_presets_as_the_seeds_play_them() -> None:
+    # Issue 38. odessa at four: 1..6, six once per player, 5..1, the blind sixes (003 l.17);
+    # odessa-long at two: up to 12, not the deck's 18 (003 l.64); classic: dark and no-trump x2
+    # (000 l.101, l.155, 002 l.56, 003 l.57), its demands on a deal's first trick (000 l.183).
+    odessa = run("variants", "show", "odessa", "--players", "4")
+    assert odessa.exit_code == 0, odessa.output
+    assert schedule_line(odessa.output, 4).split(": ", 1)[1] == (
+        "1 2 3 4 5 6 6 6 6 5 4 3 2 1 6D 6D 6D 6D")
+    long = run("variants", "show", "odessa-long", "--players", "2")
+    assert max(int(size.rstrip("D")) for size in
+               schedule_line(long.output, 2).split(": ", 1)[1].split()) == 12
+    classic = run("variants", "show", "classic", "--players", "4").output
+    assert "kinds.dark.multiplier = 2" in classic and "kinds.no_trump.multiplier = 2" in classic
+    assert "joker.demands_first_trick_only = True" in classic
+    # the new options, each with the seed line it comes from
+    text = " ".join(" ".join(line.strip().removeprefix("#").split())
+                    for line in classic.splitlines())  # comment lines joined, their "#" off
+    for words in ("one_trump ('Запросить, чтоб игроки скинули по одному козырю', 000 l.84",
+                  "kinds.*.multiplier_scope = 'all'", "(000 l.325:",
+                  "scoring.pass_broken_all_mode = 'flat'", "(003 l.55 «по 10 очков"):
+        assert words in text, words
 
 
 def test_variants_show_expands_the_schedule() -> None:

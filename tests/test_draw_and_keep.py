@@ -194,6 +194,30 @@ def test_search_games_know_the_stock_and_the_turned_card() -> None:
     assert checked
 
 
+def test_a_search_game_of_a_tie_break_deal_counts_the_tied_players_draws() -> None:
+    """A tie-break golden deal (003 l.73) between two of three players, with the draw after each
+    trick: six cards each leave 24 in the stock, twelve rounds for two, so 18 tricks (not the 12
+    that three players' rounds would make). The search's copy of the deal plays them all, as the
+    real deal does (it once sized the deal for every seat and wrote past its state)."""
+    variant = variant_from_dict({"extends": "odessa", "name": "tie-draw",
+                                 "players": {"min": 3, "max": 3}, "schedule": {"deals": ["1"]},
+                                 "play": {"draw_after_trick": True}})
+    game = Game(variant, 3, seed=11)
+    chooser = random.Random(11)
+    while not (len(game.order) == 2 and game.phase == Phase.PLAY):
+        game.apply(chooser.choice(game.legal_actions()))
+    observation = game.observation(game.to_move)
+    assert (game.deal.kind, game.deal.hand_size, observation.deal_tricks) == ("golden", 6, 18)
+    copy = Game.from_observation(observation, game.hands, stock=game.stock)
+    replay = game.clone()
+    while not copy.is_over():
+        action = replay.legal_actions()[0]
+        assert copy.legal_actions() == replay.legal_actions()
+        copy.apply(action)
+        replay.apply(action)
+    assert copy.results[0].taken == replay.results[-1].taken and sum(copy.results[0].taken) == 18
+
+
 # -- 2. keeping or declining the trick a Joker led -------------------------------------------------
 
 

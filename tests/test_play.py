@@ -23,6 +23,7 @@ from raspis.engine import (
     variant_from_dict,
 )
 from raspis.engine.cards import JOKER, JOKER2, card_str, is_joker, popcount, suit_of
+from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant
 
 SPADES, CLUBS, DIAMONDS, HEARTS, NO_TRUMP = 0, 1, 2, 3, -1
@@ -482,6 +483,7 @@ def test_the_odd_card_of_52_and_a_joker_is_not_turned_when_agreed() -> None:
     variant = variant_from_dict({
         "extends": "odessa",
         "deck": {"lowest_rank": 2, "jokers": 1, "joker_cards": []},
+        "schedule": {"max_hand": 13},  # «при раздаче на все карты»: 53 cards, 13 each at four
         "trump": {"unturned_leftover": 1},
     })
     game = Game(variant, players=4, seed=2)
@@ -745,7 +747,7 @@ def test_blind_bidding_sees_the_trump_but_not_the_hand() -> None:
 
 # -- demands of any suit and of a named rank (issue 12) -------------------------------------------
 
-ANY_SUIT = load_variant("classic")  # 000's fourth article: classic offers its demands
+ANY_SUIT = load_variant("classic")  # 000's fourth article: classic offers its demands (first trick)
 
 
 @pytest.mark.parametrize("demand_trumped", ["joker_wins", "trump_wins"])
@@ -798,6 +800,69 @@ def test_lowest_trump() -> None:
     calls = joker_calls(game)
     assert ("lowest_trump", -1) not in calls  # no trump to demand
     assert {("highest_card", -1), ("lowest_card", -1)} <= calls
+
+
+def test_classic_demands_only_as_the_first_card_of_a_deal() -> None:
+    # 000-A4 l.183 «игрок, который кладёт на стол джокера первой картой кона, то он может сделать
+    # заказ. Джокером можно заказать «по старшему козырю», «по младшему козырю», «по старшей
+    # карте», «по младшей карте»»; a «кон» is a deal (003 l.21 «кон с одной картой», l.55 «числу
+    # карт в кону»; 002 l.27 «очков за кон»). Led later, the Joker is still the lowest card (l.183
+    # «младшей картой», l.305) or beats everything (l.183), or is declared as a card (l.307).
+    demands = {("highest_card", -1), ("lowest_card", -1), ("lowest_trump", -1), ("trumps", -1),
+               *(("highest", suit) for suit in range(4))}
+    game = deal("classic", ["JK 9s 6c", "8s Kh 6h", "9d 10d Jc", "6s Ac 8d"], HEARTS, dealer=3)
+    assert joker_calls(game) == demands | {("low", -1)}
+    game = deal("classic", ["9s JK 6c", "8s Kh 6h", "9d 10d Jc", "6s Ac 8d"], HEARTS, dealer=3)
+    play(game, "9s", "8s", "9d", "6s")  # the first trick, without the Joker: seat 0 leads again
+    assert last_winner(game) == 0
+    assert joker_calls(game) == {("low", -1), ("high", -1)}
+    assert named_cards(game)  # declared as a card: still allowed (not a demand)
+    play(game, "JK high")
+    assert plain(game) == {"K♥", "6♥"}  # a plain high Joker demands nothing: any card
+
+
+ONE_TRUMP = variant_from_dict({"extends": "classic",
+                              "joker": {"lead_calls": ["one_trump", "low"], "as_card": False}})
+
+
+def test_one_trump_each() -> None:
+    # 000-A2 l.84 «Запросить, чтоб игроки скинули по одному козырю»: each player throws a trump,
+    # any trump (the text names none, so any of them is legal); without a trump, any card, as
+    # after «Старшие козыря» (000-A5 l.299 «Если таковых не окажется, то можно сбросить любую
+    # карту»). The Joker takes the trick («Походивший с джокера может забрать взятку», l.87): a
+    # trump ace thrown to it does not beat it.
+    game = deal(ONE_TRUMP, ["JK 9s 6c", "8s Kh 6h", "9d 10d Jc", "Ah 7h 8d"], HEARTS, dealer=3)
+    assert ("one_trump", -1) in joker_calls(game)
+    play(game, "JK one_trump")
+    assert plain(game) == {"K♥", "6♥"}  # either trump, not only the highest or the lowest
+    play(game, "6h")
+    assert plain(game) == {"9♦", "10♦", "J♣"}  # no trump: any card
+    play(game, "Jc")
+    assert plain(game) == {"A♥", "7♥"}
+    play(game, "Ah")
+    assert last_winner(game) == 0
+    # no trump in the deal, nothing to demand: «по одному козырю» is not offered; the Joker
+    # still leads high (RULES §5: it beats everything) or low
+    game = deal(ONE_TRUMP, ["JK 9s", "Ah Ks", "9d 10d"], NO_TRUMP, dealer=2)
+    assert joker_calls(game) == {("low", -1), ("high", -1)}
+
+
+def test_one_trump_each_is_a_demand() -> None:
+    # A demand like the others: barred after the first trick where demands are (000 l.183
+    # «первой картой кона»; 002 l.35, 003 l.27), and not allowed with circular trumps, where no
+    # trump is known before a suit is led (000 l.114, 002 l.61).
+    first_only = variant_from_dict({"extends": "classic",
+                                    "joker": {"lead_calls": ["one_trump", "low"],
+                                              "as_card": False,
+                                              "demands_first_trick_only": True}})
+    game = deal(first_only, ["9s JK 6c", "8s Kh 6h", "9d 10d Jc", "6s Ac 8d"], HEARTS, dealer=3)
+    assert ("one_trump", -1) in joker_calls(game)  # the first trick: the demand is open
+    play(game, "9s", "8s", "9d", "6s")  # the nine of spades holds the trick: seat 0 leads again
+    assert last_winner(game) == 0
+    assert joker_calls(game) == {("low", -1), ("high", -1)}
+    with pytest.raises(VariantError, match="one_trump"):
+        variant_from_dict({"extends": "circular-trumps",
+                           "joker": {"lead_calls": ["one_trump", "highest_suit"]}})
 
 
 def test_named_rank() -> None:

@@ -55,11 +55,11 @@ RANK_CALLS = {"twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6, "seven
 #: The demands of any suit (000 second and fourth articles: «самой старшей картой любой масти»,
 #: «по младшей карте», «по младшему козырю») and a named rank (003): the Joker leading them takes
 #: the trick (000-A4 l.183 sets apart only «младшей картой, которая не забирает взятку»).
-ANY_SUIT_CALLS = ("highest_card", "lowest_card", "lowest_trump", *RANK_CALLS)
+ANY_SUIT_CALLS = ("highest_card", "lowest_card", "lowest_trump", "one_trump", *RANK_CALLS)
 HIGH_CALLS = ("high", "highest", "trumps", *ANY_SUIT_CALLS)
 #: The lead calls of a variant file that lead the Joker to take the trick (RULES §5).
 WINNING_LEAD_NAMES = ("high", "high_suit", "highest_suit", "highest_trumps", "highest_card",
-                      "lowest_card", "lowest_trump", "named_rank")
+                      "lowest_card", "lowest_trump", "one_trump", "named_rank")
 
 # Variants made of options no preset uses, so that the referee checks those rules too.
 OPTION_VARIANTS: dict[str, dict[str, Any]] = {
@@ -186,6 +186,21 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
         "play": {"draw_after_trick": True},
         "joker": {"lead_choice": True, "demand_trumped": "trump_wins"},
     },
+    "options-n": {
+        # Issue 38: 000-A2 l.84's Joker demand «скинули по одному козырю» (one trump each) beside
+        # the low call, on the first trick of a deal only (000 l.183 «первой картой кона»).
+        "extends": "classic",
+        "players": {"min": 3, "max": 4},
+        "schedule": {"deals": ["1..4", "max", "4*2 no_trump", "3..1"]},
+        "joker": {"lead_calls": ["one_trump", "low", "highest_suit"], "as_card": False,
+                  "demands_first_trick_only": True},
+        # 000 l.325: the no-trump deals' penalties doubled, not their rewards
+        "kinds": {"no_trump": {"multiplier": 2, "multiplier_scope": "penalties"}},
+        # 003 l.55's pass: 10 made, 5 a trick broken, «по 10 очков если взял все взятки» read
+        # as 10 a trick
+        "scoring": {"pass_made": 10, "pass_broken_per_trick": -5, "pass_broken_all": -10,
+                    "pass_broken_all_mode": "per_trick"},
+    },
     "options-d": {
         "extends": "joker",
         "players": {"min": 3, "max": 4},
@@ -253,6 +268,17 @@ def odessa_short_table(bid: int, taken: int, hand: int) -> int:
     return 0 if bid == 0 and taken == 0 else classic_table(bid, taken, hand)
 
 
+def pass_fined_table(bid: int, taken: int, hand: int) -> int:
+    """003 l.55's variant pass: 10 made, 5 off a trick taken, 10 off a trick when the passer
+    took them all («по 10 очков если взял все взятки», «по» read as "each"); otherwise as
+    classic."""
+    if bid == 0 and taken == 0:
+        return 10
+    if bid == 0:
+        return -10 * taken if taken == hand else -5 * taken
+    return classic_table(bid, taken, hand)
+
+
 def georgian_table(bid: int, taken: int, hand: int) -> int:
     """000-A3, 002-RP, 004: 50k + 50, pass 50, otherwise 10 a trick taken."""
     if taken == bid:
@@ -297,12 +323,13 @@ def oh_hell_table(bid: int, taken: int, hand: int) -> int:
 
 TABLES = {
     "classic": classic_table, "circular-trumps": classic_table, "odessa": classic_table,
+    "odessa-long": classic_table,
     "joker-52": classic_table, "odessa-short": odessa_short_table, "georgian": georgian_table,
     "joker": georgian_joker_table, "oh-hell": oh_hell_table, "options-d": georgian_joker_table,
     "options-f": flat_table, "joker-pagat": pagat_joker_table, "options-g": classic_table,
     "classic-lobovaya": classic_table, "options-h": classic_table,
     "options-k": classic_table, "options-i": classic_table, "options-j": classic_table,
-    "options-l": classic_table, "options-m": classic_table,
+    "options-l": classic_table, "options-m": classic_table, "options-n": pass_fined_table,
 }
 #: Variants with 002 Joker-52's -10 for leading the Joker unless it is the last card.
 LEAD_FINED = ("joker-52", "options-l")
@@ -311,8 +338,13 @@ PREMIUMS: dict[str, tuple[str | int, str]] = {
     "joker": ("best", "game"), "options-d": (100, "block"), "options-f": (100, "block"),
     "joker-pagat": ("best", "block"),
 }
-#: Deal kinds whose score is doubled (003 l.57, 004 l.19); classic's dark deal is not (000-A4).
-DOUBLED = {("odessa", "dark"), ("odessa-short", "dark")}
+#: Deal kinds whose score is doubled (003 l.57, 004 l.19; classic's dark and no-trump deals: 000
+#: l.101, l.155, 002 l.56), in the presets and the option variants that extend them.
+DOUBLED = {("odessa", "dark"), ("odessa-long", "dark"), ("odessa-short", "dark"),
+           *((name, kind) for name in ("classic", "classic-lobovaya", "circular-trumps",
+                                       "options-g") for kind in ("dark", "no_trump"))}
+#: Deal kinds whose penalties only are doubled (000 l.325 «наказания ещё более суровые»).
+PENALTIES_DOUBLED = {("options-n", "no_trump")}
 
 
 def expected_points(name: str, kind: str, bid: int | None, taken: int, hand: int) -> int:
@@ -326,6 +358,8 @@ def expected_points(name: str, kind: str, bid: int | None, taken: int, hand: int
         # «недобор» - штраф 50 очков; «пас» и «перебор» считаются по правилам обычной сдачи»
         return 50 * bid if taken == bid else -50
     points = TABLES[name](bid, taken, hand)
+    if (name, kind) in PENALTIES_DOUBLED:
+        return 2 * points if points < 0 else points
     return 2 * points if (name, kind) in DOUBLED else points
 
 
@@ -568,6 +602,8 @@ class Referee:
                     allowed = ordinary
             elif lead.card in JOKER_IDS and lead.call == "lowest_trump":
                 allowed = {min(trumps)} if trumps else ordinary  # 000-A4 «по младшему козырю»
+            elif lead.card in JOKER_IDS and lead.call == "one_trump":
+                allowed = trumps or ordinary  # 000-A2 l.84 «скинули по одному козырю»: any trump
             elif lead.card in JOKER_IDS and lead.call in RANK_CALLS:
                 # 003 «сбросить карту определённого номинала»; without one, any card
                 named = {card for card in ordinary if rank_of(card) == RANK_CALLS[lead.call]}
@@ -632,8 +668,8 @@ class Referee:
                 calls.add(("trumps", -1))
             elif name in ("highest_card", "lowest_card") and demands:
                 calls.add((name, -1))
-            elif name == "lowest_trump" and demands and self.deal_trump >= 0:
-                calls.add(("lowest_trump", -1))
+            elif name in ("lowest_trump", "one_trump") and demands and self.deal_trump >= 0:
+                calls.add((name, -1))
             elif name == "named_rank" and demands:
                 in_deck = {rank_of(card) for card in self.variant.deck_cards
                            if card not in JOKER_IDS}

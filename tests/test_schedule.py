@@ -62,10 +62,26 @@ def test_classic_two_players() -> None:
     assert hand_sizes("classic", 2) == up(1, 17) + [18, 18] + down(17, 1) + [18] * 8
 
 
-def test_odessa_three_players_goes_up_to_twelve() -> None:
-    # 003 l.17 «для 3-х игроков — до 12 карт»; then a round of blind deals.
-    assert hand_sizes("odessa", 3) == up(1, 11) + [12] * 3 + down(11, 1) + [12] * 3
-    assert kinds("odessa", 3)[-3:] == ["dark"] * 3
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_odessa_goes_up_to_six_at_every_player_count(players: int) -> None:
+    # 003 l.17 «По шесть карт производится столько сдач, сколько игроков участвует в партии. Затем
+    # снова сдаётся пять и менее карт, до одной»: 1..5, six once per player, 5..1 (000 l.136 «по
+    # нарастающей до 6-ти»; 004 l.13); then the preset's round of blind deals (l.17, l.35-37),
+    # once per player, at the largest hand.
+    assert hand_sizes("odessa", players) == up(1, 5) + [6] * players + down(5, 1) + [6] * players
+    assert kinds("odessa", players) == ["normal"] * (10 + players) + ["dark"] * players
+
+
+@pytest.mark.parametrize(("players", "largest"), [(2, 12), (3, 12), (4, 9), (5, 7), (6, 6)])
+def test_odessa_long_goes_up_to_the_decks_limit_but_never_past_twelve(
+        players: int, largest: int) -> None:
+    # 003 l.64 «Максимальная длина руки ... может быть более шести карт (до 12)», with l.17's
+    # parenthesis for the deck's limits: «для 3-х игроков — до 12 карт, для 4-х игроков до 9
+    # карт, для 5 игроков — до 7 карт»; at two players the 36 cards would give 18 each, and
+    # «до 12» stops it at 12. Then the blind round at that hand.
+    assert hand_sizes("odessa-long", players) == (
+        up(1, largest - 1) + [largest] * players + down(largest - 1, 1) + [largest] * players)
+    assert kinds("odessa-long", players)[-players:] == ["dark"] * players
 
 
 def test_odessa_short_four_players_is_fifteen_deals_with_the_blind_one_last() -> None:
@@ -206,7 +222,7 @@ def test_nine_card_deals_cannot_be_dealt_to_five_players_from_36_cards() -> None
 
 
 def test_a_player_count_outside_the_variant_is_refused() -> None:
-    # Georgian poker: «для «грузинского» варианта — четыре или шесть» (003 l.13).
+    # Georgian poker: «количество участников – либо 4, либо 6» (000 l.161).
     with pytest.raises(VariantError) as error:
         Game(load_variant("georgian"), players=5)
     assert "4, 6" in str(error.value)

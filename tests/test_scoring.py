@@ -10,6 +10,8 @@ engine's output. ``table_points(bid, taken, hand_size, table)``.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from raspis.engine import Game, load_variant, parse_cards, variant_from_dict
 from raspis.engine.options import BUILTIN_KINDS, KindOptions, ScoringOptions
 from raspis.engine.scoring import deal_points, span_premiums, table_points
@@ -187,6 +189,58 @@ def test_003_pass_10_and_broken_pass_minus_5_a_trick_or_minus_10_for_all() -> No
     assert table_points(0, 6, 6, table) == -10
 
 
+def test_003_broken_pass_that_took_every_trick_10_a_trick() -> None:
+    # 003 l.55 «штрафуется по 5 очков за каждую взятку, или по 10 очков если взял все взятки»
+    # with the second «по» read as the first, "each": 10 a trick taken when the passer took them
+    # all (pass_broken_all_mode = per_trick). Hand computation: six tricks of six, 6 x -10 = -60;
+    # one of one, -10 (the two readings meet); fewer than all, 5 a trick as before.
+    table = CLASSIC.model_copy(update={"pass_made": 10, "pass_broken_per_trick": -5,
+                                       "pass_broken_all": -10,
+                                       "pass_broken_all_mode": "per_trick"})
+    assert table_points(0, 6, 6, table) == -60
+    assert table_points(0, 9, 9, table) == -90
+    assert table_points(0, 1, 1, table) == -10
+    assert table_points(0, 5, 6, table) == -25
+    assert table_points(0, 0, 6, table) == 10
+    assert table_points(2, 6, 6, table) == 6  # an overtrick of a bid is no broken pass
+
+
+@given(hand=st.integers(1, 18), taken=st.integers(0, 18))
+def test_the_two_readings_of_003_differ_only_on_a_pass_that_took_all(hand: int, taken: int) -> None:
+    taken = min(taken, hand)
+    flat = CLASSIC.model_copy(update={"pass_made": 10, "pass_broken_per_trick": -5,
+                                      "pass_broken_all": -10})
+    each = flat.model_copy(update={"pass_broken_all_mode": "per_trick"})
+    if taken == hand:
+        assert table_points(0, taken, hand, each) == hand * table_points(0, taken, hand, flat)
+    else:
+        assert table_points(0, taken, hand, each) == table_points(0, taken, hand, flat)
+
+
+def test_per_trick_needs_the_amount(tmp_path) -> None:  # noqa: ANN001
+    from raspis.engine import VariantError
+
+    path = tmp_path / "each.toml"
+    path.write_text('extends = "odessa"\nscoring.pass_broken_all_mode = "per_trick"\n',
+                    encoding="utf-8")
+    with pytest.raises(VariantError) as error:
+        load_variant(path)
+    message = str(error.value)
+    assert str(path) in message and "scoring.pass_broken_all_mode = 'per_trick'" in message
+    assert "scoring.pass_broken_all is not set" in message and "'flat'" in message
+    path.write_text('extends = "odessa"\nscoring.pass_broken_all = -10\n'
+                    'scoring.pass_broken_all_mode = "each"\n', encoding="utf-8")
+    with pytest.raises(VariantError) as error:
+        load_variant(path)
+    message = str(error.value)
+    assert "scoring.pass_broken_all_mode" in message and "'each'" in message
+    assert "'flat'" in message and "'per_trick'" in message
+    variant = variant_from_dict({"extends": "odessa", "scoring": {
+        "pass_broken_all": -10, "pass_broken_all_mode": "per_trick"}})
+    assert deal_points(0, 6, 6, variant.kinds["normal"], variant.scoring) == -60
+    assert deal_points(0, 6, 6, variant.kinds["dark"], variant.scoring) == -120  # 003 l.57 x2
+
+
 def test_003_minus_5_a_missing_trick_and_minus_10_when_nothing_taken() -> None:
     # 003 l.55 «как вариант - 5 очков, и 10 очков, если не было взято ни одной взятки».
     table = CLASSIC.model_copy(update={"under_per_missing": -5, "under_nothing_taken": -10})
@@ -286,7 +340,8 @@ def test_a_span_without_deals_pays_nobody() -> None:
 # -- the presets' tables ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", ["classic", "circular-trumps", "odessa", "joker-52"])
+@pytest.mark.parametrize("preset", ["classic", "circular-trumps", "odessa", "odessa-long",
+                                    "joker-52"])
 def test_classic_family_presets_score_the_seed_examples(preset: str) -> None:
     # 000-A4 l.187-190 and 000-A5 l.317-323, 002-RP l.51-54, 003 l.55 defaults, 002-J52 l.110.
     table = load_variant(preset).scoring
@@ -338,12 +393,23 @@ def test_oh_hell_preset_table() -> None:
 
 def test_preset_special_kinds() -> None:
     # classic (000-A4): dark bids may sum to the tricks (l.206), golden 20 a trick (l.207
-    # «обычно вдвое»), misère -10 a trick (l.208); odessa (003 l.57) and odessa-short (004 l.19):
-    # the blind deal doubles.
-    classic = load_variant("classic")
-    assert deal_points(None, 3, 9, classic.kind("golden"), classic.scoring) == 60
-    assert deal_points(None, 3, 9, classic.kind("misere"), classic.scoring) == -30
-    for preset in ("odessa", "odessa-short"):
+    # «обычно вдвое»), misère -10 a trick (l.208); dark and no-trump deals, given no factor by
+    # the fourth article, double as every seed line with a factor says (000 l.101 «умноженное
+    # вдвое или втрое», l.155, 002 l.56 «в двойном или тройном размере», 003 l.57): bid 2 made
+    # 2 x 20, bid 2 took none 2 x -20, overtricks 2 x 1 a trick, a made pass 2 x 5. odessa (003
+    # l.57) and odessa-short (004 l.19): the blind deal doubles.
+    for preset in ("classic", "classic-lobovaya", "circular-trumps"):
+        classic = load_variant(preset)
+        assert deal_points(None, 3, 9, classic.kind("golden"), classic.scoring) == 60
+        assert deal_points(None, 3, 9, classic.kind("misere"), classic.scoring) == -30
+        for name in ("dark", "no_trump"):
+            kind = classic.kind(name)
+            assert deal_points(2, 2, 9, kind, classic.scoring) == 40
+            assert deal_points(2, 0, 9, kind, classic.scoring) == -40
+            assert deal_points(2, 4, 9, kind, classic.scoring) == 8
+            assert deal_points(0, 0, 9, kind, classic.scoring) == 10
+        assert deal_points(2, 2, 9, classic.kind("normal"), classic.scoring) == 20
+    for preset in ("odessa", "odessa-long", "odessa-short"):
         variant = load_variant(preset)
         assert deal_points(2, 2, 6, variant.kind("dark"), variant.scoring) == 40
         assert deal_points(2, 0, 6, variant.kind("dark"), variant.scoring) == -40
@@ -382,6 +448,17 @@ def test_a_played_dark_deal_is_doubled() -> None:
     assert game.results[-1].points == (-20, 40, 10)
 
 
+def test_a_played_dark_deal_doubles_its_penalties_only() -> None:
+    # 000 l.325 «наказания ещё более суровые ... (и за перебор, и за недобор)», through the rules
+    # core's score table: the dealer's missed bid costs double, the made bid and pass do not gain.
+    variant = variant_from_dict({"extends": "odessa",
+                                 "kinds": {"dark": {"multiplier_scope": "penalties"}}})
+    hands = [parse_cards("7c 8c"), parse_cards("As Ks"), parse_cards("6d 7d")]
+    game = Game.single_deal(variant, hands, trump=3, dealer=0, kind="dark", bids=[2, 0, 1])
+    play_out(game, ["As", "6d", "7c", "Ks", "7d", "8c"])
+    assert game.results[-1].points == (-20, 20, 5)
+
+
 def test_a_negative_total_is_a_double_loss_in_odessa() -> None:
     # 003 l.55 «При игре на деньги минусовый результат считается двойным проигрышем», 004 l.13.
     variant = load_variant("odessa-short")
@@ -414,7 +491,8 @@ def test_joker_premium_for_making_every_bid_of_the_game() -> None:
 def test_a_tie_for_first_is_broken_by_a_golden_deal_between_the_tied_players() -> None:
     # 003 l.73 «В случае набора равного количества очков в двух и больше игроков,им
     # предоставляется дополнительная «золотая» раздача»: the tied leaders play an extra golden
-    # deal (no bidding, 20 a trick: 003 l.41 «например, вдвое»), here the whole deck between two.
+    # deal (no bidding, 20 a trick: 003 l.41 «например, вдвое»). l.73 names no hand: the
+    # preset's largest, six (l.17 «По шесть карт»), though the deck would give the two 18.
     import random
 
     variant = load_variant("odessa")
@@ -424,7 +502,7 @@ def test_a_tie_for_first_is_broken_by_a_golden_deal_between_the_tied_players() -
     assert game.results[0].points == (-10, 10, 10)
     assert not game.is_over()
     assert game.deal.kind == "golden"
-    assert game.deal.hand_size == 18  # 36 cards between the two tied players
+    assert game.deal.hand_size == 6
     assert sorted(game.order) == [1, 2]
     assert game.hands[0] == 0
     chooser = random.Random(0)
@@ -436,7 +514,7 @@ def test_a_tie_for_first_is_broken_by_a_golden_deal_between_the_tied_players() -
         assert result.kind == "golden"
         assert result.bids == (None, None, None)
         assert result.points[0] == 0
-        assert result.points[1] + result.points[2] == 20 * 18
+        assert result.points[1] + result.points[2] == 20 * 6
     if len(extra) < variant.end.tie_deals:
         assert sorted(game.places()) == [1, 2, 3]
 
@@ -477,3 +555,77 @@ def test_nothing_taken_is_scored_one_way_only() -> None:
     with pytest.raises(VariantError, match="under_nothing_per_bid"):
         variant_from_dict({"extends": "classic", "scoring": {"under_nothing_taken": -200,
                                                              "under_nothing_per_bid": -10}})
+
+
+# -- 000 l.325: the special deals' harsher penalties (issue 38) ----------------------------------
+
+#: 003 l.55's broken pass, «штрафуется по 5 очков за каждую взятку»: a table that fines an
+#: overtrick (a pass is a bid of 0, so the passer's tricks are overtricks).
+PASS_FINED = CLASSIC.model_copy(update={"pass_made": 10, "pass_broken_per_trick": -5})
+
+
+def test_000_l325_penalties_only_are_multiplied() -> None:
+    """000 l.325: «Особенно – в специальных режимах, где наказания ещё более суровые по сравнению
+    с обычными раздачами (и за перебор, и за недобор)»; the factor is l.101's «вдвое или втрое».
+    A dark deal x2, penalties only: what costs points costs double, what earns points earns as
+    in a plain deal."""
+    harsh = kind("dark", multiplier=2, multiplier_scope="penalties")
+    assert deal_points(3, 1, 6, harsh, CLASSIC) == -40  # two short: -20, doubled
+    assert deal_points(3, 0, 6, harsh, CLASSIC) == -60  # three short: -30, doubled
+    assert deal_points(3, 3, 6, harsh, CLASSIC) == 30   # made: 10 a trick, not doubled
+    assert deal_points(0, 0, 6, harsh, CLASSIC) == 5    # a made pass: 5, not doubled
+    assert deal_points(1, 3, 6, harsh, CLASSIC) == 3    # overtricks: 1 a trick, not raised
+    # where the table fines the overtrick, the fine is the harsher one: «и за перебор»
+    assert deal_points(0, 2, 6, harsh, PASS_FINED) == -20  # 5 a trick, doubled
+    # the same deal scored "в двойном размере" throughout (000 l.101, 003 l.57): the reward too
+    double = kind("dark", multiplier=2)
+    assert deal_points(3, 3, 6, double, CLASSIC) == 60
+    assert deal_points(1, 3, 6, double, CLASSIC) == 6
+    # misère's -10 a trick is all penalty: tripled
+    assert deal_points(None, 2, 6, kind("misere", multiplier=3,
+                                        multiplier_scope="penalties"), CLASSIC) == -60
+
+
+@given(bid=st.integers(0, 9), taken=st.integers(0, 9), multiplier=st.integers(2, 3),
+       fined=st.booleans())
+def test_penalties_only_is_never_kinder_and_differs_only_on_rewards(
+        bid: int, taken: int, multiplier: int, fined: bool) -> None:
+    """Properties of 000 l.325's reading, against the plain deal (multiplier 1) and the whole
+    multiplier (l.101): a penalty is the whole multiplier's (it costs ``multiplier`` times a
+    plain deal's), a reward stays a plain deal's; so the deal is never worth more than under
+    the whole multiplier when it costs points, nor more than a plain deal when it earns."""
+    hand = 9
+    table = PASS_FINED if fined else CLASSIC
+    plain = deal_points(bid, taken, hand, kind("dark", multiplier=1), table)
+    whole = deal_points(bid, taken, hand, kind("dark", multiplier=multiplier), table)
+    harsh = deal_points(bid, taken, hand, kind("dark", multiplier=multiplier,
+                                               multiplier_scope="penalties"), table)
+    assert harsh == (whole if plain < 0 else plain)
+    assert harsh <= plain and (harsh < plain) == (plain < 0)
+
+
+def test_penalties_only_needs_a_multiplier_and_a_known_scope(tmp_path) -> None:  # noqa: ANN001
+    from raspis.engine import VariantError
+
+    path = tmp_path / "harsh.toml"
+    path.write_text('extends = "classic"\nkinds.golden.multiplier_scope = "penalties"\n',
+                    encoding="utf-8")
+    with pytest.raises(VariantError) as error:
+        load_variant(path)
+    message = str(error.value)
+    assert str(path) in message and "kinds.golden" in message and "'penalties'" in message
+    assert "multiplier is 1" in message and "'all'" in message
+    path.write_text('extends = "classic"\nkinds.dark.multiplier_scope = "rewards"\n',
+                    encoding="utf-8")
+    with pytest.raises(VariantError) as error:
+        load_variant(path)
+    message = str(error.value)
+    assert "kinds.dark.multiplier_scope" in message and "'rewards'" in message
+    assert "'all'" in message and "'penalties'" in message
+    # set, it is other rules; left at 'all', the hash of every older variant is as it was
+    harsh = variant_from_dict({"extends": "odessa",
+                               "kinds": {"dark": {"multiplier_scope": "penalties"}}})
+    assert harsh.content_hash != load_variant("odessa").content_hash
+    spelled = variant_from_dict({"extends": "odessa",
+                                 "kinds": {"dark": {"multiplier_scope": "all"}}})
+    assert spelled.content_hash == load_variant("odessa").content_hash

@@ -11,7 +11,7 @@ from raspis.engine import load_variant
 from raspis.engine.core.plan import rule_plan
 from raspis.engine.variant import variant_from_dict
 from raspis.strategies import compiled
-from raspis.strategies.strong_fit import find_fit, fit_source
+from raspis.strategies.strong_fit import find_fit, fit_source, rules_key
 from raspis.strategies.strong_policy import fit_path
 
 SHIPPED = ("classic", "joker", "oh-hell")
@@ -40,6 +40,19 @@ def test_other_rules_get_no_table_even_under_a_presets_name(change: dict) -> Non
     variant = variant_from_dict({"extends": "classic", "name": "classic",
                                  **change}).for_player_count(4)
     assert fit_source(variant, 4) is None
+
+
+def test_an_option_added_later_counts_in_the_rules_key_only_off_its_default() -> None:
+    """An option added to the engine after the tables were fitted (``HASH_NEUTRAL_DEFAULTS``,
+    as the content hash counts them) leaves the key of every variant that keeps its default, so
+    the shipped tables stay found; set off its default, it is other rules."""
+    classic = load_variant("classic").for_player_count(4)
+    spelled = variant_from_dict({"extends": "classic", "name": "classic",
+                                 "joker": {"lead_choice": False}}).for_player_count(4)
+    assert rules_key(spelled) == rules_key(classic) and "lead_choice" not in rules_key(classic)
+    chosen = variant_from_dict({"extends": "classic", "name": "classic",
+                                "joker": {"lead_choice": True}}).for_player_count(4)
+    assert "lead_choice" in rules_key(chosen) and fit_source(chosen, 4) is None
 
 
 @pytest.mark.parametrize(("change", "kind", "source"),

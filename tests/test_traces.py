@@ -29,6 +29,7 @@ GAMES = [
     ("classic-lobovaya", 4, 1),
     ("circular-trumps", 4, 1),
     ("odessa", 3, 1),
+    ("odessa-long", 2, 1),
     ("odessa-short", 4, 1),
     ("georgian", 4, 1),
     ("georgian", 6, 2),

@@ -10,7 +10,7 @@ from raspis.engine import VariantError, load_variant, preset_names, variant_from
 from raspis.engine.variant import presets_dir
 
 PRESETS = ["circular-trumps", "classic", "classic-lobovaya", "georgian", "joker", "joker-52",
-           "joker-pagat", "odessa", "odessa-short", "oh-hell"]
+           "joker-pagat", "odessa", "odessa-long", "odessa-short", "oh-hell"]
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -200,7 +200,7 @@ def test_the_content_hash_is_stable_and_follows_the_options(tmp_path: Path) -> N
                                  'extends = "classic"\nscoring.pass_made = 10\n'))
     assert changed.content_hash != first
     kind_changed = load_variant(write(tmp_path, "kind.toml",
-                                      'extends = "classic"\nkinds.dark.multiplier = 2\n'))
+                                      'extends = "classic"\nkinds.dark.multiplier = 3\n'))
     assert kind_changed.content_hash != first
 
 
@@ -209,14 +209,19 @@ def test_the_content_hash_is_stable_and_follows_the_options(tmp_path: Path) -> N
 #: article, 003's named rank). classic (with classic-lobovaya and circular-trumps, which extend
 #: it) and georgian changed on purpose again when they took joker.as_card, the Joker declared as
 #: any card their seeds state (issue 12: 000 l.307; 002 l.35 and l.63, 000 l.140).
+#: classic (with classic-lobovaya and circular-trumps) changed on purpose again when its dark and
+#: no-trump deals came to score double (issue 38: 000 l.101, l.155, 002 l.56, 003 l.57), and
+#: its Joker's demands came to be made on a deal's first trick only (000 l.183).
 PRESET_HASHES = {
-    "circular-trumps": "8155ad47bfaecdd7", "classic": "8ceaac6411c542dc",
+    "circular-trumps": "65ff2f462677631e", "classic": "1e0f48d176f0da7a",
     "georgian": "b463e546800e7344", "joker": "535bbb54ed8a10b6",
     # joker-52 changed its rules once: match.playoff = "leaders" (002's play-off, issue 12)
     "joker-52": "c498c4216d78c888",
-    "odessa": "dd042ef2f1626c47", "odessa-short": "f53a3e124272b9ee", "oh-hell": "aee52dc59a813dd9",
+    # odessa changed on purpose: hands up to six at every player count (issue 38: 003 l.17)
+    "odessa": "f52ae73e9a8fc762", "odessa-short": "f53a3e124272b9ee", "oh-hell": "aee52dc59a813dd9",
+    "odessa-long": "157e410ba185be04",  # pinned when added (issue 38: 003 l.64, up to 12)
     "joker-pagat": "ed7ab2101d274623",  # pinned when added (issue 12)
-    "classic-lobovaya": "f070f182ffcb3ff4",  # pinned when added (issue 12: lobovaya one card each)
+    "classic-lobovaya": "c68010964eff654d",  # pinned when added (issue 12: lobovaya one card each)
 }
 
 

@@ -2,14 +2,14 @@
 
 A play is ``(card, call, suit)``: ``call`` is ``CALL_NONE`` for an ordinary card and one of the
 Joker calls below for a Joker (``engine.actions`` names them ``high``, ``low``, ``highest``,
-``lowest``, ``trumps``, ``highest_card``, ``lowest_card``, ``lowest_trump`` and, for a named rank,
-``twos`` .. ``aces``, and ``card`` for a Joker declared as a named card); ``suit`` is the suit a
-call names, -1 for none. A named-rank demand is one call per rank (``CALL_RANK + rank - 2``), so
-``suit`` always means a suit. The legal calls of a Joker are a bitmask over the 36 ``OPTIONS``
-(call, suit) pairs; the last, ``CARD_OPTION``, stands for every card the Joker may be declared as
-(``engine.core.rules.nameable_cards``): such a play names the card's suit and rank, and the state
-holds its call as ``named_call(card)``: ``CALL_CARD | card << NAMED_SHIFT``. Everything here is
-plain data, shared by the compiled functions of ``engine.core.rules``, the single-game
+``lowest``, ``trumps``, ``highest_card``, ``lowest_card``, ``lowest_trump``, ``one_trump`` and, for
+a named rank, ``twos`` .. ``aces``, and ``card`` for a Joker declared as a named card); ``suit`` is
+the suit a call names, -1 for none. A named-rank demand is one call per rank (``CALL_RANK + rank
+- 2``), so ``suit`` always means a suit. The legal calls of a Joker are a bitmask over the 37
+``OPTIONS`` (call, suit) pairs; the last, ``CARD_OPTION``, stands for every card the Joker may be
+declared as (``engine.core.rules.nameable_cards``): such a play names the card's suit and rank, and
+the state holds its call as ``named_call(card)``: ``CALL_CARD | card << NAMED_SHIFT``. Everything
+here is plain data, shared by the compiled functions of ``engine.core.rules``, the single-game
 ``engine.Game`` and the batch engine.
 """
 
@@ -20,7 +20,7 @@ import numpy as np
 from .compiling import jit
 
 (CALL_NONE, CALL_HIGH, CALL_LOW, CALL_HIGHEST, CALL_LOWEST, CALL_TRUMPS, CALL_HIGHEST_CARD,
- CALL_LOWEST_CARD, CALL_LOWEST_TRUMP, CALL_RANK) = range(10)
+ CALL_LOWEST_CARD, CALL_LOWEST_TRUMP, CALL_ONE_TRUMP, CALL_RANK) = range(11)
 #: The names of the named-rank calls, rank 2 (``CALL_RANK``) to the ace (``CALL_RANK + 12``).
 RANK_CALL_NAMES: tuple[str, ...] = ("twos", "threes", "fours", "fives", "sixes", "sevens",
                                     "eights", "nines", "tens", "jacks", "queens", "kings", "aces")
@@ -35,7 +35,7 @@ CALL_COUNT += 1
 NAMED_SHIFT = 5
 CALL_NAMES: tuple[str | None, ...] = (None, "high", "low", "highest", "lowest", "trumps",
                                       "highest_card", "lowest_card", "lowest_trump",
-                                      *RANK_CALL_NAMES, "card")
+                                      "one_trump", *RANK_CALL_NAMES, "card")
 #: Call codes by the names of ``engine.actions`` (and back).
 CALL_CODES: dict[str | None, int] = {name: code for code, name in enumerate(CALL_NAMES)}
 
@@ -48,6 +48,7 @@ OPTIONS: tuple[tuple[int, int], ...] = (
     *((CALL_LOWEST, suit) for suit in range(4)),
     (CALL_TRUMPS, -1),
     (CALL_HIGHEST_CARD, -1), (CALL_LOWEST_CARD, -1), (CALL_LOWEST_TRUMP, -1),
+    (CALL_ONE_TRUMP, -1),
     *((CALL_RANK + rank, -1) for rank in range(len(RANK_CALL_NAMES))),
     (CALL_CARD, -1),
 )
@@ -84,18 +85,20 @@ LEAD_OPTIONS: dict[str, tuple[int, ...]] = {
     "highest_card": _options_of(CALL_HIGHEST_CARD, -1),
     "lowest_card": _options_of(CALL_LOWEST_CARD, -1),
     "lowest_trump": _options_of(CALL_LOWEST_TRUMP, -1),
+    "one_trump": _options_of(CALL_ONE_TRUMP, -1),
     "named_rank": tuple(range(RANK_OPTION, RANK_OPTION + len(RANK_CALL_NAMES))),
 }
 #: Lead calls that are demands (barred by ``demands_first_trick_only`` / ``demands_until_deal``).
 DEMAND_CALLS = ("highest_suit", "lowest_suit", "highest_trumps", "highest_card", "lowest_card",
-                "lowest_trump", "named_rank")
-#: Lead calls that need a trump in the deal ("по старшим козырям", «по младшему козырю»).
-TRUMP_CALLS = ("highest_trumps", "lowest_trump")
+                "lowest_trump", "one_trump", "named_rank")
+#: Lead calls that need a trump in the deal ("по старшим козырям", «по младшему козырю», «по
+#: одному козырю»).
+TRUMP_CALLS = ("highest_trumps", "lowest_trump", "one_trump")
 #: Options that lead the Joker to take the trick (high, high of a suit, highest, highest trumps,
-#: and every demand of any suit: highest card, lowest card, lowest trump, a named rank).
+#: and every demand of any suit: highest card, lowest card, lowest trump, one trump, a named rank).
 WINNING_LEADS = tuple(sorted(option for name in ("high", "high_suit", "highest_suit",
                                                  "highest_trumps", "highest_card", "lowest_card",
-                                                 "lowest_trump", "named_rank")
+                                                 "lowest_trump", "one_trump", "named_rank")
                              for option in LEAD_OPTIONS[name]))
 
 @jit()

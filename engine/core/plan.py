@@ -310,13 +310,14 @@ class RulePlan:
                                self.draw_after_trick))
 
     def machine(self, schedule: tuple[DealSpec, ...] | None = None,
-                tie_deals: int | None = None) -> MachineTables:
+                tie_deals: int | None = None, participants: int | None = None) -> MachineTables:
         """The plan as the compiled state machine reads it (``engine.core.machine``), for the
-        variant's schedule or another one (a deal set up by hand), cached."""
-        key = (schedule, tie_deals)
+        variant's schedule or another one (a deal set up by hand, dealt to ``participants``
+        seats: all of them unless given, fewer for a tie-break deal of the tied players), cached."""
+        key = (schedule, tie_deals, participants)
         cached = self._machines.get(key)
         if cached is None:
-            cached = self._machines[key] = MachineTables(self, schedule, tie_deals)
+            cached = self._machines[key] = MachineTables(self, schedule, tie_deals, participants)
         return cached
 
     def points_table(self, hand_size: int, kind: KindOptions, tricks: int) -> np.ndarray:
@@ -384,13 +385,15 @@ class MachineTables:
     state."""
 
     def __init__(self, rules: RulePlan, schedule: tuple[DealSpec, ...] | None,
-                 tie_deals: int | None) -> None:
+                 tie_deals: int | None, participants: int | None = None) -> None:
         deals = list(rules.schedule if schedule is None else schedule)
         self.schedule = tuple(deals)
         players = rules.players
         ties = rules.tie_deals if tie_deals is None else tie_deals
         kinds = rules.variant.kinds
-        specs: list[tuple[DealSpec, int]] = [(spec, players) for spec in deals]
+        # the tricks of a deal with the draw after each trick depend on who is dealt in
+        dealt_in = players if participants is None else participants
+        specs: list[tuple[DealSpec, int]] = [(spec, dealt_in) for spec in deals]
         for extra in range(ties):
             for tied in range(2, players + 1):
                 number = len(deals) + extra

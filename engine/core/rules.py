@@ -24,6 +24,7 @@ from .codes import (
     CALL_HIGHEST_CARD,
     CALL_LOWEST,
     CALL_LOWEST_TRUMP,
+    CALL_ONE_TRUMP,
     CALL_RANK,
     CALL_TRUMPS,
     CARD_OPTION,
@@ -133,11 +134,13 @@ def bit_index(bit: int) -> int:
 @jit(inline="always")
 def is_high_call(call: int) -> bool:
     """A Joker played with this call takes the trick: high, highest <suit>, highest trumps, and
-    every demand of any suit (highest card, lowest card, lowest trump, a named rank: 000's fourth
-    article names them beside «Также джокер может быть и младшей картой, которая не забирает
-    взятку», so the demanding Joker is the one that takes it; 003 «сбросить карту определённого
-    номинала»: the others discard to it). A Joker declared as a card (``is_named_call``) is not
-    high: it holds the trick as that card would (``card_key``)."""
+    every demand of any suit (highest card, lowest card, lowest trump, one trump each, a named
+    rank: 000's fourth article names them beside «Также джокер может быть и младшей картой,
+    которая не забирает взятку», so the demanding Joker is the one that takes it; 003 «сбросить
+    карту определённого номинала»: the others discard to it; 000 l.84 «скинули по одному
+    козырю», after which «Походивший с джокера может забрать взятку», l.87). A Joker declared as
+    a card (``is_named_call``) is not high: it holds the trick as that card would
+    (``card_key``)."""
     return (call == CALL_HIGH or call == CALL_HIGHEST or call == CALL_TRUMPS
             or CALL_HIGHEST_CARD <= call < CALL_CARD)
 
@@ -194,12 +197,17 @@ def any_suit_demand(ordinary: int, trumps: int, call: int) -> int:
     - "lowest trump" (000, fourth article: «по младшему козырю»): the lowest trump; without a
       trump, any card (as "highest trumps": «Если таковых не окажется, то можно сбросить любую
       карту»);
+    - "one trump each" (000, second article, l.84: «Запросить, чтоб игроки скинули по одному
+      козырю»): a trump, whichever the player chooses (the text names none); without a trump,
+      any card (as "highest trumps");
     - a named rank (003: «требовать сбросить карту определённого номинала, например туза»): a card
       of that rank, any of them; without one, any card (003: «Если требуемой масти или козыря
       нет, то можно положить любую карту»).
     """
     if call == CALL_LOWEST_TRUMP:
         return trumps & -trumps if trumps else ordinary
+    if call == CALL_ONE_TRUMP:
+        return trumps if trumps else ordinary
     if call >= CALL_RANK:
         named = cards_of_rank(ordinary, call - CALL_RANK)
         return named if named else ordinary
@@ -221,9 +229,9 @@ def follow_mask(hand: int, lead_card: int, lead_call: int, lead_suit: int, led_s
     "lowest <suit>" (000, 002, 003: «по старшим пикам») the suit's highest (lowest) card, failing
     that a trump where obligatory, failing that anything; after "highest trumps" (000) the highest
     trump, failing that anything; after a demand of any suit (highest card, lowest card, lowest
-    trump, a named rank) ``any_suit_demand``; after a Joker led as a named card its suit is led
-    and followed as the card's own (000, 002). The Joker itself is never bound by these
-    (``legal_cards``).
+    trump, one trump each, a named rank) ``any_suit_demand``; after a Joker led as a named card
+    its suit is led and followed as the card's own (000, 002). The Joker itself is never bound
+    by these (``legal_cards``).
     """
     ordinary = hand & ~JOKER_BITS
     trumps = ordinary & suit_mask(trick_trump)
