@@ -373,11 +373,19 @@ class Settler:
         self.family: Family | None = None
         self.question = ""
         self.rounds: list[dict[str, Any]] = []
+        self.pool: Any = None
 
     # -- the rounds --------------------------------------------------------------------------
 
     def play(self, say: Callable[[str], None]) -> Settlement:
-        """Every round until the question is decided or the budget spent."""
+        """Every round until the question is decided or the budget spent, on workers kept from
+        round to round and run to run (``workers.WorkerPool``)."""
+        from raspis.tournament.workers import WorkerPool
+
+        with WorkerPool() as self.pool:
+            return self._play(say)
+
+    def _play(self, say: Callable[[str], None]) -> Settlement:
         from raspis.tournament.store import write_json_atomic
 
         plan = self.plan
@@ -476,7 +484,8 @@ class Settler:
                 duplicate="rotations", shard_size=step, deal_rows=plan.deal_rows,
                 plan_deal_sets=plan.budget)
             started, before = time.perf_counter(), _cpu()
-            run_tournament(config, self.folder / run.folder, workers=self.workers, resume=True)
+            run_tournament(config, self.folder / run.folder, workers=self.workers, resume=True,
+                           warm=not run.played, pool=self.pool)
             played += time.perf_counter() - started
             played_cpu += _cpu() - before
             started, before = time.perf_counter(), time.process_time()

@@ -61,7 +61,7 @@ from .store import (
     write_shard,
 )
 from .task import ShardResult
-from .workers import run_shard_supervised, shard_results, supervised
+from .workers import WorkerPool, run_shard_supervised, shard_results, supervised
 
 __all__ = [
     "DUPLICATE_MODES", "ENGINES", "MANIFEST", "MAX_PLANNED_GAMES", "MAX_SEED", "MAX_SHARDS",
@@ -97,13 +97,15 @@ def run_tournament(
     shard_seconds: float | None = None,
     replayed: list[str] | None = None,
     warm: bool = True,
+    pool: WorkerPool | None = None,
 ) -> RunSummary:
     """Run (or resume) a tournament into ``out_dir``; ``progress(done_games, total)`` is called
     once the options are checked and after each shard. Shards run in supervised worker processes
     (``supervised``); ``shard_seconds`` bounds a shard's time (the watchdog kills its worker).
     When resuming, shards that do not read back are played again (their problems are appended to
     ``replayed``). With ``warm``, what the shards run is compiled here before the workers start
-    (``tournament.warm``: once, said on stderr, not once per worker in silence)."""
+    (``tournament.warm``: once, said on stderr, not once per worker in silence). ``pool``: local
+    workers kept between runs (``workers.WorkerPool``)."""
     started = time.perf_counter()
     if workers is not None and (not is_whole(workers) or workers < 1):
         raise TournamentError(f"--workers must be a whole number of at least 1, got {workers}")
@@ -122,7 +124,7 @@ def run_tournament(
         with run_lock(out):
             return _run_locked(out, config, variant_options, fingerprint, plan, executor,
                                resume, workers, scheduler, shard_seconds, progress, replayed,
-                               warm, started)
+                               warm, started, pool)
     except (OSError, pl.exceptions.ComputeError) as error:  # the disk, not the run, failed
         reason = error.strerror if isinstance(error, OSError) and error.strerror else \
             first_line(error)
@@ -137,7 +139,7 @@ def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[
                 fingerprint: str, plan: ShardPlan, executor: str, resume: bool,
                 workers: int | None, scheduler: str | None, shard_seconds: float | None,
                 progress: Callable[[int, int], None] | None, replayed: list[str] | None,
-                warm: bool, started: float) -> RunSummary:
+                warm: bool, started: float, pool: WorkerPool | None = None) -> RunSummary:
     """``run_tournament`` once it holds the folder's lock (``run_lock``)."""
     existing = prepare_output(out, fingerprint, resume)
     manifest = existing or new_manifest(config, variant_options, fingerprint, plan, executor)
@@ -190,7 +192,8 @@ def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[
             warm_up(plan.samples())
         errored = 0
         faults: list[str] = []
-        results = shard_results(executor, plan.tasks(skip=done), workers, scheduler, shard_seconds)
+        results = shard_results(executor, plan.tasks(skip=done), workers, scheduler, shard_seconds,
+                                pool)
         for result in results:
             writing = result.shard_id
             write_shard(out, result)

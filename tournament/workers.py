@@ -138,15 +138,40 @@ def _who_moved(task: ShardTask, seat: int, game: int) -> str:
     return f" while seat {seat} ({spec}) was to move in deal set {deal_set}"
 
 
+class WorkerPool:
+    """Supervised worker processes kept between calls of ``supervised``: a caller that plays many
+    small runs one after another (``raspis settle``: every lineup and variant, every round)
+    starts its workers once instead of a fresh Python for each run. Use it as a context manager;
+    the workers are closed at its end. A worker that died while idle is dropped."""
+
+    def __init__(self) -> None:
+        self.events: queue.Queue[tuple[_Worker, Any]] = queue.Queue()
+        self.idle: list[_Worker] = []
+
+    def close(self) -> None:
+        """Close every idle worker."""
+        for worker in self.idle:
+            worker.close()
+        self.idle.clear()
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def supervised(tasks: Iterable[ShardTask], workers: int, *,
-               shard_seconds: float | None = None) -> Iterator[ShardResult]:
+               shard_seconds: float | None = None,
+               pool: WorkerPool | None = None) -> Iterator[ShardResult]:
     """Run ``tasks`` on ``workers`` supervised worker processes, yielding results as they finish:
     a shard whose worker dies, or is killed by the watchdog, is retried once in a fresh worker,
     then yielded with every game errored and the cause (exit code or signal). ``tasks`` is read
-    as the workers need them (a lazy plan stays lazy)."""
+    as the workers need them (a lazy plan stays lazy). With ``pool``, idle workers are taken from
+    it and given back at the end (``WorkerPool``)."""
     from .shard import errored_shard
 
-    events: queue.Queue[tuple[_Worker, Any]] = queue.Queue()
+    events: queue.Queue[tuple[_Worker, Any]] = pool.events if pool is not None else queue.Queue()
     source = iter(tasks)
     retries: collections.deque[ShardTask] = collections.deque()
 
@@ -156,10 +181,11 @@ def supervised(tasks: Iterable[ShardTask], workers: int, *,
     waiting = next_task()
     attempts: collections.Counter[str] = collections.Counter()
     causes: dict[str, str] = {}
-    idle: list[_Worker] = []
+    idle: list[_Worker] = pool.idle if pool is not None else []
     running: set[_Worker] = set()
     every: list[_Worker] = []
     watched = time.monotonic()
+    finished = False
     try:
         while waiting is not None or running:
             while waiting is not None and len(running) < workers:
@@ -211,8 +237,13 @@ def supervised(tasks: Iterable[ShardTask], workers: int, *,
             again = "" if first is None or first == cause else f" (first try: {first})"
             yield errored_shard(task, f"{cause}; retried once in a fresh worker, failed again"
                                       f"{again}")
+        finished = True
     finally:
         for worker in every:
+            if pool is not None and finished and worker in idle:
+                continue  # kept for the pool's next call
+            if worker in idle:
+                idle.remove(worker)
             worker.close()
 
 
@@ -284,9 +315,10 @@ def _dask(tasks: Iterable[ShardTask], scheduler: str | None, workers: int,
 
 
 def shard_results(name: str, tasks: Iterable[ShardTask], workers: int, scheduler: str | None,
-              shard_seconds: float | None) -> Iterator[ShardResult]:
+              shard_seconds: float | None, pool: WorkerPool | None = None
+              ) -> Iterator[ShardResult]:
     if name == "local":
-        return supervised(tasks, max(1, workers), shard_seconds=shard_seconds)
+        return supervised(tasks, max(1, workers), shard_seconds=shard_seconds, pool=pool)
     if name == "dask":
         return _dask(tasks, scheduler, workers, shard_seconds)
     raise TournamentError(f"unknown executor {name!r}: use local or dask")
