@@ -522,9 +522,12 @@ def settle_bounds(rounds: list[dict], level: float = 0.95) -> Figure:
                    ) -> np.ndarray:
             return np.array([np.nan if r[name] is None else r[name] * factor for r in chosen])
 
-        axis.fill_between(x, column("low"), column("high"), alpha=0.3, color="C0",
-                          label="confidence sequence")
-        axis.plot(x, column("estimate"), marker="o", color="C0", label="estimate")
+        estimate, low, high = column("estimate"), column("low"), column("high")
+        axis.fill_between(x, low, high, alpha=0.2, color="C0")
+        axis.errorbar(x, estimate, yerr=[np.nan_to_num(estimate - low),
+                                         np.nan_to_num(high - estimate)],
+                      marker="o", capsize=4, color="C0",
+                      label="estimate and its confidence sequence")
         axis.axhline(0, color="black", linewidth=0.8)
         decided = [r for r in ordered if r["decision"] in ("different", "equivalent")]
         if decided:
@@ -574,6 +577,7 @@ def sweep_race(race: list[dict], option: str, statistic: str, unit: str = "") ->
         axis.set_xticks(range(len(arms)), labels, rotation=30, ha="right", fontsize="small")
         axis.set_ylabel(("percentage points" if scale != 1.0 else unit.strip("()"))
                         or statistic, fontsize="small")
-        axis.set_title(f"{statistic} against {option}, {lineup} (filled: still in the race)",
-                       fontsize="small")
+        axis.set_title(f"{statistic} against {option}, {lineup}\n(filled: still in the race; "
+                       "the bars are each value's own sequence, a value is ruled out on its "
+                       "paired differences, which are tighter)", fontsize="small")
     return figure
