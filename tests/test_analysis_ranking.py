@@ -232,7 +232,7 @@ def test_stats_ranks_in_words_with_pairwise_verdicts() -> None:
 
 
 def test_the_pairs_table_shows_the_interval_the_verdict_states() -> None:
-    """Issue 24: stats' sentence gave a pair's Benjamini-Hochberg interval and its table the
+    """stats' sentence gave a pair's Benjamini-Hochberg interval and its table the
     unadjusted one (27.52 [-28.96, 84.01] against [-21.48, 76.53]). The table's intervals are the
     adjusted ones: each contains the unadjusted interval, p_adjusted is Benjamini-Hochberg worked
     by hand, measurable follows the interval, and the sentence's interval is the table's."""
