@@ -25,7 +25,7 @@ import json
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import polars as pl
 from raspis.tournament.schema import (
@@ -37,6 +37,9 @@ from raspis.tournament.schema import (
 )
 
 MANIFEST = "manifest.json"
+
+if TYPE_CHECKING:
+    from raspis.tournament.totals import Totals
 
 T = TypeVar("T")
 
@@ -66,6 +69,10 @@ class Run:
     deals: pl.LazyFrame | None = None
     #: each game's deal-level sums (``game_sums/``), None for a run written before them
     game_sums: pl.LazyFrame | None = None
+    #: strategy spec -> display name, as the rows of ``games`` read here name them
+    renames: Mapping[str, str] = field(default_factory=dict)
+    #: the shards read (``open_run(only=...)``), None for all the manifest holds
+    shards: frozenset[str] | None = None
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -112,6 +119,63 @@ class Run:
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]  # type: ignore[no-any-return]
+
+    @property
+    def deal_set_basis(self) -> int:
+        """The deal sets the run's blocks of deal sets count from (``schema.deal_block``): its
+        plan's (a run that grows) or its size, else one more than the highest deal set."""
+        config = self.manifest.get("config") or {}
+        for key in ("plan_deal_sets", "games"):
+            if isinstance(config.get(key), int) and config[key] > 0:
+                return int(config[key])
+        highest = self.collect(self.games.select(pl.col("deal_set").max()))["deal_set"][0]
+        return 1 if highest is None else int(highest) + 1
+
+    @property
+    def players(self) -> int:
+        """Seats at the table (the manifest's, else the rows')."""
+        config = self.manifest.get("config") or {}
+        if isinstance(config.get("players"), int):
+            return int(config["players"])
+        found = self.collect(self.games.select(pl.col("players").max()))["players"][0]
+        return int(found or 0)
+
+    def totals(self) -> Totals:
+        """The run's totals per block of deal sets (``tournament.totals``): what the statistics
+        read instead of the rows. A run on disk keeps them in its folder once built."""
+        return self.cached("totals", self._build_totals)
+
+    def seated(self) -> list[str]:
+        """The lineup's distinct strategies as the rows name them, in lineup order (a run on
+        disk: its manifest's, as the rows are renamed; in memory: the rows')."""
+        if self.path is not None and self.manifest.get("checksums"):
+            return list(dict.fromkeys(self.strategies))
+        return self.cached("seated", lambda: list(dict.fromkeys(self.collect(
+            self.games.select("lineup_slot", "strategy").unique().sort("lineup_slot", "strategy")
+        )["strategy"].to_list())))
+
+    def _build_totals(self) -> Totals:
+        from raspis.tournament.totals import compute, run_totals
+
+        strategies = self.seated()
+        if self.path is not None and self.manifest.get("checksums"):
+            names = dict(self.renames)
+
+            def renamed(games: pl.LazyFrame) -> pl.LazyFrame:
+                return games.with_columns(pl.col("strategy").replace(names)) if names else games
+
+            try:
+                checksums = dict(self.manifest["checksums"])
+                if self.shards is not None:
+                    checksums = {shard: value for shard, value in checksums.items()
+                                 if shard in self.shards}
+                return run_totals(self.path, checksums, bool(self.manifest.get("game_sums")),
+                                  strategies, self.players, self.deal_set_basis, renamed)
+            except (pl.exceptions.PolarsError, OSError) as error:
+                raise DatasetError(f"{self.label}: cannot read the dataset: "
+                                   f"{str(error).strip().splitlines()[0]}") from None
+        return compute(self.games, self.game_sums, strategies, self.players,
+                       self.deal_set_basis)
 
     def finished_games(self) -> pl.LazyFrame:
         """Seat rows of the games that finished (errored games are left out of every statistic),
@@ -231,6 +295,8 @@ def open_run(path: str | Path, label: str | None = None,
         deal_stats=deal_stats,
         deals=deals,
         game_sums=game_sums,
+        renames=names,
+        shards=frozenset(only) if only is not None else None,
     )
 
 

@@ -98,33 +98,6 @@ def base_name(statistic: str) -> str:
 # -- totals --------------------------------------------------------------------------------------
 
 
-def win_credit() -> pl.Expr:
-    """Each seat-game's share of the win: 1/k for each of k seats sharing first place."""
-    first = pl.col("place") == 1
-    return (first.cast(pl.Float64) / first.cast(pl.Float64).sum().over("game_id")).alias(
-        "credit")
-
-
-def seat_aggregations(order: Sequence[str], players: int) -> list[pl.Expr]:
-    """The profile's totals over a deal set's seat-games (``games`` rows with ``credit`` and
-    ``position``): wins shared by position and by strategy, places by strategy, and the sum and
-    squares of places."""
-    place = pl.col("place").cast(pl.Float64)
-    aggregations = [place.sum().alias("place_sum"), (place**2).sum().alias("place_sq")]
-    for position in range(players):
-        aggregations.append(
-            pl.col("credit").filter(pl.col("position") == position).sum().alias(
-                f"wc_p{position}"))
-    for name in order:
-        column = strategy_column(name)
-        seated = pl.col("strategy") == name
-        aggregations += [
-            pl.col("credit").filter(seated).sum().alias(f"wc_{column}"),
-            place.filter(seated).sum().alias(f"pl_{column}"),
-        ]
-    return aggregations
-
-
 def pairs_of(order: Sequence[str]) -> list[tuple[str, str]]:
     """The pairs of strategies the skill group reads, the better first: the strongest against
     the weakest, then every other pair in the lineup's order of strength."""
@@ -133,72 +106,6 @@ def pairs_of(order: Sequence[str]) -> list[tuple[str, str]]:
     rest = [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))]
     first = (order[0], order[-1])
     return [first, *[pair for pair in rest if pair != first]]
-
-
-def pair_totals(games: pl.LazyFrame, order: Sequence[str]) -> pl.LazyFrame | None:
-    """Per deal set, for each pair (A, B) of ``pairs_of``: the games where both sat (``pg_A__B``)
-    and the sum over them of the share of (A seat, B seat) pairs in which A finished ahead, a
-    shared place counting half (``ah_A__B``)."""
-    pairs = pairs_of(order)
-    if not pairs:
-        return None
-    seats = games.select("deal_set", "game_id", "strategy", pl.col("place").cast(pl.Float64))
-    joined = seats.join(seats, on=["deal_set", "game_id"], suffix="_b").filter(
-        pl.col("strategy") != pl.col("strategy_b"))
-    ahead = (pl.when(pl.col("place") < pl.col("place_b")).then(1.0)
-             .when(pl.col("place") == pl.col("place_b")).then(0.5).otherwise(0.0))
-    per_game = joined.group_by("deal_set", "game_id", "strategy", "strategy_b").agg(
-        ahead.mean().alias("ahead"))
-    aggregations = []
-    for first, second in pairs:
-        stem = pair_column(first, second)
-        here = (pl.col("strategy") == first) & (pl.col("strategy_b") == second)
-        aggregations += [here.sum().cast(pl.Float64).alias(f"pg_{stem}"),
-                         pl.col("ahead").filter(here).sum().alias(f"ah_{stem}")]
-    return per_game.group_by("deal_set").agg(aggregations)
-
-
-def cell_totals(games: pl.LazyFrame) -> pl.LazyFrame:
-    """Per deal set, Σ over its cells (a seat of the deal set: the same cards under every
-    seating) of (the cell's sum of places)² / (its seat-games): the between-cells part of the
-    variance of places (``cell_ss``); and the fewest seat-games of a cell (``cell_min``: 1 in a
-    run without duplicates, where a cell is one game)."""
-    cells = games.group_by("deal_set", "seat").agg(
-        pl.col("place").cast(pl.Float64).sum().alias("sum"), pl.len().alias("n"))
-    return cells.group_by("deal_set").agg(
-        (pl.col("sum") ** 2 / pl.col("n")).sum().alias("cell_ss"),
-        pl.col("n").min().cast(pl.Float64).alias("cell_min"))
-
-
-def game_aggregations(order: Sequence[str]) -> list[pl.Expr]:
-    """The profile's totals of one game (``games`` rows grouped by game): whether it was won from
-    behind, whether it was decided before its last deal, and the best strategy's mean score
-    minus the runner-up's (the match that tells them apart)."""
-    aggregations = [
-        pl.col("comeback").first().alias("comeback"),
-        (pl.col("decided_deals_left").first() > 0).alias("decided"),
-    ]
-    if len(order) >= 2:
-        score = pl.col("score").cast(pl.Float64)
-        aggregations.append(
-            (score.filter(pl.col("strategy") == order[0]).mean()
-             - score.filter(pl.col("strategy") == order[1]).mean()).alias("match_difference"))
-    return aggregations
-
-
-def game_sums(order: Sequence[str]) -> list[pl.Expr]:
-    """Per deal set, the sums of ``game_aggregations``: comebacks, decided games and the games
-    that recorded them (a run written before these columns has none: its measures are left
-    out), and the deal set's mean match difference and its square."""
-    sums = [
-        pl.col("comeback").is_not_null().sum().alias("drama_games"),
-        pl.col("comeback").sum().alias("comebacks"),
-        pl.col("decided").sum().alias("decided"),
-    ]
-    if len(order) >= 2:
-        mean = pl.col("match_difference").mean()
-        sums += [mean.alias("match_d"), (mean**2).alias("match_d2")]
-    return sums
 
 
 def top_credit() -> pl.Expr:
@@ -258,14 +165,14 @@ def _variance_share(count: int) -> Callable[[np.ndarray], float]:
 
 
 def _cells_share(t: np.ndarray) -> float:
-    n, s, q, cells, smallest = (t[..., index] for index in range(5))
+    n, s, q, cells, single = (t[..., index] for index in range(5))
     grand = s * s / n
     share = (cells - grand) / (q - grand)
-    return np.where(smallest >= 2, share, np.nan)
+    return np.where(single == 0, share, np.nan)  # a cell of one seat-game: no duplicate
 
 
 def _match_length(t: np.ndarray) -> float:
-    mean, square = t[..., 0], t[..., 1]
+    mean, square = t[..., 0] / t[..., 2], t[..., 1] / t[..., 2]  # per deal set
     variance = np.maximum(square - mean * mean, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         length = normal_ppf(MATCH_TARGET) ** 2 * variance / (mean * mean)
@@ -312,12 +219,12 @@ def profile_statistics(order: Sequence[str], players: int, duplicate: bool) -> l
         unit = "deal sets" if duplicate else "games"
         chosen.append(Statistic(
             "match_length", f"the {unit} a match needs for {order[0]} to beat {order[1]} 95% "
-            "of the time", unit, ("match_d", "match_d2"), _match_length, group="skill",
+            "of the time", unit, ("match_d", "match_d2", "deal_sets"), _match_length, group="skill",
             toward=-1, curved=True))
     if duplicate:
         chosen.append(Statistic(
             "cards_share", "the share of the variance of places the cards explain", "(share)",
-            ("seat_games", "place_sum", "place_sq", "cell_ss", "cell_min"), _cells_share,
+            ("seat_games", "place_sum", "place_sq", "cell_ss", "cell_single"), _cells_share,
             group="luck", toward=1, curved=True))
     if len(order) >= 2:
         weakest = strategy_column(order[-1])

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from .blocks import by_pair, by_strategy
 from .dataset import Run
 from .intervals import (
     LEVEL,
@@ -36,49 +37,30 @@ from .intervals import (
 )
 
 
-def _per_deal_set(run: Run, key: str = "strategy") -> pl.LazyFrame:
-    games = run.finished_games()
-    return games.group_by("variant_hash", "deal_set", key).agg(
-        pl.len().alias("seat_games"),
-        pl.col("game_id").n_unique().alias("games"),
-        pl.col("score").sum().alias("score_sum"),
-        pl.col("winner").cast(pl.Int64).sum().alias("wins"),
-        pl.col("place").sum().alias("place_sum"),
-    )
-
-
 def strategy_ranking(run: Run, level: float = LEVEL) -> pl.DataFrame:
     """Per variant and strategy: seat-games, games, deal sets, mean score per game, win rate (share
     of seat-games with place 1; ties count for each tied player) and mean place, each with a
-    ``level`` interval clustered over deal sets (t for means, Wilson for the win rate). Sorted by
-    mean score, best first."""
-    per_set = run.cached("per_deal_set_strategy", lambda: run.collect(_per_deal_set(run)))
+    ``level`` interval clustered over blocks of deal sets (t for means, Wilson for the win rate;
+    ``blocks``). Sorted by mean score, best first."""
+    per_block = by_strategy(run).filter(
+        (pl.col("seat_games") > 0) | (pl.col("errored_games") > 0))
     keys = ["variant_hash", "strategy"]
-    base = per_set.group_by(keys).agg(
+    seated = per_block.filter(pl.col("seat_games") > 0)
+    base = per_block.group_by(keys).agg(
         pl.col("seat_games").sum().cast(pl.Int64),
         pl.col("games").sum().cast(pl.Int64),
-        pl.len().cast(pl.Int64).alias("deal_sets"),
+        pl.col("deal_sets").filter(pl.col("seat_games") > 0).sum().cast(pl.Int64),
+        pl.col("errored_games").sum().cast(pl.Int64),
     )
-    parts = []
+    table = base
     for total, prefix in (
         ("score_sum", "mean_score"),
         ("wins", "win_rate"),
         ("place_sum", "mean_place"),
     ):
-        frame = per_set.group_by(keys).agg(cluster_ratio(keys, total, "seat_games"))
+        frame = seated.group_by(keys).agg(cluster_ratio(keys, total, "seat_games"))
         frame = (clustered_wilson if prefix == "win_rate" else ratio_interval)(frame, prefix, level)
-        parts.append(frame.drop("clusters", "n"))
-    table = base
-    for part in parts:
-        table = table.join(part, on=keys, how="left")
-    errored = run.collect(
-        run.games.filter(pl.col("errored"))
-        .group_by(keys)
-        .agg(pl.col("game_id").n_unique().cast(pl.Int64).alias("errored_games"))
-    )
-    table = table.join(errored, on=keys, how="left").with_columns(
-        pl.col("errored_games").fill_null(0)
-    )
+        table = table.join(frame.drop("clusters", "n"), on=keys, how="left")
     table = table.join(run.variant_names(), on="variant_hash", how="left")
     return table.select(
         "variant",
@@ -97,7 +79,7 @@ def strategy_ranking(run: Run, level: float = LEVEL) -> pl.DataFrame:
         "mean_place_low",
         "mean_place_high",
         "errored_games",
-    ).sort(["variant", "mean_score"], descending=[False, True])
+    ).sort(["variant", "mean_score"], descending=[False, True], nulls_last=True)
 
 
 def paired_differences(run: Run, level: float = LEVEL) -> pl.DataFrame:
@@ -105,14 +87,6 @@ def paired_differences(run: Run, level: float = LEVEL) -> pl.DataFrame:
     minus B's in that deal set (A the better of the two), its ``level`` t interval over deal sets,
     the standard deviation of the per-deal-set difference, a paired t-test p-value, and the design
     (``duplicate`` when deal sets were replayed under several seatings, else ``same game``)."""
-    per_set = run.cached("per_deal_set_strategy", lambda: run.collect(_per_deal_set(run)))
-    means = per_set.select(
-        "variant_hash",
-        "deal_set",
-        "strategy",
-        "games",
-        (pl.col("score_sum") / pl.col("seat_games")).alias("mean"),
-    )
     columns = {
         "variant": pl.String(),
         "variant_hash": pl.String(),
@@ -127,23 +101,26 @@ def paired_differences(run: Run, level: float = LEVEL) -> pl.DataFrame:
         "difference_sd": pl.Float64(),
         "p_value": pl.Float64(),
     }
-    left = means.rename({"strategy": "strategy_a", "mean": "mean_a", "games": "games_a"})
-    right = means.rename({"strategy": "strategy_b", "mean": "mean_b"}).drop("games")
-    pairs = left.join(right, on=["variant_hash", "deal_set"]).filter(
-        pl.col("strategy_a") < pl.col("strategy_b")
-    )
+    pairs = by_pair(run)
     if pairs.height == 0:
         return pl.DataFrame(schema=columns)
+    n = pl.col("deal_sets").sum()
+    mean = pl.col("difference").sum() / n
     summary = (
         pairs.group_by("variant_hash", "strategy_a", "strategy_b")
         .agg(
-            pl.len().cast(pl.Int64).alias("deal_sets"),
-            pl.col("games_a").mean().alias("games_per_deal_set"),
-            (pl.col("mean_a") - pl.col("mean_b")).mean().alias("mean_difference"),
-            (pl.col("mean_a") - pl.col("mean_b")).std().alias("difference_sd"),
+            n.cast(pl.Int64).alias("deal_sets"),
+            (pl.col("games_a").sum() / n).alias("games_per_deal_set"),
+            mean.alias("mean_difference"),
+            pl.when(n > 1).then(((pl.col("difference_sq").sum() - n * mean**2)
+                                 .clip(lower_bound=0.0) / (n - 1)).sqrt())
+            .alias("difference_sd"),
         )
+        .filter(pl.col("deal_sets") > 0)
         .sort("variant_hash", "strategy_a", "strategy_b")
     )
+    if summary.height == 0:
+        return pl.DataFrame(schema=columns)
     # orient: A is the better one
     flip = summary["mean_difference"] < 0
     summary = summary.with_columns(
@@ -182,29 +159,18 @@ def _slot_labels(run: Run) -> dict[int, str]:
     }
 
 
-def total_deal_sets(run: Run) -> int:
-    """The run's deal sets (its manifest's, else one more than the highest deal set seen): what
-    ``schema.deal_block`` divides the deal sets of the run by."""
-    planned = (run.manifest.get("seeds") or {}).get("deal_sets")
-    if planned:
-        return int(planned)
-    highest = run.collect(run.games.select(pl.col("deal_set").max()))["deal_set"][0]
-    return 1 if highest is None else int(highest) + 1
-
-
 def plackett_luce_ratings(run: Run, level: float = LEVEL) -> pl.DataFrame:
     """Plackett-Luce ratings per variant and lineup slot by maximum likelihood on every finished
     game (``ratings``): ``rating`` on the Elo scale (mean 0 in each variant: 400 points more are
     odds of 10 to 1 of finishing ahead), ``rating_se``, ``rating_low``/``rating_high`` (a
     ``level`` interval clustered over blocks of deal sets) and the games rated."""
-    from .ratings import order_counts, rate
+    from .ratings import rate
 
     labels = _slot_labels(run)
-    deal_sets = total_deal_sets(run)
+    orders = run.totals().orders
     parts = []
     for variant_hash in run.variant_names()["variant_hash"].to_list():
-        games = run.finished_games().filter(pl.col("variant_hash") == variant_hash)
-        counts = run.collect(order_counts(games, deal_sets))
+        counts = orders.filter(pl.col("variant_hash") == variant_hash)
         table = rate(counts, level)
         parts.append(table.with_columns(pl.lit(variant_hash).alias("variant_hash")))
     schema = {

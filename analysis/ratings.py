@@ -10,10 +10,10 @@ Design, stated once:
   so a rating on the Elo scale, ``rating = theta * 400 / ln 10``, reads as Elo's: 400 points more
   is odds of 10 to 1 of finishing ahead of the other.
 - *Data.* Only the counts of each finishing order per block of deal sets
-  (``order_counts``): the likelihood of a game depends on nothing else, so the fit is the same
-  whatever order the games were played or stored in, and a billion games cost what a thousand
-  orders cost. A shared place counts as every order of the tied slots, each with an equal share
-  of the game (the expected likelihood of a random tie-break).
+  (``tournament.totals.order_counts``): the likelihood of a game depends on nothing else, so the
+  fit is the same whatever order the games were played or stored in, and a billion games cost
+  what a thousand orders cost. A shared place counts as every order of the tied slots, each with
+  an equal share of the game (the expected likelihood of a random tie-break).
 - *Fit.* Newton's method on the concave log-likelihood (gradient and Hessian in closed form,
   Hunter 2004), with a weak normal prior on theta (sd ``PRIOR_SD``) that changes nothing where
   the data identify the strengths and keeps them finite where they do not (a slot first in every
@@ -49,34 +49,6 @@ ELO = 400.0 / math.log(10.0)
 
 #: Newton stops when no theta moves by more than this.
 TOLERANCE = 1e-10
-
-
-def order_counts(games: pl.LazyFrame | pl.DataFrame, total_deal_sets: int) -> pl.LazyFrame:
-    """The counts of each finishing order per block of deal sets of ``games`` rows (finished
-    games of one variant): ``deal_block``, ``order`` (the lineup slots from first place to last,
-    ties by slot, comma-separated), ``places`` (their places, likewise) and ``games``."""
-    from raspis.tournament.schema import DEAL_BLOCKS
-
-    per_game = games.lazy().group_by("game_id").agg(
-        pl.col("deal_set").first(),
-        pl.col("lineup_slot").sort_by("place", "lineup_slot").alias("order"),
-        pl.col("place").sort().alias("places"),
-    )
-
-    def joined(column: str) -> pl.Expr:
-        return pl.col(column).list.eval(pl.element().cast(pl.String)).list.join(",")
-
-    return (
-        per_game.select(
-            (pl.col("deal_set") * DEAL_BLOCKS // max(1, total_deal_sets)).cast(pl.Int32)
-            .alias("deal_block"),
-            joined("order").alias("order"),
-            joined("places").alias("places"),
-        )
-        .group_by("deal_block", "order", "places")
-        .agg(pl.len().cast(pl.Int64).alias("games"))
-        .sort("deal_block", "order", "places")
-    )
 
 
 @dataclass(frozen=True)

@@ -306,8 +306,9 @@ def round_totals(run_dir: Path, shard_ids: Sequence[str], lineup: Lineup
     run = open_run(run_dir, only=shard_ids)
     variant_hash = str(run.manifest["variants"][0]["hash"])
     unit = Unit(run, variant_hash, "", "")
-    games = game_totals(unit, lineup.strategies, None, lineup.players, lineup.order)
-    deals, _ = deal_totals(unit)
+    games = game_totals(unit, lineup.strategies, None, lineup.players, lineup.order,
+                        per_deal_set=True)
+    deals, _ = deal_totals(unit, per_deal_set=True)
     return games, deals
 
 

@@ -22,15 +22,23 @@ Design, stated once (the estimates themselves are ``estimates``'):
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import polars as pl
-from raspis.tournament.schema import TOP_UNITS
+from raspis.tournament.schema import DEAL_BLOCKS
 
 from .balance import has_deal_blocks
+from .blocks import (
+    block_seeds,
+    means_of,
+    strategies_of,
+    unit_blocks,
+    unit_deal_blocks,
+)
 from .dataset import Run
 from .estimates import (
     BLOCKS,
@@ -46,17 +54,12 @@ from .estimates import (
 )
 from .measures import (
     ADOPTED,
-    cell_totals,
     deal_aggregations,
-    game_aggregations,
-    game_sums,
     joker_top,
-    pair_totals,
+    pair_column,
     profile_statistics,
-    seat_aggregations,
     strategy_column,
     top_credit,
-    win_credit,
 )
 from .question import lineup_text
 
@@ -121,14 +124,10 @@ def variant_units(runs: Sequence[Run]) -> list[Unit]:
 
 
 def deal_seeds(unit: Unit) -> pl.DataFrame:
-    return unit.run.cached(
-        f"deal_seeds_{unit.variant_hash}",
-        lambda: unit.run.collect(
-            unit.run.games.filter(pl.col("variant_hash") == unit.variant_hash)
-            .group_by("deal_set")
-            .agg(pl.col("seed").first(), pl.col("players").first())
-        ),
-    )
+    """Per cluster of the unit (``blocks.block_seeds``): its deal sets, their seeds' check sum
+    and players."""
+    return unit.run.cached(f"deal_seeds_{unit.variant_hash}",
+                           lambda: block_seeds(unit.run, unit.variant_hash))
 
 
 def same_deals(a: Unit, b: Unit) -> tuple[bool, str]:
@@ -138,97 +137,53 @@ def same_deals(a: Unit, b: Unit) -> tuple[bool, str]:
         for section in ("deck", "schedule"):
             if options_a.get(section) != options_b.get(section):
                 return False, f"their {section} differs"
+    if a.run.deal_set_basis != b.run.deal_set_basis and max(
+            deal_set_count(a), deal_set_count(b)) > DEAL_BLOCKS:
+        return False, "their runs differ in size (their blocks of deal sets do not line up)"
     seeds_a, seeds_b = deal_seeds(a), deal_seeds(b)
-    joined = seeds_a.join(seeds_b, on="deal_set", suffix="_b")
-    if joined.height < 2:
+    joined = seeds_a.join(seeds_b, on="cluster", suffix="_b")
+    if int(joined["deal_sets"].sum()) < 2:
         return False, "they share no deal sets"
     if not (joined["players"] == joined["players_b"]).all():
         return False, "their player counts differ"
-    if not (joined["seed"] == joined["seed_b"]).all():
+    if not ((joined["seed_check"] == joined["seed_check_b"]).all()
+            and (joined["deal_sets"] == joined["deal_sets_b"]).all()):
         return False, "their deal sets have different seeds"
-    return True, f"the same {joined.height:,} deal sets (same seeds and deck)"
+    return True, f"the same {int(joined['deal_sets'].sum()):,} deal sets (same seeds and deck)"
 
 
 # -- per-deal-set totals ------------------------------------------------------------------------
 
 
 def game_totals(unit: Unit, strategies: Sequence[str], pair: tuple[str, str] | None,
-                players: int, order: Sequence[str] = ()) -> pl.DataFrame:
-    """One row per deal set of the unit's finished games, with every total the game-level
-    statistics use; ``order``: the strategies, the strongest first, whose pairs and places the
-    profile reads (``measures``)."""
-    games = unit.run.finished_games().filter(pl.col("variant_hash") == unit.variant_hash)
-    games = games.with_columns(win_credit())
-    score = pl.col("score").cast(pl.Float64)
-    seat_aggs: list[pl.Expr] = [
-        pl.len().alias("seat_games"),
-        score.sum().alias("score_sum"),
-        (score**2).sum().alias("score_sq"),
-        (pl.col("score") < 0).sum().alias("negative"),
-    ]
-    for name in strategies:
-        column = strategy_column(name)
-        seated = pl.col("strategy") == name
-        seat_aggs += [
-            seated.sum().alias(f"n_{column}"),
-            score.filter(seated).sum().alias(f"s_{column}"),
-            pl.col("winner").filter(seated).sum().alias(f"w_{column}"),
-        ]
-    for position in range(players):
-        here = pl.col("position") == position
-        seat_aggs += [
-            here.sum().alias(f"n_p{position}"),
-            score.filter(here).sum().alias(f"s_p{position}"),
-            pl.col("winner").filter(here).sum().alias(f"w_p{position}"),
-        ]
-    seat_aggs += seat_aggregations(order, players)
-    per_set = games.group_by("deal_set").agg(seat_aggs)
-    game_aggs: list[pl.Expr] = [*game_aggregations(order),
-        pl.col("deals_played").first().alias("deals_played"),
-        pl.col("lead_changes").first().alias("lead_changes"),
-        ((pl.col("place") == 1).sum() > 1).alias("tie"),
-    ]
-    if pair is not None:
-        first, second = pair
-        game_aggs += [
-            score.filter(pl.col("strategy") == first).mean().alias("mean_first"),
-            score.filter(pl.col("strategy") == second).mean().alias("mean_second"),
-        ]
-    per_game = games.group_by("deal_set", "game_id").agg(game_aggs)
-    sums: list[pl.Expr] = [
-        pl.len().alias("games"),
-        pl.col("deals_played").sum().alias("deals_sum"),
-        pl.col("lead_changes").sum().alias("lead_sum"),
-        pl.col("tie").sum().alias("ties"),
-        *game_sums(order),
-    ]
-    if pair is not None:
-        difference = pl.col("mean_first") - pl.col("mean_second")
-        sums += [
-            difference.is_not_null().sum().alias("pair_games"),
-            (
-                pl.when(difference > 0).then(1.0).when(difference == 0).then(0.5).otherwise(0.0)
-            ).sum().alias("pair_ahead"),
-        ]
-    per_game_set = per_game.group_by("deal_set").agg(sums)
-    joined = per_set.join(per_game_set, on="deal_set").join(cell_totals(games), on="deal_set")
-    pairs = pair_totals(games, order)
-    if pairs is not None:
-        joined = joined.join(pairs, on="deal_set", how="left").with_columns(
-            pl.col("^(ah|pg)_.*$").fill_null(0.0))
-    frame = unit.run.collect(joined)
-    frame = frame.sort("deal_set").rename({"deal_set": "cluster"})
-    return frame.with_columns(pl.exclude("cluster").cast(pl.Float64))
+                players: int, order: Sequence[str] = (),
+                per_deal_set: bool = False) -> pl.DataFrame:
+    """One row per cluster (a block of deal sets: ``blocks``) of the unit's finished games, with
+    every total the game-level statistics use; ``order``: the strategies, the strongest first,
+    whose pairs and places the profile reads (``measures``); ``pair``: the two whose games
+    ``better_ahead`` reads; ``per_deal_set``: one row per deal set instead (``blocks``)."""
+    del strategies, players  # every strategy's and position's totals are there
+    frame = unit_blocks(unit.run, unit.variant_hash, per_deal_set)
+    extra = []
+    if len(order) >= 2 and f"d_{pair_column(order[0], order[1])}" in frame.columns:
+        stem = pair_column(order[0], order[1])
+        extra += [pl.col(f"d_{stem}").alias("match_d"), pl.col(f"d2_{stem}").alias("match_d2")]
+    if pair is not None and f"ga_{pair_column(*pair)}" in frame.columns:
+        stem = pair_column(*pair)
+        extra += [pl.col(f"gn_{stem}").alias("pair_games"),
+                  pl.col(f"ga_{stem}").alias("pair_ahead")]
+    return frame.with_columns(extra) if extra else frame
 
 
-def deal_totals(unit: Unit) -> tuple[pl.DataFrame | None, str]:
+def deal_totals(unit: Unit, per_deal_set: bool = False) -> tuple[pl.DataFrame | None, str]:
     """One row per cluster (``cluster``) with the deal-level totals: the dealer's and the others'
     deal points in deals with bidding, the hook, the bids' outcomes, the Joker; and what the
     clusters are. Per deal set from each game's sums (``game_sum_totals``) or from the per-deal
     rows (``DEAL_SETS``), else per block of deal sets from ``deal_stats`` (``BLOCKS``), else None
     (``SEAT_DEALS``: a run without blocks)."""
     if unit.run.game_sums is not None:
-        return game_sum_totals(unit), DEAL_SETS
+        return (unit_deal_blocks(unit.run, unit.variant_hash, per_deal_set),
+                DEAL_SETS if per_deal_set else cluster_design(unit))
     if unit.run.deals is None:
         if not has_deal_blocks(unit.run):
             return None, SEAT_DEALS
@@ -276,27 +231,6 @@ def deal_totals(unit: Unit) -> tuple[pl.DataFrame | None, str]:
     return frame.with_columns(pl.exclude("cluster").cast(pl.Float64)), DEAL_SETS
 
 
-def game_sum_totals(unit: Unit) -> pl.DataFrame | None:
-    """``deal_totals`` per deal set from each game's deal-level sums (``game_sums``: written by
-    every run since they exist, so deal-level statistics are clustered over deal sets without
-    per-deal rows); the deals of errored games left out, as the per-deal rows' path does."""
-    from raspis.tournament.frames import GAME_SUM_VALUES
-
-    sums = unit.run.game_sums
-    assert sums is not None
-    topped = {"dealer_top", "none_top", "joker_top"}
-    frame = unit.run.collect(
-        sums.filter((pl.col("variant_hash") == unit.variant_hash) & ~pl.col("errored"))
-        .group_by("deal_set")
-        .agg([(pl.col(name).sum() / TOP_UNITS if name in topped else pl.col(name).sum())
-              .alias(name) for name in GAME_SUM_VALUES])
-    )
-    if frame.height == 0:
-        return None
-    frame = frame.sort("deal_set").rename({"deal_set": "cluster"})
-    return frame.with_columns(pl.exclude("cluster").cast(pl.Float64))
-
-
 def block_totals(unit: Unit) -> pl.DataFrame | None:
     """``deal_totals`` per block of deal sets, from the ``deal_stats`` sums (which also hold the
     deals of errored games; the per-deal rows leave them out)."""
@@ -334,23 +268,23 @@ def block_totals(unit: Unit) -> pl.DataFrame | None:
 
 
 def deal_set_count(unit: Unit) -> int:
-    """The deal sets a unit played (from its games)."""
-    return deal_seeds(unit).height
+    """The deal sets a unit played (with a finished or errored game)."""
+    return int(deal_seeds(unit)["deal_sets"].sum())
+
+
+def cluster_design(unit: Unit) -> str:
+    """What a unit's clusters are: its deal sets (a run of at most 64), else blocks of them."""
+    return DEAL_SETS if unit.run.deal_set_basis <= DEAL_BLOCKS else BLOCKS
 
 
 def blocks_align(a: Unit, b: Unit) -> bool:
     """Whether two units' blocks of deal sets hold the same deal sets: the same deal sets, out of
     the same number of deal sets of their runs (the block rule divides by it)."""
-    def total(unit: Unit) -> int:  # the deal sets the blocks count from (the plan's, if grown)
-        config = unit.run.manifest.get("config") or {}
-        for key in ("plan_deal_sets", "games"):
-            if isinstance(config.get(key), int):
-                return int(config[key])
-        return int(deal_seeds(unit)["deal_set"].max() or 0) + 1
-
-    sets_a = deal_seeds(a)["deal_set"].sort()
-    sets_b = deal_seeds(b)["deal_set"].sort()
-    return total(a) == total(b) and sets_a.equals(sets_b)
+    if a.run.deal_set_basis != b.run.deal_set_basis:
+        return False
+    seeds_a, seeds_b = deal_seeds(a), deal_seeds(b)
+    return (seeds_a["cluster"].equals(seeds_b["cluster"])
+            and seeds_a["deal_sets"].equals(seeds_b["deal_sets"]))
 
 
 def deal_stats_moments(unit: Unit) -> dict[str, Any]:
@@ -422,12 +356,8 @@ def deal_stats_moments(unit: Unit) -> dict[str, Any]:
     put("bids", "bids", row["bids"])
     put("forced", "forced", row["forced"])
     put("forced", "dealer_n", row["forced"])
-    deff = unit.run.collect(
-        unit.run.games.filter(pl.col("variant_hash") == unit.variant_hash).select(
-            (pl.col("game_id").n_unique() / pl.col("deal_set").n_unique()).alias("deff")
-        )
-    )["deff"][0]
-    return {"n": row["all_n"], "deff": float(deff or 1.0), "sum": sums, "cross": cross}
+    return {"n": row["all_n"], "deff": games_per_deal_set(unit) or 1.0, "sum": sums,
+            "cross": cross}
 
 
 def relabelled(units: list[Unit]) -> list[Unit]:
@@ -443,29 +373,17 @@ def relabelled(units: list[Unit]) -> list[Unit]:
 
 def games_per_deal_set(unit: Unit) -> float:
     """Games per deal set of a unit (its seatings; 1 without duplicates)."""
-    return unit.run.cached(
-        f"games_per_deal_set_{unit.variant_hash}",
-        lambda: float(
-            unit.run.collect(
-                unit.run.games.filter(pl.col("variant_hash") == unit.variant_hash).select(
-                    pl.col("game_id").n_unique() / pl.col("deal_set").n_unique()
-                )
-            ).item()
-        ),
-    )
+    seeds = deal_seeds(unit)
+    sets = float(seeds["deal_sets"].sum())
+    return float(seeds["games"].sum()) / sets if sets else math.nan
 
 
 def best_pair(unit: Unit, strategies: Sequence[str]) -> tuple[str, str] | None:
+    """The two of ``strategies`` with the highest mean score in the unit."""
     if len(strategies) < 2:
         return None
-    means = unit.run.collect(
-        unit.run.finished_games()
-        .filter(pl.col("variant_hash") == unit.variant_hash)
-        .group_by("strategy")
-        .agg(pl.col("score").mean())
-        .sort("score", descending=True)
-    )
-    names = [s for s in means["strategy"].to_list() if s in strategies]
+    means = means_of(unit.run, unit.variant_hash, "s", strategies)
+    names = sorted(means, key=lambda name: -means[name])
     return (names[0], names[1]) if len(names) > 1 else None
 
 
@@ -636,14 +554,8 @@ def statistics_for(
 def strength_order(unit: Unit, strategies: Sequence[str]) -> list[str]:
     """The strategies of a lineup ordered by their mean place in ``unit`` (its finished games),
     the best first: the order the profile's skill measures read pairs in."""
-    places = unit.run.collect(
-        unit.run.finished_games()
-        .filter(pl.col("variant_hash") == unit.variant_hash)
-        .group_by("strategy")
-        .agg(pl.col("place").mean())
-        .sort("place", "strategy")
-    )
-    return [name for name in places["strategy"].to_list() if name in strategies]
+    places = means_of(unit.run, unit.variant_hash, "pl", strategies)
+    return sorted(places, key=lambda name: (places[name], name))
 
 
 @dataclass(frozen=True)
@@ -663,17 +575,9 @@ class Lineup:
     def of(cls, units: Sequence[Unit]) -> Lineup:
         """The setting of ``units``, the first the baseline."""
         first = units[0]
-        players = min(int(deal_seeds(unit)["players"].min()) for unit in units)
-        strategy_lists = [
-            set(
-                unit.run.collect(
-                    unit.run.games.filter(pl.col("variant_hash") == unit.variant_hash)
-                    .select("strategy")
-                    .unique()
-                )["strategy"].to_list()
-            )
-            for unit in units
-        ]
+        players = min(int(seeds["players"].sum() // max(1, seeds["deal_sets"].sum()))
+                      for seeds in (deal_seeds(unit) for unit in units))
+        strategy_lists = [set(strategies_of(unit.run, unit.variant_hash)) for unit in units]
         common = set.intersection(*strategy_lists)
         strategies = [s for s in first.run.strategies if s in common]
         strategies = list(dict.fromkeys(strategies)) or sorted(common)
@@ -695,6 +599,8 @@ class UnitTotals:
         self.unit = unit
         self.games = Clusters.of(game_totals(unit, lineup.strategies, lineup.pair,
                                              lineup.players, lineup.order))
+        #: what the game-level clusters are (deal sets, or blocks of them)
+        self.game_design = cluster_design(unit)
         frame, self.clustering = deal_totals(unit)
         self.deals = None if frame is None else Clusters.of(frame)
         #: the clusters of the deal-level totals (blocks, or deal sets)
@@ -709,7 +615,7 @@ class UnitTotals:
     def estimate(self, statistic: Statistic) -> Estimate:
         """The statistic's estimate for the unit (``estimates``)."""
         if statistic.source == "games":
-            return cluster_estimate(self.games, statistic)
+            return cluster_estimate(self.games, statistic, self.game_design, self.deal_sets)
         if self.deals is not None:
             return cluster_estimate(self.deals, statistic, self.clustering, self.deal_sets)
         if self._moments is None:

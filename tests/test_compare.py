@@ -76,7 +76,7 @@ def test_paired_difference_recovers_the_planted_effect_and_beats_welch() -> None
     paired = compare([_two_variants(400, seed=1)])
     assert [u.label for u in paired.units] == ["synthetic", "other"]
     row = _row(paired, "mean_score[a]")
-    assert row["design"] == "paired"
+    assert row["design"] == "paired, blocks of deal sets"  # 400 deal sets: 64 blocks of them
     assert row["difference_low"] <= 10.0 <= row["difference_high"]
     assert row["difference_low"] > 0 and "higher under other than under synthetic" in row["verdict"]
     assert _row(paired, "mean_score[d]")["difference_high"] < 0
@@ -90,7 +90,8 @@ def test_paired_difference_recovers_the_planted_effect_and_beats_welch() -> None
     assert int(games.replace(",", "")) == pytest.approx(4 * int(deal_sets.replace(",", "")), abs=4)
     unpaired = compare([_two_variants(400, seed=1, same_deals=False)])
     welch = _row(unpaired, "mean_score[a]")
-    assert welch["design"] == "welch" and "unpaired (Welch)" in unpaired.notes[0]
+    assert welch["design"] == "welch, blocks of deal sets"
+    assert "unpaired (Welch)" in unpaired.notes[0]
     # the card luck (sd 100) the paired variants share cancels: a much narrower interval
     paired_width = row["difference_high"] - row["difference_low"]
     assert paired_width < 0.5 * (welch["difference_high"] - welch["difference_low"])

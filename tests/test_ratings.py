@@ -11,9 +11,10 @@ import polars as pl
 import pytest
 from raspis.analysis.dataset import run_from_frames
 from raspis.analysis.ranking import plackett_luce_ratings
-from raspis.analysis.ratings import ELO, Orders, fit, order_counts, rate
+from raspis.analysis.ratings import ELO, Orders, fit, rate
 from raspis.analysis.synthetic import synthetic_games
 from raspis.tournament.schema import empty_frame
+from raspis.tournament.totals import order_counts
 
 THETA = np.array([0.6, 0.2, 0.0, -0.8])
 
@@ -116,12 +117,14 @@ def test_elo_scale_reads_as_the_odds_of_finishing_ahead() -> None:
 
 
 def test_order_counts_count_each_game_once_by_its_finishing_order() -> None:
-    games = pl.DataFrame({"game_id": [0, 0, 0, 1, 1, 1, 2, 2, 2],
+    games = pl.DataFrame({"variant_hash": ["v"] * 9, "errored": [False] * 9,
+                          "game_id": [0, 0, 0, 1, 1, 1, 2, 2, 2],
                           "deal_set": [0, 0, 0, 0, 0, 0, 40, 40, 40],
                           "lineup_slot": [0, 1, 2, 0, 1, 2, 0, 1, 2],
                           "place": [2, 1, 3, 2, 1, 3, 1, 1, 3]})
-    counts = order_counts(games, total_deal_sets=64).collect()
-    assert counts.rows() == [(0, "1,0,2", "1,2,3", 2), (40, "0,1,2", "1,1,3", 1)]
+    counts = order_counts(games.lazy(), total_deal_sets=64).collect().sort("deal_block")
+    assert counts.drop("variant_hash").rows() == [(0, "1,0,2", "1,2,3", 2),
+                                                  (40, "0,1,2", "1,1,3", 1)]
 
 
 def test_run_ratings_use_every_game_whatever_the_row_order() -> None:

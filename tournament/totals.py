@@ -1,0 +1,332 @@
+"""A run's totals per block of deal sets: the sums every game-level statistic is read from, so the
+analysis of a run costs the same at a million games as at a hundred million.
+
+Design, stated once:
+
+- *Per deal set, then per block.* Each total is first a sum over one deal set's games (all its
+  seatings: the duplicate design's cells and paired differences need them together), then
+  summed over the deal sets of a block (``schema.deal_block``: min(D, 64) blocks of consecutive
+  deal sets, independent since deal sets are). Totals that are not sums of rows (a deal set's
+  paired difference and its square, the between-cells sum of squares of places) are made per
+  deal set first, so their block sums hold what the statistics need (the mean and the variance
+  over deal sets of a paired difference, exactly as from the rows).
+- *Three frames* (``Totals``), one row per (``variant_hash``, ``deal_block``): ``games`` (seat-
+  games, scores and their squares, places, wins by strategy (``k{index}``, the lineup's distinct
+  strategies in lineup order) and by position, pairs of strategies, game lengths and drama,
+  the duplicate cells), ``deals`` (the deal-level sums of ``game_sums``) and ``orders`` (the
+  count of each finishing order of the lineup slots: what the ratings fit).
+- *Built once, group by group.* The shards of one block of deal sets under one variant (every
+  seating of it) are read together (``groups``), so memory is bounded by a shard group, not by
+  the run; the result is kept in the run folder (``.totals/``) under a digest of the shards'
+  checksums, and rebuilt only for a shard group whose files changed (a run that grew).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from .schema import DEAL_BLOCKS, TOP_UNITS, scan_table
+
+__all__ = ["TOPPED", "TOP_UNITS", "Totals", "compute", "deal_set_totals", "order_counts",
+           "run_totals"]
+
+#: Raised whenever a total is added or its meaning changes: older caches are rebuilt.
+TOTALS_VERSION = 1
+
+#: The folder of a run the totals are kept in.
+FOLDER = ".totals"
+
+#: The deal-level sums of ``game_sums`` (``frames.GAME_SUM_VALUES``) that count deals topped, in
+#: 1/TOP_UNITS.
+TOPPED = ("dealer_top", "none_top", "joker_top")
+
+KEYS = ["variant_hash", "deal_block"]
+
+_SHARD = re.compile(r"^v(\d{2,})(?:-s\d{3,})?-b(\d{6,})$")
+
+
+@dataclass(frozen=True)
+class Totals:
+    """A run's totals per (``variant_hash``, ``deal_block``) (module doc). ``strategies``: the
+    lineup's distinct strategies (as the rows name them) in lineup order; strategy k's columns
+    end in ``k{k}``, a pair's in ``k{a}_{b}`` (a < b)."""
+
+    games: pl.DataFrame
+    deals: pl.DataFrame | None
+    orders: pl.DataFrame
+    strategies: tuple[str, ...]
+
+
+def _index_of(strategies: Sequence[str]) -> dict[str, int]:
+    return {name: index for index, name in enumerate(strategies)}
+
+
+def deal_set_totals(games: pl.LazyFrame, strategies: Sequence[str], players: int,
+                    total_deal_sets: int) -> pl.LazyFrame:
+    """The ``games`` totals (module doc) per (``variant_hash``, ``deal_set``) of ``games`` rows,
+    with each deal set's ``deal_block``."""
+    index = _index_of(strategies)
+    count = len(strategies)
+    finished = games.filter(~pl.col("errored")).with_columns(
+        ((pl.col("seat") - pl.col("first_dealer") + pl.col("players")) % pl.col("players"))
+        .alias("position"),
+        pl.col("strategy").replace_strict(index, default=-1, return_dtype=pl.Int32).alias("k"),
+        (pl.col("place") == 1).cast(pl.Float64).alias("first"),
+    ).with_columns(
+        (pl.col("first") / pl.col("first").sum().over("game_id")).alias("credit"))
+    score, place = pl.col("score").cast(pl.Float64), pl.col("place").cast(pl.Float64)
+    seat = [
+        pl.len().alias("seat_games"),
+        score.sum().alias("score_sum"),
+        (score**2).sum().alias("score_sq"),
+        (pl.col("score") < 0).sum().alias("negative"),
+        place.sum().alias("place_sum"),
+        (place**2).sum().alias("place_sq"),
+        pl.col("players").first().alias("players"),
+        (pl.col("seed") % (1 << 31)).cast(pl.Int64).first().alias("seed_check"),
+    ]
+    for k in range(count):
+        here = pl.col("k") == k
+        seat += [here.sum().alias(f"n_k{k}"), score.filter(here).sum().alias(f"s_k{k}"),
+                 (score**2).filter(here).sum().alias(f"q_k{k}"),
+                 pl.col("winner").filter(here).sum().alias(f"w_k{k}"),
+                 pl.col("credit").filter(here).sum().alias(f"wc_k{k}"),
+                 place.filter(here).sum().alias(f"pl_k{k}"),
+                 pl.col("game_id").filter(here).n_unique().alias(f"g_k{k}")]
+    for position in range(players):
+        here = pl.col("position") == position
+        seat += [here.sum().alias(f"n_p{position}"),
+                 score.filter(here).sum().alias(f"s_p{position}"),
+                 pl.col("winner").filter(here).sum().alias(f"w_p{position}"),
+                 pl.col("credit").filter(here).sum().alias(f"wc_p{position}")]
+    per_set = finished.group_by("variant_hash", "deal_set").agg(seat)
+    per_game = finished.group_by("variant_hash", "deal_set", "game_id").agg(
+        pl.col("deals_played").first(), pl.col("lead_changes").first(),
+        ((pl.col("place") == 1).sum() > 1).alias("tie"),
+        pl.col("comeback").first(), (pl.col("decided_deals_left").first() > 0).alias("decided"),
+        *[score.filter(pl.col("k") == k).mean().alias(f"m{k}") for k in range(count)])
+    game_sums = [pl.len().alias("games"), pl.col("deals_played").sum().alias("deals_sum"),
+                 pl.col("lead_changes").sum().alias("lead_sum"), pl.col("tie").sum().alias("ties"),
+                 pl.col("comeback").is_not_null().sum().alias("drama_games"),
+                 pl.col("comeback").sum().alias("comebacks"),
+                 pl.col("decided").sum().alias("decided")]
+    for a in range(count):
+        for b in range(a + 1, count):
+            difference = pl.col(f"m{a}") - pl.col(f"m{b}")
+            game_sums += [
+                difference.is_not_null().sum().alias(f"gn_k{a}_{b}"),
+                pl.when(difference > 0).then(1.0).when(difference == 0).then(0.5)
+                .otherwise(0.0).sum().alias(f"ga_k{a}_{b}")]
+    per_set_games = per_game.group_by("variant_hash", "deal_set").agg(game_sums)
+    cells = finished.group_by("variant_hash", "deal_set", "seat").agg(
+        place.sum().alias("sum"), pl.len().alias("n")).group_by("variant_hash", "deal_set").agg(
+        (pl.col("sum") ** 2 / pl.col("n")).sum().alias("cell_ss"),
+        (pl.col("n").min() < 2).cast(pl.Int64).alias("cell_single"))
+    frame = (per_set.join(per_set_games, on=["variant_hash", "deal_set"])
+             .join(cells, on=["variant_hash", "deal_set"]))
+    pairs = _pair_totals(finished, count)
+    if pairs is not None:
+        frame = frame.join(pairs, on=["variant_hash", "deal_set"], how="left")
+    derived = [pl.lit(1, dtype=pl.Int64).alias("deal_sets")]
+    for a in range(count):
+        for b in range(a + 1, count):
+            both = (pl.col(f"n_k{a}") > 0) & (pl.col(f"n_k{b}") > 0)
+            difference = pl.when(both).then(
+                pl.col(f"s_k{a}") / pl.col(f"n_k{a}") - pl.col(f"s_k{b}") / pl.col(f"n_k{b}")
+            ).otherwise(0.0)
+            derived += [both.cast(pl.Int64).alias(f"dn_k{a}_{b}"),
+                        difference.alias(f"d_k{a}_{b}"), (difference**2).alias(f"d2_k{a}_{b}")]
+    errored = games.filter(pl.col("errored")).with_columns(
+        pl.col("strategy").replace_strict(index, default=-1, return_dtype=pl.Int32).alias("k")
+    ).group_by("variant_hash", "deal_set").agg(
+        pl.col("game_id").n_unique().alias("errored_games"),
+        *[pl.col("game_id").filter(pl.col("k") == k).n_unique().alias(f"e_k{k}")
+          for k in range(count)])
+    frame = frame.with_columns(derived).join(errored, on=["variant_hash", "deal_set"],
+                                             how="full", coalesce=True)
+    return frame.with_columns(
+        (pl.col("deal_set") * DEAL_BLOCKS // max(1, total_deal_sets)).cast(pl.Int32)
+        .alias("deal_block"))
+
+
+def _pair_totals(finished: pl.LazyFrame, count: int) -> pl.LazyFrame | None:
+    """Per deal set, for strategies a < b: the games both sat in (``pg``) and the sum over them
+    of the share of (a seat, b seat) pairs in which a finished ahead, a shared place half
+    (``ah``)."""
+    if count < 2:
+        return None
+    seats = finished.select("variant_hash", "deal_set", "game_id", "k",
+                            pl.col("place").cast(pl.Float64))
+    joined = seats.join(seats, on=["variant_hash", "deal_set", "game_id"], suffix="_b").filter(
+        (pl.col("k") >= 0) & (pl.col("k") < pl.col("k_b")))
+    ahead = (pl.when(pl.col("place") < pl.col("place_b")).then(1.0)
+             .when(pl.col("place") == pl.col("place_b")).then(0.5).otherwise(0.0))
+    per_game = joined.group_by("variant_hash", "deal_set", "game_id", "k", "k_b").agg(
+        ahead.mean().alias("ahead"))
+    aggregations = []
+    for a in range(count):
+        for b in range(a + 1, count):
+            here = (pl.col("k") == a) & (pl.col("k_b") == b)
+            aggregations += [here.sum().cast(pl.Float64).alias(f"pg_k{a}_{b}"),
+                             pl.col("ahead").filter(here).sum().alias(f"ah_k{a}_{b}")]
+    return per_game.group_by("variant_hash", "deal_set").agg(aggregations)
+
+
+def order_counts(games: pl.LazyFrame, total_deal_sets: int) -> pl.LazyFrame:
+    """The count of each finishing order of finished ``games`` rows per (``variant_hash``,
+    ``deal_block``): ``order`` (the lineup slots from first place to last, ties by slot,
+    comma-separated), ``places`` (their places, likewise) and ``games``."""
+    per_game = games.filter(~pl.col("errored")).group_by("variant_hash", "game_id").agg(
+        pl.col("deal_set").first(),
+        pl.col("lineup_slot").sort_by("place", "lineup_slot").alias("order"),
+        pl.col("place").sort().alias("places"),
+    )
+
+    def joined(column: str) -> pl.Expr:
+        return pl.col(column).list.eval(pl.element().cast(pl.String)).list.join(",")
+
+    return (
+        per_game.select(
+            "variant_hash",
+            (pl.col("deal_set") * DEAL_BLOCKS // max(1, total_deal_sets)).cast(pl.Int32)
+            .alias("deal_block"),
+            joined("order").alias("order"),
+            joined("places").alias("places"),
+        )
+        .group_by("variant_hash", "deal_block", "order", "places")
+        .agg(pl.len().cast(pl.Int64).alias("games"))
+    )
+
+
+def deal_totals(game_sums: pl.LazyFrame, total_deal_sets: int) -> pl.LazyFrame:
+    """The deal-level sums of finished games' ``game_sums`` rows per (``variant_hash``,
+    ``deal_block``), with ``deal_sets``; the deals topped in deals (not 1/TOP_UNITS)."""
+    from .frames import GAME_SUM_VALUES
+
+    return (
+        game_sums.filter(~pl.col("errored"))
+        .with_columns((pl.col("deal_set") * DEAL_BLOCKS // max(1, total_deal_sets))
+                      .cast(pl.Int32).alias("deal_block"))
+        .group_by(KEYS)
+        .agg(pl.col("deal_set").n_unique().alias("deal_sets"),
+             *[(pl.col(name).sum() / TOP_UNITS if name in TOPPED else pl.col(name).sum()
+                .cast(pl.Float64)).alias(name) for name in GAME_SUM_VALUES])
+    )
+
+
+def _block_sums(per_set: pl.LazyFrame) -> pl.LazyFrame:
+    return per_set.drop("deal_set").group_by(KEYS).agg(pl.all().fill_null(0).sum())
+
+
+def _summed(frames: list[pl.DataFrame], keys: list[str]) -> pl.DataFrame:
+    """The frames' rows added up by ``keys`` (groups may share a block)."""
+    frames = [frame for frame in frames if frame.height]
+    if not frames:
+        return pl.DataFrame()
+    stacked = pl.concat(frames, how="diagonal_relaxed")
+    return stacked.group_by(keys).agg(pl.all().fill_null(0).sum()).sort(keys)
+
+
+def compute(games: pl.LazyFrame, game_sums: pl.LazyFrame | None, strategies: Sequence[str],
+            players: int, total_deal_sets: int) -> Totals:
+    """The totals of the rows ``games`` (and ``game_sums``) in one go (a run held in memory, or
+    one shard group of a run on disk)."""
+    per_set = deal_set_totals(games, strategies, players, total_deal_sets)
+    frames = pl.collect_all([
+        _block_sums(per_set),
+        order_counts(games, total_deal_sets),
+        *([deal_totals(game_sums, total_deal_sets)] if game_sums is not None else []),
+    ])
+    return Totals(games=frames[0].sort(KEYS),
+                  deals=frames[2].sort(KEYS) if game_sums is not None else None,
+                  orders=frames[1].sort([*KEYS, "order", "places"]),
+                  strategies=tuple(strategies))
+
+
+def groups(shards: Sequence[str]) -> dict[str, list[str]]:
+    """The shard ids grouped by variant and block of deal sets (every seating of a block
+    together): ``v{variant}-b{block}`` -> its shards."""
+    grouped: dict[str, list[str]] = {}
+    for shard in sorted(shards):
+        match = _SHARD.match(shard)
+        key = f"v{match[1]}-b{match[2]}" if match else shard
+        grouped.setdefault(key, []).append(shard)
+    return grouped
+
+
+def _digest(data: Any) -> str:
+    return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).hexdigest()
+
+
+def run_totals(folder: Path, checksums: dict[str, Any], has_sums: bool,
+               strategies: Sequence[str], players: int, total_deal_sets: int,
+               renamed: Callable[[pl.LazyFrame], pl.LazyFrame],
+               progress: Callable[[int, int], None] | None = None) -> Totals:
+    """The totals of the shards ``checksums`` names (id -> its files' checksums, as the
+    manifest keeps them) of the run in ``folder``: read from ``.totals/`` when its digest
+    matches, else built shard group by shard group (each group kept, so a run that grew
+    rebuilds only its new groups) and kept there when the folder can be written. ``has_sums``:
+    the run writes ``game_sums``; ``renamed``: the games rows as the analysis names their
+    strategies."""
+    shards = sorted(checksums)
+    key = _digest({"version": TOTALS_VERSION, "checksums": checksums,
+                   "strategies": list(strategies), "deal_sets": total_deal_sets})
+    cache = folder / FOLDER
+    whole = cache / f"run-{key}"
+    if (whole / "games.parquet").is_file():
+        return _read(whole, strategies, has_sums)
+    built: list[Totals] = []
+    grouped = groups(shards)
+    for number, (group, ids) in enumerate(grouped.items()):
+        group_key = _digest({"version": TOTALS_VERSION, "group": {i: checksums[i] for i in ids},
+                             "strategies": list(strategies), "deal_sets": total_deal_sets})
+        place = cache / "groups" / f"{group}-{group_key}"
+        if (place / "games.parquet").is_file():
+            built.append(_read(place, strategies, has_sums))
+        else:
+            games = renamed(scan_table(folder, "games", ids))
+            sums = scan_table(folder, "game_sums", ids) if has_sums else None
+            totals = compute(games, sums, strategies, players, total_deal_sets)
+            _keep(place, totals)
+            built.append(totals)
+        if progress is not None:
+            progress(number + 1, len(grouped))
+    totals = Totals(
+        games=_summed([t.games for t in built], KEYS),
+        deals=_summed([t.deals for t in built if t.deals is not None], KEYS) if has_sums
+        else None,
+        orders=_summed([t.orders for t in built], [*KEYS, "order", "places"]),
+        strategies=tuple(strategies))
+    _keep(whole, totals)
+    return totals
+
+
+def _read(place: Path, strategies: Sequence[str], has_sums: bool) -> Totals:
+    deals = place / "deals.parquet"
+    return Totals(games=pl.read_parquet(place / "games.parquet"),
+                  deals=pl.read_parquet(deals) if has_sums and deals.is_file() else None,
+                  orders=pl.read_parquet(place / "orders.parquet"),
+                  strategies=tuple(strategies))
+
+
+def _keep(place: Path, totals: Totals) -> None:
+    """Write ``totals`` into ``place`` (aside, then renamed); a folder that cannot be written
+    keeps nothing (the totals are rebuilt next time)."""
+    from .store import write_atomic
+
+    try:
+        place.mkdir(parents=True, exist_ok=True)
+        if totals.deals is not None:
+            write_atomic(totals.deals, place / "deals.parquet")
+        write_atomic(totals.orders, place / "orders.parquet")
+        write_atomic(totals.games, place / "games.parquet")  # last: the mark of a whole entry
+    except OSError:
+        return
