@@ -188,30 +188,45 @@ class Run:
         )
 
     def variant_names(self) -> pl.DataFrame:
-        """``variant_hash`` -> ``variant`` (name), for labelling tables built from deal_stats."""
-        return self.cached(
-            "variant_names",
-            lambda: self.collect(
-                self.games.select("variant_hash", "variant").unique().sort("variant_hash")
-            ),
-        )
+        """``variant_hash`` -> ``variant`` (name) of the variants with games, for labelling
+        tables (a run on disk: from its manifest, for those its totals hold)."""
+        def names() -> pl.DataFrame:
+            entries = self.manifest.get("variants") or []
+            if self.path is not None and self.manifest.get("checksums") and entries:
+                played = set(self.totals().games["variant_hash"].to_list())
+                rows = sorted({(str(entry.get("hash")), str(entry.get("name")))
+                               for entry in entries if entry.get("hash") in played})
+                if {variant_hash for variant_hash, _ in rows} == played:
+                    return pl.DataFrame(rows, schema={"variant_hash": pl.String(),
+                                                      "variant": pl.String()}, orient="row")
+            return self.collect(
+                self.games.select("variant_hash", "variant").unique().sort("variant_hash"))
+
+        return self.cached("variant_names", names)
+
+    def _game_counts(self) -> pl.DataFrame:
+        """Per variant: its games (finished and errored), deal sets (with a finished game),
+        errored games and players, from the totals."""
+        games = self.totals().games
+        if games.height == 0:
+            return pl.DataFrame(schema={"variant_hash": pl.String(), "variant": pl.String(),
+                                        "games": pl.Int64(), "deal_sets": pl.Int64(),
+                                        "errored_games": pl.Int64(), "players": pl.Int64()})
+        counts = games.group_by("variant_hash").agg(
+            pl.col("games").fill_null(0).sum().cast(pl.Int64),
+            pl.col("errored_games").fill_null(0).sum().cast(pl.Int64),
+            pl.col("deal_sets").fill_null(0).sum().cast(pl.Int64),
+            (pl.col("players").fill_null(0).sum() // pl.col("deal_sets").fill_null(0).sum()
+             .clip(lower_bound=1)).cast(pl.Int64).alias("players"),
+        ).with_columns(pl.col("games") + pl.col("errored_games"))
+        return counts.join(self.variant_names(), on="variant_hash", how="left").select(
+            "variant_hash", "variant", "games", "deal_sets", "errored_games", "players"
+        ).sort("variant")
 
     def describe(self) -> dict[str, Any]:
         """Provenance of every number taken from this run: path, fingerprint, status, seed,
         players, duplicate mode, strategies, and per variant its name, hash and game count."""
-        counts = self.cached(
-            "game_counts",
-            lambda: self.collect(
-                self.games.group_by("variant_hash", "variant")
-                .agg(
-                    pl.col("game_id").n_unique().alias("games"),
-                    pl.col("deal_set").n_unique().alias("deal_sets"),
-                    pl.col("game_id").filter(pl.col("errored")).n_unique().alias("errored_games"),
-                    pl.col("players").first().alias("players"),
-                )
-                .sort("variant")
-            ),
-        )
+        counts = self.cached("game_counts", self._game_counts)
         config = self.manifest.get("config") or {}
         return {
             "label": self.label,
@@ -275,19 +290,20 @@ def open_run(path: str | Path, label: str | None = None,
     game_sums = (scan_table(folder, "game_sums", shards)
                  if manifest.get("game_sums") and list((folder / "game_sums").glob("*.parquet"))
                  else None)
-    repeated = games.group_by("game_id", "seat").len().filter(pl.col("len") > 1).select(
-        "game_id").head(1).collect()
-    if repeated.height:
-        raise DatasetError(
-            f"{folder} holds game {repeated['game_id'][0]} more than once (a shard copied over "
-            f"another?): its statistics would count it twice; run raspis verify {folder}")
+    if shards is None:  # a run from before checksums: its rows are checked here
+        repeated = games.group_by("game_id", "seat").len().filter(pl.col("len") > 1).select(
+            "game_id").head(1).collect()
+        if repeated.height:
+            from raspis.tournament.totals import RepeatedGame
+
+            raise RepeatedGame(folder, f"game {int(repeated['game_id'][0])}")
     names = {spec: name for spec, name in display_names(manifest).items() if spec != name}
     if names:  # the tables hold specs; every statistic shows the strategies' display names
         renamed = pl.col("strategy").replace(names)
         games = games.with_columns(renamed)
         deal_stats = deal_stats.with_columns(renamed)
         deals = deals.with_columns(renamed) if deals is not None else None
-    return Run(
+    run = Run(
         label=label or folder.name,
         path=folder,
         manifest=manifest,
@@ -298,6 +314,9 @@ def open_run(path: str | Path, label: str | None = None,
         renames=names,
         shards=frozenset(only) if only is not None else None,
     )
+    if shards is not None:
+        run.totals()  # built once and kept; building checks that no game is there twice
+    return run
 
 
 def run_from_frames(

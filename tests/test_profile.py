@@ -168,13 +168,13 @@ def test_identical_strategies_show_no_skill_and_a_planted_one_does() -> None:
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real tournament: classic and classic with a doubled dark deal, on the same deal sets,
+    """A real tournament: classic and classic with a tripled dark deal, on the same deal sets,
     with per-deal rows (the deal-level measures from the rows) and without (from the sums)."""
     from raspis.tournament import TournamentConfig, run_tournament
 
     folder = tmp_path_factory.mktemp("scale")
-    (folder / "dark.toml").write_text('name = "dark-x2"\nextends = "classic"\n'
-                                      'kinds.dark.multiplier = 2\n', encoding="utf-8")
+    (folder / "dark.toml").write_text('name = "dark-x3"\nextends = "classic"\n'
+                                      'kinds.dark.multiplier = 3\n', encoding="utf-8")
     config = TournamentConfig(
         variants=("classic", str(folder / "dark.toml")), players=4,
         strategies=("fastheuristic", "lowest", "fastheuristic", "lowest"), games=24, seed=8,

@@ -33,7 +33,7 @@ from typing import Any
 
 import polars as pl
 
-from .schema import DEAL_BLOCKS, TOP_UNITS, scan_table
+from .schema import DEAL_BLOCKS, TOP_UNITS, DatasetError, scan_table
 
 __all__ = ["TOPPED", "TOP_UNITS", "Totals", "compute", "deal_set_totals", "order_counts",
            "run_totals"]
@@ -277,7 +277,8 @@ def run_totals(folder: Path, checksums: dict[str, Any], has_sums: bool,
     the run writes ``game_sums``; ``renamed``: the games rows as the analysis names their
     strategies."""
     shards = sorted(checksums)
-    key = _digest({"version": TOTALS_VERSION, "checksums": checksums,
+    files = _file_stamps(folder, shards, has_sums)
+    key = _digest({"version": TOTALS_VERSION, "checksums": checksums, "files": files,
                    "strategies": list(strategies), "deal_sets": total_deal_sets})
     cache = folder / FOLDER
     whole = cache / f"run-{key}"
@@ -285,20 +286,27 @@ def run_totals(folder: Path, checksums: dict[str, Any], has_sums: bool,
         return _read(whole, strategies, has_sums)
     built: list[Totals] = []
     grouped = groups(shards)
+    ranges: list[tuple[str, int, int, str]] = []
     for number, (group, ids) in enumerate(grouped.items()):
         group_key = _digest({"version": TOTALS_VERSION, "group": {i: checksums[i] for i in ids},
+                             "files": {i: files[i] for i in ids},
                              "strategies": list(strategies), "deal_sets": total_deal_sets})
         place = cache / "groups" / f"{group}-{group_key}"
-        if (place / "games.parquet").is_file():
+        if (place / "games.parquet").is_file() and (place / "games.json").is_file():
             built.append(_read(place, strategies, has_sums))
+            spans = json.loads((place / "games.json").read_text())["deal_sets"]
         else:
-            games = renamed(scan_table(folder, "games", ids))
+            games = scan_table(folder, "games", ids)
+            spans = _deal_sets_once(games, folder)
             sums = scan_table(folder, "game_sums", ids) if has_sums else None
-            totals = compute(games, sums, strategies, players, total_deal_sets)
-            _keep(place, totals)
+            totals = compute(renamed(games), sums, strategies, players, total_deal_sets)
+            _keep(place, totals, {"deal_sets": spans})
             built.append(totals)
+        ranges += [(variant, int(first), int(last), group)
+                   for variant, (first, last) in spans.items()]
         if progress is not None:
             progress(number + 1, len(grouped))
+    _check_disjoint(folder, ranges)
     totals = Totals(
         games=_summed([t.games for t in built], KEYS),
         deals=_summed([t.deals for t in built if t.deals is not None], KEYS) if has_sums
@@ -309,6 +317,63 @@ def run_totals(folder: Path, checksums: dict[str, Any], has_sums: bool,
     return totals
 
 
+class RepeatedGame(DatasetError):
+    """A run whose shards hold one game twice (a shard copied over another)."""
+
+    def __init__(self, folder: Path, what: str, groups: tuple[str, str] | None = None) -> None:
+        where = f" (in shard groups {groups[0]} and {groups[1]})" if groups else ""
+        super().__init__(
+            f"{folder} holds {what} more than once{where} (a shard copied over another?): its "
+            f"statistics would count it twice; run raspis verify {folder}")
+
+
+def _deal_sets_once(games: pl.LazyFrame, folder: Path) -> dict[str, list[int]]:
+    """Each variant's first and last deal set in a shard group's rows (consecutive in a shard
+    group, so two groups that share one overlap), after making sure no game holds a seat twice
+    (``RepeatedGame``)."""
+    twice = pl.struct("game_id", "seat").is_duplicated()
+    repeated = games.select(pl.col("game_id").filter(twice).first()).collect()["game_id"][0]
+    if repeated is not None:
+        raise RepeatedGame(folder, f"game {int(repeated)}")
+    spans = games.group_by("variant_hash").agg(
+        pl.col("deal_set").min().alias("first"), pl.col("deal_set").max().alias("last")).collect()
+    return {row["variant_hash"]: [int(row["first"]), int(row["last"])]
+            for row in spans.iter_rows(named=True)}
+
+
+def _check_disjoint(folder: Path, ranges: list[tuple[str, int, int, str]]) -> None:
+    """No deal set of a variant in two shard groups of that variant (``RepeatedGame``); a group
+    the plan does not name (a file claimed as a shard) is checked against every group."""
+    def variant_of(group: str) -> str | None:
+        match = re.match(r"^v(\d{2,})-b\d{6,}$", group)
+        return match[1] if match else None
+
+    ranges = sorted(ranges)
+    for index, (variant_hash, _, last, group) in enumerate(ranges):
+        for other_hash, other_first, _, other in ranges[index + 1:]:
+            if other_hash != variant_hash or other_first > last:
+                break
+            mine, theirs = variant_of(group), variant_of(other)
+            if mine is None or theirs is None or mine == theirs:
+                raise RepeatedGame(folder, f"deal set {other_first}", (group, other))
+
+
+def _file_stamps(folder: Path, shards: Sequence[str], has_sums: bool) -> dict[str, list[int]]:
+    """Each shard's files' sizes and modification times: a file replaced after the totals were
+    kept (a shard copied over another) makes them stale."""
+    stamps: dict[str, list[int]] = {}
+    for shard in shards:
+        values: list[int] = []
+        for table in ("games", "game_sums") if has_sums else ("games",):
+            try:
+                stat = (folder / table / f"{shard}.parquet").stat()
+                values += [stat.st_size, stat.st_mtime_ns]
+            except OSError:
+                values += [-1, -1]
+        stamps[shard] = values
+    return stamps
+
+
 def _read(place: Path, strategies: Sequence[str], has_sums: bool) -> Totals:
     deals = place / "deals.parquet"
     return Totals(games=pl.read_parquet(place / "games.parquet"),
@@ -317,13 +382,16 @@ def _read(place: Path, strategies: Sequence[str], has_sums: bool) -> Totals:
                   strategies=tuple(strategies))
 
 
-def _keep(place: Path, totals: Totals) -> None:
-    """Write ``totals`` into ``place`` (aside, then renamed); a folder that cannot be written
-    keeps nothing (the totals are rebuilt next time)."""
-    from .store import write_atomic
+def _keep(place: Path, totals: Totals, about: dict[str, Any] | None = None) -> None:
+    """Write ``totals`` (and ``about`` them, ``games.json``) into ``place`` (aside, then
+    renamed); a folder that cannot be written keeps nothing (the totals are rebuilt next
+    time)."""
+    from .store import write_atomic, write_json_atomic
 
     try:
         place.mkdir(parents=True, exist_ok=True)
+        if about is not None:
+            write_json_atomic(about, place / "games.json")
         if totals.deals is not None:
             write_atomic(totals.deals, place / "deals.parquet")
         write_atomic(totals.orders, place / "orders.parquet")
