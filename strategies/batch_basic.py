@@ -35,7 +35,9 @@ from raspis.engine.core.codes import OPTION_CALL, OPTION_SUIT
 from raspis.engine.core.plan import RulePlan
 
 from . import compiled
+from .base import RandomStrategy
 from .batch import BatchStrategy, first_option
+from .fast import FastHeuristicStrategy, HashRandomStrategy, LowestStrategy
 
 
 def _call_orders(variant: Variant, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -54,10 +56,10 @@ def _reorder(calls: np.ndarray, order: tuple[int, ...]) -> np.ndarray:
 class BatchRandom(BatchStrategy):
     """Uniform over the legal actions, drawn from a counter-based hash (see the module)."""
 
-    name = "random"
+    name = RandomStrategy.name
     description = "uniformly random legal actions from a counter-based hash (twin: fastrandom)"
     needs_decision_index = True
-    scalar_twin = "fastrandom"
+    scalar_twin = HashRandomStrategy.name
     compiled_policy = compiled.RANDOM
     compiled_runner = staticmethod(compiled.run_games)
 
@@ -115,9 +117,9 @@ class BatchRandom(BatchStrategy):
 class BatchLowest(BatchStrategy):
     """The first legal action of the reference engine's list."""
 
-    name = "lowest"
+    name = LowestStrategy.name
     description = "always the first legal action: lowest bid, lowest card, first Joker call"
-    scalar_twin = "lowest"
+    scalar_twin = LowestStrategy.name
     compiled_policy = compiled.LOWEST
     compiled_runner = staticmethod(compiled.run_games)
 
@@ -153,9 +155,9 @@ class BatchFastHeuristic(BatchStrategy):
     """``fastheuristic``: rules of thumb, a compiled policy (``compiled.fast_heuristic``); twin:
     the scalar ``fastheuristic`` (``strategies.fast.FastHeuristicStrategy``)."""
 
-    name = "fastheuristic"
+    name = FastHeuristicStrategy.name
     description = "fast rules of thumb, compiled (batch engine); the same as scalar fastheuristic"
-    scalar_twin = "fastheuristic"
+    scalar_twin = FastHeuristicStrategy.name
     compiled_policy = compiled.FAST_HEURISTIC
     compiled_runner = staticmethod(compiled.run_games)
     #: decided inside the engine's compiled loop only (``engine.batch.game``)
@@ -163,10 +165,10 @@ class BatchFastHeuristic(BatchStrategy):
 
     def bid(self, observation: BatchObservation) -> np.ndarray:
         """Not asked: the engine decides this policy in its compiled loop."""
-        raise NotImplementedError("fastheuristic is decided inside the batch engine's compiled "
+        raise NotImplementedError(f"{self.name} is decided inside the batch engine's compiled "
                                   "loop (a compiled policy)")
 
     def play(self, observation: BatchObservation) -> tuple[np.ndarray, Any, Any]:
         """Not asked: the engine decides this policy in its compiled loop."""
-        raise NotImplementedError("fastheuristic is decided inside the batch engine's compiled "
+        raise NotImplementedError(f"{self.name} is decided inside the batch engine's compiled "
                                   "loop (a compiled policy)")

@@ -57,13 +57,18 @@ from raspis.engine.core.plan import MachineTables, RulePlan
 from raspis.engine.core.rules import ix
 from raspis.engine.core.view import DealRow
 
+from . import catalogue
+from .catalogue import policy_code
 from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, lowest_rank, suit_tables
 from .keep import keep_code
 from .strong_fit import find_fit
 from .strong_policy import decide_strong, strong_section
 
-#: policy codes, one per seat of each game (``run_games``)
-LOWEST, RANDOM, FAST_HEURISTIC, STRONG = range(4)
+#: policy codes, one per seat of each game (``run_games``): each built-in's record says its own
+#: (``catalogue``)
+LOWEST, RANDOM, FAST_HEURISTIC, STRONG = (
+    policy_code(entry) for entry in (catalogue.LOWEST, catalogue.RANDOM,
+                                     catalogue.FAST_HEURISTIC, catalogue.STRONG))
 #: a policy code's bits from ``NOISE_SHIFT`` up (``noisy``): two chances, in 65536ths
 #: (``NOISE_ONE``: always), that a card decision (the low ``NOISE_BITS``) and a bid (the next
 #: ``NOISE_BITS``) is a uniformly random legal action (``hashed``) instead of the policy's; 0 in a

@@ -30,6 +30,7 @@ from raspis.engine.core import machine as m
 from raspis.engine.core.compiling import jit
 from raspis.engine.core.deal import sample_hands, splitmix64
 
+from .catalogue import PLAYOUT_POLICIES
 from .compiled import FAST_HEURISTIC, POLICY_MASK, STRONG, decide, forced_action, play_on
 
 __all__ = ["FAST_HEURISTIC", "POLICIES", "STRONG", "V_MADE", "V_OTHERS", "V_POINTS", "V_PREMIUM",
@@ -37,7 +38,7 @@ __all__ = ["FAST_HEURISTIC", "POLICIES", "STRONG", "V_MADE", "V_OTHERS", "V_POIN
            "playout_value", "sample_hands"]
 
 #: the policies a playout may use, by name
-POLICIES = {"strong": STRONG, "fastheuristic": FAST_HEURISTIC}
+POLICIES = PLAYOUT_POLICIES
 #: what a playout returns for the seat: its deal points, its premium, 1 if it made its bid; the
 #: other participants' deal points and premiums summed, and how many they are (0 where the seat
 #: played alone)

@@ -133,10 +133,10 @@ class BatchStrong(BatchStrategy):
     numpy lockstep loop (seated with strategies that are not compiled) it plays through its
     scalar twin."""
 
-    name = "strong"
+    name = StrongStrategy.name
     description = ("the heuristic's rules compiled on the rules core, with the premium in reach "
                    "(batch engine; twin: scalar strong)")
-    scalar_twin = "strong"
+    scalar_twin = StrongStrategy.name
     compiled_policy = compiled.STRONG
     compiled_runner = staticmethod(compiled.run_games)
     needs_history = True
@@ -144,7 +144,7 @@ class BatchStrong(BatchStrategy):
     def start(self, variant, players: int, seeds: np.ndarray) -> None:  # noqa: ANN001
         """Start the scalar path too (used only in the lockstep loop)."""
         super().start(variant, players, seeds)
-        self._adapter = ScalarAdapter("strong")
+        self._adapter = ScalarAdapter(StrongStrategy.name)
         self._adapter.start(variant, players, seeds)
 
     def name_trump(self, observation):  # noqa: ANN001, ANN201

@@ -45,6 +45,7 @@ import numpy as np
 from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant, load_variant, preset_names
 
+from . import catalogue
 from .strong_policy import fit_cards, fit_counts, fit_path, load_shipped
 
 #: Options that do not change what a bid comes to in play (see the module's docstring).
@@ -263,7 +264,7 @@ def nearest_fit(variant: Variant, players: int, skip: tuple[str, ...] = ()) -> F
 
 
 #: the compiled policy ``mc``'s playouts play when its spec names none (its ``policy``)
-PLAYOUT_POLICY = "strong"
+PLAYOUT_POLICY = catalogue.STRONG.name
 
 
 def uses_strong(spec: str) -> bool:
@@ -273,13 +274,13 @@ def uses_strong(spec: str) -> bool:
     from .spec import StrategySpecError, raw_parameters, spec_parts
 
     _, name, parameters = spec_parts(spec)
-    if name != "mc":
-        return name == "strong"
+    if name != catalogue.MONTE_CARLO.name:
+        return name == catalogue.STRONG.name
     try:
         policy = raw_parameters(parameters, spec).get("policy", PLAYOUT_POLICY)
     except StrategySpecError:  # a malformed spec: its loader says what is wrong
         return False
-    return policy == "strong"
+    return policy == catalogue.STRONG.name
 
 
 def fit_notice(variant: Variant, players: int, spec: str | None = None) -> str | None:
