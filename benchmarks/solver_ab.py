@@ -3,7 +3,7 @@
     git show HEAD~1:engine/core/solve.py > /tmp/solve_before.py
     .venv/bin/python -m benchmarks.solver_ab /tmp/solve_before.py --rounds 7
 
-Records the calls ``strategies.solver.OpenHandSolver`` makes to ``solve_moves`` and
+Records the calls ``strategies.players.solver.OpenHandSolver`` makes to ``solve_moves`` and
 ``solve_moves_maxn`` when it values every first lead of random deals (as
 ``benchmarks/solver_speed.py`` does) of a few variants, then replays each call on this checkout's
 ``engine/core/solve.py`` and on the other copy (loaded as a module of ``raspis.engine.core``, so
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from raspis.engine import load_variant
 from raspis.engine.core import solve
-from raspis.strategies.solver import MODELS, OpenHandSolver
+from raspis.strategies.players.solver import MODELS, OpenHandSolver
 
 from benchmarks.solver_speed import first_lead
 

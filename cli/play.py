@@ -199,7 +199,7 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
             click.echo(f"error: strategy {spec!r} cannot be created: its __init__ {problem[0]}: "
                        f"{problem[1]}", err=True)
             raise SystemExit(FAULT_EXIT)
-    from raspis.strategies.strong_fit import say_fit_notices
+    from raspis.strategies.policies.fitted import say_fit_notices
 
     say_fit_notices([variant_spec], players, specs)  # strong without its own bid table: said
     names = [f"{seat}:{spec}" for seat, spec in enumerate(specs)]

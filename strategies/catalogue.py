@@ -1,15 +1,15 @@
 """The built-in players, one record each: the one place a built-in is registered.
 
 Every list of built-ins the package keeps is read from ``CATALOGUE``: the names a spec may use
-(``harness.spec.BUILTINS``), their batch implementations (``harness.batch.BATCH_BUILTINS``), the
-codes of the compiled policies (``policies.loop``), the players ``raspis play`` may run on the
+(``strategies.spec.BUILTINS``), their batch implementations (``strategies.batch.BATCH_BUILTINS``), the
+codes of the compiled policies (``policies.compiled``), the players ``raspis play`` may run on the
 core interpreted (``LIGHT``) and those whose game compiles more than the rules core
 (``COMPILING``), the warm-up stand-ins of the search players (``stand_in``) and the policies a
 search player may play its playouts with (``PLAYOUT_POLICIES``). Adding a built-in is adding its
 record here (docs/strategies.md, "Adding a built-in").
 
 The records name classes as ``"module:Class"`` text and import nothing: reading a spec
-(``harness.spec``) must not load the compiled core, since ``raspis play`` decides from the specs
+(``strategies.spec``) must not load the compiled core, since ``raspis play`` decides from the specs
 whether the core runs compiled or interpreted (``engine.warmth``) before it is imported.
 """
 
@@ -29,9 +29,9 @@ class Builtin:
     #: the scalar strategy, ``"module:Class"`` (``engine.Game``)
     player: str
     #: its batch strategy, ``"module:Class"``, or None (a batch game seats it through
-    #: ``harness.batch.ScalarAdapter``)
+    #: ``strategies.batch.ScalarAdapter``)
     batch: str | None = None
-    #: the code of its compiled policy (``policies.loop.choose_action``), or None: a batch of
+    #: the code of its compiled policy (``policies.compiled.choose_action``), or None: a batch of
     #: players that all have one plays whole games in one compiled loop
     policy: int | None = None
     #: its batch strategy plays the very games its scalar strategy plays (a scalar twin)
@@ -57,7 +57,7 @@ class Builtin:
 
     @property
     def parameters(self) -> dict[str, Any]:
-        """The parameters a spec may set (``harness.base.Parameter`` by name), the scalar
+        """The parameters a spec may set (``strategies.base.Parameter`` by name), the scalar
         strategy's: its class declares them beside the code that reads them."""
         return dict(self.player_class().parameters)
 
@@ -67,31 +67,33 @@ def _load(target: str) -> Any:
     return getattr(importlib.import_module(module_name), class_name)
 
 
+#: where the players are (``"module:Class"`` below)
+_PLAYERS = "raspis.strategies.players"
+
 #: the built-ins; each record's ``name`` is written here and in its class, nowhere else
 RANDOM = Builtin(name="random", player="raspis.strategies.base:RandomStrategy",
-                 batch="raspis.strategies.batch_basic:BatchRandom", policy=1, light=True)
-HEURISTIC = Builtin(name="heuristic", player="raspis.strategies.heuristic:HeuristicStrategy",
+                 batch=f"{_PLAYERS}.batch_basic:BatchRandom", policy=1, light=True)
+HEURISTIC = Builtin(name="heuristic", player=f"{_PLAYERS}.heuristic:HeuristicStrategy",
                     light=True)
-EXPECTED_VALUE = Builtin(name="ev", player="raspis.strategies.ev:ExpectedValueStrategy",
+EXPECTED_VALUE = Builtin(name="ev", player=f"{_PLAYERS}.ev:ExpectedValueStrategy",
                          compiles=True, stand_in="ev:samples=1")
-PIMC = Builtin(name="pimc", player="raspis.strategies.pimc:PimcStrategy", compiles=True,
+PIMC = Builtin(name="pimc", player=f"{_PLAYERS}.pimc:PimcStrategy", compiles=True,
                stand_in="pimc:samples=1")
-MONTE_CARLO = Builtin(name="mc", player="raspis.strategies.mc:MonteCarloStrategy",
-                      compiles=True, stand_in="mc:samples=2")
-ISMCTS = Builtin(name="ismcts", player="raspis.strategies.ismcts:IsmctsStrategy", compiles=True,
+MONTE_CARLO = Builtin(name="mc", player=f"{_PLAYERS}.mc:MonteCarloStrategy", compiles=True,
+                      stand_in="mc:samples=2")
+ISMCTS = Builtin(name="ismcts", player=f"{_PLAYERS}.ismcts:IsmctsStrategy", compiles=True,
                  stand_in="ismcts:iterations=2,bid_samples=1")
-FAST_HEURISTIC = Builtin(name="fastheuristic",
-                         player="raspis.strategies.fast:FastHeuristicStrategy",
-                         batch="raspis.strategies.batch_basic:BatchFastHeuristic", policy=2,
-                         twin=True, light=True, compiles=True, plays_out=True)
-FAST_RANDOM = Builtin(name="fastrandom", player="raspis.strategies.fast:HashRandomStrategy",
-                      batch="raspis.strategies.batch_basic:BatchRandom", policy=1, twin=True,
+FAST_HEURISTIC = Builtin(name="fastheuristic", player=f"{_PLAYERS}.fast:FastHeuristicStrategy",
+                         batch=f"{_PLAYERS}.batch_basic:BatchFastHeuristic", policy=2, twin=True,
+                         light=True, compiles=True, plays_out=True)
+FAST_RANDOM = Builtin(name="fastrandom", player=f"{_PLAYERS}.fast:HashRandomStrategy",
+                      batch=f"{_PLAYERS}.batch_basic:BatchRandom", policy=1, twin=True,
                       light=True, compiles=True)
-LOWEST = Builtin(name="lowest", player="raspis.strategies.fast:LowestStrategy",
-                 batch="raspis.strategies.batch_basic:BatchLowest", policy=0, twin=True,
-                 light=True, compiles=True)
-STRONG = Builtin(name="strong", player="raspis.strategies.strong:StrongStrategy",
-                 batch="raspis.strategies.strong:BatchStrong", policy=3, twin=True, light=True,
+LOWEST = Builtin(name="lowest", player=f"{_PLAYERS}.fast:LowestStrategy",
+                 batch=f"{_PLAYERS}.batch_basic:BatchLowest", policy=0, twin=True, light=True,
+                 compiles=True)
+STRONG = Builtin(name="strong", player=f"{_PLAYERS}.strong:StrongStrategy",
+                 batch=f"{_PLAYERS}.strong:BatchStrong", policy=3, twin=True, light=True,
                  compiles=True, plays_out=True)
 
 #: every built-in, in the order ``raspis strategies list`` sorts anyway

@@ -15,7 +15,7 @@ RECORDS = {entry.name: entry for entry in catalogue.CATALOGUE}
 
 def test_every_list_of_built_ins_is_read_from_the_catalogue() -> None:
     from raspis.cli import play
-    from raspis.strategies import playout
+    from raspis.strategies.policies import playout
 
     assert BUILTINS == {name: entry.player for name, entry in RECORDS.items()}
     assert BATCH_BUILTINS == {name: entry.batch for name, entry in RECORDS.items() if entry.batch}

@@ -131,7 +131,7 @@ def _circles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_sources_are_read() -> None:
-    assert "raspis.engine.game" in MODULES and "raspis.strategies.heuristic" in MODULES
+    assert "raspis.engine.game" in MODULES and "raspis.strategies.players.heuristic" in MODULES
     assert "raspis.engine.observation" in EDGES["raspis.engine.game"]
 
 

@@ -176,8 +176,8 @@ def test_the_engine_pays_the_premium_as_span_premiums_reads_it(reading: dict[str
     """Whole games played by the heuristic under each reading of the premium: at the end of each
     set every seat's premium (with the cancelled best deals taken off) is what ``span_premiums``
     reads from the set's bids, tricks and points, and nothing in between."""
-    from raspis.strategies.heuristic import policy_action
-    from raspis.strategies.tactics import rules_for
+    from raspis.strategies.players.heuristic import policy_action
+    from raspis.strategies.players.tactics import rules_for
 
     pagat = variant_from_dict({"extends": "joker-pagat", "scoring": reading})
     rules = rules_for(pagat)

@@ -23,9 +23,9 @@ from raspis.engine import rng as chance
 from raspis.engine.batch import rng as batch_chance
 from raspis.engine.cards import parse_cards
 from raspis.engine.core import deal as core_deal
-from raspis.strategies.heuristic import expected_first_leader
-from raspis.strategies.search import BidEvidence
-from raspis.strategies.tactics import rules_for
+from raspis.strategies.players.heuristic import expected_first_leader
+from raspis.strategies.players.search import BidEvidence
+from raspis.strategies.players.tactics import rules_for
 
 #: the first outputs of SplitMix64 seeded with 0 (Vigna's reference implementation)
 REFERENCE = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F)

@@ -269,8 +269,8 @@ def _validate_rest(config: TournamentConfig) -> list[dict[str, Any]]:
         _close(try_strategy(spec))  # an isolated one's child is not kept waiting
     display_names(config.strategies)  # two different strategies must not share a name
     # here, in the parent, once: a variant that ``strong`` bids for with another's table (or
-    # none) is said on stderr (``strong_fit.say_fit_notice``), not by each worker
-    from raspis.strategies.strong_fit import say_fit_notices
+    # none) is said on stderr (``policies.fitted.say_fit_notice``), not by each worker
+    from raspis.strategies.policies.fitted import say_fit_notices
 
     say_fit_notices(config.variants, config.players, config.strategies)
     return variants
@@ -320,9 +320,9 @@ def config_fingerprint(config: TournamentConfig, variant_options: list[dict[str,
 
 def strong_tables(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> list[str]:
     """Which fitted bid table ``strong`` (and every player that plays out with it) bids with in
-    each variant (``strong_fit.Fit.identity``)."""
+    each variant (``policies.fitted.Fit.identity``)."""
     from raspis.engine.variant import Variant
-    from raspis.strategies.strong_fit import table_identities
+    from raspis.strategies.policies.fitted import table_identities
 
     variants = [Variant.model_validate(options) for options in variant_options]
     return table_identities(variants, config.players)

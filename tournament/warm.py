@@ -75,7 +75,7 @@ def _policies_beside(minis: list[ShardTask]) -> Callable[[], None]:
     Returns the wait for it."""
     if not any(mini.engine == "batch" for mini in minis):
         return lambda: None
-    from raspis.strategies.compiled import compile_policies_beside
+    from raspis.strategies.policies.compiled import compile_policies_beside
 
     return compile_policies_beside()  # type: ignore[no-any-return]
 

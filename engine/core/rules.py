@@ -112,9 +112,9 @@ def highest_index(mask: int) -> int:
 def ix(index: int) -> np.uint64:
     """``index`` as an unsigned array index. numba tests every signed index for a negative value
     before the access (Python's ``a[-1]``) unless it can prove it is not; the compiled code's
-    indices into the state, the plan and their work arrays are never negative, and an unsigned
-    one skips the test. Every index computed at run time in ``machine``, ``deal`` and
-    ``fastheuristic`` (``strategies.compiled``) goes through it: 15% of the batch loop's time
+    indices into the state, the plan and their work arrays are never negative, and an unsigned one
+    skips the test. Every index computed at run time in ``machine``, ``deal`` and ``fastheuristic``
+    (``strategies.policies.compiled``) goes through it: 15% of the batch loop's time
     (``docs/benchmarks.md``)."""
     return np.uint64(index)
 
@@ -393,7 +393,7 @@ def trick_best(cards: np.ndarray, calls: np.ndarray, suits: np.ndarray, count: i
     (``trumps_beat_demand``); with ``skip`` the best of the other cards (000: a Joker's player
     who declines the trick). (0, -2, False) before the lead. The one copy: the machine reads its
     trick slots with it (``machine.best_in_trick``), the scalar heuristic a trick's records
-    (``strategies.tactics.trick_lead``)."""
+    (``strategies.players.tactics.trick_view``)."""
     beats = count > 0 and trumps_beat_demand(cards[0], calls[0], suits[0], trick_trump,
                                              trump_wins)
     best, best_key = 0, -2

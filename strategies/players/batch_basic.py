@@ -6,19 +6,19 @@ the number of legal actions indexes the legal actions in the reference engine's 
 per-game, per-seat ``key`` is the first 64 bits of the generator ``play_game`` gives a strategy
 (``random.Random(mix(seed, STRATEGY, seat)).getrandbits(64)``), so its draws depend only on the
 game seed, the seat and the decision index (never on the batch size), and the scalar
-``strategies.fast.HashRandomStrategy`` (``fastrandom``) plays the very same games in
+``strategies.players.fast.HashRandomStrategy`` (``fastrandom``) plays the very same games in
 ``engine.Game``. It is not the stream of the scalar ``random`` (Python's ``random``), only the
 same distribution.
 
 ``BatchLowest`` (``lowest``) takes the first legal action of the reference's list: the lowest bid,
-the lowest card id, a Joker's first call; its twin is ``strategies.fast.LowestStrategy``.
+the lowest card id, a Joker's first call; its twin is ``strategies.players.fast.LowestStrategy``.
 
-Both are also compiled policies (``strategies.compiled``): the batch engine decides them inside
-its compiled loops, and uses their numpy methods only when asked to (``play_batch(...,
+Both are also compiled policies (``strategies.policies.compiled``): the batch engine decides them
+inside its compiled loops, and uses their numpy methods only when asked to (``play_batch(...,
 compiled=False)``). ``BatchFastHeuristic`` (``fastheuristic``) is a compiled policy only
-(``compiled.fast_heuristic``; the rules of thumb are described in ``strategies.fast``, its scalar
-twin ``FastHeuristicStrategy`` plays the very same games): the engine decides its seats inside
-the compiled loop whatever the other seats are, so it has no numpy methods.
+(``compiled.fast_heuristic``; the rules of thumb are described in ``strategies.players.fast``, its
+scalar twin ``FastHeuristicStrategy`` plays the very same games): the engine decides its seats
+inside the compiled loop whatever the other seats are, so it has no numpy methods.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from raspis.engine.batch.rng import mix, python_random_bits64, splitmix64
 from raspis.engine.core.codes import OPTION_CALL, OPTION_SUIT
 from raspis.engine.core.plan import RulePlan
 
-from . import compiled
-from .base import RandomStrategy
-from .batch import BatchStrategy, first_option
+from ..base import RandomStrategy
+from ..batch import BatchStrategy, first_option
+from ..policies import compiled
 from .fast import FastHeuristicStrategy, HashRandomStrategy, LowestStrategy
 
 
@@ -153,7 +153,7 @@ class BatchLowest(BatchStrategy):
 
 class BatchFastHeuristic(BatchStrategy):
     """``fastheuristic``: rules of thumb, a compiled policy (``compiled.fast_heuristic``); twin:
-    the scalar ``fastheuristic`` (``strategies.fast.FastHeuristicStrategy``)."""
+    the scalar ``fastheuristic`` (``strategies.players.fast.FastHeuristicStrategy``)."""
 
     name = FastHeuristicStrategy.name
     description = "fast rules of thumb, compiled (batch engine); the same as scalar fastheuristic"

@@ -1,0 +1,323 @@
+"""Distil ``mc``'s card play into ``strong``'s card model (``policies.model.card_features``).
+
+``label_cards`` plays games of ``strong`` seats (with the model shipped now) and, at every card
+where the rules (``policies.cards.choose_play``) play a plain card and the seat has two or more
+distinct plain cards to choose from (``search.distinct_plays``' classes of equivalent cards), asks
+``mc`` (``LABEL_SPEC``) on the same observation; it records the features of every plain card the
+seat may play, the class of ``mc``'s choice and ``mc``'s mean value of each card's class, and plays
+``strong``'s card. ``fit_cards`` fits each of the model's four weight rows (a lead or a follow;
+the seat wants tricks or none: ``policies.model.card_row``) as a conditional logit (a card's
+chance is ``exp(score) / sum(exp(score))`` over the cards the seat may play): first the weights
+under which ``mc``'s classes are likeliest, with a small ridge, then on from there to the weights
+whose cards ``mc`` values highest. The rules' own card is a feature, so the fit starts from the
+rules and moves off them where ``mc`` does.
+
+Deterministic: the same arguments give the same samples (game seeds from ``seed``; ``mc`` seeded
+per game and seat) and the same weights (L-BFGS from zero).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from raspis.engine import Play, Variant
+from raspis.engine.cards import JOKER
+from raspis.engine.game import Game, Phase
+from scipy.optimize import minimize
+
+from ..players.search import distinct_plays, representative
+from ..players.strong import action_of, policy_table
+from ..policies import compiled
+from ..policies.fitted import fit_path, rules_hash, write_archive
+from ..policies.model import BASE_FEATURE, card_position
+from ..policies.section import CARD_FEATURES, CARD_MODELS
+from ..policies.strong import decide_strong
+from ..registry import load_strategy
+
+#: the search whose card play is distilled: the ``mc`` measured against ``strong`` in
+#: docs/strength.md
+LABEL_SPEC = "mc:samples=100,objective=relative,inference=1"
+#: the arrays of ``CardSamples``
+FIELDS = ("features", "legal", "target", "base", "model", "value")
+#: the ridge on the weights (per sample)
+RIDGE = 1e-3
+
+
+@dataclass
+class CardSamples:
+    """Cards labelled by the search: ``features[i]`` (``JOKER`` x ``CARD_FEATURES``) of sample
+    ``i``, the plain cards it may play (``legal``, a mask), ``mc``'s class (``target``, a mask),
+    the rules' card (``base``), the model's weight row (``model``: ``policies.model.card_row``)
+    and ``mc``'s mean value of each card's class (``value``, samples x ``JOKER``; NaN where not
+    legal)."""
+
+    features: np.ndarray
+    legal: np.ndarray
+    target: np.ndarray
+    base: np.ndarray
+    model: np.ndarray
+    value: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.legal)
+
+    @staticmethod
+    def join(parts: list[CardSamples]) -> CardSamples:
+        """The samples of ``parts``, one after the other."""
+        return CardSamples(*(np.concatenate([getattr(part, name) for part in parts])
+                             for name in FIELDS))
+
+    def rows(self, selected: np.ndarray) -> CardSamples:
+        """The samples where ``selected`` (a boolean array) holds."""
+        return CardSamples(*(getattr(self, name)[selected] for name in FIELDS))
+
+
+def label_cards(variant: Variant, players: int, games: int, seed: int = 1,
+                spec: str = LABEL_SPEC,
+                progress: Callable[[int, int], None] | None = None) -> CardSamples:
+    """The cards of ``games`` self-play games of ``strong`` (game seeds from ``seed``), labelled
+    by ``spec`` (see the module's docstring)."""
+    found: dict[str, list] = {name: [] for name in FIELDS}
+    for number in range(games):
+        game_seed = seed * 1_000_003 + number
+        game = Game(variant, players, game_seed, log=False)
+        table = policy_table(game.tables, game.plan)
+        at = int(table[compiled.T_STRONG_AT])
+        plan = game.tables.plan
+        searchers = [_Recording(load_strategy(spec)) for _ in range(players)]
+        for seat, searcher in enumerate(searchers):
+            searcher.start_game(game.variant, seat, players, random.Random(game_seed * 16 + seat))
+        while not game.is_over():
+            state, phase = game.state, game.phase
+            code = int(decide_strong(state, plan, table, at))
+            if phase == Phase.PLAY:
+                sample = np.zeros((JOKER, CARD_FEATURES), dtype=np.float64)
+                legal, base, row = (int(value) for value in
+                                    card_position(state, plan, table, at, sample))
+                if base < JOKER and legal & (legal - 1):
+                    _label(game, searchers[game.to_move], found, sample, legal, base, row)
+            game.apply_unchecked(action_of(code, phase))
+        if progress is not None:
+            progress(number + 1, games)
+    return CardSamples(np.array(found["features"]).reshape(-1, JOKER, CARD_FEATURES),
+                       *(np.array(found[name], dtype=np.int64)
+                         for name in ("legal", "target", "base", "model")),
+                       np.array(found["value"]).reshape(-1, JOKER))
+
+
+def _label(game: Game, searcher: _Recording, found: dict[str, list], sample: np.ndarray,
+           legal: int, base: int, row: int) -> None:
+    """Ask ``searcher`` at the card to play in ``game`` and add the sample to ``found``, where
+    the plain cards of ``legal`` fall in two or more classes and ``mc`` plays one of them."""
+    observation = game.observation(game.to_move)
+    choices = distinct_plays(observation)
+    held = {card: representative(choices, Play(card)) for card in _cards(legal)}
+    if len(set(held.values())) < 2:
+        return
+    chosen = representative(choices, searcher.act(observation))
+    means = searcher.last_values
+    target = sum(1 << card for card, kind in held.items() if kind == chosen)
+    if not target:  # the search played a Joker: not the model's choice
+        return
+    value = np.full(JOKER, np.nan)
+    for card, kind in held.items():
+        value[card] = means[kind]
+    for name, item in zip(FIELDS, (sample, legal, target, base, row, value), strict=True):
+        found[name].append(item)
+
+
+class _Recording:
+    """A search strategy whose candidates' mean values at its last search are kept
+    (``last_values``: candidate to value), read from its ``pick``."""
+
+    def __init__(self, strategy) -> None:  # noqa: ANN001 - an ``mc`` strategy
+        self.strategy = strategy
+        self.last_values: dict = {}
+        choose = strategy.pick
+
+        def pick(observation, candidates, codes, totals, preferred):  # noqa: ANN001, ANN202
+            self.last_values = dict(zip(candidates, totals / strategy.samples, strict=True))
+            return choose(observation, candidates, codes, totals, preferred)
+
+        strategy.pick = pick
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        return getattr(self.strategy, name)
+
+
+def _cards(mask: int) -> list[int]:
+    return [card for card in range(JOKER) if mask >> card & 1]
+
+
+def _masks(samples: CardSamples) -> tuple[np.ndarray, np.ndarray]:
+    """(legal, target) as boolean arrays, samples x ``JOKER``."""
+    bits = np.arange(JOKER, dtype=np.int64)
+    legal = (samples.legal[:, None] >> bits & 1).astype(bool)
+    target = (samples.target[:, None] >> bits & 1).astype(bool)
+    return legal, target
+
+
+def _choice_loss(features: np.ndarray, allowed: np.ndarray, wanted: np.ndarray, ridge: float
+                 ) -> Callable[[np.ndarray], tuple[float, np.ndarray]]:
+    """The conditional logit's loss and gradient: minus the mean log chance of ``mc``'s class."""
+    count = len(features)
+
+    def loss(flat: np.ndarray) -> tuple[float, np.ndarray]:
+        chances = _chances(features, allowed, flat)
+        hit = np.where(wanted, chances, 0.0)
+        held = hit.sum(axis=1)
+        value = -np.mean(np.log(held)) + ridge * flat @ flat
+        gradient = -np.einsum("sc,scf->f", hit / held[:, None] - chances, features) / count
+        return value, gradient + 2 * ridge * flat
+
+    return loss
+
+
+def _value_loss(features: np.ndarray, allowed: np.ndarray, values: np.ndarray, ridge: float
+                ) -> Callable[[np.ndarray], tuple[float, np.ndarray]]:
+    """Minus the mean of ``mc``'s value of the model's card, each card weighed by its chance (the
+    values less the position's best, in units of the mean spread of a position's values)."""
+    count = len(features)
+    best = np.nanmax(values, axis=1, keepdims=True)
+    spread = float(np.mean(best[:, 0] - np.nanmin(values, axis=1))) or 1.0
+    lost = np.where(allowed, values - best, 0.0) / spread
+
+    def loss(flat: np.ndarray) -> tuple[float, np.ndarray]:
+        chances = _chances(features, allowed, flat)
+        mean = (chances * lost).sum(axis=1, keepdims=True)
+        value = -np.mean(mean) + ridge * flat @ flat
+        gradient = -np.einsum("sc,scf->f", chances * (lost - mean), features) / count
+        return value, gradient + 2 * ridge * flat
+
+    return loss
+
+
+def _chances(features: np.ndarray, allowed: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """The model's chance of each card (samples x ``JOKER``), 0 where not allowed."""
+    scores = np.where(allowed, features @ flat, -np.inf)
+    exp = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return exp / exp.sum(axis=1, keepdims=True)
+
+
+def fit_cards(samples: CardSamples, ridge: float = RIDGE, by_value: bool = True) -> np.ndarray:
+    """The card model's weights (``CARD_MODELS`` x ``CARD_FEATURES``) fitted to ``samples`` (see
+    the module's docstring): first to ``mc``'s choices, then, with ``by_value``, on to the best
+    of ``mc``'s values; a row without samples is the rules' card alone."""
+    weights = np.zeros((CARD_MODELS, CARD_FEATURES))
+    legal, target = _masks(samples)
+    for model in range(CARD_MODELS):
+        rows = samples.model == model
+        if not rows.any():
+            weights[model, BASE_FEATURE] = 1.0
+            continue
+        features, allowed = samples.features[rows], legal[rows]
+        start = np.zeros(CARD_FEATURES)
+        start = minimize(_choice_loss(features, allowed, target[rows], ridge), start,
+                         jac=True, method="L-BFGS-B").x
+        if by_value:
+            start = minimize(_value_loss(features, allowed, samples.value[rows], ridge), start,
+                             jac=True, method="L-BFGS-B").x
+        weights[model] = start
+    return weights
+
+
+def _picks(samples: CardSamples, weights: np.ndarray) -> np.ndarray:
+    """The model's card at each sample, as ``policies.model.model_card`` picks (ties to the lower
+    rank)."""
+    legal, _ = _masks(samples)
+    scores = np.einsum("scf,sf->sc", samples.features, weights[samples.model])
+    scores = np.where(legal, scores - 1e-9 * (np.arange(JOKER) % 13), -np.inf)
+    return scores.argmax(axis=1)
+
+
+def agreement(samples: CardSamples, weights: np.ndarray) -> tuple[float, float]:
+    """(share of samples where the model's card is in ``mc``'s class, the same for the rules'
+    card)."""
+    _, target = _masks(samples)
+    rows = np.arange(len(samples))
+    return (float(target[rows, _picks(samples, weights)].mean()),
+            float(target[rows, samples.base].mean()))
+
+
+def regret(samples: CardSamples, weights: np.ndarray) -> tuple[float, float]:
+    """(mean of ``mc``'s best value less its value of the model's card, the same for the rules'
+    card), in points a card."""
+    rows = np.arange(len(samples))
+    best = np.nanmax(samples.value, axis=1)
+    return (float(np.mean(best - samples.value[rows, _picks(samples, weights)])),
+            float(np.mean(best - samples.value[rows, samples.base])))
+
+
+__all__ = ["LABEL_SPEC", "CardSamples", "agreement", "fit_cards", "label_cards", "main",
+           "regret", "save_cards"]
+
+
+def save_cards(name: str, players: int, weights: np.ndarray | None,
+               notes: dict[str, object]) -> Path:
+    """Write the card model ``weights`` into preset ``name``'s shipped table at ``players``
+    (``policies.fitted.fit_path``), beside its bid outcomes, with ``notes`` (``cards_*`` entries:
+    how it was fitted); None takes the model out. The other entries of the file are kept
+    (``policies.fitted.write_archive``: the same weights give the same bytes)."""
+    path = fit_path(name, players)
+    with np.load(path) as data:
+        arrays = {key: data[key] for key in data.files if not key.startswith("cards")}
+    if weights is not None:
+        arrays["cards"] = np.asarray(weights, dtype=np.float64)
+        arrays.update({f"cards_{key}": np.asarray(value) for key, value in notes.items()})
+    write_archive(path, arrays)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Refit the card model of presets and ship it in their tables (``data/strong``)::
+
+        .venv/bin/python -m raspis.strategies.distil --variant classic --variant joker \\
+            --variant oh-hell --games 40 --rounds 2
+
+    Each preset starts from the rules alone; each round labels ``--games`` games played with the
+    model of the round before (``mc``'s playouts play it too), fits on the samples of every round
+    so far, and writes the model into every player count's table of the preset (fitted at
+    ``--players``)."""
+    import argparse
+    import time
+
+    from raspis.engine import load_variant
+
+    parser = argparse.ArgumentParser(description="distil mc's card play into strong's card model")
+    parser.add_argument("--variant", action="append", required=True, help="a preset's name")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=40, help="games labelled a round")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    arguments = parser.parse_args(argv)
+    for name in arguments.variant:
+        variant = load_variant(name)
+        tables = [players for players in range(2, 11) if fit_path(name, players).is_file()]
+        for players in tables:  # the first round labels the rules' card play
+            save_cards(name, players, None, {})
+        compiled.policy_table.cache_clear()
+        rounds: list[CardSamples] = []
+        for number in range(arguments.rounds):
+            started = time.perf_counter()
+            seed = arguments.seed + number
+            rounds.append(label_cards(variant, arguments.players, arguments.games, seed))
+            samples = CardSamples.join(rounds)
+            weights = fit_cards(samples)
+            notes = {"spec": LABEL_SPEC, "games": arguments.games, "seed": seed,
+                     "round": number + 1, "players": arguments.players,
+                     "rules": rules_hash(variant.for_player_count(arguments.players))}
+            paths = [save_cards(name, players, weights, notes) for players in tables]
+            compiled.policy_table.cache_clear()
+            model, rules = regret(samples, weights)
+            print(f"{name} round {number + 1}: {len(samples):,} cards so far, mc's regret a card "
+                  f"{rules:.3f} -> {model:.3f} (in sample), "
+                  f"{time.perf_counter() - started:.0f} s -> {len(paths)} tables", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
