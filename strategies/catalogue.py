@@ -1,12 +1,12 @@
 """The built-in players, one record each: the one place a built-in is registered.
 
 Every list of built-ins the package keeps is read from ``CATALOGUE``: the names a spec may use
-(``strategies.spec.BUILTINS``), their batch implementations (``strategies.batch.BATCH_BUILTINS``), the
-codes of the compiled policies (``policies.compiled``), the players ``raspis play`` may run on the
-core interpreted (``LIGHT``) and those whose game compiles more than the rules core
-(``COMPILING``), the warm-up stand-ins of the search players (``stand_in``) and the policies a
-search player may play its playouts with (``PLAYOUT_POLICIES``). Adding a built-in is adding its
-record here (docs/strategies.md, "Adding a built-in").
+(``strategies.spec.BUILTINS``), their batch implementations (``strategies.batch``'s
+``BATCH_BUILTINS``), the codes of the compiled policies (``policies.compiled``), the players
+``raspis play`` may run on the core interpreted (``LIGHT``) and those whose game compiles more
+than the rules core (``COMPILING``), the warm-up stand-ins of the search players (``stand_in``)
+and the policies a search player may play its playouts with (``PLAYOUT_POLICIES``). Adding a
+built-in is adding its record here (docs/strategies.md, "Adding a built-in").
 
 The records name classes as ``"module:Class"`` text and import nothing: reading a spec
 (``strategies.spec``) must not load the compiled core, since ``raspis play`` decides from the specs

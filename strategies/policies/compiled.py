@@ -41,7 +41,7 @@ highest rank to the highest suit (suits ♠ ♣ ♦ ♥ = 0..3).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import uint64
@@ -545,19 +545,31 @@ def play_games_fast(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray,
     return decisions
 
 
+class Seats(NamedTuple):
+    """The compiled seats of a lockstep batch (``Stepper``): the rule plan, the policy table,
+    ``policies[g, s]`` the policy code of seat ``s`` of game ``g`` (-1 where a numpy strategy
+    decides) and their random keys."""
+
+    plan: np.ndarray
+    table: np.ndarray
+    policies: np.ndarray
+    keys: np.ndarray
+
+
 @jit()
-def advance_rows(states: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np.ndarray,
-                 keys: np.ndarray, counts: np.ndarray, rows: np.ndarray, codes: np.ndarray,
-                 apply: bool, record: bool, logs: tuple, jokers: bool,  # type: ignore[type-arg]
+def advance_rows(states: np.ndarray, seats: Seats, counts: np.ndarray, rows: np.ndarray,
+                 codes: np.ndarray, apply: bool, record: bool,
+                 logs: tuple, jokers: bool,  # type: ignore[type-arg]
                  view: np.ndarray, progress: np.ndarray) -> None:
-    """Play the compiled seats of the games of ``rows`` (rows of the state matrix ``states``):
-    with ``apply``, each game's mover first plays ``codes[index]`` (a numpy strategy's checked
-    answer); then each game goes on until a seat whose policy is -1 (decided by a numpy batch
-    strategy) is to move, or to its end, and its next decision is noted
+    """Play the compiled ``seats`` of the games of ``rows`` (rows of the state matrix
+    ``states``): with ``apply``, each game's mover first plays ``codes[index]`` (a numpy
+    strategy's checked answer); then each game goes on until a seat whose policy is -1 (decided
+    by a numpy batch strategy) is to move, or to its end, and its next decision is noted
     (``engine.batch.kernels.note_row``: ``jokers``, ``view``, ``progress``). ``counts[row,
     seat]``: each seat's decisions so far; ``record``, ``logs``: the log
     (``engine.batch.kernels.logged_step``)."""
-    plan, table = borrowed(plan), borrowed(table)
+    plan, table = borrowed(seats.plan), borrowed(seats.table)
+    policies, keys = seats.policies, seats.keys
     for index in range(len(rows)):
         prefetch_row(states, plan, rows, index)
         row = rows[index]
@@ -580,14 +592,15 @@ class Stepper:
         self.plan = tables.plan
         self.policies = np.ascontiguousarray(policies, dtype=np.int64)
         self.keys = np.ascontiguousarray(keys).view(np.int64)
+        self.seats = Seats(self.plan, self.table, self.policies, self.keys)
 
     def advance(self, states: np.ndarray, rows: np.ndarray, codes: np.ndarray | None,
                 counts: np.ndarray, record: bool, logs: tuple,  # type: ignore[type-arg]
                 jokers: bool, view: np.ndarray, progress: np.ndarray) -> None:
         """``advance_rows`` of ``rows`` (``codes`` None: nothing to apply first)."""
         apply = codes is not None
-        advance_rows(states, self.plan, self.table, self.policies, self.keys, counts, rows,
-                     codes if apply else rows, apply, record, logs, jokers, view, progress)
+        advance_rows(states, self.seats, counts, rows, codes if apply else rows, apply, record,
+                     logs, jokers, view, progress)
 
 
 def compile_policies_beside() -> Any:
@@ -623,5 +636,5 @@ def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies
 run_games.stepper = Stepper  # type: ignore[attr-defined]
 
 __all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "NOISE_ONE", "NOISE_SHIFT", "POLICY_MASK",
-                      "RANDOM", "STRONG", "Stepper", "advance_rows", "compile_policies_beside",
-                      "noisy", "policy_table", "run_games"]
+                      "RANDOM", "STRONG", "Seats", "Stepper", "advance_rows",
+                      "compile_policies_beside", "noisy", "policy_table", "run_games"]
