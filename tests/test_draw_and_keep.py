@@ -1,4 +1,4 @@
-"""Two rules of issue 12, from the seeds' own words.
+"""Two rules of the seeds, from their own words.
 
 1. Joker-52's draw after each trick (002, second variant, «Черных Н.С.», read literally):
    «После раздачи карт игрокам, верхняя карта с колоды снимается и кладется в открытом виде по

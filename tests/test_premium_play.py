@@ -1,4 +1,4 @@
-"""The premium in the built-in strategies' objective (issue 12): «The Georgian Joker premium in
+"""The premium in the built-in strategies' objective: «The Georgian Joker premium in
 every built-in strategy's objective: heuristic, ev, pimc, ismcts ... play for the premium when the
 variant has one». 002: «Если игрок взял объявленное число взяток во всех раздачах, то ему
 начисляются премиальные очки».
@@ -119,7 +119,7 @@ def test_with_the_premium_in_reach_the_last_deal_of_a_set_is_bid_safely() -> Non
 
 
 def test_the_heuristic_ev_and_ismcts_play_for_it_by_default() -> None:
-    """Issue 12: «heuristic, ev, pimc, ismcts ... play for the premium when the variant has
+    """Every built-in: «heuristic, ev, pimc, ismcts ... play for the premium when the variant has
     one»; ``premium=false`` is the play the games of ``tests/golden`` were recorded with."""
     assert ExpectedValueStrategy().premium and IsmctsStrategy().premium
     assert HeuristicStrategy().premium

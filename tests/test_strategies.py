@@ -90,7 +90,7 @@ def test_builtin_plays_a_whole_game_legally(strategy: str, preset: str, players:
     assert record.game.is_over()
 
 
-#: Issue 12's options in three mixes: bidding after the deal without looking (000 second article,
+#: The seeds' options in three mixes: bidding after the deal without looking (000 second article,
 #: 002 «либо после, но не глядя»), own tricks only (000 first article «подглядывать в свои
 #: взятки», 002), 000 third article's undertrick table (flat, per bid trick with nothing taken),
 #: a fixed premium per block, Georgian Joker as pagat and jok.ge play it with memory "own", and
@@ -127,7 +127,7 @@ def test_builtin_plays_the_issue_12_options_legally(spec: str, mix: int) -> None
         assert record.game.is_over()
 
 
-#: Issue 12's two rules: 002 Joker-52's draw after each trick read literally («После чего игроки
+#: Two rules of the seeds: 002 Joker-52's draw after each trick read literally («После чего игроки
 #: берут по одной карте из оставшейся колоды»: bids above the hand) and 000's keeping or declining
 #: the trick a Joker led («Походивший с джокера может забрать взятку, либо отказаться от нее»),
 #: together and apart, with a dark deal whose minimum bid and hook can leave only bids above the

@@ -1,4 +1,4 @@
-"""``strong``'s bid table for a variant without a shipped one (issue 27): ``raspis strategies fit``
+"""``strong``'s bid table for a variant without a shipped one: ``raspis strategies fit``
 fits one into the user's folder (``RASPIS_FIT_DIR``), where ``policies.fitted.find_fit`` finds it;
 until then the variant bids with the nearest preset's table, and one line on stderr says so."""
 

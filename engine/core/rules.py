@@ -559,7 +559,7 @@ def span_record(made_so_far: bool, best_so_far: int, bid: int, taken: int, point
 @jit()
 def premium_cancels(seat: int, earners: int, players: int, others: int, several: int) -> bool:
     """Whether the premiums of ``earners`` (a mask of seats) cancel ``seat``'s best deal of the
-    span (``scoring.premium_others``, the Georgian score apps and jok.ge, issue 12): every other
+    span (``scoring.premium_others``, the Georgian score apps and jok.ge): every other
     earner's (``best_cancelled``) or the earner just before it in seat order
     (``next_cancelled``); an earner's own deal only under ``premium_several = each_cancelled``."""
     if others == PREMIUM_OTHERS_NONE or earners == 0 or players < 2:

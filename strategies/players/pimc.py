@@ -11,7 +11,7 @@ calls) is valued in every guess, and it plays the action with the best mean; tie
 heuristic's choice. The same guesses serve every action (common random numbers).
 
 With ``solve = "playout"`` it values each action by one playout of the rest of the deal with the
-heuristic for every seat instead (the strategy of raspis before issue 13); a guess whose solve runs
+heuristic for every seat instead (pimc's first form); a guess whose solve runs
 past the node budget (``budget``), and every deal the solver does not model (drawing from the stock
 after each trick), falls back to those playouts.
 

@@ -297,7 +297,7 @@ def best_bid(
 def premium_stake(rules: Rules, best: int | None, made_points: int, later_bids: int,
                   odds: float) -> float:
     """What making this deal's bid is worth on top of its points to a seat that has made every
-    bid of its premium span so far (002's «премия»; issue 12): the premium (``fixed``: its points;
+    bid of its premium span so far (002's «премия»): the premium (``fixed``: its points;
     ``best_deal``: the best deal of the span, this one made included), times ``odds`` for each of
     the ``later_bids`` bids of the span still to come (a chance of making each, or 1 for the whole
     premium, which measured best: docs/strength.md). Missing the bid loses it. The premium is the
