@@ -5,7 +5,7 @@ own (``policies.fitted.save_user_fit``).
 ``fit_bids`` plays ``strong`` against itself and counts, for each hand size, bucket (the expected
 tricks and the pressure of the bids before, ``policies.bids.fit_bucket``) and bid, the tricks
 taken; ``save_fit`` writes a preset's counts where ``strong`` finds them, keeping the card model
-the file holds (``fitting.distil``). ``python -m raspis.strategies.strong`` runs ``main``.
+the file holds (``fitting.distil``). ``python -m raspis.strategies.fitting.bids`` runs ``main``.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore:
 
 def save_fit(variant: Variant, players: int, counts: dict[int, np.ndarray]) -> Path:
     """Write ``fit_bids``'s counts where ``strong`` finds them (``policies.fitted.fit_path``); the
-    card model the file holds (``cards*`` entries, ``strategies.distil``) is kept."""
+    card model the file holds (``cards*`` entries, ``fitting.distil``) is kept."""
     path = fit_path(variant.name, players)
     # the deck the game is dealt from at ``players`` (georgian deals 36 cards to 4, 54 to 6)
     arrays: dict[str, np.ndarray] = {"deck": np.int64(variant.for_player_count(players).deck_mask)}
@@ -95,7 +95,7 @@ def save_fit(variant: Variant, players: int, counts: dict[int, np.ndarray]) -> P
 def main(argv: list[str] | None = None) -> int:
     """Fit the bid outcomes of presets and ship them under ``data/strong``::
 
-        .venv/bin/python -m raspis.strategies.strong --variant classic --games 4000
+        .venv/bin/python -m raspis.strategies.fitting.bids --variant classic --games 4000
     """
     import argparse
     import time

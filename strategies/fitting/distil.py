@@ -275,7 +275,7 @@ def save_cards(name: str, players: int, weights: np.ndarray | None,
 def main(argv: list[str] | None = None) -> int:
     """Refit the card model of presets and ship it in their tables (``data/strong``)::
 
-        .venv/bin/python -m raspis.strategies.distil --variant classic --variant joker \\
+        .venv/bin/python -m raspis.strategies.fitting.distil --variant classic --variant joker \\
             --variant oh-hell --games 40 --rounds 2
 
     Each preset starts from the rules alone; each round labels ``--games`` games played with the

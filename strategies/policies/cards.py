@@ -62,6 +62,10 @@ WINNING_MASK = sum(1 << option for option in WINNING_LEADS)
 LOSING_MASK = sum(1 << option for option, (call, _) in enumerate(OPTIONS)
                   if call in (CALL_LOW, CALL_LOWEST))
 
+# The card play's thresholds, chances of a trick: set by hand with the heuristic's rules of thumb
+# and kept as they are, since strong's fitted bid tables and card model (data/strong/) were fitted
+# on the play they make and the golden corpus records it (docs/strategies.md, heuristic).
+
 #: leading: a keeper at least this likely to win counts as a sure trick (with enough of them the
 #: seat leads its spare cards first)
 SURE_WINNER = 0.8

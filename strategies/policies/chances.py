@@ -47,6 +47,13 @@ RUFF_VALUE = 0.45
 #: how much the Jokers out take off every source of a trick: this share of the Jokers in the other
 #: hands for each card of the hand; set by hand
 JOKER_OUT_SHARE = 0.5
+#: the deals the calibration of the card chances draws for each (players, hand size, trump or
+#: not), from a fixed seed (``calibrate``): enough for a stable scale, cheap enough to work out
+#: for every deal size when a policy table is built; set by hand
+CALIBRATION_DEALS = 64
+#: the calibration scale is kept within these bounds (a hand's estimate at most doubled or
+#: halved); set by hand
+SCALE_LOWEST, SCALE_HIGHEST = 0.5, 2.0
 
 
 class PlayRules(NamedTuple):
@@ -354,15 +361,15 @@ def estimate(holding: Holding) -> float:
 def calibrate(cards: np.ndarray, players: int, hand_size: int, trump: bool,
               play_rules: PlayRules, seed: int) -> float:
     """The scale that makes the estimates of a deal's hands add up to its tricks on average,
-    over 64 deals shuffled from ``seed`` (``section.strong_section``; the heuristic's
-    ``tactics.Rules.scale``)."""
+    over ``CALIBRATION_DEALS`` deals shuffled from ``seed`` (``section.strong_section``; the
+    heuristic's ``tactics.Rules.scale``)."""
     key = uint64(seed)
     deck = 0
     for card in cards:
         deck |= 1 << card
     deck_cards = cards.copy()
     total = 0.0
-    deals = 64
+    deals = CALIBRATION_DEALS
     for _ in range(deals):
         for index in range(len(deck_cards) - 1, 0, -1):  # Fisher-Yates on a counter hash
             key = splitmix64(key)
@@ -377,7 +384,7 @@ def calibrate(cards: np.ndarray, players: int, hand_size: int, trump: bool,
             total += estimate(Holding(hand, suit, hand_size, players, seat == 0, deck & ~hand,
                                       play_rules))
     value = hand_size * deals / total if total > 0 else 1.0
-    return min(2.0, max(0.5, value))
+    return min(SCALE_HIGHEST, max(SCALE_LOWEST, value))
 
 
 __all__ = ["JOKERS", "Holding", "Outlook", "PlayRules", "above", "beaten", "below",
