@@ -55,10 +55,7 @@ run: $(STAMP) $(STUDY_VARIANTS)
 	$(BIN)/raspis report $(STUDY) $(STUDY_WEAK) --out $(STUDY)/report \
 		--title "raspis: the hook study"
 	mkdir -p docs/figures   # the README's figures, from this run
-	cp $(SETTLE)/figures/settle.png $(STUDY)/compare/figures/profile.png \
-		$(STUDY)/compare/figures/differences.png \
-		$(STUDY)/report/figures/joker_value.png $(STUDY)/report/figures/seat_advantage.png \
-		docs/figures/
+	cp $(SETTLE)/figures/settle.png $(STUDY)/compare/figures/profile.png docs/figures/
 	@echo "settled:    $(SETTLE).txt (runs and log in $(SETTLE)/)"
 	@echo "comparison: $(STUDY)/compare/compare.html (and compare.md, compare.txt)"
 	@echo "report:     $(STUDY)/report/report.html (and report.md)"

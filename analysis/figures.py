@@ -73,7 +73,8 @@ def _errorbar(
     y = frame[column].cast(pl.Float64).to_numpy()
     low = frame[f"{column}_low"].cast(pl.Float64).fill_null(np.nan).to_numpy()
     high = frame[f"{column}_high"].cast(pl.Float64).fill_null(np.nan).to_numpy()
-    error = np.vstack([np.nan_to_num(y - low), np.nan_to_num(high - y)])
+    # an unbounded side (a rating the games cannot bound, ``ratings``) draws no bar
+    error = np.vstack([np.nan_to_num(y - low, posinf=0.0), np.nan_to_num(high - y, posinf=0.0)])
     axis.errorbar(x, y, yerr=error, capsize=3, marker="o", label=label, **style)  # type: ignore[attr-defined]
 
 
@@ -188,17 +189,17 @@ def bid_outcomes(bidding: pl.DataFrame) -> Figure:
 
 
 def strategy_ratings(ranking: pl.DataFrame, ratings: pl.DataFrame, level: float = 0.95) -> Figure:
-    """Mean score per game with its interval per strategy, and Plackett-Luce mu ± z·sigma per
-    lineup slot, per variant."""
+    """Mean score per game with its interval per strategy, and the Plackett-Luce rating with its
+    interval per lineup slot, per variant."""
     figure, axes = new_figure(1, 2)
     left, right = axes[0]
     for axis, frame, name, column, label_column in (
         (left, ranking, "mean score", "mean_score", "strategy"),
-        (right, ratings, "rating", "mu", "label"),
+        (right, ratings, "rating", "rating", "label"),
     ):
         series = list(_series(frame))
         if not series:
-            _empty(axis, "no ratings" if column == "mu" else "no games")
+            _empty(axis, "no ratings" if column == "rating" else "no games")
             continue
         labels: list[str] = []
         for _, part in series:
@@ -213,9 +214,9 @@ def strategy_ratings(ranking: pl.DataFrame, ratings: pl.DataFrame, level: float 
         axis.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
         axis.legend(fontsize="small")
         axis.set_title(f"Strategy {name}")
-        axis.set_xlabel("strategy" if column != "mu" else "strategy (lineup slot)")
+        axis.set_xlabel("strategy" if column != "rating" else "strategy (lineup slot)")
     left.set_ylabel("mean final score (points per game)")
-    right.set_ylabel("openskill Plackett-Luce mu (rating points)")
+    right.set_ylabel("Plackett-Luce rating (Elo scale, mean 0)")
     figure.suptitle(f"Strategies, {level:.0%} intervals")
     return figure
 
@@ -522,9 +523,12 @@ def settle_bounds(rounds: list[dict], level: float = 0.95) -> Figure:
                    ) -> np.ndarray:
             return np.array([np.nan if r[name] is None else r[name] * factor for r in chosen])
 
-        axis.fill_between(x, column("low"), column("high"), alpha=0.3, color="C0",
-                          label="confidence sequence")
-        axis.plot(x, column("estimate"), marker="o", color="C0", label="estimate")
+        estimate, low, high = column("estimate"), column("low"), column("high")
+        axis.fill_between(x, low, high, alpha=0.2, color="C0")
+        axis.errorbar(x, estimate, yerr=[np.nan_to_num(estimate - low),
+                                         np.nan_to_num(high - estimate)],
+                      marker="o", capsize=4, color="C0",
+                      label="estimate and its confidence sequence")
         axis.axhline(0, color="black", linewidth=0.8)
         decided = [r for r in ordered if r["decision"] in ("different", "equivalent")]
         if decided:
@@ -574,6 +578,7 @@ def sweep_race(race: list[dict], option: str, statistic: str, unit: str = "") ->
         axis.set_xticks(range(len(arms)), labels, rotation=30, ha="right", fontsize="small")
         axis.set_ylabel(("percentage points" if scale != 1.0 else unit.strip("()"))
                         or statistic, fontsize="small")
-        axis.set_title(f"{statistic} against {option}, {lineup} (filled: still in the race)",
-                       fontsize="small")
+        axis.set_title(f"{statistic} against {option}, {lineup}\n(filled: still in the race; "
+                       "the bars are each value's own sequence, a value is ruled out on its "
+                       "paired differences, which are tighter)", fontsize="small")
     return figure

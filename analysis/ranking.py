@@ -14,9 +14,9 @@ the mean of d_s over deal sets, with a t interval (deal sets - 1 degrees of free
 t-test p-value.
 
 ``plackett_luce_ratings`` rates each lineup slot (a strategy sitting in two slots is rated twice,
-once per slot) with openskill's Plackett-Luce model, one rating pool per variant, updating after
-every finished game in ``game_id`` order with the places as ranks (shared places are ties); the
-interval is mu ± z·sigma.
+once per slot) by the maximum-likelihood Plackett-Luce fit to the counts of each finishing order,
+one fit per variant, on every finished game (``ratings``: the model, the Elo scale, the interval
+clustered over blocks of deal sets).
 """
 
 from __future__ import annotations
@@ -29,14 +29,11 @@ from .intervals import (
     LEVEL,
     cluster_ratio,
     clustered_wilson,
-    normal_quantile,
     oriented_pair,
     ratio_interval,
     t_quantile,
     t_two_sided_p,
 )
-
-RATING_BATCH_GAMES = 200_000
 
 
 def _per_deal_set(run: Run, key: str = "strategy") -> pl.LazyFrame:
@@ -185,112 +182,53 @@ def _slot_labels(run: Run) -> dict[int, str]:
     }
 
 
-def rating_deal_sets(run: Run, variant_hash: str, limit_games: int | None) -> int | None:
-    """How many deal sets (the lowest-numbered ones) fit in ``limit_games`` games of a variant;
-    None when every game fits. Every seating of a chosen deal set is rated, so a limited rating
-    stays balanced over seats."""
-    if limit_games is None:
-        return None
-    counts = run.collect(
-        run.finished_games()
-        .filter(pl.col("variant_hash") == variant_hash)
-        .select(
-            pl.col("game_id").n_unique().alias("games"), pl.col("deal_set").n_unique().alias("sets")
-        )
-    )
-    games, sets = int(counts["games"][0]), int(counts["sets"][0])
-    if games <= limit_games or sets == 0:
-        return None
-    return max(1, int(limit_games // max(1.0, games / sets)))
+def total_deal_sets(run: Run) -> int:
+    """The run's deal sets (its manifest's, else one more than the highest deal set seen): what
+    ``schema.deal_block`` divides the deal sets of the run by."""
+    planned = (run.manifest.get("seeds") or {}).get("deal_sets")
+    if planned:
+        return int(planned)
+    highest = run.collect(run.games.select(pl.col("deal_set").max()))["deal_set"][0]
+    return 1 if highest is None else int(highest) + 1
 
 
-def plackett_luce_ratings(
-    run: Run, level: float = LEVEL, limit_games: int | None = None
-) -> pl.DataFrame:
-    """openskill Plackett-Luce ratings per variant and lineup slot (see the module doc): ``mu``,
-    ``sigma``, ``mu_low``/``mu_high`` = mu ∓ z·sigma, ``ordinal`` = mu - 3·sigma, and the games
-    rated.
-    With ``limit_games`` only the lowest deal sets that fit (every seating of each) are rated."""
-    from openskill.models import PlackettLuce
+def plackett_luce_ratings(run: Run, level: float = LEVEL) -> pl.DataFrame:
+    """Plackett-Luce ratings per variant and lineup slot by maximum likelihood on every finished
+    game (``ratings``): ``rating`` on the Elo scale (mean 0 in each variant: 400 points more are
+    odds of 10 to 1 of finishing ahead), ``rating_se``, ``rating_low``/``rating_high`` (a
+    ``level`` interval clustered over blocks of deal sets) and the games rated."""
+    from .ratings import order_counts, rate
 
-    z = normal_quantile(level)
     labels = _slot_labels(run)
-    rows = []
-    hashes = run.variant_names()["variant_hash"].to_list()
-    for variant_hash in hashes:
-        model = PlackettLuce()
-        ratings: dict[int, object] = {}
-        rated = 0
-        max_set = rating_deal_sets(run, variant_hash, limit_games)
+    deal_sets = total_deal_sets(run)
+    parts = []
+    for variant_hash in run.variant_names()["variant_hash"].to_list():
         games = run.finished_games().filter(pl.col("variant_hash") == variant_hash)
-        if max_set is not None:
-            games = games.filter(pl.col("deal_set") < max_set)
-        bounds = run.collect(
-            games.select(
-                pl.col("game_id").min().alias("low"), pl.col("game_id").max().alias("high")
-            )
-        )
-        low, high = bounds["low"][0], bounds["high"][0]
-        if low is None:
-            continue
-        start = int(low)
-        while start <= int(high):
-            stop = start + RATING_BATCH_GAMES
-            batch = run.collect(
-                games.filter(pl.col("game_id").is_between(start, stop, closed="left"))
-                .select("game_id", "seat", "lineup_slot", "place")
-                .sort("game_id", "seat")
-            )
-            start = stop
-            if batch.height == 0:
-                continue
-            players = batch.group_by("game_id").len()["len"]
-            if players.n_unique() != 1:
-                raise ValueError(
-                    "games with different numbers of seat rows cannot be rated together"
-                )
-            width = int(players[0])
-            slots = batch["lineup_slot"].to_numpy().reshape(-1, width)
-            places = batch["place"].to_numpy().reshape(-1, width)
-            for slot in np.unique(slots):
-                ratings.setdefault(int(slot), model.rating(name=labels.get(int(slot), str(slot))))
-            for game_slots, game_places in zip(slots.tolist(), places.tolist(), strict=True):
-                teams = [[ratings[slot]] for slot in game_slots]
-                updated = model.rate(teams, ranks=game_places)
-                for slot, team in zip(game_slots, updated, strict=True):
-                    ratings[slot] = team[0]
-            rated += slots.shape[0]
-        for slot, rating in sorted(ratings.items()):
-            mu, sigma = float(rating.mu), float(rating.sigma)  # type: ignore[attr-defined]
-            rows.append(
-                {
-                    "variant_hash": variant_hash,
-                    "lineup_slot": slot,
-                    "strategy": run.strategies[slot] if slot < len(run.strategies) else str(slot),
-                    "label": labels.get(slot, str(slot)),
-                    "games_rated": rated,
-                    "mu": mu,
-                    "sigma": sigma,
-                    "mu_low": mu - z * sigma,
-                    "mu_high": mu + z * sigma,
-                    "ordinal": mu - 3 * sigma,
-                }
-            )
+        counts = run.collect(order_counts(games, deal_sets))
+        table = rate(counts, level)
+        parts.append(table.with_columns(pl.lit(variant_hash).alias("variant_hash")))
     schema = {
         "variant_hash": pl.String(),
         "lineup_slot": pl.Int32(),
         "strategy": pl.String(),
         "label": pl.String(),
         "games_rated": pl.Int64(),
-        "mu": pl.Float64(),
-        "sigma": pl.Float64(),
-        "mu_low": pl.Float64(),
-        "mu_high": pl.Float64(),
-        "ordinal": pl.Float64(),
+        "rating": pl.Float64(),
+        "rating_se": pl.Float64(),
+        "rating_low": pl.Float64(),
+        "rating_high": pl.Float64(),
     }
-    table = pl.DataFrame(rows, schema=schema)
+    names = {slot: run.strategies[slot] if slot < len(run.strategies) else str(slot)
+             for slot in range(max(len(run.strategies), 1))}
+    table = pl.concat(parts) if parts else pl.DataFrame(schema=schema)
+    table = table.with_columns(
+        pl.col("lineup_slot").replace_strict(names, default=pl.col("lineup_slot").cast(pl.String),
+                                             return_dtype=pl.String).alias("strategy"),
+        pl.col("lineup_slot").replace_strict(labels, default=pl.col("lineup_slot").cast(pl.String),
+                                             return_dtype=pl.String).alias("label"),
+    ).select(list(schema))
     table = table.join(run.variant_names(), on="variant_hash", how="left")
-    return table.select("variant", *schema).sort(["variant", "mu"], descending=[False, True])
+    return table.select("variant", *schema).sort(["variant", "rating"], descending=[False, True])
 
 
 def adjust_pairs(pairs: pl.DataFrame, level: float = LEVEL) -> pl.DataFrame:

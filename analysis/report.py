@@ -198,7 +198,6 @@ def build_report(
     out_dir: str | Path,
     level: float = LEVEL,
     alpha: float = balance.ALPHA,
-    rating_games: int | None = None,
     title: str = "raspis report",
     progress: Callable[[str], None] | None = None,
 ) -> Report:
@@ -220,7 +219,7 @@ def build_report(
     # half-way leaves the old one whole, never old and new files mixed
     folder = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent))
     try:
-        report = _write_report(runs, folder, level, alpha, rating_games, title, say, settles)
+        report = _write_report(runs, folder, level, alpha, title, say, settles)
         _publish(folder, final)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
@@ -261,7 +260,7 @@ def _publish(folder: Path, final: Path) -> None:
 
 
 def _write_report(runs: Sequence[Run], folder: Path, level: float, alpha: float,
-                  rating_games: int | None, title: str,
+                  title: str,
                   say: Callable[[str], None], settles: Sequence[Path] = ()) -> Report:
     """Every file of the report into the empty ``folder`` (``settles``: the ``raspis settle``
     folders among the sources, whose decisions open it)."""
@@ -269,7 +268,7 @@ def _write_report(runs: Sequence[Run], folder: Path, level: float, alpha: float,
     table_folder = folder / "tables"
     table_folder.mkdir(parents=True, exist_ok=True)
     say("rankings and ratings")
-    tables = dict(stats_tables(runs, level, rating_games))
+    tables = dict(stats_tables(runs, level))
     say("balance statistics")
     tables.update(balance_tables(runs, level, alpha))
     extra = _figure_tables(runs, level)
@@ -279,7 +278,7 @@ def _write_report(runs: Sequence[Run], folder: Path, level: float, alpha: float,
             figures.strategy_ratings(tables["ranking"], tables["ratings"], level),
             "Strategy ratings",
             "Mean final score per strategy with its interval (left) "
-            "and the Plackett-Luce mu ± z·sigma per lineup slot (right).",
+            "and the Plackett-Luce rating with its interval per lineup slot (right).",
         ),
         "seat_advantage": (
             figures.seat_advantage(tables["seats"], level),

@@ -34,7 +34,9 @@ TITLES: dict[str, str] = {
     "intervals over deal sets)",
     "pairs": "Paired differences between strategies (mean over deal sets of A's mean score "
     "minus B's; intervals adjusted for the pairs of each variant, Benjamini-Hochberg)",
-    "ratings": "Plackett-Luce ratings (openskill), per lineup slot, games in game_id order",
+    "ratings": "Plackett-Luce ratings per lineup slot, maximum likelihood on every game (Elo "
+    "scale, mean 0: 400 points more are odds of 10 to 1 of finishing ahead; intervals clustered "
+    "over blocks of deal sets)",
     "seats": "Seat effects by position (0 = first dealer, 1 = left of the first dealer)",
     "seat_test": "Test that all positions are equal (Hotelling T² over deal sets)",
     "dealer": "Deal points by dealer offset (0 = dealer, 1 = bids first), one-way ANOVA",
@@ -73,8 +75,7 @@ def stack_runs(runs: Sequence[Run], compute: Callable[[Run], pl.DataFrame]) -> p
 
 
 def stats_tables(
-    runs: Sequence[Run], level: float = LEVEL, rating_games: int | None = None,
-    ratings: bool = True, balance_profile: bool = False,
+    runs: Sequence[Run], level: float = LEVEL, ratings: bool = True, balance_profile: bool = False,
 ) -> dict[str, pl.DataFrame]:
     """``ranking``, ``pairs`` (adjusted for multiplicity, ``ranking.adjust_pairs``), (unless
     ``ratings`` is False) ``ratings``, and with ``balance_profile`` the ``profile`` of each
@@ -86,8 +87,7 @@ def stats_tables(
     }
     if ratings:
         tables["ratings"] = stack_runs(
-            runs, lambda run: ranking.plackett_luce_ratings(run, level, limit_games=rating_games)
-        )
+            runs, lambda run: ranking.plackett_luce_ratings(run, level))
     if balance_profile:
         tables["profile"] = run_profile(runs, level)
     return tables

@@ -29,7 +29,6 @@ from .common import (
     alpha_option,
     friendly_errors,
     level_option,
-    rating_games_option,
     table_option,
 )
 
@@ -201,11 +200,10 @@ def warn_incomplete(runs: Sequence[Run]) -> None:
 @level_option
 @format_option
 @table_option(["ranking", "pairs", "ratings", "profile"], ") [all]")
-@rating_games_option
 @click.option(
     "--no-ratings",
     is_flag=True,
-    help="skip the Plackett-Luce ratings (the only part whose cost grows game by game in Python)",
+    help="skip the Plackett-Luce ratings",
 )
 @friendly_errors
 def stats_command(
@@ -213,16 +211,15 @@ def stats_command(
     level: float,
     output_format: str,
     table_names: tuple[str, ...],
-    rating_games: int | None,
     no_ratings: bool,
 ) -> None:
     """Rank the strategies of a tournament run, and show its balance profile.
 
     Mean score per game and mean place (t intervals clustered over deal sets), win rate (Wilson),
-    the duplicate-paired difference between every two strategies, openskill Plackett-Luce
-    ratings (mu, sigma, mu ± z·sigma), and the balance profile (each variant's fairness, skill,
-    luck, drama and bidding in chances and shares, against a balanced game's). Per variant when
-    the run holds several.
+    the duplicate-paired difference between every two strategies, Plackett-Luce ratings by
+    maximum likelihood on every game (Elo scale, with intervals), and the balance profile (each
+    variant's fairness, skill, luck, drama and bidding in chances and shares, against a balanced
+    game's). Per variant when the run holds several.
 
     \b
     raspis stats results/run1
@@ -232,7 +229,7 @@ def stats_command(
     warn_incomplete(runs)
     wanted = table_names or ("ranking", "pairs", "ratings", "profile")
     ratings = "ratings" in wanted and not no_ratings
-    tables = stats_tables(runs, level, rating_games=rating_games, ratings=ratings,
+    tables = stats_tables(runs, level, ratings=ratings,
                           balance_profile="profile" in wanted)
     if output_format in ("table", "markdown") and "ranking" in tables and "pairs" in tables:
         import textwrap

@@ -83,12 +83,3 @@ alpha_option = click.option(
     help="level of the tests (all seats equal, dealer offsets equal)",
 )
 
-#: ``--rating-games``: the cap on games rated with openskill (stats, report).
-rating_games_option = click.option(
-    "--rating-games",
-    type=click.IntRange(min=1),
-    default=1_000_000,
-    show_default=True,
-    help="rate at most this many games per variant (the lowest deal sets, every seating "
-    "of each); ratings cost about 30 µs a game",
-)

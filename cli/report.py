@@ -12,7 +12,6 @@ from .common import (
     cannot_write,
     friendly_errors,
     level_option,
-    rating_games_option,
 )
 
 
@@ -28,7 +27,6 @@ from .common import (
 )
 @level_option
 @alpha_option
-@rating_games_option
 @click.option("--title", default="raspis report", show_default=True)
 @friendly_errors
 def report_command(
@@ -36,7 +34,6 @@ def report_command(
     out_dir: str,
     level: float,
     alpha: float,
-    rating_games: int | None,
     title: str,
 ) -> None:
     """Write a report of one or more runs: tables, figures (PNG and SVG), and where every number
@@ -52,7 +49,7 @@ def report_command(
 
     try:
         report = build_report(list(run_dirs), out_dir, level=level, alpha=alpha,
-                              rating_games=rating_games, title=title, progress=progress)
+                              title=title, progress=progress)
     except OSError as error:  # an output folder that cannot be made or written
         raise cannot_write("the report", out_dir, error) from None
     click.echo(f"wrote {report.html}")

@@ -214,7 +214,7 @@ def test_an_output_folder_that_cannot_be_made_is_a_usage_error(
 
 
 def test_every_share_prints_as_a_percentage_and_every_count_as_a_count() -> None:
-    """Issue 24, one format per kind: the report's match-length table printed the chance the
+    """One format per kind: the report's match-length table printed the chance the
     better strategy is ahead as 0.986 and the games a match needs as 15.00 [15.00, 17.00]; the
     variance table the luck-free share as 0.730 beside 51.7%."""
     from raspis.analysis.tables import display_frame
@@ -232,7 +232,7 @@ def test_every_share_prints_as_a_percentage_and_every_count_as_a_count() -> None
 
 
 def test_a_column_of_points_prints_with_one_number_of_decimals() -> None:
-    """Issue 24, points with the same digits: a column printed 324.4, 7.00 and 0.567 side by
+    """Points with the same digits: a column printed 324.4, 7.00 and 0.567 side by
     side (decimals by each value's size); every row of a column now has the decimals its
     smallest value needs, in every output (``display_frame`` feeds the terminal, Markdown and
     HTML), and an estimate shares its decimals with its interval."""

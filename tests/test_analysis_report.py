@@ -206,7 +206,7 @@ def test_report_replaces_an_old_report_whole_and_leaves_other_files(small_run: P
 
 
 def test_key_findings_rank_by_the_question_of_the_changed_rules() -> None:
-    """Issue 24: the report's first key finding was the strategies' gap, which has nothing to do
+    """The report's first key finding was the strategies' gap, which has nothing to do
     with the hook the study asks about. Given the changed rules' topic (the hook), the dealer's
     row comes first, then those the hook bears on (the strategies' scores, the seats), then the
     rest; without a topic the rows keep their order (the strategies first). Each row holds every

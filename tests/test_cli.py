@@ -158,10 +158,11 @@ def test_strategies_list_names_the_built_ins() -> None:
     assert "random" in result.output
 
 
-def test_readme_example_strategy_runs_through_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_documented_example_strategy_runs_through_the_cli(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     root = Path(__file__).resolve().parent.parent
     source = (root / "examples" / "greedy_bot.py").read_text().rstrip()
-    assert source in (root / "README.md").read_text()
+    assert source in (root / "docs" / "strategies.md").read_text()
     monkeypatch.chdir(root)
     result = run("play", "--variant", "classic", "--players", "4", "--strategies",
                  "./examples/greedy_bot.py:GreedyBot,heuristic,random,random")

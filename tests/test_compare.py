@@ -432,7 +432,7 @@ def test_runs_of_different_variants_and_lineups_still_compare_and_say_so() -> No
 
 
 def test_shares_in_sentences_print_as_in_the_tables() -> None:
-    """One format per kind (issue 24): a share in a verdict is a percentage with 3 significant
+    """One format per kind: a share in a verdict is a percentage with 3 significant
     digits and its zeros ("48.0%", never "48%" beside "49.1%"), like the tables' shares."""
     from raspis.analysis.compare import Statistic, verdict
 
@@ -452,7 +452,7 @@ def test_shares_in_sentences_print_as_in_the_tables() -> None:
 
 
 def test_every_panel_of_the_differences_figure_has_a_human_title() -> None:
-    """Issue 24: the panels were titled with code names (``seat_advantage[0]``). Every panel's
+    """The panels were titled with code names (``seat_advantage[0]``). Every panel's
     title is words: no identifier characters (``_``, ``[``), never the statistic's name, and
     starting with a capital; the same in the one-column figure for a phone."""
     from raspis.analysis.figures import differences
@@ -495,7 +495,7 @@ def test_a_panel_whose_words_differ_by_lineup_names_each() -> None:
 
 
 def test_the_table_prints_a_share_with_its_percent_sign() -> None:
-    """Issue 24: percentages as %. A share's values read 48.0% in compare's table (they were
+    """Percentages as %. A share's values read 48.0% in compare's table (they were
     bare numbers such as 17.38 beside 0.237, with the unit in another column); other values are
     numbers, and their differences in percentage points stay numbers with intervals."""
     shown = display_table(compare([_two_variants(60, seed=4, deal_rows=True)]))

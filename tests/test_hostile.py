@@ -381,11 +381,11 @@ def test_the_manifest_records_the_library_versions(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("command", "heavy"), [
-    (["--version"], ("polars", "scipy", "matplotlib", "openskill", "numpy")),
-    (["--help"], ("polars", "scipy", "matplotlib", "openskill", "numpy")),
+    (["--version"], ("polars", "scipy", "matplotlib", "numpy")),
+    (["--help"], ("polars", "scipy", "matplotlib", "numpy")),
     # reading variants needs neither the compiled core (numba, which loads scipy) nor analysis
-    (["variants", "list"], ("polars", "matplotlib", "openskill", "numba", "scipy")),
-    (["play", "--seed", "3"], ("polars", "matplotlib", "openskill")),
+    (["variants", "list"], ("polars", "matplotlib", "numba", "scipy")),
+    (["play", "--seed", "3"], ("polars", "matplotlib")),
 ])
 def test_light_commands_do_not_import_the_analysis_stack(command: list[str],
                                                          heavy: tuple[str, ...]) -> None:

@@ -1,6 +1,9 @@
-"""Every shell command of the README runs as written, in a fresh directory.
+"""Every shell command of the README and of the guides in docs/ runs as written, in a fresh
+directory.
 
-The ``sh`` blocks of README.md are split into commands (comments dropped, backslash continuations
+The ``sh`` blocks of README.md and of the guides (``DOCUMENTS``: tournaments, analysis, variants,
+strategies; the pages of measurements, benchmarks.md and strength.md, run for minutes, and
+cluster.md needs a cluster) are split into commands (comments dropped, backslash continuations
 joined) and run in the README's order with bash, in three independent groups (``group``: the
 study, the tournaments and their readers, the rest), each in a temporary directory that holds what
 a fresh clone has next to them: links to the project's ``.venv``, ``examples/``, ``Makefile`` and
@@ -24,12 +27,19 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+#: The documents whose commands run, in this order (the README's ``make run`` first: the study's
+#: commands of docs/analysis.md read what it writes).
+DOCUMENTS = (README, *(ROOT / "docs" / name for name in ("tournaments.md", "analysis.md",
+                                                         "variants.md", "strategies.md")))
 LINKED = (".venv", "examples", "Makefile", "pyproject.toml")
 
 
 def _blocks(language: str) -> list[str]:
-    text = README.read_text(encoding="utf-8")
-    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.DOTALL)
+    blocks = []
+    for document in DOCUMENTS:
+        text = document.read_text(encoding="utf-8")
+        blocks += re.findall(rf"```{language}\n(.*?)```", text, flags=re.DOTALL)
+    return blocks
 
 
 def readme_commands() -> list[str]:
@@ -68,7 +78,7 @@ def group(command: str) -> str:
     its results), ``results`` (the tournaments and what reads theirs), ``rest`` (the others). Each
     group runs in a directory of its own, in the README's order, so the groups can run side by
     side."""
-    if command.startswith("make run") or "results/study" in command:
+    if command.startswith("make run") or re.search(r"results/(study|variants|settle\b)", command):
         return "study"
     if re.search(r"\b(results|reports)/|ranking\.csv", command):
         return "results"
@@ -86,7 +96,7 @@ def test_every_readme_command_is_in_a_group_that_holds_its_inputs() -> None:
         match = re.search(r"--out (results/\w+)", command)
         if match:
             writers[match.group(1)] = group(command)
-    writers["results/study"] = "study"
+    writers["results/study"] = writers["results/variants"] = "study"
     assert {group(c) for c in commands} == set(GROUPS)
     for command in commands:
         for path in re.findall(r"results/\w+", command):

@@ -413,7 +413,7 @@ def test_a_run_the_disk_cannot_hold_is_refused_with_the_sizes(
 
 
 def test_a_run_of_10_8_games_starts_at_once_and_stops_resumable(tmp_path: Path) -> None:
-    """Issue 25: the plan is lazy (no game is listed before it is played), so a run of 10**8
+    """The plan is lazy (no game is listed before it is played), so a run of 10**8
     games starts within seconds, under a 4 GB address-space limit too; Ctrl-C leaves it
     resumable (exit 130), a resume keeps its shards, and verify names what is missing without
     listing every shard."""
@@ -435,7 +435,7 @@ def test_a_run_of_10_8_games_starts_at_once_and_stops_resumable(tmp_path: Path) 
             time.sleep(0.05)
         raise AssertionError(process.communicate(timeout=60)[1][-3000:])
 
-    def four_gib() -> None:  # the issue's case: 10**8 games under a 4 GB address-space limit
+    def four_gib() -> None:  # the case that failed: 10**8 games under a 4 GB address-space limit
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))

@@ -120,11 +120,12 @@ def run_tournament(
     fingerprint = config_fingerprint(config, variant_options)
     plan = ShardPlan(config, variant_options)
     prepare_output(out, fingerprint, resume)  # a wrong --out refused before anything is made
+    run = _Run(out, config, variant_options, fingerprint, plan,
+               _Options(executor, resume, workers, scheduler, shard_seconds, progress, replayed,
+                        warm, pool, started))
     try:
         with run_lock(out):
-            return _run_locked(out, config, variant_options, fingerprint, plan, executor,
-                               resume, workers, scheduler, shard_seconds, progress, replayed,
-                               warm, started, pool)
+            return run.locked()
     except (OSError, pl.exceptions.ComputeError) as error:  # the disk, not the run, failed
         reason = error.strerror if isinstance(error, OSError) and error.strerror else \
             first_line(error)
@@ -135,118 +136,185 @@ def run_tournament(
             "the same command with --resume") from None
 
 
-def _run_locked(out: Path, config: TournamentConfig, variant_options: list[dict[str, Any]],
-                fingerprint: str, plan: ShardPlan, executor: str, resume: bool,
-                workers: int | None, scheduler: str | None, shard_seconds: float | None,
-                progress: Callable[[int, int], None] | None, replayed: list[str] | None,
-                warm: bool, started: float, pool: WorkerPool | None = None) -> RunSummary:
-    """``run_tournament`` once it holds the folder's lock (``run_lock``)."""
-    existing = prepare_output(out, fingerprint, resume)
-    manifest = existing or new_manifest(config, variant_options, fingerprint, plan, executor)
-    plan.game_sums = bool(manifest.get("game_sums"))  # a run written before them goes without
-    if existing is not None and config.grows():  # a run that grows: the deal sets so far
-        manifest["config"]["games"] = config.games
-        manifest["seeds"]["deal_sets"] = config.games
-        manifest["shards"] = len(plan)
-        manifest["planned_games"] = config.total_games()
-    manifest["status"] = "running"
-    records = ShardRecords(manifest, out)
-    write_json_atomic(manifest, out / MANIFEST)  # first: a folder with tables has a manifest
-    results: Iterator[ShardResult] | None = None
-    writing: str | None = None  # the shard being written, until its checksum is recorded
-    # from here on a run that stops early says so in its manifest, whenever it stops (a Ctrl-C
-    # while the shards are checked or the workers start, too: not only between shards)
-    try:
-        for table in TABLES:
-            (out / table).mkdir(exist_ok=True)
-        for stale in out.glob("*/.*.tmp"):
-            stale.unlink()
-        # the shards already written, in the plan's order (a file the plan does not know is
-        # left alone: ``verify`` names it)
+@dataclass
+class _Options:
+    """How ``run_tournament`` plays (its keyword arguments, ``started`` when it began)."""
+
+    executor: str
+    resume: bool
+    workers: int | None
+    scheduler: str | None
+    shard_seconds: float | None
+    progress: Callable[[int, int], None] | None
+    replayed: list[str] | None
+    warm: bool
+    pool: WorkerPool | None
+    started: float
+
+
+@dataclass
+class _Run:
+    """A run that holds its folder's lock (``run_lock``), played step by step: ``locked`` opens
+    the manifest, keeps the shards already written that read back, plays the rest, confirms every
+    shard against its checksums and calls the run complete."""
+
+    out: Path
+    config: TournamentConfig
+    variant_options: list[dict[str, Any]]
+    fingerprint: str
+    plan: ShardPlan
+    options: _Options
+    manifest: dict[str, Any] = field(default_factory=dict)
+    #: the shard being written, until its checksum is recorded
+    writing: str | None = None
+
+    def locked(self) -> RunSummary:
+        """The whole run (``run_tournament`` once it holds the lock)."""
+        existing = self._open()
+        records = ShardRecords(self.manifest, self.out)
+        write_json_atomic(self.manifest, self.out / MANIFEST)  # first: tables have a manifest
+        results: Iterator[ShardResult] | None = None
+        # from here on a run that stops early says so in its manifest, whenever it stops (a
+        # Ctrl-C while the shards are checked or the workers start, too: not only between
+        # shards)
+        try:
+            for table in TABLES:
+                (self.out / table).mkdir(exist_ok=True)
+            for stale in self.out.glob("*/.*.tmp"):
+                stale.unlink()
+            done = self._kept(existing, records)
+            results = self._results(done)
+            todo = len(self.plan) - len(done)
+            faults = self._write(results, done, records)
+            self._confirm(records)
+        except BaseException:
+            self._interrupted(records)
+            raise
+        finally:
+            # stop the workers now, not whenever the interrupted generator is collected (which
+            # may be at the interpreter's exit, where an error in its clean-up prints a stray
+            # traceback)
+            if results is not None:
+                with contextlib.suppress(Exception):
+                    results.close()  # type: ignore[attr-defined]
+        games, errored_games = self._complete()
+        return RunSummary(self.out, games, errored_games, todo, len(self.plan) - todo, faults,
+                          time.perf_counter() - self.options.started)
+
+    def _open(self) -> dict[str, Any] | None:
+        """The manifest: the run's own when resuming (grown to the deal sets asked for, in a run
+        that grows), else a new one; returns the existing one (None for a new run)."""
+        config, plan = self.config, self.plan
+        existing = prepare_output(self.out, self.fingerprint, self.options.resume)
+        self.manifest = existing or new_manifest(config, self.variant_options, self.fingerprint,
+                                                 plan, self.options.executor)
+        plan.game_sums = bool(self.manifest.get("game_sums"))  # older runs go without them
+        if existing is not None and config.grows():  # a run that grows: the deal sets so far
+            self.manifest["config"]["games"] = config.games
+            self.manifest["seeds"]["deal_sets"] = config.games
+            self.manifest["shards"] = len(plan)
+            self.manifest["planned_games"] = config.total_games()
+        self.manifest["status"] = "running"
+        return existing
+
+    def _kept(self, existing: dict[str, Any] | None, records: ShardRecords) -> set[str]:
+        """The shards already written that read back whole and unchanged, in the plan's order
+        (a file the plan does not know is left alone: ``verify`` names it); the others are
+        removed, to be played again, and said in ``replayed``."""
+        plan, out = self.plan, self.out
         done = {shard_id for shard_id in completed_shards(out) if plan.locate(shard_id)}
-        if existing is not None:
-            for shard_id in sorted(done, key=plan.locate):
-                task = plan.task(shard_id)
-                assert task is not None
-                problem = shard_problem(out, task)
-                if problem is None and shard_id in records and not records.unchanged(shard_id):
-                    problem = (f"shard {shard_id}: its files changed after they were "
-                               "written (checksums differ)")
-                if problem is not None:
-                    records.forget(shard_id)
-                    remove_shard(out, shard_id)
-                    done.discard(shard_id)
-                    if replayed is not None:
-                        replayed.append(problem)
-                elif shard_id not in records:  # written by a run stopped before recording it
-                    records.record(shard_id)
-        todo = len(plan) - len(done)
-        total = config.total_games()
-        finished_games = sum(plan.games_in(shard_id) for shard_id in done)
-        if progress:
-            progress(finished_games, total)
-        workers = workers or os.cpu_count() or 1
-        if warm and todo:
+        if existing is None:
+            return done
+        for shard_id in sorted(done, key=plan.locate):
+            task = plan.task(shard_id)
+            assert task is not None
+            problem = shard_problem(out, task)
+            if problem is None and shard_id in records and not records.unchanged(shard_id):
+                problem = (f"shard {shard_id}: its files changed after they were "
+                           "written (checksums differ)")
+            if problem is not None:
+                records.forget(shard_id)
+                remove_shard(out, shard_id)
+                done.discard(shard_id)
+                if self.options.replayed is not None:
+                    self.options.replayed.append(problem)
+            elif shard_id not in records:  # written by a run stopped before recording it
+                records.record(shard_id)
+        return done
+
+    def _results(self, done: set[str]) -> Iterator[ShardResult]:
+        """The shards still to play, on their executor, warmed first where asked."""
+        options, plan = self.options, self.plan
+        if options.progress:
+            options.progress(sum(plan.games_in(shard_id) for shard_id in done),
+                             self.config.total_games())
+        if options.warm and len(plan) > len(done):
             from .warm import warm_up
 
             warm_up(plan.samples())
-        errored = 0
+        workers = options.workers or os.cpu_count() or 1
+        return shard_results(options.executor, plan.tasks(skip=done), workers, options.scheduler,
+                             options.shard_seconds, options.pool)
+
+    def _write(self, results: Iterator[ShardResult], done: set[str],
+               records: ShardRecords) -> list[str]:
+        """Write each shard as it comes and record its checksums; the first faults."""
+        finished = sum(self.plan.games_in(shard_id) for shard_id in done)
+        total = self.config.total_games()
         faults: list[str] = []
-        results = shard_results(executor, plan.tasks(skip=done), workers, scheduler, shard_seconds,
-                                pool)
         for result in results:
-            writing = result.shard_id
-            write_shard(out, result)
-            records.record(writing)
-            writing = None
-            finished_games += result.game_count
-            errored += result.errored
+            self.writing = result.shard_id
+            write_shard(self.out, result)
+            records.record(self.writing)
+            self.writing = None
+            finished += result.game_count
             faults.extend(result.faults[: max(0, 10 - len(faults))])
-            if progress:
-                progress(finished_games, total)
-        # before the manifest says complete: every planned shard still holds what was written
-        for shard_id in plan.ids():
+            if self.options.progress:
+                self.options.progress(finished, total)
+        return faults
+
+    def _confirm(self, records: ShardRecords) -> None:
+        """Before the manifest says complete: every planned shard still holds what was
+        written."""
+        for shard_id in self.plan.ids():
             if not records.unchanged(shard_id):
                 records.forget(shard_id)
                 raise TournamentError(
-                    f"shard {shard_id} of {out} changed or vanished while the run was "
+                    f"shard {shard_id} of {self.out} changed or vanished while the run was "
                     "writing (its files no longer match their checksums); the run is kept: "
                     "finish it with the same command and --resume, which plays it again")
-    except BaseException:
-        # one Ctrl-C can raise KeyboardInterrupt twice (polars, writing a shard, raises it, and
-        # it comes again as soon as Python runs): one landing in this write would leave the
-        # manifest saying "running", so the write starts again until it is done (the ``try``
-        # first, before any call: a pending interrupt is raised at the next one)
+
+    def _interrupted(self, records: ShardRecords) -> None:
+        """Say in the manifest that the run stopped early. One Ctrl-C can raise
+        KeyboardInterrupt twice (polars, writing a shard, raises it, and it comes again as soon
+        as Python runs): one landing in this write would leave the manifest saying "running",
+        so the write starts again until it is done (the ``try`` first, before any call: a
+        pending interrupt is raised at the next one)."""
         while True:
             try:
-                if writing is not None and writing not in records:
+                if self.writing is not None and self.writing not in records:
                     # stopped between a shard's last file and its checksum: record it now if
                     # the shard reads back whole, so the interrupted run stays provable
-                    task = plan.task(writing)
-                    if task is not None and shard_problem(out, task) is None:
-                        records.record(writing)
-                    writing = None
-                manifest["status"] = "interrupted"
-                write_json_atomic(manifest, out / MANIFEST)
+                    task = self.plan.task(self.writing)
+                    if task is not None and shard_problem(self.out, task) is None:
+                        records.record(self.writing)
+                    self.writing = None
+                self.manifest["status"] = "interrupted"
+                write_json_atomic(self.manifest, self.out / MANIFEST)
                 break
             except KeyboardInterrupt:
                 pass
-        raise
-    finally:
-        # stop the workers now, not whenever the interrupted generator is collected (which may be
-        # at the interpreter's exit, where an error in its clean-up prints a stray traceback)
-        if results is not None:
-            with contextlib.suppress(Exception):
-                results.close()  # type: ignore[attr-defined]
-    games = scan_table(out, "games")  # shards of an older raspis (a resumed run) may lack columns
-    totals = games.select(
-        pl.col("game_id").n_unique().alias("games"),
-        pl.col("game_id").filter(pl.col("errored")).n_unique().alias("errored"),
-    ).collect()
-    manifest["status"] = "complete"
-    manifest["finished"] = dt.datetime.now(dt.UTC).isoformat()
-    manifest["games"] = int(totals["games"][0])
-    manifest["errored_games"] = int(totals["errored"][0])
-    write_json_atomic(manifest, out / MANIFEST)
-    return RunSummary(out, int(totals["games"][0]), int(totals["errored"][0]), todo,
-                      len(plan) - todo, faults, time.perf_counter() - started)
+
+    def _complete(self) -> tuple[int, int]:
+        """Count the run's games and errored games, and call it complete."""
+        games = scan_table(self.out, "games")  # shards of an older raspis may lack columns
+        totals = games.select(
+            pl.col("game_id").n_unique().alias("games"),
+            pl.col("game_id").filter(pl.col("errored")).n_unique().alias("errored"),
+        ).collect()
+        self.manifest["status"] = "complete"
+        self.manifest["finished"] = dt.datetime.now(dt.UTC).isoformat()
+        self.manifest["games"] = int(totals["games"][0])
+        self.manifest["errored_games"] = int(totals["errored"][0])
+        write_json_atomic(self.manifest, self.out / MANIFEST)
+        return int(totals["games"][0]), int(totals["errored"][0])

@@ -76,7 +76,7 @@ def verify_run(run_dir: str | Path) -> Verification:
     """Check every file of a run (see the module docstring). Raises ``DatasetError`` only when
     ``run_dir`` is not a run at all (no such folder, no readable manifest)."""
     from .config import TournamentError
-    from .store import MANIFEST, read_manifest, shard_checksums
+    from .store import MANIFEST, read_manifest
 
     folder = Path(run_dir)
     if not folder.is_dir():
@@ -87,6 +87,34 @@ def verify_run(run_dir: str | Path) -> Verification:
         raise DatasetError(str(error).replace("choose another --out or remove the folder",
                                               "this is not a raspis run")) from None
     report = Verification(folder, status=str(manifest.get("status")))
+    plan = _judge_manifest(report, manifest)
+    report.shards = len(plan) if plan is not None else 0
+    present = {table: _files(folder / table) for table in TABLES}
+    missing: list[Path] = []
+    for shard_id in plan.ids() if plan is not None else ():
+        report.shards_ok += _shard_sound(report, manifest, plan, shard_id, present, missing)
+    for path in missing[:NAMED_MISSING]:
+        report.problems.append(f"{path} is missing (shard {path.stem} not played or lost)")
+    if len(missing) > NAMED_MISSING:
+        report.problems.append(f"... and {len(missing) - NAMED_MISSING:,} more shard files are "
+                               "missing")
+    _stray_files(report, plan)
+    recorded = manifest.get("games")
+    if report.status == "complete" and isinstance(recorded, int) and plan is not None \
+            and report.shards_ok == report.shards and recorded != report.games:
+        report.problems.append(f"the manifest records {recorded} games, the files hold "
+                               f"{report.games}")
+    if report.problems:
+        report.problems.append(repair_hint(folder))
+    return report
+
+
+def _judge_manifest(report: Verification, manifest: dict[str, Any]) -> Any:
+    """The manifest's status, configuration and checksums judged (problems into ``report``);
+    the run's plan of shards, or None where the manifest cannot say."""
+    from .store import MANIFEST
+
+    folder = report.run_dir
     if report.status != "complete":
         report.problems.append(f"the run is {report.status}, not complete: finish it with the "
                                "same command and --resume")
@@ -97,76 +125,91 @@ def verify_run(run_dir: str | Path) -> Verification:
     elif plan is None:
         report.problems.append(f"{folder / MANIFEST} does not describe its shards (no usable "
                                "config); only the files present were checked")
-    recorded_sums = manifest.get("checksums")
-    if not isinstance(recorded_sums, dict):
-        recorded_sums = {}
-    contents = manifest.get("contents")
-    if not isinstance(contents, dict):
-        contents = {}
-    if plan is not None and not recorded_sums:
+    if plan is not None and not _recorded(manifest, "checksums"):
         report.problems.append(f"{folder / MANIFEST} records no checksums (a run written before "
                                "they existed, or an edited manifest): its files cannot be proven "
                                "unchanged")
-    report.shards = len(plan) if plan is not None else 0
-    present = {table: _files(folder / table) for table in TABLES}
-    missing: list[Path] = []
-    for shard_id in plan.ids() if plan is not None else ():
-        tables = shard_tables(plan.writes_deal_rows, plan.game_sums)
-        if not any(f"{shard_id}.parquet" in present[table] for table in tables):
-            missing.extend(folder / table / f"{shard_id}.parquet" for table in tables)
-            continue  # not played (the plan's games are made only for shards that exist)
-        task = plan.task(shard_id)
-        sound = True
-        for table in tables:
-            path = folder / table / f"{shard_id}.parquet"
-            if path.name not in present[table]:
-                missing.append(path)
-                sound = False
-                continue
-            try:
-                frame = read_table_file(path, table, hint=False)
-            except DatasetError as error:
-                report.problems.append(str(error))
-                sound = False
-                continue
-            if table == "games":
-                expected = len(task.games) * task.players
-                if frame.height != expected or frame["game_id"].n_unique() != len(task.games):
-                    report.problems.append(
-                        f"{path} has {frame.height} rows for {frame['game_id'].n_unique()} games; "
-                        f"expected {expected} rows for {len(task.games)} games")
-                    sound = False
-                elif not _holds_planned_games(frame, task):
-                    report.problems.append(
-                        f"{path} holds other games than shard {task.shard_id} plans (their ids or "
-                        "seeds differ: a shard of another run, or of another shard, copied in)")
-                    sound = False
-                elif (said := _contents_differ(contents.get(task.shard_id), frame)) is not None:
-                    report.problems.append(f"{path} does not hold what the manifest recorded of "
-                                           f"shard {task.shard_id}: {said}")
-                    sound = False
-                else:
-                    report.games += len(task.games)
-                    errored = frame.filter(frame["errored"])["game_id"].n_unique()
-                    report.errored += errored
-        if sound and recorded_sums:
-            recorded = recorded_sums.get(task.shard_id)
-            if recorded is None:
-                report.problems.append(f"shard {task.shard_id} has no checksum in the manifest: "
-                                       "it cannot be proven unchanged")
-                sound = False
-            elif shard_checksums(folder, task.shard_id) != recorded:
-                report.problems.append(f"shard {task.shard_id}: its files changed after the run "
-                                       "wrote them (checksums differ from the manifest's)")
-                sound = False
-        report.shards_ok += sound
-    for path in missing[:NAMED_MISSING]:
-        report.problems.append(f"{path} is missing (shard {path.stem} not played or lost)")
-    if len(missing) > NAMED_MISSING:
-        report.problems.append(f"... and {len(missing) - NAMED_MISSING:,} more shard files are "
-                               "missing")
+    return plan
+
+
+def _recorded(manifest: dict[str, Any], key: str) -> dict[str, Any]:
+    """What the manifest records per shard under ``key`` (``checksums``, ``contents``)."""
+    value = manifest.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _shard_sound(report: Verification, manifest: dict[str, Any], plan: Any, shard_id: str,
+                 present: dict[str, set[str]], missing: list[Path]) -> bool:
+    """Whether a planned shard's files are all there, read back, hold exactly the games it
+    plans and match their recorded checksums (problems into ``report``, absent files into
+    ``missing``; its games counted into ``report`` when its games file is sound)."""
+    from .store import shard_checksums
+
+    folder = report.run_dir
+    tables = shard_tables(plan.writes_deal_rows, plan.game_sums)
+    if not any(f"{shard_id}.parquet" in present[table] for table in tables):
+        missing.extend(folder / table / f"{shard_id}.parquet" for table in tables)
+        return False  # not played (the plan's games are made only for shards that exist)
+    task = plan.task(shard_id)
+    sound = True
+    for table in tables:
+        path = folder / table / f"{shard_id}.parquet"
+        if path.name not in present[table]:
+            missing.append(path)
+            sound = False
+            continue
+        try:
+            frame = read_table_file(path, table, hint=False)
+        except DatasetError as error:
+            report.problems.append(str(error))
+            sound = False
+            continue
+        if table == "games":
+            sound = _games_sound(report, manifest, task, path, frame) and sound
+    recorded_sums = _recorded(manifest, "checksums")
+    if sound and recorded_sums:
+        recorded = recorded_sums.get(task.shard_id)
+        if recorded is None:
+            report.problems.append(f"shard {task.shard_id} has no checksum in the manifest: "
+                                   "it cannot be proven unchanged")
+            sound = False
+        elif shard_checksums(folder, task.shard_id) != recorded:
+            report.problems.append(f"shard {task.shard_id}: its files changed after the run "
+                                   "wrote them (checksums differ from the manifest's)")
+            sound = False
+    return sound
+
+
+def _games_sound(report: Verification, manifest: dict[str, Any], task: Any, path: Path,
+                 frame: Any) -> bool:
+    """Whether a shard's games file holds one row per seat of exactly the games the shard plans,
+    as the manifest recorded them; its games counted into ``report`` when it does."""
+    expected = len(task.games) * task.players
+    if frame.height != expected or frame["game_id"].n_unique() != len(task.games):
+        report.problems.append(
+            f"{path} has {frame.height} rows for {frame['game_id'].n_unique()} games; "
+            f"expected {expected} rows for {len(task.games)} games")
+        return False
+    if not _holds_planned_games(frame, task):
+        report.problems.append(
+            f"{path} holds other games than shard {task.shard_id} plans (their ids or "
+            "seeds differ: a shard of another run, or of another shard, copied in)")
+        return False
+    said = _contents_differ(_recorded(manifest, "contents").get(task.shard_id), frame)
+    if said is not None:
+        report.problems.append(f"{path} does not hold what the manifest recorded of "
+                               f"shard {task.shard_id}: {said}")
+        return False
+    report.games += len(task.games)
+    report.errored += frame.filter(frame["errored"])["game_id"].n_unique()
+    return True
+
+
+def _stray_files(report: Verification, plan: Any) -> None:
+    """Files in the run's table folders that are no shard of its plan (or leftovers of an
+    interrupted write); without a plan, every file present is read back."""
     for table in TABLES:
-        directory = folder / table
+        directory = report.run_dir / table
         if not directory.is_dir():
             continue
         for path in sorted(directory.iterdir()):
@@ -183,14 +226,6 @@ def verify_run(run_dir: str | Path) -> Verification:
                     read_table_file(path, table, hint=False)
                 except DatasetError as error:
                     report.problems.append(str(error))
-    recorded = manifest.get("games")
-    if report.status == "complete" and isinstance(recorded, int) and plan is not None \
-            and report.shards_ok == report.shards and recorded != report.games:
-        report.problems.append(f"the manifest records {recorded} games, the files hold "
-                               f"{report.games}")
-    if report.problems:
-        report.problems.append(repair_hint(folder))
-    return report
 
 
 def _files(directory: Path) -> set[str]:
