@@ -12,13 +12,13 @@ same counts.
 Bids (the default): how often the two agree, the difference of the bids (the spec's minus
 ``strong``'s) overall, and its split by the seat's place in the bidding order, the hand size and
 the pressure of ``strong``'s fitted table (the bids before the seat below, about or above their
-share: ``strong_policy.fit_bucket``). A difference that one of these explains is a bias a table
+share: ``policies.bids.fit_bucket``). A difference that one of these explains is a bias a table
 could correct; one that none does needs what the spec sees and the table does not (the exact hand).
 
 Cards (``--cards``): at every card with two or more distinct choices (cards of a suit next to each
 other in what is still out count as one; the Joker's calls apart), how often the spec plays
 ``strong``'s card, split by the seat's place in the trick (leading, between, last), by whether it
-still wants tricks (``strong_policy.seat_aims``: need above 0) and by the cards left in hand.
+still wants tricks (``policies.cards.seat_aims``: need above 0) and by the cards left in hand.
 """
 
 from __future__ import annotations
@@ -32,10 +32,14 @@ from dataclasses import dataclass
 
 from raspis.engine import load_variant
 from raspis.engine.game import Game, Phase
-from raspis.strategies import compiled, load_strategy
-from raspis.strategies.search import distinct_plays, representative
-from raspis.strategies.strong import action_of, policy_table
-from raspis.strategies.strong_policy import BUCKETS, bid_bucket, decide_strong, seat_aims
+from raspis.strategies import load_strategy
+from raspis.strategies.players.search import distinct_plays, representative
+from raspis.strategies.players.strong import action_of, policy_table
+from raspis.strategies.policies import compiled
+from raspis.strategies.policies.bids import bid_bucket
+from raspis.strategies.policies.cards import seat_aims
+from raspis.strategies.policies.section import BUCKETS
+from raspis.strategies.policies.strong import decide_strong
 
 
 @dataclass(frozen=True)

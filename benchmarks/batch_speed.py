@@ -33,9 +33,9 @@ from raspis.strategies import registry
 from raspis.strategies.batch import load_batch_strategy
 
 #: The scalar twins, so that the runner's spec checks accept them (until the registry has them).
-SCALAR_TWINS = {"fastheuristic": "raspis.strategies.fast:FastHeuristicStrategy",
-                "fastrandom": "raspis.strategies.fast:HashRandomStrategy",
-                "lowest": "raspis.strategies.fast:LowestStrategy"}
+SCALAR_TWINS = {"fastheuristic": "raspis.strategies.players.fast:FastHeuristicStrategy",
+                "fastrandom": "raspis.strategies.players.fast:HashRandomStrategy",
+                "lowest": "raspis.strategies.players.fast:LowestStrategy"}
 
 
 def run_once(variant_name: str, players: int, games: int, first_seed: int,

@@ -8,7 +8,8 @@ another preset or TOML file), 4 players, CPU time of ``play_batch`` only (the co
 or done first), best of ``--runs``. Two lineups, each played through the lockstep path (a seat
 whose strategy is not a compiled policy):
 
-- ``numpy x4``: ``strategies.batch_basic``'s numpy ``lowest`` at two seats and numpy ``random``
+- ``numpy x4``: ``strategies.players.batch_basic``'s numpy ``lowest`` at two seats and numpy
+``random``
   at two (subclasses, which are not compiled policies, so every decision goes to numpy);
 - ``numpy + 3 fastheuristic``: one numpy ``lowest`` seat and three ``fastheuristic`` seats.
 
@@ -27,7 +28,7 @@ import numpy as np
 def lineups() -> dict[str, list[object]]:
     """The lineups measured, by name."""
     from raspis.strategies.batch import load_batch_strategy
-    from raspis.strategies.batch_basic import BatchLowest, BatchRandom
+    from raspis.strategies.players.batch_basic import BatchLowest, BatchRandom
 
     class NumpyLowest(BatchLowest):
         """``lowest`` decided by its numpy methods (a subclass is no compiled policy)."""

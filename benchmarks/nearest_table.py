@@ -5,7 +5,7 @@ against the nearest other preset's.
     .venv/bin/python -m benchmarks.nearest_table --variant odessa --against nearest
 
 A variant without a fitted table of its own bids with the nearest preset's table
-(``strategies.strong_fit.find_fit``); before, it bid from the model alone. Two setups play the
+(``strategies.policies.fitted.find_fit``); before, it bid from the model alone. Two setups play the
 same deal sets: two ``strong`` seats and two ``fastheuristic`` seats in the four rotations of
 the seats (each hand played by both), ``strong`` with the table it finds in one, and in the other
 (``--against``) with none, or with the nearest preset's table other than the variant's own (each
@@ -32,15 +32,15 @@ def margins(variant_name: str, deal_sets: int, setup: str) -> np.ndarray:
     finds), ``none`` or ``nearest`` (the nearest preset's other than the variant's own)."""
     from raspis.engine import load_variant
     from raspis.engine.batch import play_batch
-    from raspis.strategies import compiled, strong_fit
     from raspis.strategies.batch import load_batch_strategy
+    from raspis.strategies.policies import compiled, fitted
 
     variant = load_variant(variant_name)
     if setup == "none":
-        compiled.find_fit = lambda variant, players: strong_fit.Fit("none")
+        compiled.find_fit = lambda variant, players: fitted.Fit("none")
     elif setup == "nearest":
-        own = strong_fit.fit_source(variant, 4)
-        compiled.find_fit = lambda variant, players: strong_fit.nearest_fit(
+        own = fitted.fit_source(variant, 4)
+        compiled.find_fit = lambda variant, players: fitted.nearest_fit(
             variant.for_player_count(players), players, skip=(own,) if own else ())
     seeds = np.repeat(np.arange(1, deal_sets + 1, dtype=np.uint64) * np.uint64(7919), 4)
     base = np.array([0, 1, 0, 1])
@@ -73,7 +73,7 @@ def main() -> int:
                                "--setup", setup], capture_output=True, text=True, check=True)
         values[setup] = np.array(json.loads(done.stdout.splitlines()[-1]))
     from raspis.engine import load_variant
-    from raspis.strategies.strong_fit import find_fit
+    from raspis.strategies.policies.fitted import find_fit
     from scipy import stats
 
     difference = values["table"] - values[options.against]

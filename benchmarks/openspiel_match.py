@@ -119,7 +119,7 @@ def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[
     from raspis.strategies import load_strategy
 
     if cpu_clock:  # every search strategy's time budget on CPU time
-        from raspis.strategies.search import Deadline
+        from raspis.strategies.players.search import Deadline
 
         Deadline.clock = time.process_time
     game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": TRICKS})

@@ -3,11 +3,12 @@
     git show HEAD~1:engine/core/solve.py > /tmp/solve_before.py
     .venv/bin/python -m benchmarks.solver_ab /tmp/solve_before.py --rounds 7
 
-Records the calls ``strategies.solver.OpenHandSolver`` makes to ``solve_moves`` and
+Records the calls ``strategies.players.solver.OpenHandSolver`` makes to ``solve_moves`` and
 ``solve_moves_maxn`` when it values every first lead of random deals (as
 ``benchmarks/solver_speed.py`` does) of a few variants, then replays each call on this checkout's
 ``engine/core/solve.py`` and on the other copy (loaded as a module of ``raspis.engine.core``, so
-it runs on this checkout's rules), each call on both one after the other, which first alternating,
+it runs on this checkout's rules; it must take the same arguments: the ``solve.Position`` and
+``solve.Table`` records), each call on both one after the other, which first alternating,
 each with a fresh transposition table. Checks that both give the same values and search the
 same nodes, and prints each model's CPU time on each copy: the median of the rounds, the
 fastest and slowest round, and the ratio of the medians. The first replay of each copy loads (or
@@ -28,14 +29,15 @@ from typing import Any
 import numpy as np
 from raspis.engine import load_variant
 from raspis.engine.core import solve
-from raspis.strategies.solver import MODELS, OpenHandSolver
+from raspis.strategies.players.solver import MODELS, OpenHandSolver
 
 from benchmarks.solver_speed import first_lead
 
-#: the calls' arguments that are the transposition table and the stats (fresh for each replay)
-TABLES = {"solve_moves": (15, 16, 17, 18), "solve_moves_maxn": (15, 16, 17)}
-STATS = {"solve_moves": 19, "solve_moves_maxn": 18}
-RESULTS = 14  # values or outcomes
+#: the searches recorded
+SEARCHES = ("solve_moves", "solve_moves_maxn")
+#: the calls' arguments (the same for both searches): the position (its hands are scratch), the
+#: values or outcomes, the transposition table and the stats (fresh for each replay)
+POSITION, RESULTS, TABLE, STATS = 3, 6, 7, 8
 
 
 def load_copy(path: str) -> ModuleType:
@@ -54,19 +56,21 @@ def record(variants: list[str], models: list[str], players: int, hand: int, deal
     """The calls the solver makes on ``deals`` random deals of each variant with each of
     ``models`` (searched by ``through``'s copy): (function name, its arguments as copies)."""
     calls: list[tuple[str, tuple[Any, ...]]] = []
-    originals = {name: getattr(solve, name) for name in TABLES}
-    searches = {name: getattr(through, name) for name in TABLES}
+    originals = {name: getattr(solve, name) for name in SEARCHES}
+    searches = {name: getattr(through, name) for name in SEARCHES}
 
     def recorder(name: str) -> Any:
         def call(*arguments: Any) -> None:
             calls.append((name, tuple(
-                None if index in TABLES[name] or index == STATS[name]  # fresh at each replay
+                None if index in (TABLE, STATS)  # fresh at each replay
+                else arguments[POSITION]._replace(hands=np.copy(arguments[POSITION].hands))
+                if index == POSITION
                 else np.copy(value) if isinstance(value, np.ndarray) else value
                 for index, value in enumerate(arguments))))
             searches[name](*arguments)
         return call
 
-    for name in TABLES:
+    for name in SEARCHES:
         setattr(solve, name, recorder(name))
     try:
         for variant_name in variants:
@@ -84,18 +88,18 @@ def record(variants: list[str], models: list[str], players: int, hand: int, deal
 
 
 def replay(module: ModuleType, name: str, arguments: tuple[Any, ...],
-           table: tuple[np.ndarray, ...]) -> tuple[int, list[int], int]:
+           table: solve.Table) -> tuple[int, list[int], int]:
     """One recorded call on ``module``'s copy: (CPU nanoseconds, its results, nodes searched)."""
     values = list(arguments)
     for value in table:
         value[:] = 0
-    table[3][:] = -1
-    for position, index in enumerate(TABLES[name]):
-        values[index] = table[position if position < 2 or name == "solve_moves" else 3]
-    values[3] = np.copy(arguments[3])  # hands: scratch
+    table.move[:] = -1
+    values[TABLE] = table
+    position = arguments[POSITION]
+    values[POSITION] = position._replace(hands=np.copy(position.hands))  # hands: scratch
     values[RESULTS] = np.zeros_like(arguments[RESULTS])
     stats = np.zeros(2, dtype=np.int64)
-    values[STATS[name]] = stats
+    values[STATS] = stats
     function = getattr(module, name)
     started = time.process_time_ns()
     function(*values)
@@ -128,9 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     calls = record(variants, arguments.model or list(MODELS), arguments.players, arguments.hand,
                    arguments.deals, arguments.seed, first)
     table = solve.new_table(arguments.table_bits)
-    times = {(label, name): [0] * arguments.rounds for label in copies for name in TABLES}
-    counts = dict.fromkeys(TABLES, 0)
-    nodes = dict.fromkeys(TABLES, 0)
+    times = {(label, name): [0] * arguments.rounds for label in copies for name in SEARCHES}
+    counts = dict.fromkeys(SEARCHES, 0)
+    nodes = dict.fromkeys(SEARCHES, 0)
     names = sorted({name for name, _ in calls})
     for name in names:  # load or compile each copy's code
         call = next(call for called, call in calls if called == name)

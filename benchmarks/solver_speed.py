@@ -4,9 +4,9 @@
 
 For ``--deals`` random deals of ``--hand`` cards a player (a random trump suit, random legal bids),
 it solves the value of every legal first lead of the first player with all hands open
-(``strategies.solver.OpenHandSolver.values``, both models unless ``--model`` is given) and prints
-the mean and largest time and search nodes a deal. The first deal also loads (or compiles) the
-compiled search and is left out.
+(``strategies.players.solver.OpenHandSolver.values``, both models unless ``--model`` is given) and
+prints the mean and largest time and search nodes a deal. The first deal also loads (or compiles)
+the compiled search and is left out.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 
 from raspis.engine import Variant, load_variant
 from raspis.engine.game import Game, Phase
-from raspis.strategies.solver import MODELS, OpenHandSolver
+from raspis.strategies.players.solver import MODELS, OpenHandSolver
 
 
 def first_lead(variant: Variant, players: int, hand: int, rng: random.Random) -> Game:

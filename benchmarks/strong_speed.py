@@ -4,9 +4,9 @@ in the compiled loop, every seat ``strong`` (or ``--strategy``), decisions a sec
     .venv/bin/python benchmarks/strong_speed.py --variant classic --games 4096 --repeats 3
     .venv/bin/python -m benchmarks.strong_speed --variant classic --model both
 
-``--model both`` times ``strong`` with its card model (``strategies.distil``) and with the rules
-alone (the table without the model, as ``strong:model=false`` plays), run by run in turn on the
-same seeds, and prints the ratio of the medians.
+``--model both`` times ``strong`` with its card model (``strategies.fitting.distil``) and with the
+rules alone (the table without the model, as ``strong:model=false`` plays), run by run in turn on
+the same seeds, and prints the ratio of the medians.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import time
 import numpy as np
 from raspis.engine import load_variant
 from raspis.engine.batch import play_batch
-from raspis.strategies import compiled
 from raspis.strategies.batch import load_batch_strategy
+from raspis.strategies.policies import compiled
 
 
 def main(argv: list[str] | None = None) -> int:

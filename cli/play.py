@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 from raspis.engine import Variant, load_variant
+from raspis.strategies import catalogue
 from raspis.strategies.spec import spec_parts
 
 from .common import SEED, friendly_errors, split_specs
@@ -29,12 +30,12 @@ FAULT_EXIT = 1
 
 
 #: built-in strategies whose play compiles more than the rules core (the compiled players)
-COMPILED_PLAYERS = ("strong", "fastheuristic", "lowest", "fastrandom", "mc", "pimc", "ev", "ismcts")
+COMPILED_PLAYERS = catalogue.COMPILING
 #: built-in strategies light enough to play on the core run by Python (``engine.warmth``): a game
 #: of them takes a second or two uncompiled, where compiling the core takes about ten (the search
 #: strategies play thousands of compiled playouts a move, and a strategy of the user's own may
 #: compile code of its own, which the interpreted mode would run as Python too)
-LIGHT_PLAYERS = ("random", "fastrandom", "lowest", "fastheuristic", "heuristic", "strong")
+LIGHT_PLAYERS = catalogue.LIGHT
 
 
 def _heads(specs: list[str]) -> list[tuple[bool, str]]:
@@ -140,7 +141,18 @@ def with_pid_gone(pid: int) -> None:
         pass
 
 
-@click.command("play")
+PLAY_HELP = f"""Play one game (or a match) and print its score sheet ("расписка").
+
+    Exits 1 when a strategy failed (raised, returned an illegal action, or ended its process).
+
+    On a machine where the rules core is not compiled yet, a game of built-in players that need
+    no search ({", ".join(LIGHT_PLAYERS)}) plays at once on the
+    core run as Python: the same game, nothing compiled. Other players compile it first (once
+    per machine and raspis version, said on stderr).
+    """
+
+
+@click.command("play", help=PLAY_HELP)
 @click.option("--variant", "-v", "variant_spec", default="classic", show_default=True,
               help="preset name or variant .toml file")
 @click.option("--players", "-p", type=int, default=4, show_default=True, help="number of players")
@@ -157,15 +169,8 @@ def with_pid_gone(pid: int) -> None:
 @friendly_errors
 def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str, trace: bool,
                  as_match: bool, isolate: bool) -> None:
-    """Play one game (or a match) and print its score sheet ("расписка").
-
-    Exits 1 when a strategy failed (raised, returned an illegal action, or ended its process).
-
-    On a machine where the rules core is not compiled yet, a game of built-in players that need
-    no search (random, fastrandom, lowest, fastheuristic, heuristic, strong) plays at once on the
-    core run as Python: the same game, nothing compiled. Other players compile it first (once
-    per machine and raspis version, said on stderr).
-    """
+    """Play one game (or a match) and print its score sheet (``PLAY_HELP``, built from the
+    catalogue's light players)."""
     variant = load_variant(variant_spec)
     variant.for_player_count(players)
     specs = split_specs(strategy_specs)
@@ -194,7 +199,7 @@ def play_command(variant_spec: str, players: int, seed: int, strategy_specs: str
             click.echo(f"error: strategy {spec!r} cannot be created: its __init__ {problem[0]}: "
                        f"{problem[1]}", err=True)
             raise SystemExit(FAULT_EXIT)
-    from raspis.strategies.strong_fit import say_fit_notices
+    from raspis.strategies.policies.fitted import say_fit_notices
 
     say_fit_notices([variant_spec], players, specs)  # strong without its own bid table: said
     names = [f"{seat}:{spec}" for seat, spec in enumerate(specs)]

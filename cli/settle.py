@@ -6,11 +6,14 @@ import json
 import math
 
 import click
+from raspis.strategies import catalogue
 
 from .common import SEED, friendly_errors, level_option, split_specs
 from .terminal import terminal_width, wrap
 
-DEFAULT_LINEUP = "strong,strong,fastheuristic,lowest"
+#: the study's lineup: two of the strongest batch players, the fast rules of thumb, the weakest
+DEFAULT_LINEUP = ",".join(entry.name for entry in (catalogue.STRONG, catalogue.STRONG,
+                                                    catalogue.FAST_HEURISTIC, catalogue.LOWEST))
 
 
 @click.command("settle")

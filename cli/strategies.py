@@ -59,22 +59,22 @@ def fit_command(variant_spec: str, players: int, games: int, card_games: int, se
                 quiet: bool) -> None:
     """Fit strong's bid table for a variant by self-play, into the user's fit folder.
 
-    strong bids with a table of what its bids came to in self-play. Presets ship theirs; a
-    variant with other rules bids with the nearest preset's table (and says so on stderr) until
-    it has its own: this command fits it, and saves it in $RASPIS_FIT_DIR (default
+    strong bids with a table of what its bids came to in self-play. Presets ship theirs; a variant
+    with other rules bids with the nearest preset's table (and says so on stderr) until it has its
+    own: this command fits it, and saves it in $RASPIS_FIT_DIR (default
     ~/.local/share/raspis/strong), named by a hash of the variant's rules and the player count,
-    where strong finds it from then on. Then it fits strong's card model for the variant: mc
-    labels the card play of --card-games self-play games (strategies.distil), and strong plays
-    its cards with the model fitted to mc's choices.
+    where strong finds it from then on. Then it fits strong's card model for the variant: mc labels
+    the card play of --card-games self-play games (strategies.fitting.distil), and strong plays its
+    cards with the model fitted to mc's choices.
 
     \b
     raspis strategies fit --variant my-rules.toml --players 4 --games 4000
     """
     from raspis.engine import load_variant
-    from raspis.strategies import compiled
-    from raspis.strategies.distil import fit_cards, label_cards
-    from raspis.strategies.strong import fit_bids
-    from raspis.strategies.strong_fit import find_fit, save_user_fit
+    from raspis.strategies.fitting.bids import fit_bids
+    from raspis.strategies.fitting.distil import fit_cards, label_cards
+    from raspis.strategies.policies import compiled
+    from raspis.strategies.policies.fitted import find_fit, save_user_fit
 
     variant = load_variant(variant_spec).for_player_count(players)
     counts = _with_bar(quiet, "fitting",

@@ -178,24 +178,10 @@ def _scalar_note(config: TournamentConfig) -> str | None:
     """Why an ``auto`` run plays on the scalar engine although some seat has a batch version:
     which lineup seats have none, or why the variant keeps the batch strategies out; None when
     it plays on the batch engine, or when no seat has a batch version."""
-    from raspis.strategies.batch import has_batch_implementation
-
-    if config.resolved_engine() != "scalar":
+    choice = config.engine_choice()
+    if choice.engine != "scalar" or len(choice.missing) == len(config.strategies):
         return None
-    specs = config.strategies
-    missing = [slot for slot, spec in enumerate(specs) if not has_batch_implementation(spec)]
-    if len(missing) == len(specs):
-        return None
-    if missing:
-        named: dict[str, list[str]] = {}
-        for slot in missing:
-            named.setdefault(specs[slot], []).append(str(slot))
-        seats = "; ".join(f"lineup seat{'s' if len(slots) > 1 else ''} {', '.join(slots)} "
-                          f"({spec})" for spec, slots in named.items())
-        why = f"no batch version of {seats}"
-    else:
-        why = config.numpy_refusal() or "a seat's batch strategy refused the variant"
-    return f"scalar engine for every seat: {why}"
+    return f"scalar engine for every seat: {choice.reason}"
 
 
 def _print_table(table) -> None:  # noqa: ANN001

@@ -1,9 +1,10 @@
 """Determinizations: whole deals consistent with one seat's observation, for search strategies.
 
-A seat sees its own hand, the cards played in the tricks it may look back at, the trump card and
-the bids; the other hands are hidden. Search strategies (``strategies.pimc``,
-``strategies.ismcts`` and the bidding of ``strategies.ev``) guess them through the public API
-``resample(observation, rng)`` or, drawing many guesses of one position, a ``Determinizer``.
+A seat sees its own hand, the cards played in the tricks it may look back at, the trump card and the
+bids; the other hands are hidden. Search strategies (``strategies.players.pimc``,
+``strategies.players.ismcts`` and the bidding of ``strategies.players.ev``) guess them through the
+public API ``resample(observation, rng)`` or, drawing many guesses of one position, a
+``Determinizer``.
 
 The guess is honest: the hidden cards are dealt from every card the seat has not seen (the other
 hands, the stock and the tricks it may not look back at alike), never only from the cards really
@@ -149,10 +150,10 @@ class HandSampler:
 
     Build it once per decision (it works out the unseen cards, the seats' card counts and the
     inferred voids) and call ``sample`` for each determinization; the deal itself is the core's
-    (``engine.core.deal.sample_hands``), which ``strategies.mc`` also calls for many guesses at
-    once from these same fields (``known``, ``missing``, ``forbidden``, ``pool``, ``rest``). A
-    seat's own hand is kept as it is, except where it is hidden (dark bidding, lobovaya), when it
-    is dealt like the others.
+    (``engine.core.deal.sample_hands``), which ``strategies.players.mc`` also calls for many guesses
+    at once from these same fields (``known``, ``missing``, ``forbidden``, ``pool``, ``rest``). A
+    seat's own hand is kept as it is, except where it is hidden (dark bidding, lobovaya), when it is
+    dealt like the others.
     """
 
     def __init__(self, observation: Observation) -> None:

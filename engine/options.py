@@ -583,19 +583,18 @@ class ScoringOptions(Section):
         "none",
         description="what a premium does to the other players: nothing (002; pagat's set bonus); "
         "every other player's best deal of the span cancelled, or only the next player's (the "
-        "Georgian score apps, jok.ge; issue 12); a cancelled deal counts nothing",
+        "Georgian score apps, jok.ge); a cancelled deal counts nothing",
     )
     premium_last_deal: Literal["counts", "excluded"] = Field(
         "counts",
         description="the span's last deal counts for the premium (002), or is left out of it: its "
-        "bid need not be made and its score is never the best deal (a Georgian house rule, issue "
-        "12)",
+        "bid need not be made and its score is never the best deal (a Georgian house rule)",
     )
     premium_several: Literal["each", "each_cancelled", "none"] = Field(
         "each",
         description="several players earning the premium in one span: each scores it and no "
         "premium cancels an earner's deal; each scores it and the cancellations fall on earners "
-        "too; or nobody scores it (issue 12)",
+        "too; or nobody scores it (Georgian house rules)",
     )
 
     @model_validator(mode="after")

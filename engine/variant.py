@@ -343,7 +343,7 @@ class Variant(BaseModel):
         without the options added after the first release while they hold their default
         (``HASH_NEUTRAL_DEFAULTS``; in every deal kind for ``kinds``): two variants that differ
         only by a new option left at its default give the same data. What ``content_hash`` and
-        the fitted tables' rules key (``strategies.strong_fit.rules_key``) are made of."""
+        the fitted tables' rules key (``strategies.policies.fitted.rules_key``) are made of."""
         data = self.model_dump(mode="json", exclude=set(exclude))
         for (section, key), default in HASH_NEUTRAL_DEFAULTS.items():
             found = data.get(section, {})

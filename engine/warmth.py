@@ -27,10 +27,7 @@ _ENGINE = Path(__file__).resolve().parent
 #: The files whose code is compiled with ``cache=True``.
 COMPILED_SOURCES = (*sorted((_ENGINE / "core").glob("*.py")), _ENGINE / "batch" / "kernels.py",
                     _ENGINE / "batch" / "compiled.py",
-                    _ENGINE.parent / "strategies" / "compiled.py",
-                    _ENGINE.parent / "strategies" / "strong_policy.py",
-                    _ENGINE.parent / "strategies" / "playout.py",
-                    _ENGINE.parent / "strategies" / "keep.py",
+                    *sorted((_ENGINE.parent / "strategies" / "policies").glob("*.py")),
                     _ENGINE.parent / "tournament" / "frames.py")
 
 

@@ -45,18 +45,15 @@ from raspis.engine.batch.observation import BatchObservation
 from raspis.engine.core.codes import CALL_CODES, OPTION_CALL, OPTION_SUIT
 
 from .base import Parameter, spec_string
+from .catalogue import CATALOGUE
 from .registry import StrategySpecError, parse_parameters, resolve_class, split_alias
 from .spec import raw_parameters
 
-#: Batch strategies by spec name: name -> "module:Class". Each has a scalar twin (``scalar_twin``)
-#: that plays the very same games in ``engine.Game``, except where noted.
-BATCH_BUILTINS: dict[str, str] = {
-    "random": "raspis.strategies.batch_basic:BatchRandom",
-    "fastrandom": "raspis.strategies.batch_basic:BatchRandom",
-    "lowest": "raspis.strategies.batch_basic:BatchLowest",
-    "fastheuristic": "raspis.strategies.batch_basic:BatchFastHeuristic",
-    "strong": "raspis.strategies.strong:BatchStrong",
-}
+#: Batch strategies by spec name: name -> "module:Class" (read from ``catalogue``). Each has a
+#: scalar twin (``scalar_twin``) that plays the very same games in ``engine.Game``, except where
+#: noted.
+BATCH_BUILTINS: dict[str, str] = {entry.name: entry.batch for entry in CATALOGUE
+                                  if entry.batch is not None}
 
 
 class BatchStrategy:

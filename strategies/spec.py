@@ -13,24 +13,13 @@ from typing import Any
 
 from raspis.engine.errors import RaspisError
 
+from .catalogue import CATALOGUE
+
 ENTRY_POINT_GROUP = "raspis.strategies"
 
-#: Built-in strategies: name -> "module:Class", imported when first used.
-BUILTINS: dict[str, str] = {
-    "random": "raspis.strategies.base:RandomStrategy",
-    "heuristic": "raspis.strategies.heuristic:HeuristicStrategy",
-    "ev": "raspis.strategies.ev:ExpectedValueStrategy",
-    "pimc": "raspis.strategies.pimc:PimcStrategy",
-    "mc": "raspis.strategies.mc:MonteCarloStrategy",
-    "ismcts": "raspis.strategies.ismcts:IsmctsStrategy",
-    # Scalar twins of the batch engine's strategies (``strategies/batch.py``): the same games in
-    # either engine.
-    "fastheuristic": "raspis.strategies.fast:FastHeuristicStrategy",
-    "fastrandom": "raspis.strategies.fast:HashRandomStrategy",
-    "lowest": "raspis.strategies.fast:LowestStrategy",
-    # the heuristic compiled on the rules core: batch speed, scalar twin
-    "strong": "raspis.strategies.strong:StrongStrategy",
-}
+#: Built-in strategies: name -> "module:Class" of the scalar strategy, imported when first used
+#: (read from ``catalogue``, where each built-in has its record)
+BUILTINS: dict[str, str] = {entry.name: entry.player for entry in CATALOGUE}
 
 
 class StrategySpecError(RaspisError):

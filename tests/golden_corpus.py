@@ -42,7 +42,7 @@ CORPUS = Path(__file__).parent / "golden" / "corpus.jsonl.gz"
 #: Deterministic strategies (given the game seed): every decision is a function of the observation
 #: and the strategy's seeded generator.
 #: ``heuristic:premium=false``: the heuristic as the games were recorded, before it played for the
-#: premium by default (issue 12); the stored lineups name it so.
+#: premium by default; the stored lineups name it so.
 STRATEGIES = ("lowest", "fastrandom", "random", "fastheuristic", "heuristic:premium=false")
 
 #: Option values an option mix draws from (section, key) -> choices.

@@ -1,6 +1,6 @@
 """``engine.core.fields``: each compiled accessor reads (or writes) the slot of the state or the
 plan that its field names in ``engine.core.machine``'s declarations, on a real game's state; and
-no module outside ``engine/core/`` names an offset of those declarations (issue 26: only the core
+no module outside ``engine/core/`` names an offset of those declarations (only the core
 touches offsets)."""
 
 from __future__ import annotations

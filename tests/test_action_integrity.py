@@ -1,4 +1,4 @@
-"""The legal actions a strategy is shown cannot be rewritten (issue 25).
+"""The legal actions a strategy is shown cannot be rewritten.
 
 The engine shares one action record between positions, seats and games (``Game.legal_action_tuple``
 caches them), so a record must be immutable in C: ``object.__setattr__`` on a field raises, and a

@@ -1,4 +1,4 @@
-"""Bad variant input (issue 11): every case is a clear ``VariantError`` naming the file, the key,
+"""Bad variant input: every case is a clear ``VariantError`` naming the file, the key,
 the bad value and what is allowed; on the command line (``variants validate``, ``variants show``,
 ``play --variant``) it is exit status 2 and one message, never a traceback, never a hang.
 

@@ -38,15 +38,15 @@ from raspis.engine.events import CardPlayed, DealStarted, TrickWon, TrumpChosen
 from raspis.engine.variant import Variant
 from raspis.strategies import Strategy, load_strategy, play_game, registry
 from raspis.strategies.batch import ScalarAdapter
-from raspis.strategies.batch_basic import BatchFastHeuristic, BatchLowest, BatchRandom
-from raspis.strategies.fast import FastHeuristicStrategy, HashRandomStrategy, LowestStrategy
+from raspis.strategies.players.batch_basic import BatchFastHeuristic, BatchLowest, BatchRandom
+from raspis.strategies.players.fast import FastHeuristicStrategy, HashRandomStrategy, LowestStrategy
 from raspis.tournament.runner import TournamentConfig, plan_shards, validate_config
 from raspis.tournament.shard import run_shard
 
 #: the scalar twins' classes, for the registry of a tournament run in the tests
-SCALAR_TWINS = {"lowest": "raspis.strategies.fast:LowestStrategy",
-                "fastrandom": "raspis.strategies.fast:HashRandomStrategy",
-                "fastheuristic": "raspis.strategies.fast:FastHeuristicStrategy"}
+SCALAR_TWINS = {"lowest": "raspis.strategies.players.fast:LowestStrategy",
+                "fastrandom": "raspis.strategies.players.fast:HashRandomStrategy",
+                "fastheuristic": "raspis.strategies.players.fast:FastHeuristicStrategy"}
 TWINS: dict[str, tuple[type[Strategy], type]] = {
     "lowest": (LowestStrategy, BatchLowest),
     "fastrandom": (HashRandomStrategy, BatchRandom),

@@ -1,6 +1,6 @@
-"""The compiled batch (``engine.batch.compiled``, ``strategies.compiled``) against the lockstep
-loop (``engine.batch.game``) with the numpy batch strategies: both drive the rules core's state
-machine, but the whole-game loop decides every seat in numba and records each game as it ends,
+"""The compiled batch (``engine.batch.compiled``, ``strategies.policies.compiled``) against the
+lockstep loop (``engine.batch.game``) with the numpy batch strategies: both drive the rules core's
+state machine, but the whole-game loop decides every seat in numba and records each game as it ends,
 while the lockstep loop (``compiled=False``) asks ``lowest`` and ``random`` through their numpy
 methods and ``BatchObservation`` (``fastheuristic`` is a compiled policy only, decided inside the
 lockstep's compiled stepper) and records the games from the final states. They must give the same
@@ -111,7 +111,7 @@ def test_a_numpy_seat_beside_compiled_seats_plays_the_compiled_games() -> None:
     so asked through its numpy methods) beside compiled seats, which are decided inside numba
     between its decisions: the games are those of the whole-game compiled loop with the compiled
     ``lowest`` in that seat."""
-    from raspis.strategies.batch_basic import BatchLowest
+    from raspis.strategies.players.batch_basic import BatchLowest
 
     class NumpyLowest(BatchLowest):
         pass
@@ -135,7 +135,7 @@ def test_a_numpy_seat_beside_compiled_seats_plays_the_compiled_games() -> None:
 def test_rank_pick_is_the_lowest_or_highest_rank_then_suit(mask: int, highest: bool) -> None:
     """``_rank_pick`` (bit instructions, no loop) picks what its docstring defines: the card of
     lowest rank, lowest suit among equals, or of highest rank, highest suit among equals."""
-    from raspis.strategies.compiled import _rank_pick
+    from raspis.strategies.policies.compiled import _rank_pick
     cards = [card for card in range(52) if mask >> card & 1]
     if not cards:
         assert _rank_pick(mask, highest) == -1
@@ -152,7 +152,7 @@ def test_nearest_bid_is_the_legal_bid_nearest_the_estimate(legal: int, estimate:
     """``_nearest_bid`` agrees with the loop it replaced: the legal bid ``b`` with the least
     ``|1000 b - estimate|``, the lowest of equals (estimates halfway between two bids drawn
     often); -1 with no legal bid."""
-    from raspis.strategies.compiled import _nearest_bid
+    from raspis.strategies.policies.compiled import _nearest_bid
     bids = [bid for bid in range(21) if legal >> bid & 1]
     expected = min(bids, key=lambda bid: (abs(1000 * bid - estimate), bid)) if bids else -1
     assert _nearest_bid(legal, estimate) == expected

@@ -1,5 +1,5 @@
-"""``strong``'s card model (``strong_policy.card_features``, ``model_card``) and its fitting
-(``strategies.distil``): the model is consulted where the table holds one and plays what its
+"""``strong``'s card model (``policies.model.card_features``, ``model_card``) and its fitting
+(``strategies.fitting.distil``): the model is consulted where the table holds one and plays what its
 weights say; weights on the rules' card alone play the rules; the fit recovers the weights that
 made the choices; the shipped files keep their bid outcomes; the labels are what ``mc`` chose."""
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from raspis.engine import Game, load_variant
+from raspis.engine.cards import JOKER
 from raspis.engine.variant import preset_names
-from raspis.strategies import compiled
-from raspis.strategies.distil import (
+from raspis.strategies.fitting.distil import (
     LABEL_SPEC,
     CardSamples,
     agreement,
@@ -18,20 +18,18 @@ from raspis.strategies.distil import (
     label_cards,
     save_cards,
 )
-from raspis.strategies.strong_fit import find_fit, rules_hash
-from raspis.strategies.strong_policy import (
-    BASE_FEATURE,
+from raspis.strategies.players.twin import action_of
+from raspis.strategies.policies import compiled
+from raspis.strategies.policies.fitted import find_fit, fit_path, rules_hash
+from raspis.strategies.policies.model import BASE_FEATURE, card_position
+from raspis.strategies.policies.section import (
     CARD_FEATURES,
     CARD_MODELS,
-    JOKER,
     WEIGHT_UNIT,
     X_CARDS,
-    card_position,
-    decide_strong,
-    fit_path,
     strong_section,
 )
-from raspis.strategies.twin import action_of
+from raspis.strategies.policies.strong import decide_strong
 
 #: the rank feature of a follow and of a lead (``card_features``' docstrings)
 RANK = 10
@@ -133,7 +131,7 @@ def test_the_fit_recovers_the_weights_that_made_the_choices() -> None:
 
 
 def test_saving_a_model_keeps_the_bid_outcomes_and_the_same_bytes(tmp_path, monkeypatch) -> None:  # noqa: ANN001
-    import raspis.strategies.distil as distil
+    import raspis.strategies.fitting.distil as distil
 
     source = fit_path("oh-hell", 4)
     copy = tmp_path / source.name

@@ -1,4 +1,4 @@
-"""Two rules of issue 12, from the seeds' own words.
+"""Two rules of the seeds, from their own words.
 
 1. Joker-52's draw after each trick (002, second variant, «Черных Н.С.», read literally):
    «После раздачи карт игрокам, верхняя карта с колоды снимается и кладется в открытом виде по
@@ -31,7 +31,7 @@ from raspis.engine.core.plan import rule_plan
 from raspis.engine.determinize import HandSampler, remaining_counts
 from raspis.engine.events import TrickKept, TrickWon
 from raspis.engine.variant import variant_from_dict
-from raspis.strategies.keep import keep_from_observation, keep_trick
+from raspis.strategies.policies.keep import keep_from_observation, keep_trick
 
 
 def drawing(extends: str = "joker-52", **more: object) -> object:

@@ -256,7 +256,7 @@ def test_the_policies_compiled_beside_a_warm_up_have_the_loops_types(monkeypatch
     from numba import typeof
     from raspis.engine import load_variant
     from raspis.engine.core.plan import rule_plan
-    from raspis.strategies import compiled
+    from raspis.strategies.policies import compiled
 
     jobs: list[Any] = []
     monkeypatch.setattr(compiling, "compile_beside",

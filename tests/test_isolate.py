@@ -99,7 +99,7 @@ def test_isolate_keeps_aliases_and_refuses_the_batch_engine(tmp_path: Path) -> N
     assert played.returncode == 0, played.stderr
 
 
-# -- isolation that isolates (issue 25) ---------------------------------------------------------
+# -- isolation that isolates --------------------------------------------------------------------
 
 ISOLATION_BOTS = f"{ROOT}/tests/isolation_bots.py"
 MARKER = "RASPIS_TEST_MARKER"  # as in isolation_bots.py, which this process never imports

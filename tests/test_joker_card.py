@@ -1,4 +1,4 @@
-"""The Joker declared as any card (``joker.as_card``, issue 12), from the seeds' own words.
+"""The Joker declared as any card (``joker.as_card``), from the seeds' own words.
 
 000, fifth article (line 307): «Также джокер может быть выдан за любую карту: любого ранга и
 масти. Например, за козырного туза или двойку треф.» 000, third article (line 140): «Счастливый

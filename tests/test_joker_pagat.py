@@ -1,5 +1,5 @@
-"""Georgian Joker as the world plays it (issue 12): the ``joker-pagat`` preset, from pagat.com's
-Joker page (www.pagat.com/exact/joker.html) and the online jok.ge rules as issue 12 sums them up,
+"""Georgian Joker as the world plays it: the ``joker-pagat`` preset, from pagat.com's
+Joker page (www.pagat.com/exact/joker.html) and the online jok.ge rules and Georgian score apps,
 and the premium's readings (``engine.scoring.span_premiums``). Each test quotes its source."""
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def test_the_deck_is_36_cards_with_the_black_sixes_as_jokers(pagat) -> None:  # 
 
 
 def test_naming_trump_in_the_nines_may_name_no_trump(pagat) -> None:  # noqa: ANN001
-    """Issue 12: «naming no trump allowed in the nines» (the seed's preset forbids it)."""
+    """Rule: «naming no trump allowed in the nines» (the seed's preset forbids it)."""
     assert pagat.trump.naming_allows_no_trump
     assert not load_variant("joker").trump.naming_allows_no_trump
     game = Game(pagat, 4, seed=3)
@@ -67,14 +67,14 @@ def test_naming_trump_in_the_nines_may_name_no_trump(pagat) -> None:  # noqa: AN
     (1, 0, 4, -200), (6, 0, 9, -200),                                 # khishti
 ])
 def test_the_score_table(pagat, bid: int, taken: int, hand: int, points: int) -> None:  # noqa: ANN001
-    """Issue 12: «50k + 50 for a made bid, pass 50, all tricks 100 a trick, otherwise 10 a trick
+    """Rule: «50k + 50 for a made bid, pass 50, all tricks 100 a trick, otherwise 10 a trick
     taken, khishti (bid at least one, take none) -200»; pagat (in a rules summary that cites it):
     «Bid all tricks and won all: 100 points per trick», on any hand."""
     assert deal_points(bid, taken, hand, pagat.kinds["normal"], pagat.scoring) == points
 
 
 def test_khishti_minus_500_is_one_line_of_a_variant_file(tmp_path) -> None:  # noqa: ANN001
-    """Issue 12: «khishti ... -200, with -500 as the documented alternative»."""
+    """Rule: «khishti ... -200, with -500 as the documented alternative»."""
     path = tmp_path / "khishti-500.toml"
     path.write_text('extends = "joker-pagat"\nscoring.under_nothing_taken = -500\n',
                     encoding="utf-8")
@@ -93,7 +93,7 @@ def _one_trick(variant, hands: list[str], trump: int, plays: list[Play]) -> tupl
 
 
 def test_wants_a_trump_beats_the_joker_unless_the_named_suit_is_trump(pagat) -> None:  # noqa: ANN001
-    """Issue 12 (pagat's «wants»): «everyone plays their highest of the named suit, void players
+    """Pagat's «wants»: «everyone plays their highest of the named suit, void players
     trump; a trump beats the Joker unless the named suit is trump»."""
     joker = parse_card("JK")
     wants_spades = Play(joker, "highest", SPADES)
@@ -117,7 +117,7 @@ def test_wants_a_trump_beats_the_joker_unless_the_named_suit_is_trump(pagat) -> 
 
 
 def test_takes_the_joker_is_the_lowest_of_the_named_suit(pagat) -> None:  # noqa: ANN001
-    """Issue 12 (pagat's «takes»): «the Joker is the lowest of the named suit, followed freely;
+    """Pagat's «takes»: «the Joker is the lowest of the named suit, followed freely;
     the highest card of it or a trump wins; the Joker wins only if nobody follows or trumps»."""
     joker = parse_card("JK")
     takes_spades = Play(joker, "low", SPADES)
@@ -132,7 +132,7 @@ def test_takes_the_joker_is_the_lowest_of_the_named_suit(pagat) -> None:  # noqa
 
 
 def test_the_two_joker_leads_are_wants_and_takes(pagat) -> None:  # noqa: ANN001
-    """Issue 12: «the two Joker leads as they are called there: "wants" (high ...) and "takes"
+    """Rule: «the two Joker leads as they are called there: "wants" (high ...) and "takes"
     (low ...)»: a Joker lead names a suit and is one of the two."""
     game = Game.single_deal(pagat, [parse_cards(h) for h in ["JK 7s", "8s 9s", "Ts Js",
                                                              "Qs Ks"]],
@@ -143,7 +143,7 @@ def test_the_two_joker_leads_are_wants_and_takes(pagat) -> None:  # noqa: ANN001
 
 
 def test_a_later_high_joker_beats_an_earlier_one_and_no_trump_beats_it(pagat) -> None:  # noqa: ANN001
-    """Issue 12: «a later high Joker beats an earlier one, and no trump beats a second Joker
+    """Rule: «a later high Joker beats an earlier one, and no trump beats a second Joker
     played high»."""
     first, second = parse_card("JK1"), parse_card("JK2")
     taken = _one_trick(pagat, ["JK1", "7h", "JK2", "8d"], HEARTS,
@@ -156,7 +156,7 @@ def test_a_later_high_joker_beats_an_earlier_one_and_no_trump_beats_it(pagat) ->
 
 
 def test_the_premium_is_judged_per_set(pagat) -> None:  # noqa: ANN001
-    """Issue 12: «the premium judged per set: a player who makes every bid of a set scores their
+    """Rule: «the premium judged per set: a player who makes every bid of a set scores their
     best deal of that set once more»; the seed's preset judges the game (002: «во всех
     раздачах»)."""
     assert pagat.scoring.premium == "best_deal" and pagat.scoring.premium_scope == "block"
@@ -176,8 +176,8 @@ def test_the_engine_pays_the_premium_as_span_premiums_reads_it(reading: dict[str
     """Whole games played by the heuristic under each reading of the premium: at the end of each
     set every seat's premium (with the cancelled best deals taken off) is what ``span_premiums``
     reads from the set's bids, tricks and points, and nothing in between."""
-    from raspis.strategies.heuristic import policy_action
-    from raspis.strategies.tactics import rules_for
+    from raspis.strategies.players.heuristic import policy_action
+    from raspis.strategies.players.tactics import rules_for
 
     pagat = variant_from_dict({"extends": "joker-pagat", "scoring": reading})
     rules = rules_for(pagat)
@@ -223,7 +223,7 @@ def test_best_deal_once_more_and_nothing_to_the_others() -> None:
 
 
 def test_every_other_players_best_deal_cancelled() -> None:
-    """Issue 12: «options for what happens to the others (nothing; every other player's best
+    """Rule: «options for what happens to the others (nothing; every other player's best
     deal of the set cancelled; only the next player's)»."""
     assert span_premiums(MADE, POINTS, table(premium_others="best_cancelled")) == [150, -200,
                                                                                    -100]
@@ -234,14 +234,14 @@ def test_every_other_players_best_deal_cancelled() -> None:
 
 
 def test_the_sets_last_deal_not_counting() -> None:
-    """Issue 12: «for the set's last deal not counting»: seat 2 missed only the first deal, seat
+    """Rule: «for the set's last deal not counting»: seat 2 missed only the first deal, seat
     1 only the last; without the last deal seat 1 made every bid, and its best is of the first
     two deals."""
     assert span_premiums(MADE, POINTS, table(premium_last_deal="excluded")) == [150, 200, 0]
 
 
 def test_several_players_earning_it_in_the_same_set() -> None:
-    """Issue 12: «and for several players earning it in the same set»."""
+    """Rule: «and for several players earning it in the same set»."""
     both = [[True, True, False], [True, True, True]]
     points = [[100, 200, 10], [150, 50, 100]]
     assert span_premiums(both, points, table(premium_others="best_cancelled")) == [150, 200, -100]

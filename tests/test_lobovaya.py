@@ -36,8 +36,8 @@ from raspis.engine.determinize import Determinizer, HandSampler, resample
 from raspis.engine.events import CardsShown
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies.batch import ScalarAdapter, load_batch_strategy
-from raspis.strategies.heuristic import bid_distribution
-from raspis.strategies.tactics import rules_for
+from raspis.strategies.players.heuristic import bid_distribution
+from raspis.strategies.players.tactics import rules_for
 
 SHORT = variant_from_dict({"name": "lobovaya-short", "extends": "classic-lobovaya",
                            "schedule": {"deals": ["2", "max lobovaya", "3 lobovaya", "1"]}})

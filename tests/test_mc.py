@@ -1,6 +1,6 @@
-"""``mc`` and its compiled playouts (``strategies.playout``): a playout scores what the reference
-engine scores when ``strong`` plays the same deal, the caller's state is never written, the
-compiled guesses are honest (the seat's known cards, the hand sizes, the shown voids), and the
+"""``mc`` and its compiled playouts (``strategies.policies.playout``): a playout scores what the
+reference engine scores when ``strong`` plays the same deal, the caller's state is never written,
+the compiled guesses are honest (the seat's known cards, the hand sizes, the shown voids), and the
 strategy plays legal, repeatable games."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from raspis.engine import Game, Phase, load_variant, preset_names
 from raspis.engine.cards import popcount
 from raspis.engine.determinize import Determinizer
 from raspis.strategies import load_strategy, play_game
-from raspis.strategies import playout as po
-from raspis.strategies.mc import MonteCarloStrategy, PlayEvidence, Position, action_code
-from raspis.strategies.strong import StrongStrategy, policy_table
+from raspis.strategies.players.mc import MonteCarloStrategy, PlayEvidence, Position, action_code
+from raspis.strategies.players.strong import StrongStrategy, policy_table
+from raspis.strategies.policies import playout as po
 
 
 def _decisions(variant_name: str, seed: int, count: int) -> list[Game]:
@@ -259,8 +259,8 @@ def test_a_noisy_policy_plays_its_random_cards_legally_and_keeps_its_bids() -> N
     ``random`` policy's draw (legal) and every bid the policy's own; in between, some of each,
     the same key and count drawing the same card; ``bid_noise`` 1: every bid ``random``'s and
     every card the policy's."""
-    from raspis.strategies import compiled
-    from raspis.strategies.twin import action_of
+    from raspis.strategies.players.twin import action_of
+    from raspis.strategies.policies import compiled
 
     assert compiled.noisy(po.STRONG, 0.0) == po.STRONG
     with pytest.raises(ValueError):
@@ -306,7 +306,7 @@ def test_noisy_playouts_repeat_with_their_key_and_keep_the_deciding_seat_steady(
     """A noisy playout is a function of its key: the same key gives the same values, other keys
     other games; at chance 0 the key changes nothing; with ``steady`` off the deciding seat's own
     later cards are noisy too, which changes some playouts."""
-    from raspis.strategies import compiled
+    from raspis.strategies.policies import compiled
 
     loud = compiled.noisy(po.STRONG, 1.0)
     changed = unsteady = checked = 0

@@ -1,4 +1,4 @@
-"""What a strategy is shown of the tricks cannot be rewritten (issue 25).
+"""What a strategy is shown of the tricks cannot be rewritten.
 
 The game reads each finished trick of a deal once and shows that one ``Trick`` (and its
 ``TrickCard`` entries) to every seat that may look back at it for the rest of the deal

@@ -1,4 +1,4 @@
-"""Rules and mixers written once (issue 26, "players written twice"): the faces that call the core's
+"""Rules and mixers written once: the faces that call the core's
 one copy agree with the rule texts and the published references, not only with each other.
 
 - SplitMix64 (Steele, Lea, Flood 2014; Vigna's reference ``splitmix64.c``): the generator seeded
@@ -23,9 +23,9 @@ from raspis.engine import rng as chance
 from raspis.engine.batch import rng as batch_chance
 from raspis.engine.cards import parse_cards
 from raspis.engine.core import deal as core_deal
-from raspis.strategies.heuristic import expected_first_leader
-from raspis.strategies.search import BidEvidence
-from raspis.strategies.tactics import rules_for
+from raspis.strategies.players.heuristic import expected_first_leader
+from raspis.strategies.players.search import BidEvidence
+from raspis.strategies.players.tactics import rules_for
 
 #: the first outputs of SplitMix64 seeded with 0 (Vigna's reference implementation)
 REFERENCE = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F)
@@ -72,8 +72,8 @@ def _dealer_weight(hook: dict[str, object]) -> float:
 ])
 def test_bid_evidence_asks_the_core_whether_the_hook_binds(hook: dict[str, object],
                                                             bound: bool) -> None:
-    # before issue 26 the evidence read only "off" or not, and halved the dealer under
-    # from_deal and specials_only in deals where the hook does not bind
+    # the hook binds only where the core says so: not under from_deal or specials_only in the
+    # deals it leaves out, where the dealer is not halved
     assert _dealer_weight(hook) == (0.5 if bound else 1.0)
 
 

@@ -28,6 +28,11 @@ def test_wheel_holds_every_package_and_preset(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for package in ("engine", "strategies", "cli", "tournament", "analysis", "data"):
         assert f"raspis/{package}/__init__.py" in names, package
+    # every subpackage too (pyproject.toml lists each one: a folder left out would be missing)
+    for init in (ROOT / "strategies").rglob("__init__.py"):
+        assert f"raspis/{init.relative_to(ROOT).as_posix()}" in names, init
+    for init in (ROOT / "engine").rglob("__init__.py"):
+        assert f"raspis/{init.relative_to(ROOT).as_posix()}" in names, init
     presets = {path.name for path in (ROOT / "data" / "variants").glob("*.toml")}
     assert presets and {f"raspis/data/variants/{name}" for name in presets} <= names
     for folder, pattern in (("data/strong", "*.npz"), ("analysis/templates", "*")):

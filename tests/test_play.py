@@ -745,7 +745,7 @@ def test_blind_bidding_sees_the_trump_but_not_the_hand() -> None:
         assert game.observation(game.to_move).hand == game.hands[game.to_move]  # play: seen
 
 
-# -- demands of any suit and of a named rank (issue 12) -------------------------------------------
+# -- demands of any suit and of a named rank ----------------------------------------------------
 
 ANY_SUIT = load_variant("classic")  # 000's fourth article: classic offers its demands (first trick)
 

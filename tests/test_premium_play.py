@@ -1,11 +1,11 @@
-"""The premium in the built-in strategies' objective (issue 12): «The Georgian Joker premium in
+"""The premium in the built-in strategies' objective: «The Georgian Joker premium in
 every built-in strategy's objective: heuristic, ev, pimc, ismcts ... play for the premium when the
 variant has one». 002: «Если игрок взял объявленное число взяток во всех раздачах, то ему
 начисляются премиальные очки».
 
-The strategies follow the span from what a seat sees (``strategies.heuristic.PremiumTracker``);
-these tests check what they follow against the game's own results, and that the stake changes
-the bids the way the premium asks."""
+The strategies follow the span from what a seat sees
+(``strategies.players.heuristic.PremiumTracker``); these tests check what they follow against the
+game's own results, and that the stake changes the bids the way the premium asks."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ import random
 import pytest
 from raspis.engine import Game, load_variant, variant_from_dict
 from raspis.engine.core.plan import rule_plan
-from raspis.strategies.ev import ExpectedValueStrategy
-from raspis.strategies.heuristic import HeuristicStrategy, PremiumOutlook
-from raspis.strategies.ismcts import IsmctsStrategy
-from raspis.strategies.tactics import best_bid, premium_stake, rules_for, staked_table
+from raspis.strategies.players.ev import ExpectedValueStrategy
+from raspis.strategies.players.heuristic import HeuristicStrategy, PremiumOutlook
+from raspis.strategies.players.ismcts import IsmctsStrategy
+from raspis.strategies.players.tactics import best_bid, premium_stake, rules_for, staked_table
 
 
 def _truth(game: Game, number: int) -> tuple[list[bool], list[int | None]]:
@@ -119,7 +119,7 @@ def test_with_the_premium_in_reach_the_last_deal_of_a_set_is_bid_safely() -> Non
 
 
 def test_the_heuristic_ev_and_ismcts_play_for_it_by_default() -> None:
-    """Issue 12: «heuristic, ev, pimc, ismcts ... play for the premium when the variant has
+    """Every built-in: «heuristic, ev, pimc, ismcts ... play for the premium when the variant has
     one»; ``premium=false`` is the play the games of ``tests/golden`` were recorded with."""
     assert ExpectedValueStrategy().premium and IsmctsStrategy().premium
     assert HeuristicStrategy().premium

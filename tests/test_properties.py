@@ -102,7 +102,7 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
         "play": {"memory": "own"},
     },
     "options-f": {
-        # Issue 12's options of 000 and 002: bidding after the deal without looking (000 second
+        # the options of 000 and 002: bidding after the deal without looking (000 second
         # article, 002 «либо после, но не глядя»), own tricks only (000 first article), the
         # third article's undertrick table (flat -10, -10 a bid trick with nothing taken), and a
         # fixed premium per block, which the strategies play for.
@@ -115,7 +115,7 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
                     "premium": "fixed", "premium_points": 100, "premium_scope": "block"},
     },
     "options-g": {
-        # Issue 12: the demands of 000's second and fourth articles (highest card, lowest card,
+        # the demands of 000's second and fourth articles (highest card, lowest card,
         # lowest trump) and 003's named rank, with 52 cards and two Jokers; the demands on the
         # first trick only, after which "low" is left and plain "high" comes back.
         "extends": "classic",
@@ -140,7 +140,7 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
         "play": {"memory": "own"},
     },
     "options-k": {
-        # Issue 12: the Joker declared as any card (000 fifth article «Также джокер может быть
+        # the Joker declared as any card (000 fifth article «Также джокер может быть
         # выдан за любую карту: любого ранга и масти»; 002 «выдав джокера за любую карту любой
         # масти»), with 003's Odessa calls, trumps beating the demand, and the lock.
         "extends": "odessa",
@@ -168,7 +168,7 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
         "joker": {"as_card": True, "two_jokers": "first_wins"},
     },
     "options-l": {
-        # Issue 12, 002 Joker-52 read literally: «верхняя карта с колоды снимается и кладется в
+        # 002 Joker-52 read literally: «верхняя карта с колоды снимается и кладется в
         # открытом виде ... Поперек этой карты кладется колода в закрытом виде, также как и при
         # игре в Дурака» and «После чего игроки берут по одной карте из оставшейся колоды»; with
         # 000's «Походивший с джокера может забрать взятку, либо отказаться от нее».
@@ -187,7 +187,7 @@ OPTION_VARIANTS: dict[str, dict[str, Any]] = {
         "joker": {"lead_choice": True, "demand_trumped": "trump_wins"},
     },
     "options-n": {
-        # Issue 38: 000-A2 l.84's Joker demand «скинули по одному козырю» (one trump each) beside
+        # 000-A2 l.84's Joker demand «скинули по одному козырю» (one trump each) beside
         # the low call, on the first trick of a deal only (000 l.183 «первой картой кона»).
         "extends": "classic",
         "players": {"min": 3, "max": 4},
@@ -306,7 +306,7 @@ def flat_table(bid: int, taken: int, hand: int) -> int:
 
 
 def pagat_joker_table(bid: int, taken: int, hand: int) -> int:
-    """Issue 12 (pagat, jok.ge): 50k + 50, pass 50, all tricks 100 a trick on any hand, khishti
+    """Pagat and jok.ge: 50k + 50, pass 50, all tricks 100 a trick on any hand, khishti
     -200, otherwise 10 a trick taken."""
     if taken == bid:
         if bid == 0:

@@ -557,7 +557,7 @@ def test_nothing_taken_is_scored_one_way_only() -> None:
                                                              "under_nothing_per_bid": -10}})
 
 
-# -- 000 l.325: the special deals' harsher penalties (issue 38) ----------------------------------
+# -- 000 l.325: the special deals' harsher penalties -------------------------------------------
 
 #: 003 l.55's broken pass, «штрафуется по 5 очков за каждую взятку»: a table that fines an
 #: overtrick (a pass is a bid of 0, so the passer's tricks are overtricks).

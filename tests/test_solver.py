@@ -22,7 +22,7 @@ from raspis.engine.cards import parse_card, parse_cards
 from raspis.engine.core.plan import rule_plan
 from raspis.engine.game import Game, Phase
 from raspis.engine.variant import Variant, preset_names
-from raspis.strategies.solver import OpenHandSolver
+from raspis.strategies.players.solver import OpenHandSolver
 
 JOKER_PRESETS = ("classic", "joker", "joker-52", "odessa", "circular-trumps", "georgian")
 PRESETS = (*JOKER_PRESETS, "oh-hell", "odessa-short")

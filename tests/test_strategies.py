@@ -37,9 +37,9 @@ from raspis.strategies import (
     play_game,
     registry,
 )
-from raspis.strategies.ev import best_bid, points_table
-from raspis.strategies.heuristic import HeuristicStrategy, policy_action
-from raspis.strategies.tactics import rules_for, trick_distribution
+from raspis.strategies.players.ev import best_bid, points_table
+from raspis.strategies.players.heuristic import HeuristicStrategy, policy_action
+from raspis.strategies.players.tactics import rules_for, trick_distribution
 
 # Tiny budgets: these tests check legality and plumbing, not strength. pimc's node budget of 5,000
 # a solve (100,000 by default) still solves most guesses exactly and still runs past the budget
@@ -90,7 +90,7 @@ def test_builtin_plays_a_whole_game_legally(strategy: str, preset: str, players:
     assert record.game.is_over()
 
 
-#: Issue 12's options in three mixes: bidding after the deal without looking (000 second article,
+#: The seeds' options in three mixes: bidding after the deal without looking (000 second article,
 #: 002 «либо после, но не глядя»), own tricks only (000 first article «подглядывать в свои
 #: взятки», 002), 000 third article's undertrick table (flat, per bid trick with nothing taken),
 #: a fixed premium per block, Georgian Joker as pagat and jok.ge play it with memory "own", and
@@ -127,7 +127,7 @@ def test_builtin_plays_the_issue_12_options_legally(spec: str, mix: int) -> None
         assert record.game.is_over()
 
 
-#: Issue 12's two rules: 002 Joker-52's draw after each trick read literally («После чего игроки
+#: Two rules of the seeds: 002 Joker-52's draw after each trick read literally («После чего игроки
 #: берут по одной карте из оставшейся колоды»: bids above the hand) and 000's keeping or declining
 #: the trick a Joker led («Походивший с джокера может забрать взятку, либо отказаться от нее»),
 #: together and apart, with a dark deal whose minimum bid and hook can leave only bids above the
@@ -237,7 +237,8 @@ def test_load_builtin_by_name_and_with_parameters() -> None:
 
 def test_load_by_module_path() -> None:
     assert type(load_strategy("raspis.strategies.base:RandomStrategy")) is RandomStrategy
-    heuristic = load_strategy("raspis.strategies.heuristic:HeuristicStrategy:by_table=false")
+    heuristic = load_strategy(
+        "raspis.strategies.players.heuristic:HeuristicStrategy:by_table=false")
     assert heuristic.by_table is False
 
 
@@ -598,8 +599,9 @@ def test_samples_of_a_dark_bid_deal_the_hand_and_guess_the_hidden_trump(
 
 def test_bid_evidence_favours_guesses_that_explain_the_bids() -> None:
     from raspis.engine.determinize import Determinizer
-    from raspis.strategies.search import BidEvidence, guesses
-    from raspis.strategies.tactics import estimate_tricks
+    from raspis.strategies.players.search import BidEvidence, guesses
+    from raspis.strategies.players.tactics import estimate_tricks
+    from raspis.strategies.policies.chances import Holding
 
     variant = load_variant("classic")
     hands = [parse_cards("6s 7c 8d 9h 6d 7h"), parse_cards("As Ks Ac Kc Ad Ah"),
@@ -615,7 +617,8 @@ def test_bid_evidence_favours_guesses_that_explain_the_bids() -> None:
         total = 0.0
         for _ in range(300):
             guess, _ = next(stream)
-            total += estimate_tricks(rules, guess[1], 3, 6, 4, True, rules.deck & ~guess[1])
+            total += estimate_tricks(Holding(guess[1], 3, 6, 4, True, rules.deck & ~guess[1],
+                                             rules.play))
         return total / 300
 
     plain = strength(guesses(determinizer, BidEvidence(observation, rules, 0.0), random.Random(1)))

@@ -1,5 +1,5 @@
-"""``strong`` (``strategies.strong``, ``strategies.strong_policy``): the compiled policy plays
-legal games on every preset, its scalar twin plays the very same games in ``engine.Game``, the
+"""``strong`` (``strategies.players.strong``, ``strategies.policies.strong``): the compiled policy
+plays legal games on every preset, its scalar twin plays the very same games in ``engine.Game``, the
 same seeds give the same games, and a decision never depends on the hidden hands."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from raspis.engine.batch import play_batch
 from raspis.engine.core.plan import MachineTables
 from raspis.engine.core.view import StateView
 from raspis.engine.variant import preset_names
-from raspis.strategies import compiled, load_strategy, play_game
+from raspis.strategies import load_strategy, play_game
 from raspis.strategies.batch import load_batch_strategy, plays_like_scalar
-from raspis.strategies.twin import policy_code
+from raspis.strategies.players.twin import policy_code
+from raspis.strategies.policies import compiled
 
 
 @pytest.mark.parametrize("name", preset_names())
@@ -67,8 +68,8 @@ def _shuffled_others(state: np.ndarray, tables: MachineTables, seat: int,
 @pytest.mark.parametrize("policy", ["strong", "fastheuristic"])
 @pytest.mark.parametrize("name", ["classic", "joker"])
 def test_strong_never_reads_the_hidden_hands(name: str, policy: str) -> None:
-    """Neither compiled policy that a scalar twin runs (``strategies.twin``) reads another seat's
-    hand: dealing the others' cards anew never changes a decision (so a twin may decide on a
+    """Neither compiled policy that a scalar twin runs (``strategies.players.twin``) reads another
+    seat's hand: dealing the others' cards anew never changes a decision (so a twin may decide on a
     deal rebuilt from its observation)."""
     code_of = {"strong": compiled.STRONG, "fastheuristic": compiled.FAST_HEURISTIC}[policy]
     generator = random.Random(5)

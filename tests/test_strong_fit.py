@@ -1,8 +1,8 @@
-"""Which shipped fitted table ``strong`` bids with (``strategies.strong_fit``): a variant that plays
-a preset's game, whatever its name and however its dealer's hook is set, bids with that preset's
-table; a variant with other rules has none of its own, even under a preset's name, and bids with
-the nearest preset's on its deck (``find_fit``'s ``nearest``), or none.
-(The user's own fits: ``test_strong_fit_on_demand``.)"""
+"""Which shipped fitted table ``strong`` bids with (``strategies.policies.fitted``): a variant that
+plays a preset's game, whatever its name and however its dealer's hook is set, bids with that
+preset's table; a variant with other rules has none of its own, even under a preset's name, and bids
+with the nearest preset's on its deck (``find_fit``'s ``nearest``), or none. (The user's own fits:
+``test_strong_fit_on_demand``.)"""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ import pytest
 from raspis.engine import load_variant
 from raspis.engine.core.plan import rule_plan
 from raspis.engine.variant import variant_from_dict
-from raspis.strategies import compiled
-from raspis.strategies.strong_fit import find_fit, fit_source, rules_key
-from raspis.strategies.strong_policy import fit_path
+from raspis.strategies.policies import compiled
+from raspis.strategies.policies.fitted import find_fit, fit_path, fit_source, rules_key
 
 SHIPPED = ("classic", "joker", "oh-hell")
 
@@ -72,7 +71,8 @@ def test_other_rules_bid_with_the_nearest_presets_table_on_their_deck(
 
 def test_every_preset_ships_a_table_at_every_player_count_it_allows() -> None:
     """``data/strong`` holds a table for each preset and player count (``python -m
-    raspis.strategies.strong --variant NAME --players N``), found by the preset's own rules."""
+    raspis.strategies.players.strong --variant NAME --players N``), found by the preset's own
+    rules."""
     from raspis.engine import preset_names
 
     missing = [(name, players) for name in preset_names()

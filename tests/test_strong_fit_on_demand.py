@@ -1,6 +1,6 @@
-"""``strong``'s bid table for a variant without a shipped one (issue 27): ``raspis strategies fit``
-fits one into the user's folder (``RASPIS_FIT_DIR``), where ``strong_fit.find_fit`` finds it; until
-then the variant bids with the nearest preset's table, and one line on stderr says so."""
+"""``strong``'s bid table for a variant without a shipped one: ``raspis strategies fit``
+fits one into the user's folder (``RASPIS_FIT_DIR``), where ``policies.fitted.find_fit`` finds it;
+until then the variant bids with the nearest preset's table, and one line on stderr says so."""
 
 from __future__ import annotations
 
@@ -11,16 +11,17 @@ import pytest
 from click.testing import CliRunner
 from raspis.cli.main import cli
 from raspis.engine import load_variant
-from raspis.strategies import strong_fit
-from raspis.strategies.strong_fit import (
+from raspis.strategies.policies import fitted
+from raspis.strategies.policies.fitted import (
     find_fit,
     fit_notice,
+    fit_path,
+    load_fit,
     rules_distance,
     rules_hash,
     say_fit_notices,
     uses_strong,
 )
-from raspis.strategies.strong_policy import fit_path, load_fit
 
 #: one option away from classic: what an exact bid scores a trick
 MOD = 'name = "classic-mod"\nextends = "classic"\nscoring.exact_per_trick = 20\n'
@@ -31,7 +32,7 @@ def fits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty fit folder of the user's, and notices that may be said again."""
     folder = tmp_path / "fits"
     monkeypatch.setenv("RASPIS_FIT_DIR", str(folder))
-    strong_fit._say.cache_clear()
+    fitted._say.cache_clear()
     return folder
 
 

@@ -63,9 +63,9 @@ def test_a_shard_is_refused_where_strong_would_bid_with_another_table(
         run_table: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The table found here ("b-table") differs from the run's, whichever sorts first: the
     shard is refused, naming both; the same table, or none in the run, plays."""
-    from raspis.strategies import strong_fit
+    from raspis.strategies.policies import fitted
 
-    monkeypatch.setattr(strong_fit, "find_fit",
+    monkeypatch.setattr(fitted, "find_fit",
                         lambda variant, players: SimpleNamespace(identity="b-table"))
     with pytest.raises(RuntimeError, match=rf"another fitted table on this machine \(b-table\) "
                                            rf"than the run's \({run_table}\)"):

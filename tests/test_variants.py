@@ -204,24 +204,24 @@ def test_the_content_hash_is_stable_and_follows_the_options(tmp_path: Path) -> N
     assert kind_changed.content_hash != first
 
 
-#: The content hash of every preset: a validator (issue 11) must never change a valid variant's.
-#: classic and odessa changed on purpose with their new Joker demands (issue 12: 000's fourth
+#: The content hash of every preset: a validator must never change a valid variant's.
+#: classic and odessa changed on purpose with their new Joker demands (000's fourth
 #: article, 003's named rank). classic (with classic-lobovaya and circular-trumps, which extend
 #: it) and georgian changed on purpose again when they took joker.as_card, the Joker declared as
-#: any card their seeds state (issue 12: 000 l.307; 002 l.35 and l.63, 000 l.140).
+#: any card their seeds state (000 l.307; 002 l.35 and l.63, 000 l.140).
 #: classic (with classic-lobovaya and circular-trumps) changed on purpose again when its dark and
-#: no-trump deals came to score double (issue 38: 000 l.101, l.155, 002 l.56, 003 l.57), and
+#: no-trump deals came to score double (000 l.101, l.155, 002 l.56, 003 l.57), and
 #: its Joker's demands came to be made on a deal's first trick only (000 l.183).
 PRESET_HASHES = {
     "circular-trumps": "65ff2f462677631e", "classic": "1e0f48d176f0da7a",
     "georgian": "b463e546800e7344", "joker": "535bbb54ed8a10b6",
-    # joker-52 changed its rules once: match.playoff = "leaders" (002's play-off, issue 12)
+    # joker-52 changed its rules once: match.playoff = "leaders" (002's play-off)
     "joker-52": "c498c4216d78c888",
-    # odessa changed on purpose: hands up to six at every player count (issue 38: 003 l.17)
+    # odessa changed on purpose: hands up to six at every player count (003 l.17)
     "odessa": "f52ae73e9a8fc762", "odessa-short": "f53a3e124272b9ee", "oh-hell": "aee52dc59a813dd9",
-    "odessa-long": "157e410ba185be04",  # pinned when added (issue 38: 003 l.64, up to 12)
-    "joker-pagat": "ed7ab2101d274623",  # pinned when added (issue 12)
-    "classic-lobovaya": "c68010964eff654d",  # pinned when added (issue 12: lobovaya one card each)
+    "odessa-long": "157e410ba185be04",  # pinned when added (003 l.64, up to 12)
+    "joker-pagat": "ed7ab2101d274623",  # pinned when added (pagat.com, jok.ge)
+    "classic-lobovaya": "c68010964eff654d",  # pinned when added (lobovaya one card each)
 }
 
 

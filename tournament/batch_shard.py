@@ -6,12 +6,17 @@ vectorised implementation of its spec, or the scalar strategy through ``ScalarAd
 seeds, game ids and seatings are derived exactly as ``run_shard`` derives them. Use it when every
 seat's spec has a batch implementation (``can_run_batch``); otherwise the adapter makes it work,
 but no faster than the scalar engine.
+
+``engine_for(lineup, ...)`` is the one answer to which engine plays a lineup, and why: a run's
+engine (``TournamentConfig.resolved_engine``), the note ``raspis tournament`` prints when a lineup
+falls back on the scalar engine, and the check of ``--engine batch`` all read it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
@@ -52,6 +57,77 @@ def can_run_compiled(strategies: Sequence[str]) -> bool:
 
     found = [batch_class(spec) for spec in strategies]
     return None not in found and shared_runner([entry[0] for entry in found]) is not None
+
+
+@dataclass(frozen=True)
+class EngineChoice:
+    """Which engine plays a lineup (``engine_for``), and why."""
+
+    #: ``scalar`` (``engine.Game``, a game at a time) or ``batch`` (``engine.batch``)
+    engine: str
+    #: on the batch engine, how: ``compiled`` (every seat a compiled policy: whole games in one
+    #: compiled loop) or ``lockstep`` (some seat decides in numpy or Python between the steps);
+    #: None on the scalar engine
+    loop: str | None
+    #: the reason, in words
+    reason: str
+    #: why a seat that decides in numpy cannot play a variant of the run
+    #: (``RulePlan.lockstep_refusal``), or None
+    refusal: str | None = None
+    #: the lineup seats whose spec has no batch implementation
+    missing: tuple[int, ...] = ()
+
+
+def engine_for(lineup: Sequence[str], variants: Sequence[str] = (), players: int = 0,
+               asked: str = "auto") -> EngineChoice:
+    """Which engine plays ``lineup`` (specs, one per lineup seat) on ``variants`` at ``players``
+    seats, ``asked`` the engine the run asks for (``auto``, ``scalar``, ``batch``), and why.
+
+    The steps, all here: a spec has a batch implementation when its built-in record names a batch
+    class (``strategies.catalogue``, read by ``strategies.batch.batch_class``); a lineup whose
+    every spec has one plays on the batch engine under ``auto``. There, when every seat's batch
+    class is also a compiled policy (``can_run_compiled``), ``engine.batch.play_batch`` plays
+    whole games in one compiled loop; otherwise in lockstep, where a seat that decides in numpy
+    cannot be shown some rules (a named Joker, the keep decision, the draw's stock:
+    ``RulePlan.lockstep_refusal``): such a variant sends an ``auto`` run to the scalar engine."""
+    from raspis.strategies.batch import has_batch_implementation
+
+    missing = tuple(slot for slot, spec in enumerate(lineup) if not has_batch_implementation(spec))
+    compiled = not missing and can_run_compiled(lineup)
+    refusal = None if compiled else lockstep_refusal(variants, players)
+    loop = "compiled" if compiled else "lockstep"
+    if asked == "scalar":
+        return EngineChoice("scalar", None, "the scalar engine, as asked", refusal, missing)
+    if asked == "batch":
+        return EngineChoice("batch", loop, "the batch engine, as asked", refusal, missing)
+    if missing:
+        named: dict[str, list[str]] = {}
+        for slot in missing:
+            named.setdefault(lineup[slot], []).append(str(slot))
+        seats = "; ".join(f"lineup seat{'s' if len(slots) > 1 else ''} {', '.join(slots)} "
+                          f"({spec})" for spec, slots in named.items())
+        return EngineChoice("scalar", None, f"no batch version of {seats}", refusal, missing)
+    if refusal:
+        return EngineChoice("scalar", None, refusal, refusal, missing)
+    why = ("every seat a compiled policy: whole games in one compiled loop" if compiled else
+           "every seat has a batch version: lockstep batches")
+    return EngineChoice("batch", loop, why, refusal, missing)
+
+
+def lockstep_refusal(variants: Sequence[str], players: int) -> str | None:
+    """Why a numpy batch strategy cannot play a variant of ``variants`` at ``players`` seats
+    (``RulePlan.lockstep_refusal``: the one list of such options), or None."""
+    from raspis.engine.core.plan import RulePlan
+    from raspis.engine.variant import load_variant
+
+    for spec in variants:
+        try:
+            refusal = RulePlan(load_variant(spec), players).lockstep_refusal()
+        except Exception:  # a bad variant or player count is reported by ``validate_config``
+            continue
+        if refusal:
+            return refusal
+    return None
 
 
 def game_seeds(root_seed: int, deal_sets: np.ndarray) -> np.ndarray:

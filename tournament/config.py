@@ -13,7 +13,7 @@ import math
 import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from raspis.engine import load_variant
 from raspis.engine.errors import RaspisError
@@ -21,6 +21,9 @@ from raspis.strategies import load_strategy
 from raspis.strategies.registry import display_names
 
 from .schema import DEAL_ROWS_DEFAULT_LIMIT
+
+if TYPE_CHECKING:
+    from .batch_shard import EngineChoice
 
 DUPLICATE_MODES = ("none", "rotations", "permutations")
 ENGINES = ("auto", "scalar", "batch")
@@ -70,24 +73,21 @@ class TournamentConfig:
 
     def resolved_engine(self) -> str:
         """The engine that plays: batch when asked, or (auto) when every seat's strategy has a
-        vectorised implementation; else scalar."""
-        if self.engine != "auto":
-            return self.engine
-        from raspis.tournament.batch_shard import can_run_batch
+        vectorised implementation that can play the run's variants; else scalar
+        (``batch_shard.engine_for``, which says why)."""
+        return self.engine_choice().engine
 
-        if not can_run_batch(self.strategies) or self.numpy_refusal():
-            return "scalar"  # no batch implementation, or a numpy seat refused the variant
-        return "batch"
+    def engine_choice(self) -> EngineChoice:
+        """``batch_shard.engine_for`` of this run: its engine, and why."""
+        from raspis.tournament import batch_shard
+
+        return batch_shard.engine_for(self.strategies, self.variants, self.players, self.engine)
 
     def numpy_refusal(self) -> str | None:
         """Why the lineup cannot play a variant of the run on the batch engine, or None: only
         where some seat is a numpy batch strategy (not a compiled policy), which is refused what
         its batch observation cannot show (``RulePlan.lockstep_refusal``)."""
-        from raspis.tournament.batch_shard import can_run_compiled
-
-        if can_run_compiled(self.strategies):
-            return None
-        return lockstep_refusal(self.variants, self.players)
+        return self.engine_choice().refusal
 
     @property
     def effective_shard_size(self) -> int:
@@ -149,21 +149,6 @@ MAX_SEED = SEED_MAX = 2**64 - 1
 
 def is_whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def lockstep_refusal(variants: tuple[str, ...], players: int) -> str | None:
-    """Why a numpy batch strategy cannot play a variant of the run at ``players`` seats
-    (``RulePlan.lockstep_refusal``: the one list of such options), or None."""
-    from raspis.engine.core.plan import RulePlan
-
-    for spec in variants:
-        try:
-            refusal = RulePlan(load_variant(spec), players).lockstep_refusal()
-        except Exception:  # a bad variant or player count is reported by ``validate_config``
-            continue
-        if refusal:
-            return refusal
-    return None
 
 
 def  validate_config(config: TournamentConfig) -> list[dict[str, Any]]:
@@ -284,8 +269,8 @@ def _validate_rest(config: TournamentConfig) -> list[dict[str, Any]]:
         _close(try_strategy(spec))  # an isolated one's child is not kept waiting
     display_names(config.strategies)  # two different strategies must not share a name
     # here, in the parent, once: a variant that ``strong`` bids for with another's table (or
-    # none) is said on stderr (``strong_fit.say_fit_notice``), not by each worker
-    from raspis.strategies.strong_fit import say_fit_notices
+    # none) is said on stderr (``policies.fitted.say_fit_notice``), not by each worker
+    from raspis.strategies.policies.fitted import say_fit_notices
 
     say_fit_notices(config.variants, config.players, config.strategies)
     return variants
@@ -335,9 +320,9 @@ def config_fingerprint(config: TournamentConfig, variant_options: list[dict[str,
 
 def strong_tables(config: TournamentConfig, variant_options: list[dict[str, Any]]) -> list[str]:
     """Which fitted bid table ``strong`` (and every player that plays out with it) bids with in
-    each variant (``strong_fit.Fit.identity``)."""
+    each variant (``policies.fitted.Fit.identity``)."""
     from raspis.engine.variant import Variant
-    from raspis.strategies.strong_fit import table_identities
+    from raspis.strategies.policies.fitted import table_identities
 
     variants = [Variant.model_validate(options) for options in variant_options]
     return table_identities(variants, config.players)

@@ -113,9 +113,9 @@ class ShardPlan:
 
     def strong_tables(self) -> list[str]:
         """Each variant's ``strong`` table identity (``config.strong_tables``) where a seat plays
-        with it (``strong_fit.uses_strong``), else "": what each worker checks it bids with."""
+        with it (``policies.fitted.uses_strong``), else "": what each worker checks it bids with."""
         if self._tables is None:
-            from raspis.strategies.strong_fit import uses_strong
+            from raspis.strategies.policies.fitted import uses_strong
 
             if any(uses_strong(spec) for spec in self.config.strategies):
                 self._tables = strong_tables(self.config, self.variant_options)

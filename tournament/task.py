@@ -40,7 +40,7 @@ class ShardTask:
     #: "scalar" (engine.Game, one game at a time) or "batch" (engine.batch, games in lockstep)
     engine: str = "scalar"
     #: the fitted bid table ``strong`` (and ``mc``'s playouts) bids with in this variant, as the
-    #: run's parent found it (``strong_fit.Fit.identity``); "" when no seat plays with it
+    #: run's parent found it (``policies.fitted.Fit.identity``); "" when no seat plays with it
     strong_table: str = ""
     #: whether the shard writes its games' deal-level sums (``game_sums/``: every run since they
     #: exist; a run written before them, resumed, goes on without)
@@ -69,7 +69,7 @@ def check_strong_table(task: ShardTask) -> None:
     holding another fit): its games would be bid with another table than the rest of the run's."""
     if not task.strong_table:
         return
-    from raspis.strategies.strong_fit import find_fit
+    from raspis.strategies.policies.fitted import find_fit
 
     here = find_fit(shard_variant(task.variant_options), task.players)
     if here.identity != task.strong_table:

@@ -7,9 +7,9 @@ of it. ``warm_up`` plays one game of each kind of shard the run will play, in th
 It plays only built-in strategies: a seat of any other spec (a file, a module, a plug-in) is
 played by a built-in that takes the same path through the engine (``random`` on the scalar engine,
 the adapted ``heuristic`` in a batch), so no code a user brought runs in the parent, and a search
-player by its cheapest form (``SEARCH_STAND_INS``: a user's time budget would make the parent's
-one game as long as a worker's). A failure here is left to the workers to meet and report as they
-always have.
+player by its cheapest form (its record's ``stand_in`` in ``strategies.catalogue``: a user's time
+budget would make the parent's one game as long as a worker's). A failure here is left to the
+workers to meet and report as they always have.
 """
 
 from __future__ import annotations
@@ -20,26 +20,21 @@ from typing import IO
 
 from raspis.engine.core.cache import is_warm, mark_warm
 from raspis.engine.core.compiling import compile_notice
+from raspis.strategies import catalogue
 from raspis.strategies.isolate import split_isolation
-from raspis.strategies.registry import BUILTINS, split_alias
+from raspis.strategies.registry import split_alias
 
 from .process import run_shard_on_engine
 from .task import ShardTask
-
-#: the search players at their cheapest: a whole game in a second or two, the same compiled code
-SEARCH_STAND_INS = {"mc": "mc:samples=2", "pimc": "pimc:samples=1", "ev": "ev:samples=1",
-                    "ismcts": "ismcts:iterations=2,bid_samples=1"}
 
 
 def _stand_in(spec: str, engine: str) -> str:
     """The built-in spec that warms what ``spec`` will need on ``engine``."""
     bare = split_isolation(split_alias(spec)[1])[1]
-    name = bare.partition(":")[0]
-    if name in SEARCH_STAND_INS:
-        return SEARCH_STAND_INS[name]
-    if name in BUILTINS:
-        return bare
-    return "heuristic" if engine == "batch" else "random"
+    entry = catalogue.find(bare.partition(":")[0])
+    if entry is not None:  # a search player at its cheapest: a game in a second or two
+        return entry.stand_in or bare
+    return (catalogue.HEURISTIC if engine == "batch" else catalogue.RANDOM).name
 
 
 def warm_task(task: ShardTask) -> ShardTask:
@@ -80,7 +75,7 @@ def _policies_beside(minis: list[ShardTask]) -> Callable[[], None]:
     Returns the wait for it."""
     if not any(mini.engine == "batch" for mini in minis):
         return lambda: None
-    from raspis.strategies.compiled import compile_policies_beside
+    from raspis.strategies.policies.compiled import compile_policies_beside
 
     return compile_policies_beside()  # type: ignore[no-any-return]
 
@@ -91,7 +86,7 @@ def _policies_beside(minis: list[ShardTask]) -> Callable[[], None]:
 PARTS: dict[str, str] = {
     "game": "one classic game on engine.Game (the scalar engine: random players) with a trace",
     "twins": "one classic game on engine.Game between the scalar twins of the compiled players",
-    "batch": "a batch of every compiled player (strong, fastheuristic, lowest, random)",
+    "batch": "a batch of every compiled player (lowest, random, fastheuristic, strong)",
     "fast": "a batch with fastheuristic at every seat (the loop of the longest runs)",
     "lockstep": "a batch with a scalar strategy seated (the lockstep engine)",
     "mc": "a game of the search player mc (its playouts in the compiled loop)",
@@ -114,15 +109,19 @@ def warm_part(name: str) -> None:
 
     variant = load_variant("classic")
     seeds = np.arange(2, dtype=np.uint64)
-    lineups = {"game": ["random"] * 4, "twins": ["strong", "fastheuristic", "lowest", "fastrandom"],
-               "mc": ["mc:samples=2"] + ["lowest"] * 3, "pimc": ["pimc:samples=1"] + ["lowest"] * 3}
+    twins = [entry.name for entry in catalogue.twins()]
+    search = {"mc": catalogue.MONTE_CARLO, "pimc": catalogue.PIMC}
+    lineups = {"game": [catalogue.RANDOM.name] * 4, "twins": (twins * 4)[:4],
+               **{part: [str(entry.stand_in)] + [catalogue.LOWEST.name] * 3
+                  for part, entry in search.items()}}
     if name in lineups:
         players = [load_strategy(spec) for spec in lineups[name]]
         play_game(variant, 4, 1, players, log=name == "game")
         return
-    batches = {"batch": ["strong", "fastheuristic", "lowest", "random"],
-               "fast": ["fastheuristic"] * 4, "lockstep": ["fastheuristic", "random", "heuristic",
-                                                           "strong"]}
+    batches = {"batch": [entry.name for entry in catalogue.compiled_players()],
+               "fast": [catalogue.FAST_HEURISTIC.name] * 4,
+               "lockstep": [entry.name for entry in (catalogue.FAST_HEURISTIC, catalogue.RANDOM,
+                                                     catalogue.HEURISTIC, catalogue.STRONG)]}
     if name not in batches:
         raise ValueError(f"unknown part {name!r}: one of {', '.join(PARTS)}")
     if name == "lockstep":  # a numpy seat cannot play classic's Joker declared as any card

@@ -1,17 +1,16 @@
 """Batches of compiled policies: whole games in one compiled loop, then the ``BatchResult``.
 
-A batch strategy that can also be played as a compiled function of the rules core's state
-machine says so with two class attributes: ``compiled_policy`` (its code for the runner) and
-``compiled_runner`` (a callable that plays whole games: ``strategies.compiled.run_games``); a
-subclass must declare them again, since it may decide differently. When
-every strategy of a batch has them (and no full log is asked for), ``play_batch`` plays the batch
-this way: ``engine.core.machine`` for every rule, the strategies' compiled code for every
-decision, no Python in between. Each game's final state is copied into the result's arrays as
-soon as it ends (``record_game``: one result row per deal, ``machine.R_*``), so the
-``BatchResult`` is the one the lockstep engine makes (it records its games from their final
-states with the same function, ``record_many``). The runner's ``stepper`` attribute
-(``strategies.compiled.Stepper``) is how the lockstep engine plays compiled seats beside numpy
-ones.
+A batch strategy that can also be played as a compiled function of the rules core's state machine
+says so with two class attributes: ``compiled_policy`` (its code for the runner) and
+``compiled_runner`` (a callable that plays whole games: ``strategies.policies.compiled.run_games``);
+a subclass must declare them again, since it may decide differently. When every strategy of a batch
+has them (and no full log is asked for), ``play_batch`` plays the batch this way:
+``engine.core.machine`` for every rule, the strategies' compiled code for every decision, no Python
+in between. Each game's final state is copied into the result's arrays as soon as it ends
+(``record_game``: one result row per deal, ``machine.R_*``), so the ``BatchResult`` is the one the
+lockstep engine makes (it records its games from their final states with the same function,
+``record_many``). The runner's ``stepper`` attribute (``strategies.policies.compiled.Stepper``) is
+how the lockstep engine plays compiled seats beside numpy ones.
 """
 
 from __future__ import annotations

@@ -145,8 +145,8 @@ class BatchGame:
                                              f"start: {exception_text(error)}")
 
     def _stepper(self) -> Any:
-        """The compiled seats' stepper (``strategies.compiled.Stepper``), or None where every
-        seat is decided by numpy; ``self.numpy_seat[i]``: instance ``i`` is asked in numpy."""
+        """The compiled seats' stepper (``strategies.policies.compiled.Stepper``), or None where
+        every seat is decided by numpy; ``self.numpy_seat[i]``: instance ``i`` is asked in numpy."""
         instances = self.instances
         self.numpy_seat = np.ones(len(instances), dtype=bool)
         runner = None

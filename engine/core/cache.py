@@ -2,15 +2,15 @@
 
 ``numba``'s ``cache=True`` checks only the source file of the function it compiles, so a loop in
 ``engine/batch/kernels.py`` would keep running a cached copy of a rule from ``engine/core/rules.py``
-after that rule changed (and the compiled policies of ``strategies/compiled.py`` a copy of the
-state machine). Here the cache directory is named after a hash of every source file that
-holds compiled code (and the numba version): a change to any of them compiles afresh, and each
-process after the first loads the cache instead of compiling. The directory is
-``$RASPIS_CACHE_DIR`` (else ``$XDG_CACHE_HOME/raspis``, else ``~/.cache/raspis``) plus
-``numba-<hash>``. Each process marks its folder as raspis's and as used; the caches of other
-sources are kept for the ``KEEP_OTHERS`` most recently used of them (two checkouts, or a build and
-the one before it that a benchmark compares, each keep theirs) and the older ones removed, never a
-folder raspis did not make. A cache folder that cannot be written gives way to a temporary one.
+after that rule changed (and the compiled policies of ``strategies/policies/compiled.py`` a copy of
+the state machine). Here the cache directory is named after a hash of every source file that holds
+compiled code (and the numba version): a change to any of them compiles afresh, and each process
+after the first loads the cache instead of compiling. The directory is ``$RASPIS_CACHE_DIR`` (else
+``$XDG_CACHE_HOME/raspis``, else ``~/.cache/raspis``) plus ``numba-<hash>``. Each process marks its
+folder as raspis's and as used; the caches of other sources are kept for the ``KEEP_OTHERS`` most
+recently used of them (two checkouts, or a build and the one before it that a benchmark compares,
+each keep theirs) and the older ones removed, never a folder raspis did not make. A cache folder
+that cannot be written gives way to a temporary one.
 """
 
 from __future__ import annotations

@@ -305,12 +305,12 @@ def sample_hands(known: np.ndarray, missing: np.ndarray, forbidden: np.ndarray, 
     keeps ``known[s]`` and gets ``missing[s]`` cards of ``pool`` (the cards the observing seat has
     not seen), none of ``forbidden[s]`` (its shown voids), the other ``rest`` cards of the pool
     going to nobody (the stock, the hidden tricks). The one deal of a guess, used by
-    ``engine.determinize.HandSampler`` (for ``determinize.resample`` and the search strategies)
-    and by ``strategies.mc`` for many guesses at once: the most constrained cards first, each
+    ``engine.determinize.HandSampler`` (for ``determinize.resample`` and the search strategies) and
+    by ``strategies.players.mc`` for many guesses at once: the most constrained cards first, each
     card to a seat (or to the rest) with chance in proportion to the room left there among the
     places it may go, which with nothing forbidden is a uniform deal; a dead end deals the guess
-    again (20 tries, then the voids are ignored).
-    ``seed`` is the generator's state (an ``int64`` view); returns its next state."""
+    again (20 tries, then the voids are ignored). ``seed`` is the generator's state (an ``int64``
+    view); returns its next state."""
     seats = known.shape[0]
     size = pool.shape[0]
     constraint = np.zeros(size, dtype=np.int64)

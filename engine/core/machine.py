@@ -755,7 +755,7 @@ def step(state: np.ndarray, plan: np.ndarray, action: int) -> tuple[int, int, in
 def apply_action(state: np.ndarray, plan: np.ndarray,
                  action: int) -> tuple[int, int, int, int, int]:
     """``step``, inlined where a call per decision is too dear: the compiled loop of whole games
-    with ``fastheuristic`` at every seat (``strategies.compiled.play_fast``)."""
+    with ``fastheuristic`` at every seat (``strategies.policies.compiled.play_fast``)."""
     phase = state[S_PHASE]
     events = 0
     state[S_DECISIONS] += 1

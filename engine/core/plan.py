@@ -366,7 +366,7 @@ def points_table(kind: KindOptions, tricks: int, scoring: ScoringOptions) -> np.
     plays ``tricks`` tricks, under the variant's ``scoring`` (row 0: no bid, the only row filled
     when the kind has no bidding), from the one score table of ``engine.scoring``. The table the
     plan holds for each deal (``fields.points_row``) and the scalar strategies read
-    (``strategies.tactics.Rules``)."""
+    (``strategies.players.tactics.Rules``)."""
     table = np.zeros((tricks + 2, tricks + 1), dtype=np.int64)
     for taken in range(tricks + 1):
         if kind.bidding == "none":

@@ -112,9 +112,9 @@ def highest_index(mask: int) -> int:
 def ix(index: int) -> np.uint64:
     """``index`` as an unsigned array index. numba tests every signed index for a negative value
     before the access (Python's ``a[-1]``) unless it can prove it is not; the compiled code's
-    indices into the state, the plan and their work arrays are never negative, and an unsigned
-    one skips the test. Every index computed at run time in ``machine``, ``deal`` and
-    ``fastheuristic`` (``strategies.compiled``) goes through it: 15% of the batch loop's time
+    indices into the state, the plan and their work arrays are never negative, and an unsigned one
+    skips the test. Every index computed at run time in ``machine``, ``deal`` and ``fastheuristic``
+    (``strategies.policies.compiled``) goes through it: 15% of the batch loop's time
     (``docs/benchmarks.md``)."""
     return np.uint64(index)
 
@@ -393,7 +393,7 @@ def trick_best(cards: np.ndarray, calls: np.ndarray, suits: np.ndarray, count: i
     (``trumps_beat_demand``); with ``skip`` the best of the other cards (000: a Joker's player
     who declines the trick). (0, -2, False) before the lead. The one copy: the machine reads its
     trick slots with it (``machine.best_in_trick``), the scalar heuristic a trick's records
-    (``strategies.tactics.trick_lead``)."""
+    (``strategies.players.tactics.trick_view``)."""
     beats = count > 0 and trumps_beat_demand(cards[0], calls[0], suits[0], trick_trump,
                                              trump_wins)
     best, best_key = 0, -2
@@ -559,7 +559,7 @@ def span_record(made_so_far: bool, best_so_far: int, bid: int, taken: int, point
 @jit()
 def premium_cancels(seat: int, earners: int, players: int, others: int, several: int) -> bool:
     """Whether the premiums of ``earners`` (a mask of seats) cancel ``seat``'s best deal of the
-    span (``scoring.premium_others``, the Georgian score apps and jok.ge, issue 12): every other
+    span (``scoring.premium_others``, the Georgian score apps and jok.ge): every other
     earner's (``best_cancelled``) or the earner just before it in seat order
     (``next_cancelled``); an earner's own deal only under ``premium_several = each_cancelled``."""
     if others == PREMIUM_OTHERS_NONE or earners == 0 or players < 2:

@@ -43,7 +43,7 @@ to ``row``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -112,6 +112,49 @@ def search_params(plan: RulePlan, players: int, decider: int, trump: int, circul
 def search_stats(stats: np.ndarray) -> tuple[int, bool]:
     """A search's ``stats``: the nodes it searched, and whether its node budget stopped it."""
     return int(stats[STAT_NODES]), bool(stats[STAT_ABORTED])
+
+
+class Position(NamedTuple):
+    """The position a search starts from, seats as *positions* in the deal's order of play
+    (``hands[p]``; the seat after ``p`` is ``p + 1`` modulo the players): the trick under way
+    (``trick_cards[:trick_length]`` and their Joker options, led by position ``leader``, its led
+    suit and trick trump), ``played`` (every card played so far this deal: the Joker's lock) and
+    ``taken`` (the deciding seat's tricks so far, or max^n's packed outcome so far). ``hands`` is
+    the search's scratch space and is restored."""
+
+    hands: np.ndarray
+    trick_cards: np.ndarray
+    trick_options: np.ndarray
+    trick_length: int
+    leader: int
+    led_suit: int
+    trick_trump: int
+    played: int
+    taken: int
+
+
+class Table(NamedTuple):
+    """The transposition table (``new_table``): each entry's key, its lower and upper bound
+    (max^n keeps its one exact outcome in ``low`` and reads no ``high``) and its best move."""
+
+    keys: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    move: np.ndarray
+
+
+class Stack(NamedTuple):
+    """The explicit stack of a search (``_search_stack``), one ply a card still to play: the
+    nodes (``nodes[ply, N_*]``), the card and Joker option played at each ply (the trick under
+    way at the root written below it) and each ply's moves."""
+
+    nodes: np.ndarray
+    played_cards: np.ndarray
+    played_options: np.ndarray
+    move_cards: np.ndarray
+    move_options: np.ndarray
+
+
 #: Moves a node may have at most: a hand of 54 cards, or 27 and the 35 Joker calls and the
 #: cards a Joker is declared as (``_named_moves``: at most one more than the cards in play).
 MAX_MOVES = 128
@@ -183,15 +226,18 @@ def _reachable(row: np.ndarray, taken: int, left: int) -> tuple[int, int, int]:
 
 
 @jit()
-def _joker_moves(params: np.ndarray, hand: int, jokers: int, later: int, met: int,
-                 trick_cards: np.ndarray, trick_options: np.ndarray, trick_length: int,
-                 move_cards: np.ndarray, move_options: np.ndarray, ply: int, count: int,
-                 high_first: bool) -> int:
-    """Append a Joker's moves, one per legal call (the rules core's ``follow_calls_named`` after
-    the lead, the plan's lead calls on it), the card option as ``_named_moves`` (``later``: the
-    cards of the seats still to play to this trick; ``met``: the cards already in it); the two
-    Jokers are alike, so one stands for both."""
+def _joker_moves(params: np.ndarray, stack: Stack, ply: int, hand: int, jokers: int, later: int,
+                 met: int, count: int, high_first: bool) -> int:
+    """Append a Joker's moves to the node at ``ply``, one per legal call (the rules core's
+    ``follow_calls_named`` after the lead, the plan's lead calls on it), the card option as
+    ``_named_moves`` (``later``: the cards of the seats still to play to this trick; ``met``: the
+    cards already in it); the two Jokers are alike, so one stands for both."""
     joker = JOKER if jokers & (1 << JOKER) else JOKER2
+    trick_length = stack.nodes[ply, N_LENGTH]
+    trick_cards = stack.played_cards[ply - trick_length:ply]
+    trick_options = stack.played_options[ply - trick_length:ply]
+    move_cards = stack.move_cards
+    move_options = stack.move_options
     if trick_length == 0:
         done = params[PARAM_HAND_SIZE] - popcount(hand)
         calls = params[PARAM_LEAD_CALLS_FIRST] if done == 0 else params[PARAM_LEAD_CALLS_LATER]
@@ -249,12 +295,20 @@ def _named_moves(nameable: int, joker: int, later: int, met: int, move_cards: np
 
 
 @jit()
-def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np.ndarray,
-              trick_options: np.ndarray, trick_length: int, led_suit: int, trick_trump: int,
-              played: int, move_cards: np.ndarray, move_options: np.ndarray, ply: int,
+def _generate(params: np.ndarray, hands: np.ndarray, mover: int, stack: Stack, ply: int,
               high_first: bool) -> int:
-    """Write the moves of ``mover`` into row ``ply`` of the move buffers; returns their count."""
+    """Write the moves of ``mover`` at the node at ``ply`` (its trick the plies before it) into
+    row ``ply`` of the stack's move buffers; returns their count."""
     players = params[PARAM_PLAYERS]
+    nodes = stack.nodes
+    trick_length = nodes[ply, N_LENGTH]
+    trick_cards = stack.played_cards[ply - trick_length:ply]
+    trick_options = stack.played_options[ply - trick_length:ply]
+    led_suit = nodes[ply, N_LED]
+    trick_trump = nodes[ply, N_TRUMP]
+    played = nodes[ply, N_PLAYED]
+    move_cards = stack.move_cards
+    move_options = stack.move_options
     hand = hands[mover]
     if trick_length:
         lead_card = trick_cards[0]
@@ -288,8 +342,7 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
     for step in range(1, players - trick_length):
         later |= hands[(mover + step) % players]
     if jokers and high_first:  # the Jokers first when tricks are wanted, winning calls first
-        count = _joker_moves(params, hand, jokers, later, in_trick | named, trick_cards,
-                             trick_options, trick_length, move_cards, move_options, ply, count,
+        count = _joker_moves(params, stack, ply, hand, jokers, later, in_trick | named, count,
                              True)
     start = count
     ordinary = cards & ~JOKER_BITS
@@ -320,8 +373,7 @@ def _generate(params: np.ndarray, hands: np.ndarray, mover: int, trick_cards: np
             move_cards[ply, left_index] = move_cards[ply, right_index]
             move_cards[ply, right_index] = swap
     elif jokers:
-        count = _joker_moves(params, hand, jokers, later, in_trick | named, trick_cards,
-                             trick_options, trick_length, move_cards, move_options, ply, count,
+        count = _joker_moves(params, stack, ply, hand, jokers, later, in_trick | named, count,
                              False)
     return count
 
@@ -354,8 +406,7 @@ def _table_slot(params: np.ndarray, zobrist: np.ndarray, nodes: np.ndarray, ply:
 
 @jit()
 def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
-           nodes: np.ndarray, ply: int, forced: bool, table_keys: np.ndarray,
-           table_low: np.ndarray, table_high: np.ndarray) -> tuple[bool, int]:
+           nodes: np.ndarray, ply: int, forced: bool, table: Table) -> tuple[bool, int]:
     """Open the node at ``ply`` of the paranoid search: (True, its value) when it is decided
     without searching (the deal is over, no trick count still reachable changes the value, or
     the transposition table knows it); otherwise (False, 0) with its window narrowed by the
@@ -385,10 +436,10 @@ def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.n
     if lowest == highest and fines == 0:
         return True, lowest
     slot = _table_slot(params, zobrist, nodes, ply, zobrist[54 * players + players + taken],
-                       table_keys)
-    if table_keys[slot] == nodes[ply, N_ENTRY]:
-        low = table_low[slot]
-        high = table_high[slot]
+                       table.keys)
+    if table.keys[slot] == nodes[ply, N_ENTRY]:
+        low = table.low[slot]
+        high = table.high[slot]
         if low >= beta:
             return True, low
         if high <= alpha:
@@ -406,8 +457,7 @@ def _enter(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.n
 
 @jit(inline="always")
 def _enter_maxn(params: np.ndarray, zobrist: np.ndarray, hands: np.ndarray, nodes: np.ndarray,
-                ply: int, forced: bool, table_keys: np.ndarray, table_value: np.ndarray
-                ) -> tuple[bool, int]:
+                ply: int, forced: bool, table: Table) -> tuple[bool, int]:
     """Open the node at ``ply`` of the max^n search: (True, its packed outcome) when the deal is
     over or the transposition table knows it (its entries are exact); otherwise (False, 0)."""
     packed = nodes[ply, N_TAKEN]
@@ -416,9 +466,9 @@ def _enter_maxn(params: np.ndarray, zobrist: np.ndarray, hands: np.ndarray, node
         return False, 0
     if popcount(hands[nodes[ply, N_LEADER]]) == 0:
         return True, packed
-    slot = _table_slot(params, zobrist, nodes, ply, _mix(packed), table_keys)
-    if table_keys[slot] == nodes[ply, N_ENTRY]:
-        return True, table_value[slot]
+    slot = _table_slot(params, zobrist, nodes, ply, _mix(packed), table.keys)
+    if table.keys[slot] == nodes[ply, N_ENTRY]:
+        return True, table.low[slot]
     return False, 0
 
 
@@ -526,17 +576,17 @@ def _searcher(maxn: bool, name: str, doc: str) -> Callable[..., int]:
     search took 0.83-0.99 of their time and max^n 0.60-0.73, and the first call compiles in
     the same time. ``name`` names the copy (numba's cache keeps each apart).
 
-    Both take the same arguments: ``rows``, the root (``nodes[root]``) and its forced move, the
-    explicit stack (``_search_stack``), the transposition table (``table_low`` and
-    ``table_high`` the bounds of the paranoid search; max^n keeps one exact outcome, in
-    ``table_low``, and reads no ``table_high``) and ``stats``.
+    Both take the same arguments: ``rows``, the root (``stack.nodes[root]``) and its forced move,
+    the explicit stack (``Stack``, ``_search_stack``), the transposition table (``Table``: the
+    bounds of the paranoid search; max^n keeps one exact outcome, in ``low``, and reads no
+    ``high``) and ``stats``.
     """
 
     def search(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
-               root: int, forced_card: int, forced_option: int, nodes: np.ndarray,
-               played_cards: np.ndarray, played_options: np.ndarray, move_cards: np.ndarray,
-               move_options: np.ndarray, table_keys: np.ndarray, table_low: np.ndarray,
-               table_high: np.ndarray, table_move: np.ndarray, stats: np.ndarray) -> int:
+               root: int, forced_card: int, forced_option: int, stack: Stack, table: Table,
+               stats: np.ndarray) -> int:
+        nodes, played_cards, played_options, move_cards, move_options = stack
+        table_keys, table_low, table_high, table_move = table
         players = params[PARAM_PLAYERS]
         decider = params[PARAM_DECIDER]
         fine = params[PARAM_LEAD_FINE]
@@ -590,11 +640,9 @@ def _searcher(maxn: bool, name: str, doc: str) -> Callable[..., int]:
                     return 0
                 forced = ply == root and forced_card >= 0
                 if maxn:
-                    done, value = _enter_maxn(params, zobrist, hands, nodes, ply, forced,
-                                              table_keys, table_low)
+                    done, value = _enter_maxn(params, zobrist, hands, nodes, ply, forced, table)
                 else:
-                    done, value = _enter(params, rows, zobrist, hands, nodes, ply, forced,
-                                         table_keys, table_low, table_high)
+                    done, value = _enter(params, rows, zobrist, hands, nodes, ply, forced, table)
                 if done:
                     if ply == root:
                         return value
@@ -625,10 +673,7 @@ def _searcher(maxn: bool, name: str, doc: str) -> Callable[..., int]:
                 elif length == players:  # a keep node: keep or decline the trick
                     count = _keep_moves(move_cards, move_options, ply)
                 else:
-                    count = _generate(params, hands, mover, played_cards[ply - length:ply],
-                                      played_options[ply - length:ply], length, nodes[ply, N_LED],
-                                      nodes[ply, N_TRUMP], nodes[ply, N_PLAYED], move_cards,
-                                      move_options, ply, best_count > taken)
+                    count = _generate(params, hands, mover, stack, ply, best_count > taken)
                     if not maxn:  # (a max^n node the table knows returned above)
                         slot = nodes[ply, N_SLOT]
                         if (slot >= 0 and table_keys[slot] == nodes[ply, N_ENTRY]
@@ -767,23 +812,24 @@ _search_maxn = _searcher(True, "_search_maxn", """The packed outcome (every posi
 
 
 @jit()
-def _search_stack(params: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
-                  trick_cards: np.ndarray, trick_options: np.ndarray, trick_length: int
-                  ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _search_stack(params: np.ndarray, zobrist: np.ndarray, position: Position
+                  ) -> tuple[int, Stack]:
     """What both searches start from: the position's Zobrist key (over every hand), and the
-    explicit stack, one ply a card still to play (move lists, nodes, the cards played on the
-    way, the trick under way already in place)."""
+    explicit stack, one ply a card still to play (nodes, the cards played on the way, the trick
+    under way already in place, move lists)."""
     players = params[PARAM_PLAYERS]
+    hands = position.hands
+    trick_length = position.trick_length
     key = 0
-    for position in range(players):
-        hand = hands[position]
+    for seat in range(players):
+        hand = hands[seat]
         while hand:
             low = hand & -hand
-            key ^= zobrist[54 * position + popcount(low - 1)]
+            key ^= zobrist[54 * seat + popcount(low - 1)]
             hand ^= low
     plies = trick_length + 2
-    for position in range(players):
-        plies += popcount(hands[position])
+    for seat in range(players):
+        plies += popcount(hands[seat])
     plies += plies // max(players, 1) + 1  # a keep node after each trick at most
     move_cards = np.empty((plies, MAX_MOVES), dtype=np.int64)
     move_options = np.empty((plies, MAX_MOVES), dtype=np.int64)
@@ -791,22 +837,22 @@ def _search_stack(params: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
     played_cards = np.zeros(plies, dtype=np.int64)
     played_options = np.zeros(plies, dtype=np.int64)
     for index in range(trick_length):
-        played_cards[index] = trick_cards[index]
-        played_options[index] = trick_options[index]
-    return key, move_cards, move_options, nodes, played_cards, played_options
+        played_cards[index] = position.trick_cards[index]
+        played_options[index] = position.trick_options[index]
+    return key, Stack(nodes, played_cards, played_options, move_cards, move_options)
 
 
 @jit()
-def _set_root(nodes: np.ndarray, root: int, leader: int, led_suit: int, trick_trump: int,
-              played: int, taken: int, key: int) -> None:
-    """Set up the root node of a search from the position (``taken``: the deciding seat's
-    tricks, or max^n's packed outcome so far), its window the widest."""
+def _set_root(nodes: np.ndarray, position: Position, key: int) -> None:
+    """Set up the root node of a search (at ``position.trick_length``) from the position, its
+    window the widest."""
+    root = position.trick_length
     nodes[root, N_LENGTH] = root
-    nodes[root, N_LEADER] = leader
-    nodes[root, N_LED] = led_suit
-    nodes[root, N_TRUMP] = trick_trump
-    nodes[root, N_PLAYED] = played
-    nodes[root, N_TAKEN] = taken
+    nodes[root, N_LEADER] = position.leader
+    nodes[root, N_LED] = position.led_suit
+    nodes[root, N_TRUMP] = position.trick_trump
+    nodes[root, N_PLAYED] = position.played
+    nodes[root, N_TAKEN] = position.taken
     nodes[root, N_KEY] = key
     nodes[root, N_ALPHA] = -INFINITY
     nodes[root, N_BETA] = INFINITY
@@ -814,60 +860,43 @@ def _set_root(nodes: np.ndarray, root: int, leader: int, led_suit: int, trick_tr
 
 
 @jit()
-def solve_moves(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, hands: np.ndarray,
-                trick_cards: np.ndarray, trick_options: np.ndarray, trick_length: int,
-                leader: int, led_suit: int, trick_trump: int, played: int, taken: int,
-                cards: np.ndarray, options: np.ndarray, values: np.ndarray,
-                table_keys: np.ndarray, table_low: np.ndarray, table_high: np.ndarray,
-                table_move: np.ndarray, stats: np.ndarray) -> None:
+def solve_moves(params: np.ndarray, row: np.ndarray, zobrist: np.ndarray, position: Position,
+                cards: np.ndarray, options: np.ndarray, values: np.ndarray, table: Table,
+                stats: np.ndarray) -> None:
     """The exact value of each move (``cards[i]``, Joker call option ``options[i]`` over
-    ``codes.OPTIONS`` or -1) of the seat to move, into ``values``; see the module's docstring.
-    With ``cards[0]`` -1 (one entry), the value of the position itself (every move searched).
-
-    Seats are *positions* in the order of play of the deal (``hands[p]``; the seat after ``p`` is
-    ``p + 1`` modulo the players). The trick under way is ``trick_cards[:trick_length]`` led by
-    position ``leader``, with its led suit and trick trump; ``played``: every card played so far
-    this deal (the Joker's lock); ``taken``: the deciding seat's tricks so far. ``hands`` is used
-    as scratch space and restored. ``stats[1]`` is 1 when the node budget stopped the search
-    (the values are then meaningless).
+    ``codes.OPTIONS`` or -1) of the seat to move in ``position`` (``taken``: the deciding seat's
+    tricks so far), into ``values``; see the module's docstring. With ``cards[0]`` -1 (one
+    entry), the value of the position itself (every move searched). ``stats[1]`` is 1 when the
+    node budget stopped the search (the values are then meaningless).
     """
-    key, move_cards, move_options, nodes, played_cards, played_options = _search_stack(
-        params, zobrist, hands, trick_cards, trick_options, trick_length)
+    key, stack = _search_stack(params, zobrist, position)
     for index in range(len(cards)):
-        _set_root(nodes, trick_length, leader, led_suit, trick_trump, played, taken, key)
-        values[index] = _search(params, row, zobrist, hands, trick_length, cards[index],
-                                options[index], nodes, played_cards, played_options,
-                                move_cards, move_options, table_keys, table_low, table_high,
-                                table_move, stats)
+        _set_root(stack.nodes, position, key)
+        values[index] = _search(params, row, zobrist, position.hands, position.trick_length,
+                                cards[index], options[index], stack, table, stats)
 
 
 @jit()
 def solve_moves_maxn(params: np.ndarray, rows: np.ndarray, zobrist: np.ndarray,
-                     hands: np.ndarray, trick_cards: np.ndarray, trick_options: np.ndarray,
-                     trick_length: int, leader: int, led_suit: int, trick_trump: int,
-                     played: int, packed: int, cards: np.ndarray, options: np.ndarray,
-                     outcomes: np.ndarray, table_keys: np.ndarray, table_value: np.ndarray,
-                     table_move: np.ndarray, stats: np.ndarray) -> None:
+                     position: Position, cards: np.ndarray, options: np.ndarray,
+                     outcomes: np.ndarray, table: Table, stats: np.ndarray) -> None:
     """The packed max^n outcome (``SEAT_BITS`` a position: final tricks, Jokers led with a
     fine) after each move, as ``solve_moves`` gives values; ``rows[p]`` is position ``p``'s row
-    of the score table for its bid and ``packed`` the tricks (and fined leads) so far. With
-    ``cards[0]`` -1, the outcome of the position itself."""
-    key, move_cards, move_options, nodes, played_cards, played_options = _search_stack(
-        params, zobrist, hands, trick_cards, trick_options, trick_length)
+    of the score table for its bid and ``position.taken`` the packed tricks (and fined leads) so
+    far. With ``cards[0]`` -1, the outcome of the position itself."""
+    key, stack = _search_stack(params, zobrist, position)
     for index in range(len(cards)):
-        _set_root(nodes, trick_length, leader, led_suit, trick_trump, played, packed, key)
-        outcomes[index] = _search_maxn(params, rows, zobrist, hands, trick_length, cards[index],
-                                       options[index], nodes, played_cards, played_options,
-                                       move_cards, move_options, table_keys, table_value,
-                                       table_value, table_move, stats)
+        _set_root(stack.nodes, position, key)
+        outcomes[index] = _search_maxn(params, rows, zobrist, position.hands,
+                                       position.trick_length, cards[index], options[index],
+                                       stack, table, stats)
 
 
-def new_table(bits: int = 18) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """An empty transposition table of ``2**bits`` entries: (keys, lower bounds, upper bounds,
-    best moves)."""
+def new_table(bits: int = 18) -> Table:
+    """An empty transposition table of ``2**bits`` entries."""
     size = 1 << bits
-    return (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
-            np.zeros(size, dtype=np.int64), np.full(size, -1, dtype=np.int64))
+    return Table(np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
+                 np.zeros(size, dtype=np.int64), np.full(size, -1, dtype=np.int64))
 
 
 def zobrist_keys(players: int, seed: int = 0x5A17) -> np.ndarray:
@@ -878,7 +907,7 @@ def zobrist_keys(players: int, seed: int = 0x5A17) -> np.ndarray:
 
 
 __all__ = [
-    "INFINITY", "MAXN_PLAYERS", "PARAMS", "SEAT_BITS", "circular_trick_trump", "led_suit_after",
-    "new_table", "outcome_score", "solve_moves", "solve_moves_maxn", "trick_winner",
-    "zobrist_keys",
+    "INFINITY", "MAXN_PLAYERS", "PARAMS", "SEAT_BITS", "Position", "Table",
+    "circular_trick_trump", "led_suit_after", "new_table", "outcome_score", "solve_moves",
+    "solve_moves_maxn", "trick_winner", "zobrist_keys",
 ]

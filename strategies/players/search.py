@@ -21,6 +21,7 @@ from raspis.engine.core.plan import rule_plan
 from raspis.engine.determinize import Determinizer, named_choices
 from raspis.engine.game import Game
 
+from ..policies.chances import Holding
 from .heuristic import expected_first_leader, observation_out, policy_action
 from .tactics import Rules, best_bid, card_chances, trick_distribution
 
@@ -100,8 +101,8 @@ class BidEvidence:
         bids = list(range(self.hand_size + 1))
         for seat, bid, played, leads, strength in self.items:
             hand = hands[seat] | played
-            chances = card_chances(rules, hand, self.trump, self.hand_size, self.players, leads,
-                                   deck & ~hand & ~out)
+            chances = card_chances(Holding(hand, self.trump, self.hand_size, self.players, leads,
+                                           deck & ~hand & ~out, rules.play))
             distribution = trick_distribution(chances, self.hand_size, self.scale)
             expected = best_bid(distribution, bids, table)[0]
             total += strength * (bid - expected) ** 2

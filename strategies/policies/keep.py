@@ -6,8 +6,8 @@ The seat keeps the trick when one more trick raises its points for the deal (its
 deal's score table: it still needs tricks for its bid, or its bid is broken already and a trick
 still scores), and declines it when one more trick would cost (it has made its bid, or passed and
 took nothing: another trick overshoots; a misère deal). ``keep_trick`` is that rule over a row of
-the score table, compiled so that the compiled policies (``strategies.compiled.decide``) and the
-scalar strategies (``keep_from_observation``, ``keep_from_game``) call the same function.
+the score table, compiled so that the compiled policies (``strategies.policies.compiled.decide``)
+and the scalar strategies (``keep_from_observation``, ``keep_from_game``) call the same function.
 """
 
 from __future__ import annotations

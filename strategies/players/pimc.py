@@ -3,15 +3,15 @@
 For each card decision it guesses the hidden hands ``samples`` times, consistently with what the
 seat knows (``engine.determinize``: the cards seen played, the voids players have shown by not
 following suit or not trumping, the high or low cards a Joker's demand has shown, the trump card),
-and in every guess solves the rest of the deal with all cards open (``strategies.solver``, the
-compiled alpha-beta of ``engine.core.solve``): the points the seat scores for the deal under the
+and in every guess solves the rest of the deal with all cards open (``strategies.players.solver``,
+the compiled alpha-beta of ``engine.core.solve``): the points the seat scores for the deal under the
 variant's own table, its bid fixed, when it plays on to maximise them and the other seats to
 minimise them. Every distinct legal action (equivalent cards merged, the Joker with each of its
 calls) is valued in every guess, and it plays the action with the best mean; ties go to the
 heuristic's choice. The same guesses serve every action (common random numbers).
 
 With ``solve = "playout"`` it values each action by one playout of the rest of the deal with the
-heuristic for every seat instead (the strategy of raspis before issue 13); a guess whose solve runs
+heuristic for every seat instead (pimc's first form); a guess whose solve runs
 past the node budget (``budget``), and every deal the solver does not model (drawing from the stock
 after each trick), falls back to those playouts.
 
@@ -37,7 +37,8 @@ from raspis.engine import Action, Bid, Observation
 from raspis.engine.determinize import Determinizer
 from raspis.engine.game import Phase
 
-from .base import Parameter
+from ..base import Parameter
+from ..registry import StrategySpecError
 from .ev import INFERENCE, WINDOW_AS_EV, CardSearchStrategy, candidate_bids
 from .heuristic import (
     PREMIUM_PARAMETERS,
@@ -45,7 +46,6 @@ from .heuristic import (
     play_from_observation,
     policy_action,
 )
-from .registry import StrategySpecError
 from .search import (
     BidEvidence,
     Deadline,

@@ -26,7 +26,7 @@ question about the same cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from raspis.engine.actions import Action, Play
@@ -48,6 +48,29 @@ MODELS = ("paranoid", "maxn")
 
 #: Node budget of one solve by default (about 30-50 ms of search at the most).
 DEFAULT_BUDGET = 100_000
+
+
+class Deal(NamedTuple):
+    """A position of the current deal as the solver reads it (from a ``Game`` or from an
+    observation and a guess of every hand): the rules, the deal (its kind, number and hand
+    size), the seats taking part in order of play and every seat's cards, the trick under way
+    (its records, the seat to move, its led suit and trick trump), the deal's trump, every card
+    played so far this deal, the tricks taken and the bids (None: none), all by seat."""
+
+    plan: RulePlan
+    kind: str
+    number: int
+    hand_size: int
+    order: Sequence[int]
+    hands: Sequence[int]
+    trick: Sequence[Any]
+    to_move: int
+    led_suit: int
+    trick_trump: int
+    trump: int
+    played: int
+    taken: Sequence[int]
+    bids: Sequence[int | None]
 
 
 def solvable(variant: Any) -> bool:
@@ -118,10 +141,10 @@ class OpenHandSolver:
         bids = list(game.bids)
         if bid is not None:
             bids[seat] = bid
-        found = self._solve(game.plan, spec.kind, spec.number, spec.hand_size, game.order,
-                            game.hands, game.trick, game.to_move, game.led_suit,
-                            game.trick_trump, game.trump, game.played, game.taken, seat,
-                            bids, bonus, actions, budget)
+        deal = Deal(game.plan, spec.kind, spec.number, spec.hand_size, game.order, game.hands,
+                    game.trick, game.to_move, game.led_suit, game.trick_trump, game.trump,
+                    game.played, game.taken, bids)
+        found = self._solve(deal, seat, bonus, actions, budget)
         if found is None:
             return None
         fines = game.fines[seat]
@@ -143,11 +166,11 @@ class OpenHandSolver:
             return None
         plan = rule_plan(observation.variant, observation.players)
         seat = observation.seat
-        return self._solve(plan, observation.kind, observation.deal_number,
-                           observation.hand_size, observation.order, hands, observation.trick,
-                           observation.to_move, observation.led_suit, observation.trick_trump,
-                           observation.trump, observation.played, observation.taken, seat,
-                           observation.bids, bonus, actions, budget)
+        deal = Deal(plan, observation.kind, observation.deal_number, observation.hand_size,
+                    observation.order, hands, observation.trick, observation.to_move,
+                    observation.led_suit, observation.trick_trump, observation.trump,
+                    observation.played, observation.taken, observation.bids)
+        return self._solve(deal, seat, bonus, actions, budget)
 
     def opening_value(self, observation: Observation, hands: Sequence[int],
                       bids: Sequence[int | None], trump: int, *, bonus: int = 0,
@@ -164,19 +187,19 @@ class OpenHandSolver:
         kind = plan.variant.kinds[observation.kind]
         leader = order[first_leader(positions, len(order), dealer, plan.dealer_leads,
                                     kind.joker_holder_leads)]
-        found = self._solve(plan, observation.kind, observation.deal_number,
-                            observation.hand_size, order, hands, (), leader, -1, trump, trump, 0,
-                            [0] * observation.players, observation.seat, bids, bonus, None,
-                            budget)
+        deal = Deal(plan, observation.kind, observation.deal_number, observation.hand_size, order,
+                    hands, (), leader, -1, trump, trump, 0, [0] * observation.players, bids)
+        found = self._solve(deal, observation.seat, bonus, None, budget)
         return None if found is None else found[0]
 
     # -- the arrays ---------------------------------------------------------------------------
 
-    def _solve(self, plan: RulePlan, kind: str, number: int, hand_size: int,
-               order: Sequence[int], hands: Sequence[int], trick: Sequence[Any], to_move: int,
-               led_suit: int, trick_trump: int, trump: int, played: int,
-               taken: Sequence[int], seat: int, bids: Sequence[int | None], bonus: int,
-               actions: Sequence[Action] | None, budget: int | None) -> list[int] | None:
+    def _solve(self, deal: Deal, seat: int, bonus: int, actions: Sequence[Action] | None,
+               budget: int | None) -> list[int] | None:
+        """The points of ``seat`` after each of ``actions`` in ``deal`` (None: the position's
+        own value), ``bonus`` added to its made bid; None where the node budget ran out."""
+        plan, kind, number, hand_size, order, hands, trick = deal[:7]
+        taken, bids, trump = deal.taken, deal.bids, deal.trump
         players = len(order)
         maxn = self.model == "maxn" and players <= solve.MAXN_PLAYERS
         position_of = {member: index for index, member in enumerate(order)}
@@ -186,7 +209,7 @@ class OpenHandSolver:
         for index, entry in enumerate(trick):
             trick_cards[index] = entry.card
             trick_options[index] = option_of(entry)
-        leader = position_of[trick[0].seat if trick else to_move]
+        leader = position_of[trick[0].seat if trick else deal.to_move]
         options = plan.variant.kinds[kind]
         circular = plan.trump_rule(hand_size, options, players) == TRUMP_CIRCULAR
         bid = bids[seat]
@@ -208,23 +231,24 @@ class OpenHandSolver:
         values = np.zeros(len(cards), dtype=np.int64)
         stats = self.stats
         stats[:] = 0
-        keys, low, high, moves = self.table
         if maxn:
             rows = np.stack([self.row(plan, hand_size, kind, bids[member],
                                       bonus if member == seat else 0) for member in order])
             packed = sum(taken[member] << (solve.SEAT_BITS * index)
                          for index, member in enumerate(order))
-            solve.solve_moves_maxn(params, rows, self.zobrist(players), positions, trick_cards,
-                                   trick_options, len(trick), leader, led_suit, trick_trump,
-                                   played, packed, cards, calls, values, keys, low, moves, stats)
+            position = solve.Position(positions, trick_cards, trick_options, len(trick), leader,
+                                      deal.led_suit, deal.trick_trump, deal.played, packed)
+            solve.solve_moves_maxn(params, rows, self.zobrist(players), position, cards, calls,
+                                   values, self.table, stats)
             decider = position_of[seat]
             values = [solve.outcome_score(rows, int(outcome), decider, plan.lead_fine)
                       for outcome in values]
         else:
+            position = solve.Position(positions, trick_cards, trick_options, len(trick), leader,
+                                      deal.led_suit, deal.trick_trump, deal.played, taken[seat])
             solve.solve_moves(params, self.row(plan, hand_size, kind, bid, bonus),
-                              self.zobrist(players), positions, trick_cards, trick_options,
-                              len(trick), leader, led_suit, trick_trump, played, taken[seat],
-                              cards, calls, values, keys, low, high, moves, stats)
+                              self.zobrist(players), position, cards, calls, values, self.table,
+                              stats)
         nodes, aborted = solve.search_stats(stats)
         self.nodes += nodes
         if aborted:

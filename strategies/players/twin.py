@@ -1,12 +1,12 @@
 """Scalar twins of compiled policies: an ``engine.Game`` strategy that runs the batch engine's
 compiled function itself, so both engines play the very same games from one copy of the rules.
 
-A twin asks the compiled policy (``strategies.compiled.decide``) for the action of the seat to
-move, on the state of the game the observation was taken from (``Observation`` carries it). Where
+A twin asks the compiled policy (``strategies.policies.compiled.decide``) for the action of the seat
+to move, on the state of the game the observation was taken from (``Observation`` carries it). Where
 an observation carries no state (a strategy in its own process, or seated in the batch engine's
-numpy lockstep loop), the twin rebuilds the deal from the observation with the hidden hands
-guessed (``engine.determinize.resample``): the compiled policies read only what the seat may
-see, but such a rebuilt deal knows nothing of a premium span and of tricks the memory rule hides.
+numpy lockstep loop), the twin rebuilds the deal from the observation with the hidden hands guessed
+(``engine.determinize.resample``): the compiled policies read only what the seat may see, but such a
+rebuilt deal knows nothing of a premium span and of tricks the memory rule hides.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from raspis.engine.core.codes import CALL_NAMES
 from raspis.engine.determinize import resample
 from raspis.engine.game import Game, Phase
 
-from . import compiled
-from .base import Strategy
+from ..base import Strategy
+from ..policies import compiled
 
 
 def action_of(code: int, phase: Phase) -> Action:

@@ -16,7 +16,7 @@ actions (every seat's plays, keyed by the action). Each iteration:
    score the deal's table allows (so the exploration constant means the same in every variant).
 
 Where the variant has a premium for making every bid of a span (002), a seat's reward includes
-the stake of the premium it keeps in reach when it makes its bid (``strategies.heuristic.
+the stake of the premium it keeps in reach when it makes its bid (``strategies.players.heuristic.
 PremiumTracker``; ``premium`` = false: the deal's points only). It plays the root action visited
 most. Equivalent cards (nothing unseen between them) are merged
 at the root. ``iterations`` bounds the work; ``time`` bounds the seconds a decision may take.
@@ -32,7 +32,7 @@ from raspis.engine import Action, Observation, Play
 from raspis.engine.determinize import Determinizer, play_options
 from raspis.engine.game import Game, Phase
 
-from .base import Parameter
+from ..base import Parameter
 from .ev import INFERENCE, WINDOW_AS_EV, CardSearchStrategy
 from .heuristic import PremiumOutlook, play_from_observation, policy_action, premium_parameters
 from .search import (

@@ -6,19 +6,19 @@ the number of legal actions indexes the legal actions in the reference engine's 
 per-game, per-seat ``key`` is the first 64 bits of the generator ``play_game`` gives a strategy
 (``random.Random(mix(seed, STRATEGY, seat)).getrandbits(64)``), so its draws depend only on the
 game seed, the seat and the decision index (never on the batch size), and the scalar
-``strategies.fast.HashRandomStrategy`` (``fastrandom``) plays the very same games in
+``strategies.players.fast.HashRandomStrategy`` (``fastrandom``) plays the very same games in
 ``engine.Game``. It is not the stream of the scalar ``random`` (Python's ``random``), only the
 same distribution.
 
 ``BatchLowest`` (``lowest``) takes the first legal action of the reference's list: the lowest bid,
-the lowest card id, a Joker's first call; its twin is ``strategies.fast.LowestStrategy``.
+the lowest card id, a Joker's first call; its twin is ``strategies.players.fast.LowestStrategy``.
 
-Both are also compiled policies (``strategies.compiled``): the batch engine decides them inside
-its compiled loops, and uses their numpy methods only when asked to (``play_batch(...,
+Both are also compiled policies (``strategies.policies.compiled``): the batch engine decides them
+inside its compiled loops, and uses their numpy methods only when asked to (``play_batch(...,
 compiled=False)``). ``BatchFastHeuristic`` (``fastheuristic``) is a compiled policy only
-(``compiled.fast_heuristic``; the rules of thumb are described in ``strategies.fast``, its scalar
-twin ``FastHeuristicStrategy`` plays the very same games): the engine decides its seats inside
-the compiled loop whatever the other seats are, so it has no numpy methods.
+(``compiled.fast_heuristic``; the rules of thumb are described in ``strategies.players.fast``, its
+scalar twin ``FastHeuristicStrategy`` plays the very same games): the engine decides its seats
+inside the compiled loop whatever the other seats are, so it has no numpy methods.
 """
 
 from __future__ import annotations
@@ -34,8 +34,10 @@ from raspis.engine.batch.rng import mix, python_random_bits64, splitmix64
 from raspis.engine.core.codes import OPTION_CALL, OPTION_SUIT
 from raspis.engine.core.plan import RulePlan
 
-from . import compiled
-from .batch import BatchStrategy, first_option
+from ..base import RandomStrategy
+from ..batch import BatchStrategy, first_option
+from ..policies import compiled
+from .fast import FastHeuristicStrategy, HashRandomStrategy, LowestStrategy
 
 
 def _call_orders(variant: Variant, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -54,10 +56,10 @@ def _reorder(calls: np.ndarray, order: tuple[int, ...]) -> np.ndarray:
 class BatchRandom(BatchStrategy):
     """Uniform over the legal actions, drawn from a counter-based hash (see the module)."""
 
-    name = "random"
+    name = RandomStrategy.name
     description = "uniformly random legal actions from a counter-based hash (twin: fastrandom)"
     needs_decision_index = True
-    scalar_twin = "fastrandom"
+    scalar_twin = HashRandomStrategy.name
     compiled_policy = compiled.RANDOM
     compiled_runner = staticmethod(compiled.run_games)
 
@@ -115,9 +117,9 @@ class BatchRandom(BatchStrategy):
 class BatchLowest(BatchStrategy):
     """The first legal action of the reference engine's list."""
 
-    name = "lowest"
+    name = LowestStrategy.name
     description = "always the first legal action: lowest bid, lowest card, first Joker call"
-    scalar_twin = "lowest"
+    scalar_twin = LowestStrategy.name
     compiled_policy = compiled.LOWEST
     compiled_runner = staticmethod(compiled.run_games)
 
@@ -151,11 +153,11 @@ class BatchLowest(BatchStrategy):
 
 class BatchFastHeuristic(BatchStrategy):
     """``fastheuristic``: rules of thumb, a compiled policy (``compiled.fast_heuristic``); twin:
-    the scalar ``fastheuristic`` (``strategies.fast.FastHeuristicStrategy``)."""
+    the scalar ``fastheuristic`` (``strategies.players.fast.FastHeuristicStrategy``)."""
 
-    name = "fastheuristic"
+    name = FastHeuristicStrategy.name
     description = "fast rules of thumb, compiled (batch engine); the same as scalar fastheuristic"
-    scalar_twin = "fastheuristic"
+    scalar_twin = FastHeuristicStrategy.name
     compiled_policy = compiled.FAST_HEURISTIC
     compiled_runner = staticmethod(compiled.run_games)
     #: decided inside the engine's compiled loop only (``engine.batch.game``)
@@ -163,10 +165,10 @@ class BatchFastHeuristic(BatchStrategy):
 
     def bid(self, observation: BatchObservation) -> np.ndarray:
         """Not asked: the engine decides this policy in its compiled loop."""
-        raise NotImplementedError("fastheuristic is decided inside the batch engine's compiled "
+        raise NotImplementedError(f"{self.name} is decided inside the batch engine's compiled "
                                   "loop (a compiled policy)")
 
     def play(self, observation: BatchObservation) -> tuple[np.ndarray, Any, Any]:
         """Not asked: the engine decides this policy in its compiled loop."""
-        raise NotImplementedError("fastheuristic is decided inside the batch engine's compiled "
+        raise NotImplementedError(f"{self.name} is decided inside the batch engine's compiled "
                                   "loop (a compiled policy)")

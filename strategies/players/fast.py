@@ -1,15 +1,15 @@
 """Scalar twins of the batch strategies: they play exactly the batch strategies' games.
 
 Each class here is an ordinary ``Strategy`` for ``engine.Game`` whose decisions equal, game for
-game, those of its batch twin in ``engine.batch`` (``strategies.batch_basic``, and the
-compiled policies of ``strategies.compiled``). They exist so the two engines can be compared like
-for like, and so a tournament may mix engines without changing what a strategy does.
+game, those of its batch twin in ``engine.batch`` (``strategies.players.batch_basic``, and the
+compiled policies of ``strategies.policies.compiled``). They exist so the two engines can be
+compared like for like, and so a tournament may mix engines without changing what a strategy does.
 
 - ``lowest``: the first legal action (twin of ``BatchLowest``);
 - ``fastrandom``: uniform over the legal actions from a counter-based hash (twin of
   ``BatchRandom``);
 - ``fastheuristic``: a simple rule-based player, the compiled policy itself run on the
-  observation's game (``strategies.twin.CompiledTwin``; twin of ``BatchFastHeuristic``).
+  observation's game (``strategies.players.twin.CompiledTwin``; twin of ``BatchFastHeuristic``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import random
 from raspis.engine import Action, Observation, Variant
 from raspis.engine.rng import splitmix64
 
-from .base import Strategy
-from .compiled import FAST_HEURISTIC
+from ..base import Strategy
+from ..policies.compiled import FAST_HEURISTIC
 from .twin import CompiledTwin
 
 
@@ -58,8 +58,9 @@ class HashRandomStrategy(Strategy):
 
 class FastHeuristicStrategy(CompiledTwin):
     """Simple rules of thumb with integer arithmetic and shared tables: the compiled
-    ``fastheuristic`` (``strategies.compiled.fast_heuristic``, where its rules are described),
-    run on the observation's game (``strategies.twin``); twin of the batch ``fastheuristic``."""
+    ``fastheuristic`` (``strategies.policies.compiled.fast_heuristic``, where its rules are
+    described), run on the observation's game (``strategies.players.twin``); twin of the batch
+    ``fastheuristic``."""
 
     name = "fastheuristic"
     description = "fast rules of thumb (twin of the compiled batch fastheuristic)"

@@ -1,6 +1,6 @@
 """Which fitted table ``strong`` bids with: found by the rules, not by the variant's name.
 
-``strong``'s fitted bid outcomes (``strategies.strong.fit_bids``: what a bid came to in
+``strong``'s fitted bid outcomes (``strategies.fitting.bids.fit_bids``: what a bid came to in
 self-play, by the seat's expected tricks) are shipped for every preset at every player count it
 allows (``data/strong/NAME-PLAYERS.npz``). A table fits a variant when the variant plays the
 preset's game: the same options once the name, the description, the sources and the dealer's hook
@@ -38,6 +38,7 @@ import sys
 import zipfile
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,56 @@ import numpy as np
 from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant, load_variant, preset_names
 
-from .strong_policy import fit_cards, fit_counts, fit_path, load_shipped
+from .. import catalogue
+from .section import CARD_FEATURES, CARD_MODELS
+
+#: The folder of the tables shipped with the presets (``data/strong``).
+SHIPPED = Path(str(resources.files("raspis.data") / "strong"))
+
+
+def fit_path(name: str, players: int) -> Path:
+    """Where the fitted bid outcomes of a preset are shipped: ``data/strong/NAME-PLAYERS.npz``."""
+    return SHIPPED / f"{name}-{players}.npz"
+
+
+def load_fit(name: str, players: int, deck: int) -> dict[int, np.ndarray] | None:
+    """The fitted bid outcomes of variant ``name`` at ``players``
+    (``strategies.fitting.bids.fit_bids``), if shipped for it and fitted on the same deck; else
+    None."""
+    found = load_shipped(name, players, deck)
+    return None if found is None else found[0]
+
+
+def load_shipped(name: str, players: int, deck: int
+                 ) -> tuple[dict[int, np.ndarray], np.ndarray | None] | None:
+    """(the fitted bid outcomes, the card model or None) shipped for preset ``name`` at
+    ``players`` (``fit_path``), read in one opening, if shipped and fitted on the same deck; else
+    None."""
+    path = fit_path(name, players)
+    if not path.is_file():
+        return None
+    with np.load(path) as data:
+        if int(data["deck"]) != deck:
+            return None
+        return fit_counts(data), fit_cards(data)
+
+
+def fit_counts(data) -> dict[int, np.ndarray]:  # noqa: ANN001 - an open ``np.load`` archive
+    """The counts of a fitted table's archive: ``nHAND_SIZE`` arrays, by hand size (the other
+    entries, ``deck`` and a user fit's notes, left out)."""
+    return {int(key[1:]): data[key] for key in data.files
+            if key.startswith("n") and key[1:].isdigit()}
+
+
+def fit_cards(data) -> np.ndarray | None:  # noqa: ANN001 - an open ``np.load`` archive
+    """The card model's weights in a fitted table's archive (``cards``: ``CARD_MODELS`` x
+    ``CARD_FEATURES``, made by ``strategies.fitting.distil``), or None where it has none of that
+    shape."""
+    if "cards" not in data.files:
+        return None
+    weights = np.asarray(data["cards"], dtype=np.float64)
+    return weights if weights.shape == (CARD_MODELS, CARD_FEATURES) else None
+
 
 #: Options that do not change what a bid comes to in play (see the module's docstring).
 IGNORED = {"name": None, "description": None, "sources": None,
@@ -145,7 +195,7 @@ def save_user_fit(variant: Variant, players: int, counts: dict[int, np.ndarray],
     """Write ``fit_bids``'s counts for ``variant`` (resolved for ``players``) to
     ``user_fit_path``: the deck mask and counts as the shipped tables keep them (``deck``,
     ``nHAND_SIZE``), with the rules key, the variant's name, the games and the seed, and the card
-    model ``cards`` fitted on ``card_games`` games (``strategies.distil``) where given
+    model ``cards`` fitted on ``card_games`` games (``strategies.fitting.distil``) where given
     (``write_archive``: the same arrays give the same bytes)."""
     path = user_fit_path(variant, players)
     arrays: dict[str, np.ndarray] = {
@@ -202,7 +252,7 @@ class Fit:
     source: str | None = None
     path: Path | None = None
     counts: dict[int, np.ndarray] | None = field(default=None, compare=False, repr=False)
-    #: the card model (``strategies.distil``): the file's own, else (a user's table fitted
+    #: the card model (``strategies.fitting.distil``): the file's own, else (a user's table fitted
     #: without one) the nearest preset's; None for none
     cards: np.ndarray | None = field(default=None, compare=False, repr=False)
     #: where ``cards`` comes from where not from the file: the preset's name
@@ -263,23 +313,23 @@ def nearest_fit(variant: Variant, players: int, skip: tuple[str, ...] = ()) -> F
 
 
 #: the compiled policy ``mc``'s playouts play when its spec names none (its ``policy``)
-PLAYOUT_POLICY = "strong"
+PLAYOUT_POLICY = catalogue.STRONG.name
 
 
 def uses_strong(spec: str) -> bool:
     """Whether a strategy spec plays with ``strong``'s fitted bid tables: ``strong`` itself
     (``NAME=strong``, ``isolated+strong:...``), or ``mc`` whose playouts play ``strong`` (its
     ``policy``, by default)."""
-    from .spec import StrategySpecError, raw_parameters, spec_parts
+    from ..spec import StrategySpecError, raw_parameters, spec_parts
 
     _, name, parameters = spec_parts(spec)
-    if name != "mc":
-        return name == "strong"
+    if name != catalogue.MONTE_CARLO.name:
+        return name == catalogue.STRONG.name
     try:
         policy = raw_parameters(parameters, spec).get("policy", PLAYOUT_POLICY)
     except StrategySpecError:  # a malformed spec: its loader says what is wrong
         return False
-    return policy == "strong"
+    return policy == catalogue.STRONG.name
 
 
 def fit_notice(variant: Variant, players: int, spec: str | None = None) -> str | None:

@@ -1,14 +1,15 @@
 """Compiled playouts: a deal played to its score by a compiled policy at every seat, at machine
-speed, for Monte Carlo search (``strategies.mc``).
+speed, for Monte Carlo search (``strategies.players.mc``).
 
 A playout starts from a state vector of the rules core (``engine.core.machine``), applies a first
-action, and lets a compiled policy (``strategies.compiled``: ``STRONG`` or ``FAST_HEURISTIC``)
-decide for every seat until the deal is scored; it returns what one seat got for the deal: its
-points (fines included), its premium and whether it made its bid, and what the other seats of the
-deal got together (their points and premiums summed, and how many they are), for a search that
-values a move relative to the others (``mc``'s ``objective = relative``). Both policies read only
-what the seat to move may see (``tests/test_strong.py::test_strong_never_reads_the_hidden_hands``),
-so a playout of a guessed deal has no strategy fusion: no seat plays on cards it could not know.
+action, and lets a compiled policy (``strategies.policies.compiled``: ``STRONG`` or
+``FAST_HEURISTIC``) decide for every seat until the deal is scored; it returns what one seat got for
+the deal: its points (fines included), its premium and whether it made its bid, and what the other
+seats of the deal got together (their points and premiums summed, and how many they are), for a
+search that values a move relative to the others (``mc``'s ``objective = relative``). Both policies
+read only what the seat to move may see
+(``tests/test_strong.py::test_strong_never_reads_the_hidden_hands``), so a playout of a guessed deal
+has no strategy fusion: no seat plays on cards it could not know.
 
 ``evaluate`` does this for every candidate action over many guessed deals in one call: each guess
 (the hidden hands, and the trump where the seat cannot see it) is written into a copy of one
@@ -30,6 +31,7 @@ from raspis.engine.core import machine as m
 from raspis.engine.core.compiling import jit
 from raspis.engine.core.deal import sample_hands, splitmix64
 
+from ..catalogue import PLAYOUT_POLICIES
 from .compiled import FAST_HEURISTIC, POLICY_MASK, STRONG, decide, forced_action, play_on
 
 __all__ = ["FAST_HEURISTIC", "POLICIES", "STRONG", "V_MADE", "V_OTHERS", "V_POINTS", "V_PREMIUM",
@@ -37,7 +39,7 @@ __all__ = ["FAST_HEURISTIC", "POLICIES", "STRONG", "V_MADE", "V_OTHERS", "V_POIN
            "playout_value", "sample_hands"]
 
 #: the policies a playout may use, by name
-POLICIES = {"strong": STRONG, "fastheuristic": FAST_HEURISTIC}
+POLICIES = PLAYOUT_POLICIES
 #: what a playout returns for the seat: its deal points, its premium, 1 if it made its bid; the
 #: other participants' deal points and premiums summed, and how many they are (0 where the seat
 #: played alone)

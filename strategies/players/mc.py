@@ -50,15 +50,15 @@ from raspis.engine.core.codes import CALL_CODES
 from raspis.engine.determinize import Determinizer
 from raspis.engine.game import Game, Phase
 
-from . import compiled, playout
-from .base import Parameter
+from ..base import Parameter
+from ..policies import compiled, playout
+from ..policies.fitted import PLAYOUT_POLICY
+from ..registry import StrategySpecError
 from .ev import ExpectedValueStrategy
 from .heuristic import PREMIUM_PARAMETERS, PremiumOutlook
 from .pimc import PimcStrategy
-from .registry import StrategySpecError
 from .search import BidEvidence, Deadline, distinct_plays, representative
 from .strong import action_of, policy_table
-from .strong_fit import PLAYOUT_POLICY
 from .tactics import rules_for
 
 __all__ = ["OBJECTIVES", "MonteCarloStrategy", "PlayEvidence", "action_code"]

@@ -9,7 +9,7 @@ the visible hands leave over. Naming trump, it names the longest suit among its 
 
 Card play (``tactics.choose_play``) aims at the number of tricks that scores best under the deal's
 own table (the bid while short of it, none once it is made, all of them in a golden deal, none in a
-misère) and follows the rules of thumb described in ``strategies.tactics``.
+misère) and follows the rules of thumb described in ``strategies.players.tactics``.
 
 Where the variant has a premium for making every bid of a span (002's «премия», the game or a
 pulka: ``scoring.premium``), a ``PremiumTracker`` follows, deal by deal, which seats have made every
@@ -36,9 +36,10 @@ from raspis.engine.determinize import draws_made, play_options, shown_card_is_de
 from raspis.engine.game import Game, Phase
 from raspis.engine.variant import Variant
 
-from .base import Parameter, Strategy
-from .keep import keep_from_game, settled_action
-from .strong_policy import seat_aims
+from ..base import Parameter, Strategy
+from ..policies.cards import Aims, seat_aims
+from ..policies.chances import Holding
+from ..policies.keep import keep_from_game, settled_action
 from .tactics import (
     PLAYS,
     Rules,
@@ -52,6 +53,7 @@ from .tactics import (
     rules_for,
     staked_table,
     trick_distribution,
+    trick_view,
 )
 
 
@@ -105,8 +107,8 @@ def bid_distribution(
     scale = rules.scale(players, hand_size, trump >= 0 or rules.circular) if calibrate else 1.0
     first = expected_first_leader(rules.dealer_leads, dealer, order)
     if hand is not None:
-        chances = card_chances(rules, hand, trump, hand_size, players, first == seat,
-                               rules.deck & ~hand & ~out)
+        chances = card_chances(Holding(hand, trump, hand_size, players, first == seat,
+                                       rules.deck & ~hand & ~out, rules.play))
         return trick_distribution(chances, hand_size, scale)
     expected = hand_size / players
     visible = [(other, cards) for other, cards in enumerate(other_hands)
@@ -114,8 +116,9 @@ def bid_distribution(
     if visible:
         others = 0.0
         for other, cards in visible:
-            others += scale * estimate_tricks(rules, cards, trump, hand_size, players,
-                                              first == other, rules.deck & ~cards & ~out)
+            others += scale * estimate_tricks(Holding(cards, trump, hand_size, players,
+                                                      first == other, rules.deck & ~cards & ~out,
+                                                      rules.play))
             others += max(0, hand_size - cards.bit_count()) / players  # the cards not seen
         expected = 0.5 * max(0.0, hand_size - others) + 0.5 * expected
     return trick_distribution([min(1.0, expected / hand_size)] * hand_size, hand_size)
@@ -386,8 +389,8 @@ def play_from_observation(rules: Rules, observation: Observation,
     tricks = observation.deal_tricks
     staked = (outlook is not None and bid is not None
               and outlook.stake(rules, observation.kind, tricks, seat, bid) > 0)
-    need, keen, cliff = rules.aims(observation.kind, tricks, observation.order, observation.bids,
-                                   observation.taken, seat, remaining, staked)
+    aims = rules.aims(observation.kind, tricks, observation.order, observation.bids,
+                      observation.taken, seat, remaining, staked)
     unseen = (rules.deck & ~hand & ~observation.played
               & ~observation_out(observation))
     for other, cards in enumerate(observation.other_hands):
@@ -397,9 +400,9 @@ def play_from_observation(rules: Rules, observation: Observation,
     in_trick = len(observation.trick)
     drawn = draws_made(observation)  # rounds drawn from the stock (002)
     others = (len(observation.order) - 1) * (observation.hand_size + drawn - done) - in_trick
-    return choose_play(rules, hand, legal, tuple(jokers), observation.trick, observation.led_suit,
-                       observation.trick_trump, observation.trump, len(observation.order), need,
-                       unseen, others, keen, cliff)
+    trick = trick_view(rules, observation.trick, observation.led_suit, observation.trick_trump)
+    return choose_play(rules, hand, legal, tuple(jokers), trick, observation.trump,
+                       len(observation.order), aims, unseen, others)
 
 
 def policy_action(game: Game, rules: Rules) -> Action:
@@ -417,14 +420,14 @@ def policy_action(game: Game, rules: Rules) -> Action:
             return PLAYS[legal.bit_length() - 1]
         order = game.order
         remaining = hand.bit_count()
-        need, keen, cliff = seat_aims(game.state, game.tables.plan, seat, remaining, False)
+        aims = Aims(*seat_aims(game.state, game.tables.plan, seat, remaining, False))
         unseen = rules.deck & ~hand & ~game.played & ~game_out(game)
         others = 0
         for other in order:
             others += hands[other].bit_count()
-        return choose_play(rules, hand, legal, jokers, game.trick, game.led_suit, game.trick_trump,
-                           game.trump, len(order), need, unseen, others - remaining, keen,
-                           cliff)
+        trick = trick_view(rules, game.trick, game.led_suit, game.trick_trump)
+        return choose_play(rules, hand, legal, jokers, trick, game.trump, len(order), aims, unseen,
+                           others - remaining)
     if phase == Phase.BID:
         return Bid(policy_bid(game, rules, seat))
     if phase == Phase.TRUMP:

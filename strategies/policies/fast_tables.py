@@ -1,9 +1,9 @@
 """The tables of the compiled fast heuristic (``fastheuristic``).
 
-``strategies.compiled.fast_heuristic`` (the compiled policy of the batch ``fastheuristic``, which
-its scalar twin ``strategies.fast.FastHeuristicStrategy`` runs too) reads them with integer
-arithmetic only. Everything with a probability in it is worked out here once, rounded to whole
-thousandths of a trick.
+``strategies.policies.compiled.fast_heuristic`` (the compiled policy of the batch ``fastheuristic``,
+which its scalar twin ``strategies.players.fast.FastHeuristicStrategy`` runs too) reads them with
+integer arithmetic only. Everything with a probability in it is worked out here once, rounded to
+whole thousandths of a trick.
 
 ``suit_tables(variant, participants, hand_size)`` gives, for each suit and each pattern of a hand's
 cards in that suit (the 13-bit pattern shifted down by the deck's lowest rank), the tricks (in

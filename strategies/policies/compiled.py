@@ -5,12 +5,12 @@ When every seat of a batch is one of these, ``engine.batch.play_batch`` hands th
 ``run_games``: each game is played from its first deal to its end inside one compiled loop,
 ``play_on`` (``engine.core.machine.step`` for the rules, ``choose_action`` for the policy), with
 no Python between decisions. The scalar twins in ``engine.Game`` run these very functions
-(``strategies.twin``: ``fastheuristic``, ``strong``; through ``decide``), or draw the same
+(``strategies.players.twin``: ``fastheuristic``, ``strong``; through ``decide``), or draw the same
 counter-based random numbers (``fastrandom``). What a seat may see is asked of the machine
 (``visible_hand``, ``visible_trump``, ``seen_cards``). When some seat is a numpy batch strategy,
 the lockstep engine plays the compiled seats with ``Stepper`` (``advance_rows``): each game's
 compiled seats move in ``play_on`` until the numpy seat is to move. Search playouts
-(``strategies.playout``) play in ``play_on`` too.
+(``strategies.policies.playout``) play in ``play_on`` too.
 
 ``fastheuristic`` (``fast_heuristic``), the rules of thumb:
 
@@ -41,7 +41,7 @@ highest rank to the highest suit (suits ♠ ♣ ♦ ♥ = 0..3).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import uint64
@@ -57,13 +57,19 @@ from raspis.engine.core.plan import MachineTables, RulePlan
 from raspis.engine.core.rules import ix
 from raspis.engine.core.view import DealRow
 
+from .. import catalogue
+from ..catalogue import policy_code
 from .fast_tables import JOKER_VALUE, LOSE_LEAD, WIN_LEAD, lowest_rank, suit_tables
+from .fitted import find_fit
 from .keep import keep_code
-from .strong_fit import find_fit
-from .strong_policy import decide_strong, strong_section
+from .section import strong_section
+from .strong import decide_strong
 
-#: policy codes, one per seat of each game (``run_games``)
-LOWEST, RANDOM, FAST_HEURISTIC, STRONG = range(4)
+#: policy codes, one per seat of each game (``run_games``): each built-in's record says its own
+#: (``catalogue``)
+LOWEST, RANDOM, FAST_HEURISTIC, STRONG = (
+    policy_code(entry) for entry in (catalogue.LOWEST, catalogue.RANDOM,
+                                     catalogue.FAST_HEURISTIC, catalogue.STRONG))
 #: a policy code's bits from ``NOISE_SHIFT`` up (``noisy``): two chances, in 65536ths
 #: (``NOISE_ONE``: always), that a card decision (the low ``NOISE_BITS``) and a bid (the next
 #: ``NOISE_BITS``) is a uniformly random legal action (``hashed``) instead of the policy's; 0 in a
@@ -105,9 +111,9 @@ def policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True
     """The policies' table (``T_*``); ``strong_on``: with ``strong``'s section (its calibration,
     worked out on first use), ``fit_bids_on``: with its fitted bid outcomes: the variant's own
     (shipped, or fitted by the user), else the nearest preset's, else none
-    (``strong_fit.find_fit``; ``strong_fit.say_fit_notice`` says which where not its own);
-    ``cards_on``: with the card model kept in the same file (``strategies.distil``), where it has
-    one."""
+    (``policies.fitted.find_fit``; ``policies.fitted.say_fit_notice`` says which where not its own);
+    ``cards_on``: with the card model kept in the same file (``strategies.fitting.distil``), where
+    it has one."""
     variant = plan.variant
     rows = tables.deals
     blocks: dict[tuple[int, int], int] = {}
@@ -134,7 +140,7 @@ def policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True
     header[T_NO_FINE] = variant.joker.lead_fine == 0
     header[T_ROWS_AT] = T_HEADER
     header[T_LOW_RANK] = low
-    header[T_STRONG_AT] = at  # ``strong``'s section (``strong_policy.strong_section``) comes last
+    header[T_STRONG_AT] = at  # ``strong``'s section (``section.strong_section``) comes last
     for start, order in ((T_LEAD_ORDER, plan.call_order(True)),
                          (T_FOLLOW_ORDER, plan.call_order(False)),
                          (T_WIN_LEAD, WIN_LEAD), (T_LOSE_LEAD, LOSE_LEAD)):
@@ -240,7 +246,7 @@ def lowest(state: np.ndarray, plan: np.ndarray, table: np.ndarray) -> int:
 @jit(inline="always")
 def hashed(state: np.ndarray, plan: np.ndarray, table: np.ndarray, key: int, index: int) -> int:
     """Uniform over the legal actions in ``Game.legal_actions`` order, the ``index``-th draw of
-    the counter-based hash with ``key`` (``strategies.batch_basic.BatchRandom``)."""
+    the counter-based hash with ``key`` (``strategies.players.batch_basic.BatchRandom``)."""
     phase = fields.phase(state)
     legal = fields.legal_first(state)
     draw = splitmix64(uint64(key) ^ uint64(index))
@@ -466,7 +472,7 @@ def play_on(state: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np
     (``engine.batch.kernels.logged_step``; ``no_log()`` where nothing is logged). Returns the
     decisions made. The one loop of the compiled policies: whole games
     (``play_games``), the compiled seats of a lockstep batch (``advance_rows``) and the playouts
-    of search (``strategies.playout``) all play here."""
+    of search (``strategies.policies.playout``) all play here."""
     # views without a reference count (``kernels.borrowed``): the caller holds the arrays
     state, plan, table = borrowed(state), borrowed(plan), borrowed(table)
     decisions = 0
@@ -539,19 +545,31 @@ def play_games_fast(buffer: np.ndarray, plan: np.ndarray, table: np.ndarray,
     return decisions
 
 
+class Seats(NamedTuple):
+    """The compiled seats of a lockstep batch (``Stepper``): the rule plan, the policy table,
+    ``policies[g, s]`` the policy code of seat ``s`` of game ``g`` (-1 where a numpy strategy
+    decides) and their random keys."""
+
+    plan: np.ndarray
+    table: np.ndarray
+    policies: np.ndarray
+    keys: np.ndarray
+
+
 @jit()
-def advance_rows(states: np.ndarray, plan: np.ndarray, table: np.ndarray, policies: np.ndarray,
-                 keys: np.ndarray, counts: np.ndarray, rows: np.ndarray, codes: np.ndarray,
-                 apply: bool, record: bool, logs: tuple, jokers: bool,  # type: ignore[type-arg]
+def advance_rows(states: np.ndarray, seats: Seats, counts: np.ndarray, rows: np.ndarray,
+                 codes: np.ndarray, apply: bool, record: bool,
+                 logs: tuple, jokers: bool,  # type: ignore[type-arg]
                  view: np.ndarray, progress: np.ndarray) -> None:
-    """Play the compiled seats of the games of ``rows`` (rows of the state matrix ``states``):
-    with ``apply``, each game's mover first plays ``codes[index]`` (a numpy strategy's checked
-    answer); then each game goes on until a seat whose policy is -1 (decided by a numpy batch
-    strategy) is to move, or to its end, and its next decision is noted
+    """Play the compiled ``seats`` of the games of ``rows`` (rows of the state matrix
+    ``states``): with ``apply``, each game's mover first plays ``codes[index]`` (a numpy
+    strategy's checked answer); then each game goes on until a seat whose policy is -1 (decided
+    by a numpy batch strategy) is to move, or to its end, and its next decision is noted
     (``engine.batch.kernels.note_row``: ``jokers``, ``view``, ``progress``). ``counts[row,
     seat]``: each seat's decisions so far; ``record``, ``logs``: the log
     (``engine.batch.kernels.logged_step``)."""
-    plan, table = borrowed(plan), borrowed(table)
+    plan, table = borrowed(seats.plan), borrowed(seats.table)
+    policies, keys = seats.policies, seats.keys
     for index in range(len(rows)):
         prefetch_row(states, plan, rows, index)
         row = rows[index]
@@ -574,14 +592,15 @@ class Stepper:
         self.plan = tables.plan
         self.policies = np.ascontiguousarray(policies, dtype=np.int64)
         self.keys = np.ascontiguousarray(keys).view(np.int64)
+        self.seats = Seats(self.plan, self.table, self.policies, self.keys)
 
     def advance(self, states: np.ndarray, rows: np.ndarray, codes: np.ndarray | None,
                 counts: np.ndarray, record: bool, logs: tuple,  # type: ignore[type-arg]
                 jokers: bool, view: np.ndarray, progress: np.ndarray) -> None:
         """``advance_rows`` of ``rows`` (``codes`` None: nothing to apply first)."""
         apply = codes is not None
-        advance_rows(states, self.plan, self.table, self.policies, self.keys, counts, rows,
-                     codes if apply else rows, apply, record, logs, jokers, view, progress)
+        advance_rows(states, self.seats, counts, rows, codes if apply else rows, apply, record,
+                     logs, jokers, view, progress)
 
 
 def compile_policies_beside() -> Any:
@@ -617,5 +636,5 @@ def run_games(tables: MachineTables, plan: RulePlan, seeds: np.ndarray, policies
 run_games.stepper = Stepper  # type: ignore[attr-defined]
 
 __all__: list[Any] = ["FAST_HEURISTIC", "LOWEST", "NOISE_ONE", "NOISE_SHIFT", "POLICY_MASK",
-                      "RANDOM", "STRONG", "Stepper", "advance_rows", "compile_policies_beside",
-                      "noisy", "policy_table", "run_games"]
+                      "RANDOM", "STRONG", "Seats", "Stepper", "advance_rows",
+                      "compile_policies_beside", "noisy", "policy_table", "run_games"]

@@ -1,19 +1,20 @@
 """The heuristic's rules of thumb, as a Python face over the one compiled copy in
-``strategies.strong_policy``.
+``strategies.policies`` (``chances``, ``bids``, ``cards``).
 
 The reasoning (the chance that a card holds, each card's chance of a trick, the trick
 distribution, the calibration of the estimates, the card to play with its keepers, ducking and
-Joker leads, the suit to name) is written once, compiled, in ``strategies.strong_policy``, where
-the batch engine's ``strong`` runs it at millions of decisions a second. The functions here call
-it from plain Python values (hand, legal cards, the current trick, the cards still unseen, how
-many more tricks the seat wants), so that they serve both ``HeuristicStrategy``, which reads
-an ``Observation``, and the playouts of the search strategies, which read a ``Game`` directly.
+Joker leads, the suit to name) is written once, compiled, in ``strategies.policies``, where the
+batch engine's ``strong`` runs it at millions of decisions a second. The functions here call it
+from Python values (a ``Holding`` to bid with; the hand, the legal cards, the trick, the cards
+still unseen and what the seat plays for, made into a ``CardPosition``), so that they serve both
+``HeuristicStrategy``, which reads an ``Observation``, and the playouts of the search strategies,
+which read a ``Game`` directly.
 What a seat plays for (the tricks still worth aiming at, how keen the others are) is the compiled
-``strong_policy.aims`` too, which ``Rules.aims`` asks from the bids and tricks taken. What stays
+``policies.cards.aims`` too, which ``Rules.aims`` asks from the bids and tricks taken. What stays
 here is the Python side of the bidding: the variant read once (``Rules``: score tables), the best
 bid under a table and the premium's stake.
 
-The play rules (``strong_policy.choose_play``): while short of the bid, the seat plans to take its
+The play rules (``policies.cards.choose_play``): while short of the bid, the seat plans to take its
 tricks with its ``need`` likeliest winners (the keepers) and treats the other cards as spare. It
 wins a trick as cheaply as holds up (the last to play with its lowest winning card; earlier with
 the card most likely to stay on top, ruffing low), sheds spare cards highest first when it cannot
@@ -39,7 +40,11 @@ from raspis.engine.core.rules import TWO_JOKERS_FIRST_WINS, nameable_cards
 from raspis.engine.game import Phase
 from raspis.engine.variant import Variant
 
-from . import strong_policy as policy
+from ..policies import bids as bid_policy
+from ..policies import cards as card_policy
+from ..policies import chances as chance_policy
+from ..policies.cards import Aims, CardPosition, Trick
+from ..policies.chances import Holding, PlayRules
 from .twin import action_of
 
 #: One ``Play`` record per card, built once.
@@ -54,8 +59,8 @@ class Rules:
     """What the heuristic needs to know of a variant, read once (``rules_for`` caches it)."""
 
     __slots__ = ("variant", "deck", "must_trump", "two_jokers", "first_wins", "trump_wins",
-                 "circular", "lead_fine", "nameable", "dealer_leads", "aimed", "kinds", "table",
-                 "scales", "tables", "arrays", "arrays_of")
+                 "circular", "lead_fine", "nameable", "play", "dealer_leads", "aimed", "kinds",
+                 "table", "scales", "tables", "arrays", "arrays_of")
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -68,10 +73,13 @@ class Rules:
         self.lead_fine = variant.joker.lead_fine
         #: the cards a Joker may be declared as (``RulePlan.nameable``; 0 without ``as_card``)
         self.nameable = nameable_cards(self.deck) if variant.joker.as_card else 0
+        #: the rules of play as the compiled policy reads them
+        self.play = PlayRules(self.circular, self.must_trump, self.two_jokers, self.lead_fine,
+                              self.nameable)
         self.dealer_leads = variant.play.first_lead == "dealer"
         self.kinds = variant.kinds
         self.table = variant.scoring
-        self.aimed: dict[tuple, tuple[int, float, bool]] = {}
+        self.aimed: dict[tuple, Aims] = {}
         self.scales: dict[tuple[int, int, bool], float] = {}
         self.tables: dict[tuple[str, int], list[list[int]]] = {}
         self.arrays: dict[tuple[str, int], np.ndarray] = {}
@@ -104,7 +112,7 @@ class Rules:
     def scale(self, players: int, hand_size: int, trump: bool) -> float:
         """Calibration of ``estimate_tricks``: the raw estimates of all the hands of a deal should
         add up to the tricks of the deal on average. Worked out once per (players, hand size,
-        trump or not) from 64 deals drawn with a fixed seed (``strong_policy.calibrate``, the
+        trump or not) from 64 deals drawn with a fixed seed (``policies.chances.calibrate``, the
         same scale ``strong`` uses), so it is the same on every run."""
         key = (players, hand_size, trump)
         cached = self.scales.get(key)
@@ -119,19 +127,19 @@ class Rules:
         if cached is not None:
             self.scales[key] = cached
             return cached
-        value = float(policy.calibrate(np.array(cards, dtype=np.int64), players, hand_size,
-                                       bool(trump), self.circular, self.must_trump,
-                                       self.first_wins, players * 1000 + hand_size * 2 + trump))
+        value = float(chance_policy.calibrate(np.array(cards, dtype=np.int64), players, hand_size,
+                                        bool(trump), self.play,
+                                        players * 1000 + hand_size * 2 + trump))
         self.scales[key] = _SCALES[shared] = value
         return value
 
     def aims(self, kind: str, tricks: int, order: tuple[int, ...], bids: tuple[int | None, ...],
              taken: tuple[int, ...], seat: int, remaining: int,
-             staked: bool = False) -> tuple[int, float, bool]:
+             staked: bool = False) -> Aims:
         """(``need``: how many more tricks to aim for, the number that scores best under the
         deal's table, or exactly the bid while ``staked``; ``keen``: the share of the other
         players still wanting tricks; ``cliff``: whether the deal has bids to make) for ``seat``
-        in a deal of ``kind`` playing ``tricks`` tricks: ``strong_policy.aims``, ``strong``'s
+        in a deal of ``kind`` playing ``tricks`` tricks: ``policies.cards.aims``, ``strong``'s
         own rule, from the bids (None: none) and tricks taken by seat, the seats taking part
         (``order``) and the seat's ``remaining`` cards. Cached (a bounded cache)."""
         key = (kind, tricks, order, bids, taken, seat, remaining, staked)
@@ -143,9 +151,9 @@ class Rules:
         bidding = self.kinds[kind].bidding != "none"
         bid = bids[seat]
         row = self.points_array(kind, tricks)[bid + 1 if bidding and bid is not None else 0]
-        need, keen, cliff = policy.aims(row, bidding, staked, self.ints(order), self.ints(bids),
-                                        self.ints(taken), seat, remaining)
-        cached = self.aimed[key] = (int(need), float(keen), bool(cliff))
+        need, keen, cliff = card_policy.aims(row, bidding, staked, self.ints(order),
+                                             self.ints(bids), self.ints(taken), seat, remaining)
+        cached = self.aimed[key] = Aims(int(need), float(keen), bool(cliff))
         return cached
 
     def ints(self, values: tuple[int | None, ...]) -> np.ndarray:
@@ -189,99 +197,66 @@ def joker_calls(jokers: tuple[JokerPlay, ...] | list[JokerPlay]) -> tuple[int, i
     return cards, calls
 
 
-def trick_lead(rules: Rules, trick: tuple | list, led: int, trick_trump: int) -> tuple[int, bool]:  # noqa: ANN001
-    """(the key of the card leading ``trick``, ``rules.card_key``; whether trumps beat a led
-    Joker's demand): ``rules.trick_best``, which the machine reads its trick slots with
-    (``machine.trick_lead``), of the trick's records."""
+def trick_view(rules: Rules, trick: tuple | list, led: int, trick_trump: int) -> Trick:  # noqa: ANN001
+    """The trick under way (its records) as the card play reads it (``cards.Trick``): its led
+    suit and trump, its length, the key of the card leading it (``rules.card_key``) and whether
+    trumps beat a led Joker's demand, by ``rules.trick_best``, which the machine reads its trick
+    slots with (``machine.trick_lead``)."""
     if not trick:
-        return -1, False
+        return Trick(led, trick_trump, 0, -1, False)
     cards = np.array([entry.card for entry in trick], dtype=np.int64)
     calls = np.array([call_value(entry.call, entry.suit, entry.rank) for entry in trick],
                      dtype=np.int64)
     suits = np.array([entry.suit for entry in trick], dtype=np.int64)
     _, best, beats = core.trick_best(cards, calls, suits, len(trick), led, trick_trump,
                                      rules.trump_wins, rules.two_jokers, -1)
-    return int(best), bool(beats)
+    return Trick(led, trick_trump, len(trick), int(best), bool(beats))
 
 
-def choose_play(
-    rules: Rules,
-    hand: int,
-    legal: int,
-    jokers: tuple[JokerPlay, ...],
-    trick: tuple | list,
-    led: int,
-    trick_trump: int,
-    trump: int,
-    players: int,
-    need: int,
-    unseen: int,
-    others_cards: int,
-    keen: float = 0.5,
-    cliff: bool = True,
-) -> Play:
-    """The heuristic's card: ``strong_policy.choose_play``, the compiled card play of ``strong``.
+def choose_play(rules: Rules, hand: int, legal: int, jokers: tuple[JokerPlay, ...], trick: Trick,
+                trump: int, players: int, aims: Aims, unseen: int, others_cards: int) -> Play:
+    """The heuristic's card: ``cards.choose_play``, the compiled card play of ``strong``.
 
-    ``legal`` (mask) and ``jokers`` (card, call, suit, rank) are the legal plays; ``players`` how
-    many play this deal; ``need`` the tricks still wanted; ``unseen`` the cards the seat has not
-    seen (in other hands, the stock or forgotten tricks); ``others_cards`` how many cards the other
-    players hold together; ``keen`` the share of them still wanting tricks (they overtake when they
-    can, the others only when they must); ``cliff``: missing one wanted trick loses the deal's bid
-    (a bid deal), as opposed to a golden deal where each trick simply counts.
+    ``legal`` (mask) and ``jokers`` (card, call, suit, rank) are the legal plays; ``trick`` the
+    trick under way (``trick_view``); ``trump`` the deal's; ``players`` how many play this deal;
+    ``aims`` what the seat plays for (``Rules.aims``: the tricks still wanted, the share of the
+    others still wanting tricks, who overtake when they can while the others do only when they
+    must, and whether missing one wanted trick loses the deal's bid); ``unseen`` the cards the
+    seat has not seen (in other hands, the stock or forgotten tricks); ``others_cards`` how many
+    cards the other players hold together.
     """
     joker_cards, calls = joker_calls(jokers)
-    best, beats = trick_lead(rules, trick, led, trick_trump)
-    code = int(policy.choose_play(
-        hand, legal | joker_cards, calls, trump, led, trick_trump, len(trick), best, beats,
-        players, need, bool(cliff), float(keen), unseen, others_cards, rules.circular,
-        rules.must_trump, rules.two_jokers, rules.lead_fine, rules.nameable))
+    position = CardPosition(hand, legal | joker_cards, calls, trump, players, unseen,
+                            others_cards, trick, aims, rules.play)
+    code = int(card_policy.choose_play(position))
     return PLAYS[code] if code < 52 else action_of(code, Phase.PLAY)  # type: ignore[return-value]
 
 
 # -- bidding ---------------------------------------------------------------------------------
 
 
-def card_chances(
-    rules: Rules,
-    hand: int,
-    trump: int,
-    hand_size: int,
-    players: int,
-    leads: bool,
-    unseen: int,
-) -> list[float]:
-    """The chance of each source of a trick in ``hand`` (``hand_size`` cards, ``players`` in the
-    deal): Jokers and top trumps nearly 1, a lower card the chance that the unseen cards above it
-    fall under the hand's own, side-suit cards discounted for ruffs, spare trumps for ruffing
-    (``strong_policy.card_chances``)."""
+def card_chances(holding: Holding) -> list[float]:
+    """The chance of each source of a trick in ``holding``'s hand: Jokers and top trumps nearly 1,
+    a lower card the chance that the unseen cards above it fall under the hand's own, side-suit
+    cards discounted for ruffs, spare trumps for ruffing (``chances.card_chances``)."""
     out = np.empty(64, dtype=np.float64)
-    count = policy.card_chances(hand, trump, hand_size, players, bool(leads), unseen,
-                                rules.circular, rules.must_trump, rules.first_wins, out)
+    count = chance_policy.card_chances(holding, out)
     return out[:count].tolist()  # type: ignore[no-any-return]
 
 
-def estimate_tricks(
-    rules: Rules,
-    hand: int,
-    trump: int,
-    hand_size: int,
-    players: int,
-    leads: bool,
-    unseen: int,
-) -> float:
-    """Expected tricks of ``hand``: the sum of its ``card_chances`` (at most the hand size;
-    ``strong_policy.estimate``)."""
-    return float(policy.estimate(hand, trump, hand_size, players, bool(leads), unseen,
-                                 rules.circular, rules.must_trump, rules.first_wins))
+def estimate_tricks(holding: Holding) -> float:
+    """Expected tricks of ``holding``'s hand: the sum of its ``card_chances`` (at most the hand
+    size; ``chances.estimate``)."""
+    return float(chance_policy.estimate(holding))
 
 
 def trick_distribution(chances: list[float], hand_size: int, scale: float = 1.0) -> list[float]:
     """P(taking t tricks) for t = 0..hand_size, each source winning independently with its chance
     times ``scale`` (at most 1): a Poisson-binomial distribution, more sources than tricks piling
-    up on the last entry (``strong_policy.trick_distribution``)."""
+    up on the last entry (``policies.chances.trick_distribution``)."""
     values = np.asarray(chances, dtype=np.float64)
     out = np.empty(hand_size + 1, dtype=np.float64)
-    policy.trick_distribution(values, len(values), float(scale), hand_size, out)
+    chance_policy.trick_distribution(values, len(values), float(scale), hand_size, out)
     return out.tolist()  # type: ignore[no-any-return]
 
 
@@ -300,7 +275,7 @@ def best_bid(
     ``distribution[t]`` is the chance of taking ``t`` tricks, the same whatever the bid, or, as a
     dict, one distribution per bid (how the seat plays depends on its bid); ``table[bid][taken]``
     the points (``points_table``, a premium's stake already added: ``staked_table``). Ties go to
-    the lower bid. The choice is ``strong_policy.best_bid``, ``strong``'s own.
+    the lower bid. The choice is ``policies.bids.best_bid``, ``strong``'s own.
     """
     rows = len(table)
     width = max(len(row) for row in table)
@@ -314,7 +289,7 @@ def best_bid(
         distributions[bid, :len(chances)] = chances
         legal |= 1 << bid
     values = np.zeros(rows, dtype=np.float64)
-    best = int(policy.best_bid(distributions, legal, points, np.zeros(rows, dtype=np.float64),
+    best = int(bid_policy.best_bid(distributions, legal, points, np.zeros(rows, dtype=np.float64),
                                values))
     return best, {bid: float(values[bid]) for bid in legal_bids}
 
@@ -322,7 +297,7 @@ def best_bid(
 def premium_stake(rules: Rules, best: int | None, made_points: int, later_bids: int,
                   odds: float) -> float:
     """What making this deal's bid is worth on top of its points to a seat that has made every
-    bid of its premium span so far (002's «премия»; issue 12): the premium (``fixed``: its points;
+    bid of its premium span so far (002's «премия»): the premium (``fixed``: its points;
     ``best_deal``: the best deal of the span, this one made included), times ``odds`` for each of
     the ``later_bids`` bids of the span still to come (a chance of making each, or 1 for the whole
     premium, which measured best: docs/strength.md). Missing the bid loses it. The premium is the
@@ -346,5 +321,5 @@ def nearest_bid(estimate: float, legal: list[int] | tuple[int, ...]) -> int:
 
 def name_trump_suit(first_cards: int) -> int:
     """The suit to name from the first cards seen: the longest, then the highest
-    (``strong_policy.name_trump_suit``)."""
-    return int(policy.name_trump_suit(first_cards))
+    (``policies.bids.name_trump_suit``)."""
+    return int(bid_policy.name_trump_suit(first_cards))

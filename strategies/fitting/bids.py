@@ -1,20 +1,11 @@
-"""``strong``: the heuristic's rules as a compiled policy of the batch engine, and its scalar twin.
+"""Fitting ``strong``'s bid outcomes by self-play: what its bids came to, counted by bucket, and
+shipped beside the presets (``data/strong/NAME-PLAYERS.npz``) or kept for a variant of the user's
+own (``policies.fitted.save_user_fit``).
 
-``BatchStrong`` (batch spec ``strong``) is a compiled policy (``strategies.strong_policy``, code
-``compiled.STRONG``): when every seat of a batch is compiled, whole games are played in one numba
-loop (``engine.batch.compiled``), at millions of decisions a second. What it plays is described
-in ``strategies.strong_policy``: the scalar ``heuristic``'s bidding (card chances, calibrated, the
-bid with the best expected points under the deal's own score table) and card play (keepers,
-cheapest holding winner, ducking with the most dangerous loser, the Joker kept for when it
-counts), plus the premium of a span kept in reach (002; as ``heuristic:premium=true``).
-
-``StrongStrategy`` (scalar spec ``strong``) is its twin in ``engine.Game``
-(``strategies.twin.CompiledTwin``): it runs the same compiled function on the state of the game
-the observation was taken from, so the two engines play the very same games. Where an observation
-carries no state (a strategy in its own process, or seated in the numpy lockstep loop), the twin
-rebuilds the deal from the observation with the hidden hands guessed: the policy never reads
-them, but such a rebuilt deal knows nothing of the premium span and of tricks the memory rule
-hides, so there the twin plays as ``strong`` without the premium.
+``fit_bids`` plays ``strong`` against itself and counts, for each hand size, bucket (the expected
+tricks and the pressure of the bids before, ``policies.bids.fit_bucket``) and bid, the tricks
+taken; ``save_fit`` writes a preset's counts where ``strong`` finds them, keeping the card model
+the file holds (``fitting.distil``). ``python -m raspis.strategies.fitting.bids`` runs ``main``.
 """
 
 from __future__ import annotations
@@ -25,20 +16,14 @@ from pathlib import Path
 
 import numpy as np
 from raspis.engine import Variant
-from raspis.engine.core.plan import MachineTables, RulePlan
 from raspis.engine.game import Game, Phase
 
-from . import compiled
-from .base import Parameter
-from .batch import BatchStrategy, ScalarAdapter
-from .strong_policy import decide_strong
-from .twin import CompiledTwin, action_of
-
-
-def policy_table(tables: MachineTables, plan: RulePlan, fitted: bool = True) -> np.ndarray:
-    """The policies' table with ``strong``'s section (``compiled.policy_table``, made once);
-    ``fitted``: with the shipped fitted bid outcomes."""
-    return compiled.policy_table(tables, plan, fitted)
+from ..players.strong import action_of, policy_table
+from ..policies import compiled
+from ..policies.bids import bid_bucket
+from ..policies.fitted import fit_path, write_archive
+from ..policies.section import fit_buckets
+from ..policies.strong import decide_strong
 
 
 def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore: float = 0.5,
@@ -46,13 +31,11 @@ def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore:
              progress: Callable[[int, int], None] | None = None) -> dict[int, np.ndarray]:
     """Count what ``strong``'s bids come to in self-play: ``counts[hand_size][bucket, bid,
     taken]``, the deals of a seat whose expected tricks fell in ``bucket`` (``BUCKETS`` a trick,
-    ``strong_policy.fit_bucket``), that bid ``bid`` and took ``taken`` tricks, over ``games``
+    ``policies.bids.fit_bucket``), that bid ``bid`` and took ``taken`` tricks, over ``games``
     games of ``players`` ``strong`` seats (with ``fitted``: the shipped table's bids). A seat with
     a choice bids, with chance ``explore``, a legal bid one off its own, so that the neighbouring
     bids are fitted too; every seat plays its bid out as ``strong`` does. ``progress(done,
     games)`` is called after each game. The same arguments give the same counts."""
-    from .strong_policy import bid_bucket, fit_buckets
-
     generator = random.Random(seed)
     counts: dict[int, np.ndarray] = {}
     for number in range(games):
@@ -96,11 +79,8 @@ def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore:
 
 
 def save_fit(variant: Variant, players: int, counts: dict[int, np.ndarray]) -> Path:
-    """Write ``fit_bids``'s counts where ``strong`` finds them (``strong_policy.fit_path``); the
-    card model the file holds (``cards*`` entries, ``strategies.distil``) is kept."""
-    from .strong_fit import write_archive
-    from .strong_policy import fit_path
-
+    """Write ``fit_bids``'s counts where ``strong`` finds them (``policies.fitted.fit_path``); the
+    card model the file holds (``cards*`` entries, ``fitting.distil``) is kept."""
     path = fit_path(variant.name, players)
     # the deck the game is dealt from at ``players`` (georgian deals 36 cards to 4, 54 to 6)
     arrays: dict[str, np.ndarray] = {"deck": np.int64(variant.for_player_count(players).deck_mask)}
@@ -112,58 +92,10 @@ def save_fit(variant: Variant, players: int, counts: dict[int, np.ndarray]) -> P
     return path
 
 
-class StrongStrategy(CompiledTwin):
-    """The heuristic's rules, compiled (``strategies.strong_policy``); twin of batch ``strong``
-    (``strategies.twin``: the same compiled function on the observation's game)."""
-
-    name = "strong"
-    description = ("the heuristic's bidding and card play compiled on the rules core, with the "
-                   "premium kept in reach (twin of the batch engine's compiled strong)")
-    policy = compiled.STRONG
-    parameters = {
-        "model": Parameter(bool, True, "play cards with the fitted card model where the "
-                           "variant's table has one (strategies.distil); false: the card play's "
-                           "rules alone, as strong played before the model (to measure what it "
-                           "adds)"),
-    }
-
-
-class BatchStrong(BatchStrategy):
-    """``strong`` in the batch engine: a compiled policy (whole games in one numba loop); in the
-    numpy lockstep loop (seated with strategies that are not compiled) it plays through its
-    scalar twin."""
-
-    name = "strong"
-    description = ("the heuristic's rules compiled on the rules core, with the premium in reach "
-                   "(batch engine; twin: scalar strong)")
-    scalar_twin = "strong"
-    compiled_policy = compiled.STRONG
-    compiled_runner = staticmethod(compiled.run_games)
-    needs_history = True
-
-    def start(self, variant, players: int, seeds: np.ndarray) -> None:  # noqa: ANN001
-        """Start the scalar path too (used only in the lockstep loop)."""
-        super().start(variant, players, seeds)
-        self._adapter = ScalarAdapter("strong")
-        self._adapter.start(variant, players, seeds)
-
-    def name_trump(self, observation):  # noqa: ANN001, ANN201
-        """Through the scalar twin."""
-        return self._adapter.name_trump(observation)
-
-    def bid(self, observation):  # noqa: ANN001, ANN201
-        """Through the scalar twin."""
-        return self._adapter.bid(observation)
-
-    def play(self, observation):  # noqa: ANN001, ANN201
-        """Through the scalar twin."""
-        return self._adapter.play(observation)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Fit the bid outcomes of presets and ship them under ``data/strong``::
 
-        .venv/bin/python -m raspis.strategies.strong --variant classic --games 4000
+        .venv/bin/python -m raspis.strategies.fitting.bids --variant classic --games 4000
     """
     import argparse
     import time
@@ -187,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["BatchStrong", "StrongStrategy", "action_of", "fit_bids", "save_fit"]
+__all__ = ["fit_bids", "main", "save_fit"]
 
 
 if __name__ == "__main__":

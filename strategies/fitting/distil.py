@@ -1,12 +1,12 @@
-"""Distil ``mc``'s card play into ``strong``'s card model (``strong_policy.card_features``).
+"""Distil ``mc``'s card play into ``strong``'s card model (``policies.model.card_features``).
 
 ``label_cards`` plays games of ``strong`` seats (with the model shipped now) and, at every card
-where the rules (``strong_policy.choose_play``) play a plain card and the seat has two or more
+where the rules (``policies.cards.choose_play``) play a plain card and the seat has two or more
 distinct plain cards to choose from (``search.distinct_plays``' classes of equivalent cards), asks
 ``mc`` (``LABEL_SPEC``) on the same observation; it records the features of every plain card the
 seat may play, the class of ``mc``'s choice and ``mc``'s mean value of each card's class, and plays
 ``strong``'s card. ``fit_cards`` fits each of the model's four weight rows (a lead or a follow;
-the seat wants tricks or none: ``strong_policy.card_row``) as a conditional logit (a card's
+the seat wants tricks or none: ``policies.model.card_row``) as a conditional logit (a card's
 chance is ``exp(score) / sum(exp(score))`` over the cards the seat may play): first the weights
 under which ``mc``'s classes are likeliest, with a small ridge, then on from there to the weights
 whose cards ``mc`` values highest. The rules' own card is a feature, so the fit starts from the
@@ -25,23 +25,18 @@ from pathlib import Path
 
 import numpy as np
 from raspis.engine import Play, Variant
+from raspis.engine.cards import JOKER
 from raspis.engine.game import Game, Phase
 from scipy.optimize import minimize
 
-from . import compiled
-from .registry import load_strategy
-from .search import distinct_plays, representative
-from .strong import action_of, policy_table
-from .strong_fit import rules_hash, write_archive
-from .strong_policy import (
-    BASE_FEATURE,
-    CARD_FEATURES,
-    CARD_MODELS,
-    JOKER,
-    card_position,
-    decide_strong,
-    fit_path,
-)
+from ..players.search import distinct_plays, representative
+from ..players.strong import action_of, policy_table
+from ..policies import compiled
+from ..policies.fitted import fit_path, rules_hash, write_archive
+from ..policies.model import BASE_FEATURE, card_position
+from ..policies.section import CARD_FEATURES, CARD_MODELS
+from ..policies.strong import decide_strong
+from ..registry import load_strategy
 
 #: the search whose card play is distilled: the ``mc`` measured against ``strong`` in
 #: docs/strength.md
@@ -56,7 +51,7 @@ RIDGE = 1e-3
 class CardSamples:
     """Cards labelled by the search: ``features[i]`` (``JOKER`` x ``CARD_FEATURES``) of sample
     ``i``, the plain cards it may play (``legal``, a mask), ``mc``'s class (``target``, a mask),
-    the rules' card (``base``), the model's weight row (``model``: ``strong_policy.card_row``)
+    the rules' card (``base``), the model's weight row (``model``: ``policies.model.card_row``)
     and ``mc``'s mean value of each card's class (``value``, samples x ``JOKER``; NaN where not
     legal)."""
 
@@ -231,7 +226,7 @@ def fit_cards(samples: CardSamples, ridge: float = RIDGE, by_value: bool = True)
 
 
 def _picks(samples: CardSamples, weights: np.ndarray) -> np.ndarray:
-    """The model's card at each sample, as ``strong_policy.model_card`` picks (ties to the lower
+    """The model's card at each sample, as ``policies.model.model_card`` picks (ties to the lower
     rank)."""
     legal, _ = _masks(samples)
     scores = np.einsum("scf,sf->sc", samples.features, weights[samples.model])
@@ -264,9 +259,9 @@ __all__ = ["LABEL_SPEC", "CardSamples", "agreement", "fit_cards", "label_cards",
 def save_cards(name: str, players: int, weights: np.ndarray | None,
                notes: dict[str, object]) -> Path:
     """Write the card model ``weights`` into preset ``name``'s shipped table at ``players``
-    (``strong_policy.fit_path``), beside its bid outcomes, with ``notes`` (``cards_*`` entries:
+    (``policies.fitted.fit_path``), beside its bid outcomes, with ``notes`` (``cards_*`` entries:
     how it was fitted); None takes the model out. The other entries of the file are kept
-    (``strong_fit.write_archive``: the same weights give the same bytes)."""
+    (``policies.fitted.write_archive``: the same weights give the same bytes)."""
     path = fit_path(name, players)
     with np.load(path) as data:
         arrays = {key: data[key] for key in data.files if not key.startswith("cards")}
@@ -280,7 +275,7 @@ def save_cards(name: str, players: int, weights: np.ndarray | None,
 def main(argv: list[str] | None = None) -> int:
     """Refit the card model of presets and ship it in their tables (``data/strong``)::
 
-        .venv/bin/python -m raspis.strategies.distil --variant classic --variant joker \\
+        .venv/bin/python -m raspis.strategies.fitting.distil --variant classic --variant joker \\
             --variant oh-hell --games 40 --rounds 2
 
     Each preset starts from the rules alone; each round labels ``--games`` games played with the

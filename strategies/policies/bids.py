@@ -1,0 +1,223 @@
+"""``strong``'s bid, and the suit it names: the bid with the best expected points under the
+deal's own score table, from the trick distribution of its hand.
+
+``bid_distribution`` reads the seat's ``Holding`` from the state (its visible hand, the trump as
+visible, the cards it has not seen) and scales its card chances by the section's calibration
+(``policies.chances``). For each legal bid a share ``STEER`` of the deals one trick off it is
+moved onto it (the seat plays towards its bid); where a fitted table is shipped
+(``policies.fitted``, made by ``strategies.fitting.bids``), that is blended with what the bid
+came to in self-play for hands of the same bucket (``fit_bucket``: the expected tricks and the
+pressure of the bids made before), ``PRIOR`` deals' worth of the model against the counted deals.
+The bid is the legal one with the best expected points under the deal's score table in the plan
+(``best_bid``), with the premium kept in reach added to a made bid (``stake``; odds 1, as measured
+best for the heuristic in docs/strength.md). A hidden hand (dark, forehead) bids from the average
+share.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from raspis.engine.core import fields, rules
+from raspis.engine.core import machine as m
+from raspis.engine.core.codes import TRUMP_CIRCULAR
+from raspis.engine.core.compiling import jit
+
+from .chances import JOKERS, Holding, PlayRules, card_chances, trick_distribution, turned_out
+from .section import BUCKETS, SCALE_UNIT, X_DECK, X_FIT, X_MAX_HAND, X_PLAYERS, scale_slot
+
+#: the share of the deals one trick off a bid that play towards the bid brings onto it; set by
+#: hand
+STEER = 0.3
+#: the weight of the model's trick distribution against the fitted deals of a bucket, as that
+#: many deals; set by hand
+PRIOR = 20.0
+#: naming trump, each card of a suit counts 1, and this much more for each rank above the eight
+#: (a high card takes tricks as trump); set by hand
+HIGH_CARD_WEIGHT = 0.15
+#: the rank index (2 = 0) above which a card counts more when naming trump: the eight
+HIGH_CARD_FROM = 6
+
+
+@jit()
+def points(plan: np.ndarray, row: int, bid: int, taken: int) -> int:
+    """``fields.deal_points``, compiled once here rather than inlined at each of its callers."""
+    return fields.deal_points(plan, row, bid, taken)
+
+
+@jit()
+def stake(state: np.ndarray, plan: np.ndarray, seat: int, bid: int) -> float:
+    """What making ``bid`` adds for ``seat`` on top of the deal's points: the premium kept in
+    reach while the seat has made every bid of the span so far (the core's ``rules.premium`` of
+    its best deal, this one made included; ``tactics.premium_stake`` with odds 1); 0 without a
+    premium, outside a span, or once a bid of it was missed."""
+    mode = fields.plan_premium_mode(plan)
+    row = fields.row(state)
+    if mode == rules.PREMIUM_NONE or fields.deal_block(plan, row) < 0 or bid < 0:
+        return 0.0
+    if fields.deal_bidding(plan, row) == 0:
+        return 0.0
+    opens = fields.deal_opens(plan, row) != 0
+    if not opens and fields.span_made(state, plan, seat) == 0:
+        return 0.0
+    made = points(plan, row, bid, bid)
+    best = made if opens else max(made, fields.span_best(state, plan, seat))
+    return float(rules.premium(mode, best, fields.plan_premium_points(plan)))
+
+
+@jit()
+def bid_distribution(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int,
+                     seat: int, hand: int, distribution: np.ndarray) -> float:
+    """P(t tricks) for the seat to bid (t = 0..hand size) into ``distribution``, from its visible
+    hand (or the average share when it bids without seeing it); returns the expected tricks."""
+    row = fields.row(state)
+    hand_size = fields.deal_hand_size(plan, row)
+    players = fields.order_length(state)
+    trump = m.visible_trump(state, plan)
+    circular = fields.deal_trump_rule(plan, row) == TRUMP_CIRCULAR
+    if fields.deal_hand_hidden(plan, row):
+        share = np.empty(hand_size, dtype=np.float64)
+        share[:] = 1.0 / players
+        trick_distribution(share, hand_size, 1.0, hand_size, distribution)
+    else:
+        max_hand = table[at + X_MAX_HAND]
+        flag = 1 if (trump >= 0 or circular) else 0
+        scale = table[at + scale_slot(max_hand, players, hand_size, flag)] / SCALE_UNIT
+        if scale <= 0:
+            scale = 1.0
+        unseen = table[at + X_DECK] & ~hand & ~turned_out(state, trump >= 0, hand)
+        first = m.seated_first_leader(state, plan)
+        play_rules = PlayRules(circular, fields.plan_must_trump(plan) != 0,
+                               fields.plan_two_jokers(plan), fields.plan_lead_fine(plan),
+                               fields.plan_nameable(plan))
+        chances = np.empty(64, dtype=np.float64)
+        count = card_chances(Holding(hand, trump, hand_size, players, first == seat, unseen,
+                                     play_rules), chances)
+        trick_distribution(chances, count, scale, hand_size, distribution)
+    expected = 0.0
+    for tricks in range(hand_size + 1):
+        expected += tricks * distribution[tricks]
+    return expected
+
+
+@jit()
+def fit_bucket(state: np.ndarray, plan: np.ndarray, seat: int, expected: float,
+               hand_size: int) -> int:
+    """The seat's bucket in the fitted table: its expected tricks (``BUCKETS`` a trick), and how
+    the bids made before it stand against their share of the tricks (the pressure: below, about
+    or above ``hand_size / participants`` a bid, by half a trick)."""
+    tricks = min(BUCKETS * hand_size, max(0, int(expected * BUCKETS + 0.5)))
+    participants = fields.order_length(state)
+    made, total = 0, 0
+    for position in range(participants):
+        other = fields.seat_at(state, plan, position)
+        bid = fields.bid(state, plan, other)
+        if other != seat and bid >= 0:
+            made += 1
+            total += bid
+    excess = total - made * hand_size / participants
+    pressure = 0 if excess < -0.5 else 2 if excess > 0.5 else 1
+    return pressure * (BUCKETS * hand_size + 1) + tricks
+
+
+@jit()
+def bid_bucket(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int) -> int:
+    """The fitted table's bucket of the seat to bid (``strategies.fitting.bids.fit_bids``)."""
+    seat = fields.to_move(state)
+    hand_size = fields.deal_hand_size(plan, fields.row(state))
+    distribution = np.empty(hand_size + 1, dtype=np.float64)
+    expected = bid_distribution(state, plan, table, at, seat,
+                                m.visible_hand(state, plan, seat), distribution)
+    return fit_bucket(state, plan, seat, expected, hand_size)
+
+
+@jit()
+def best_bid(distributions: np.ndarray, legal: int, table: np.ndarray, stakes: np.ndarray,
+             values: np.ndarray) -> int:
+    """The legal bid (``legal``: a mask) with the highest expected deal points, -1 when no bid of
+    the table is legal: ``distributions[bid, t]`` the chance of taking ``t`` tricks when bidding
+    ``bid`` (how the seat plays depends on its bid), ``table[bid, t]`` the deal's points,
+    ``stakes[bid]`` what making ``bid`` adds on top (the premium kept in reach). ``values[bid]``
+    gets each legal bid's expectation. Ties (within 1e-9) go to the lower bid. The one bid
+    choice of ``strong`` (``choose_bid``) and of the scalar strategies (``tactics.best_bid``)."""
+    choice, best = -1, 0.0
+    for bid in range(table.shape[0]):
+        if legal >> bid & 1:
+            value = stakes[bid] * distributions[bid, bid]
+            for taken in range(table.shape[1]):
+                if distributions[bid, taken] > 0:
+                    value += distributions[bid, taken] * table[bid, taken]
+            values[bid] = value
+            if choice < 0 or value > best + 1e-9:
+                choice, best = bid, value
+    return choice
+
+
+@jit()
+def choose_bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
+               hand: int) -> int:
+    """``strong``'s bid for the seat to move (``seat``, its visible ``hand``)."""
+    row = fields.row(state)
+    legal = fields.legal_first(state)
+    hand_size = fields.deal_hand_size(plan, row)
+    distribution = np.empty(hand_size + 1, dtype=np.float64)
+    expected = bid_distribution(state, plan, table, at, seat, hand, distribution)
+    # the fitted outcomes of this bucket (``strategies.fitting.bids.fit_bids``), for the full
+    # table's participants
+    block = -1
+    if table[at + X_FIT] > 0 and fields.order_length(state) == table[at + X_PLAYERS]:
+        offset = table[at + table[at + X_FIT] + hand_size]
+        if offset > 0:
+            block = (at + offset
+                     + fit_bucket(state, plan, seat, expected, hand_size) * (hand_size + 1) ** 2)
+    aimed = np.zeros((hand_size + 1, hand_size + 1), dtype=np.float64)
+    deal_points = np.zeros((hand_size + 1, hand_size + 1), dtype=np.float64)
+    stakes = np.zeros(hand_size + 1, dtype=np.float64)
+    for bid in range(hand_size + 1):
+        if legal >> bid & 1:
+            # the seat plays towards its bid: a share ``STEER`` of the deals one trick off the
+            # bid either way end on it
+            bid_aimed = aimed[bid]
+            bid_aimed[:] = distribution
+            for near in (bid - 1, bid + 1):
+                if 0 <= near <= hand_size:
+                    moved = STEER * distribution[near]
+                    bid_aimed[near] -= moved
+                    bid_aimed[bid] += moved
+            if block >= 0:  # what the fitted deals of this bucket and bid came to
+                counts = block + bid * (hand_size + 1)
+                seen = 0
+                for taken in range(hand_size + 1):
+                    seen += table[counts + taken]
+                if seen > 0:
+                    for taken in range(hand_size + 1):
+                        bid_aimed[taken] = ((table[counts + taken] + PRIOR * bid_aimed[taken])
+                                            / (seen + PRIOR))
+            stakes[bid] = stake(state, plan, seat, bid)
+            for taken in range(hand_size + 1):
+                deal_points[bid, taken] = points(plan, row, bid, taken)
+    choice = best_bid(aimed, legal, deal_points, stakes,
+                      np.empty(hand_size + 1, dtype=np.float64))
+    if choice < 0:  # every legal bid above the hand (``play.draw_after_trick``): the lowest
+        choice = rules.bit_index(legal & -legal)
+    return choice
+
+
+@jit()
+def name_trump_suit(hand: int) -> int:
+    """The suit to name: the longest, counting high cards a little (strong and heuristic)."""
+    first = hand & ~JOKERS
+    best, best_score = 0, -1.0
+    for suit in range(4):
+        mine = first & rules.suit_mask(suit)
+        score = 0.0
+        while mine:
+            card = rules.highest_index(mine)
+            mine &= ~(1 << card)
+            score += 1.0 + max(0, card % 13 - HIGH_CARD_FROM) * HIGH_CARD_WEIGHT
+        if score > best_score:
+            best, best_score = suit, score
+    return best
+
+
+__all__ = ["PRIOR", "STEER", "best_bid", "bid_bucket", "bid_distribution", "choose_bid",
+           "fit_bucket", "name_trump_suit", "points", "stake"]
