@@ -224,27 +224,55 @@ def _position_cells(run: Run, by: str) -> pl.DataFrame:
     return run.cached(f"position_cells_{by}", compute)
 
 
+def _position_blocks(run: Run) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Per variant, block of deal sets and position, from the totals: games, score sum, wins (the
+    clusters of the means); and per variant and position the advantages' sums over deal sets
+    (``deal_sets_with``, ``sa_sum``, ``sa_sq``, ``wa_sum``, ``wa_sq``)."""
+    totals = run.totals().games
+    players = run.players
+    cells = pl.concat([totals.select(
+        "variant_hash", pl.lit(position, dtype=pl.Int32).alias("position"),
+        pl.col("deal_block").alias("cluster"),
+        pl.col(f"n_p{position}").fill_null(0).alias("games"),
+        pl.col(f"s_p{position}").fill_null(0).alias("score_sum"),
+        pl.col(f"w_p{position}").fill_null(0).alias("wins"))
+        for position in range(players)]).filter(pl.col("games") > 0)
+    sums = pl.concat([totals.group_by("variant_hash").agg(
+        pl.lit(position, dtype=pl.Int32).alias("position"),
+        pl.col("deal_sets").fill_null(0).sum().alias("deal_sets_with"),
+        pl.col(f"sa_p{position}").fill_null(0).sum().alias("sa_sum"),
+        pl.col(f"sa2_p{position}_{position}").fill_null(0).sum().alias("sa_sq"),
+        pl.col(f"wa_p{position}").fill_null(0).sum().alias("wa_sum"),
+        pl.col(f"wa2_p{position}_{position}").fill_null(0).sum().alias("wa_sq"))
+        for position in range(players)])
+    return cells, sums
+
+
 def seat_effects(run: Run, by: str = "position", level: float = LEVEL) -> pl.DataFrame:
-    """Per variant and position (``by="position"``, relative to the first dealer) or absolute
-    ``seat``: mean score and win rate with clustered intervals, and the score and win advantage
-    over the mean of all positions with t intervals over deal sets."""
+    """Per variant and position (``by="position"``, relative to the first dealer, from the
+    totals) or absolute ``seat`` (from the rows): mean score and win rate with clustered
+    intervals, and the score and win advantage over the mean of all positions with t intervals
+    over deal sets."""
     if by not in ("position", "seat"):
         raise ValueError("by must be 'position' or 'seat'")
-    cells = _position_cells(run, by)
     keys = ["variant_hash", by]
+    if by == "position":
+        cells, advantage = _position_blocks(run)
+    else:
+        cells = _position_cells(run, by)
+        advantage = cells.group_by(keys).agg(
+            pl.len().alias("deal_sets_with"),
+            pl.col("score_advantage").sum().alias("sa_sum"),
+            (pl.col("score_advantage") ** 2).sum().alias("sa_sq"),
+            pl.col("win_advantage").sum().alias("wa_sum"),
+            (pl.col("win_advantage") ** 2).sum().alias("wa_sq"),
+        )
     score = ratio_interval(
         cells.group_by(keys).agg(cluster_ratio(keys, "score_sum", "games")), "mean_score", level
     )
     wins = clustered_wilson(
         cells.group_by(keys).agg(cluster_ratio(keys, "wins", "games")), "win_rate", level
     ).drop("clusters", "n")
-    advantage = cells.group_by(keys).agg(
-        pl.len().alias("deal_sets_with"),
-        pl.col("score_advantage").sum().alias("sa_sum"),
-        (pl.col("score_advantage") ** 2).sum().alias("sa_sq"),
-        pl.col("win_advantage").sum().alias("wa_sum"),
-        (pl.col("win_advantage") ** 2).sum().alias("wa_sq"),
-    )
     columns = {}
     for prefix, total, squares in (
         ("score_advantage", "sa_sum", "sa_sq"),
@@ -256,11 +284,12 @@ def seat_effects(run: Run, by: str = "position", level: float = LEVEL) -> pl.Dat
         columns[prefix] = moments["mean"]
         columns[f"{prefix}_low"] = moments["low"]
         columns[f"{prefix}_high"] = moments["high"]
+    deal_sets = advantage.select(*keys, pl.col("deal_sets_with").alias("deal_sets"))
     advantage = advantage.select(keys).with_columns(
         [pl.Series(name, values) for name, values in columns.items()]
-    )
+    ).join(deal_sets, on=keys)
     table = (
-        score.rename({"clusters": "deal_sets", "n": "games"})
+        score.drop("clusters").rename({"n": "games"})
         .join(wins, on=keys)
         .join(advantage, on=keys)
     )
@@ -287,10 +316,52 @@ def seat_effects(run: Run, by: str = "position", level: float = LEVEL) -> pl.Dat
     ).sort("variant", by)
 
 
+SEAT_TEST_SCHEMA = {
+    "variant_hash": pl.String(),
+    "measure": pl.String(),
+    "deal_sets": pl.Int64(),
+    "positions": pl.Int64(),
+    "t2": pl.Float64(),
+    "f": pl.Float64(),
+    "df1": pl.Float64(),
+    "df2": pl.Float64(),
+    "p_value": pl.Float64(),
+    "alpha": pl.Float64(),
+    "unequal": pl.Boolean(),
+}
+
+
+def _seat_test_from_totals(run: Run, alpha: float) -> pl.DataFrame:
+    """``seat_equality_test`` by position from the totals' sums of each position's advantage
+    and their products over deal sets."""
+    totals = run.totals().games
+    players = run.players
+    rows = []
+    for variant_hash in sorted(set(totals["variant_hash"].to_list())):
+        part = totals.filter(pl.col("variant_hash") == variant_hash).fill_null(0)
+        for measure, kind in (("score", "sa"), ("win", "wa")):
+            size = players - 1  # the last advantage is minus the sum of the rest
+            moments: dict[str, float] = {"n": float(part["deal_sets"].sum())}
+            for i in range(size):
+                moments[f"s_{i}"] = float(part[f"{kind}_p{i}"].sum())
+                for j in range(i, size):
+                    moments[f"q_{i}_{j}"] = float(part[f"{kind}2_p{i}_{j}"].sum())
+            n, mean, covariance = moments_to_mean_covariance(moments, size)
+            result = hotelling_test(n, mean, covariance)
+            rows.append({"variant_hash": variant_hash, "measure": measure, "deal_sets": n,
+                         "positions": players, **result, "alpha": alpha,
+                         "unequal": bool(result["p_value"] < alpha)})
+    table = pl.DataFrame(rows, schema=SEAT_TEST_SCHEMA).join(
+        run.variant_names(), on="variant_hash", how="left")
+    return table.select("variant", *SEAT_TEST_SCHEMA).sort("variant", "measure")
+
+
 def seat_equality_test(run: Run, by: str = "position", alpha: float = ALPHA) -> pl.DataFrame:
     """Per variant and measure (``score``, ``win``): Hotelling's T² test that every position has
     the same mean (see the module doc); columns ``t2``, ``f``, ``df1``, ``df2``, ``p_value``,
     ``alpha`` and ``unequal`` (p < alpha)."""
+    if by == "position":
+        return _seat_test_from_totals(run, alpha)
     cells = _position_cells(run, by)
     rows = []
     for variant_hash in cells["variant_hash"].unique().sort().to_list():
@@ -323,38 +394,18 @@ def seat_equality_test(run: Run, by: str = "position", alpha: float = ALPHA) -> 
                     "unequal": bool(result["p_value"] < alpha),
                 }
             )
-    schema = {
-        "variant_hash": pl.String(),
-        "measure": pl.String(),
-        "deal_sets": pl.Int64(),
-        "positions": pl.Int64(),
-        "t2": pl.Float64(),
-        "f": pl.Float64(),
-        "df1": pl.Float64(),
-        "df2": pl.Float64(),
-        "p_value": pl.Float64(),
-        "alpha": pl.Float64(),
-        "unequal": pl.Boolean(),
-    }
-    table = pl.DataFrame(rows, schema=schema).join(
+    table = pl.DataFrame(rows, schema=SEAT_TEST_SCHEMA).join(
         run.variant_names(), on="variant_hash", how="left"
     )
-    return table.select("variant", *schema).sort("variant", "measure")
+    return table.select("variant", *SEAT_TEST_SCHEMA).sort("variant", "measure")
 
 
 def design_effects(run: Run) -> pl.DataFrame:
     """Per variant, the design effect of deal-level tables: games per deal set (the seatings that
     replay a deal set's cards in a duplicate run; 1 without duplicates). See ``intervals``."""
-    return run.cached(
-        "design_effects",
-        lambda: run.collect(
-            run.games.group_by("variant_hash").agg(
-                (pl.col("game_id").n_unique() / pl.col("deal_set").n_unique()).alias(
-                    "design_effect"
-                )
-            )
-        ),
-    )
+    return run.cached("design_effects", lambda: run.totals().games.group_by("variant_hash").agg(
+        ((pl.col("games").fill_null(0).sum() + pl.col("errored_games").fill_null(0).sum())
+         / pl.col("deal_sets").fill_null(0).sum()).alias("design_effect")))
 
 
 def _deal_sums(run: Run, by: Sequence[str], where: pl.Expr | None = None) -> pl.DataFrame:
@@ -677,7 +728,9 @@ def bidding_outcomes(
     dealer = _deal_sums(run, by, (pl.col("bids") > 0) & (pl.col("dealer_offset") == 0)).select(
         "variant_hash", *by, pl.col("bids").alias("dealer_bids")
     )
-    players = run.collect(run.games.group_by("variant_hash").agg(pl.col("players").first()))
+    players = run.totals().games.group_by("variant_hash").agg(
+        (pl.col("players").fill_null(0).sum() // pl.col("deal_sets").fill_null(0).sum()
+         .clip(lower_bound=1)).alias("players"))
     sums = sums.join(dealer, on=["variant_hash", *by], how="left").join(players, on="variant_hash")
     deff = sums["design_effect"]
     made_low, made_high = wilson_interval(sums["made"] / deff, sums["bids"] / deff, level)

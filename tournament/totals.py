@@ -12,8 +12,10 @@ Design, stated once:
   over deal sets of a paired difference, exactly as from the rows).
 - *Three frames* (``Totals``), one row per (``variant_hash``, ``deal_block``): ``games`` (seat-
   games, scores and their squares, places, wins by strategy (``k{index}``, the lineup's distinct
-  strategies in lineup order) and by position, pairs of strategies, game lengths and drama,
-  the duplicate cells), ``deals`` (the deal-level sums of ``game_sums``) and ``orders`` (the
+  strategies in lineup order) and by position, each position's score and win advantage over the
+  deal set's mean with their products (``sa_p{i}``, ``sa2_p{i}_{j}``, ``wa_...``: the seat tests'
+  mean and covariance over deal sets), pairs of strategies, game lengths and drama, the
+  duplicate cells), ``deals`` (the deal-level sums of ``game_sums``) and ``orders`` (the
   count of each finishing order of the lineup slots: what the ratings fit).
 - *Built once, group by group.* The shards of one block of deal sets under one variant (every
   seating of it) are read together (``groups``), so memory is bounded by a shard group, not by
@@ -39,7 +41,7 @@ __all__ = ["TOPPED", "TOP_UNITS", "Totals", "compute", "deal_set_totals", "order
            "run_totals"]
 
 #: Raised whenever a total is added or its meaning changes: older caches are rebuilt.
-TOTALS_VERSION = 1
+TOTALS_VERSION = 2
 
 #: The folder of a run the totals are kept in.
 FOLDER = ".totals"
@@ -88,6 +90,7 @@ def deal_set_totals(games: pl.LazyFrame, strategies: Sequence[str], players: int
         score.sum().alias("score_sum"),
         (score**2).sum().alias("score_sq"),
         (pl.col("score") < 0).sum().alias("negative"),
+        pl.col("winner").sum().alias("wins"),
         place.sum().alias("place_sum"),
         (place**2).sum().alias("place_sq"),
         pl.col("players").first().alias("players"),
@@ -136,6 +139,11 @@ def deal_set_totals(games: pl.LazyFrame, strategies: Sequence[str], players: int
     if pairs is not None:
         frame = frame.join(pairs, on=["variant_hash", "deal_set"], how="left")
     derived = [pl.lit(1, dtype=pl.Int64).alias("deal_sets")]
+    for kind, total in (("sa", "s"), ("wa", "w")):  # each position's advantage, its products
+        overall = pl.col("score_sum" if total == "s" else "wins") / pl.col("seat_games")
+        for i in range(players):
+            derived.append((pl.col(f"{total}_p{i}") / pl.col(f"n_p{i}") - overall)
+                           .fill_nan(None).fill_null(0.0).alias(f"{kind}_p{i}"))
     for a in range(count):
         for b in range(a + 1, count):
             both = (pl.col(f"n_k{a}") > 0) & (pl.col(f"n_k{b}") > 0)
@@ -150,8 +158,11 @@ def deal_set_totals(games: pl.LazyFrame, strategies: Sequence[str], players: int
         pl.col("game_id").n_unique().alias("errored_games"),
         *[pl.col("game_id").filter(pl.col("k") == k).n_unique().alias(f"e_k{k}")
           for k in range(count)])
-    frame = frame.with_columns(derived).join(errored, on=["variant_hash", "deal_set"],
-                                             how="full", coalesce=True)
+    frame = frame.with_columns(derived).with_columns(
+        (pl.col(f"{kind}_p{i}") * pl.col(f"{kind}_p{j}")).alias(f"{kind}2_p{i}_{j}")
+        for kind in ("sa", "wa") for i in range(players) for j in range(i, players)
+    ).join(errored, on=["variant_hash", "deal_set"], how="full",
+                            coalesce=True)
     return frame.with_columns(
         (pl.col("deal_set") * DEAL_BLOCKS // max(1, total_deal_sets)).cast(pl.Int32)
         .alias("deal_block"))
