@@ -43,7 +43,9 @@ def by_strategy(run: Run) -> pl.DataFrame:
 def by_pair(run: Run) -> pl.DataFrame:
     """One row per (``variant_hash``, ``deal_block``, ``strategy_a``, ``strategy_b``), a before b
     in the lineup: ``deal_sets`` (both sat), ``difference`` and ``difference_sq`` (Σ over deal
-    sets of a's mean score minus b's, and of its square), ``games_a`` (a's games in them)."""
+    sets of a's mean score minus b's, and of its square), ``games_a`` (a's games in them), and
+    per game: ``games`` (both sat), ``ahead`` (a ahead, ties half), ``d_sum`` and ``d_sq`` (Σ of
+    a's mean score minus b's in a game, and of its square)."""
     totals = run.totals()
     frames = []
     names = totals.strategies
@@ -55,7 +57,11 @@ def by_pair(run: Run) -> pl.DataFrame:
                 pl.col(f"dn_k{a}_{b}").alias("deal_sets"),
                 pl.col(f"d_k{a}_{b}").alias("difference"),
                 pl.col(f"d2_k{a}_{b}").alias("difference_sq"),
-                pl.col(f"g_k{a}").alias("games_a")))
+                pl.col(f"g_k{a}").alias("games_a"),
+                pl.col(f"gn_k{a}_{b}").alias("games"),
+                pl.col(f"ga_k{a}_{b}").alias("ahead"),
+                pl.col(f"gd_k{a}_{b}").alias("d_sum"),
+                pl.col(f"gd2_k{a}_{b}").alias("d_sq")))
     if not frames:
         return pl.DataFrame()
     return pl.concat(frames)
@@ -89,13 +95,13 @@ def unit_blocks(run: Run, variant_hash: str, per_deal_set: bool = False) -> pl.D
     extra: list[pl.Expr] = []
     for k, name in enumerate(names):
         column = strategy_column(name)
-        for stem in ("n", "s", "q", "w", "wc", "pl", "g", "e"):
+        for stem in ("n", "s", "q", "w", "wc", "pl", "g", "e", "cm"):
             renames[f"{stem}_k{k}"] = f"{stem}_{column}"
     for a in range(len(names)):
         for b in range(a + 1, len(names)):
             forward, backward = pair_column(names[a], names[b]), pair_column(names[b], names[a])
             pairs = f"k{a}_{b}"
-            for stem in ("pg", "ah", "gn", "ga", "dn", "d", "d2"):
+            for stem in ("pg", "ah", "gn", "ga", "gd", "gd2", "dn", "d", "d2"):
                 renames[f"{stem}_{pairs}"] = f"{stem}_{forward}"
             extra += [
                 pl.col(f"pg_{pairs}").alias(f"pg_{backward}"),
@@ -105,6 +111,8 @@ def unit_blocks(run: Run, variant_hash: str, per_deal_set: bool = False) -> pl.D
                 pl.col(f"dn_{pairs}").alias(f"dn_{backward}"),
                 (-pl.col(f"d_{pairs}")).alias(f"d_{backward}"),
                 pl.col(f"d2_{pairs}").alias(f"d2_{backward}"),
+                (-pl.col(f"gd_{pairs}")).alias(f"gd_{backward}"),
+                pl.col(f"gd2_{pairs}").alias(f"gd2_{backward}"),
             ]
     if extra:
         frame = frame.with_columns(extra)

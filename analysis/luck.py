@@ -27,14 +27,14 @@ and the strategy's share of the luck-free variance is computed on scores minus t
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import polars as pl
 from scipy import stats
 
+from .blocks import by_pair
 from .dataset import Run
 from .intervals import (
     LEVEL,
@@ -52,71 +52,13 @@ MAX_MATCH = 10**9
 CURVE_LENGTHS = (1, 2, 3, 4, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000)
 
 
-def _per_set_pairs(run: Run) -> pl.DataFrame:
-    """Per variant, pair (A < B by name) and deal set: games, games A was ahead (ties half),
-    Σ D_g, Σ D_g² and the deal set's mean D. Aggregated lazily: one wide row per game (a column per
-    strategy), no join over seat rows."""
-
-    def compute() -> pl.DataFrame:
-        games = run.finished_games()
-        names = run.collect(games.select(pl.col("strategy").unique().sort()))["strategy"].to_list()
-        columns = [f"s{index}" for index in range(len(names))]
-        sums, counts = [], []
-        for name, column in zip(names, columns, strict=True):
-            seated = pl.col("strategy") == name
-            sums.append(
-                pl.when(seated).then(pl.col("score")).otherwise(0).sum().alias(f"{column}_sum")
-            )
-            counts.append(seated.cast(pl.Int64).sum().alias(f"{column}_n"))
-        wide = run.collect(
-            games.group_by("variant_hash", "deal_set", "game_id")
-            .agg(*sums, *counts)
-            .select(
-                "variant_hash",
-                "deal_set",
-                *[
-                    pl.when(pl.col(f"{c}_n") > 0)
-                    .then(pl.col(f"{c}_sum") / pl.col(f"{c}_n"))
-                    .alias(c)
-                    for c in columns
-                ],
-            )
-        ).lazy()
-        parts = []
-        for (i, a), (j, b) in itertools.combinations(enumerate(names), 2):
-            difference = (pl.col(columns[i]) - pl.col(columns[j])).alias("d")
-            pairs = wide.select("variant_hash", "deal_set", difference).drop_nulls("d")
-            parts.append(
-                pairs.group_by("variant_hash", "deal_set")
-                .agg(
-                    pl.len().alias("games"),
-                    (
-                        pl.when(pl.col("d") > 0)
-                        .then(1.0)
-                        .when(pl.col("d") == 0)
-                        .then(0.5)
-                        .otherwise(0.0)
-                    )
-                    .sum()
-                    .alias("ahead"),
-                    pl.col("d").sum().alias("d_sum"),
-                    (pl.col("d") ** 2).sum().alias("d_sq"),
-                    pl.col("d").mean().alias("d_set"),
-                )
-                .with_columns(pl.lit(a).alias("strategy_a"), pl.lit(b).alias("strategy_b"))
-            )
-        if not parts:
-            return pl.DataFrame()
-        return run.collect(pl.concat(parts))
-
-    return run.cached("per_set_pairs", compute)
-
-
 def head_to_head(run: Run, level: float = LEVEL) -> pl.DataFrame:
     """Per variant and pair of strategies (A the better): games, deal sets, p = P(A ahead of B in
     a game) with a clustered Wilson interval, mu = mean score difference per game with its interval,
     sigma_game and (duplicate runs) sigma_duplicate; see the module doc."""
-    per_set = _per_set_pairs(run)
+    per_set = by_pair(run).rename({"difference": "d_set", "difference_sq": "d_set_sq",
+                                   "deal_sets": "sets"}) if run.totals().strategies else \
+        pl.DataFrame()
     schema = {
         "variant": pl.String(),
         "variant_hash": pl.String(),
@@ -138,6 +80,9 @@ def head_to_head(run: Run, level: float = LEVEL) -> pl.DataFrame:
     }
     if per_set.height == 0:
         return pl.DataFrame(schema=schema)
+    per_set = per_set.filter(pl.col("games") > 0)  # blocks (the clusters) where both played
+    if per_set.height == 0:
+        return pl.DataFrame(schema=schema)
     keys = ["variant_hash", "strategy_a", "strategy_b"]
     # orient each pair so that A is the better (mean difference >= 0): p -> 1 - p, D -> -D
     flips = per_set.group_by(keys).agg((pl.col("d_sum").sum() < 0).alias("flip"))
@@ -157,16 +102,20 @@ def head_to_head(run: Run, level: float = LEVEL) -> pl.DataFrame:
     mu = ratio_interval(
         per_set.group_by(keys).agg(cluster_ratio(keys, "d_sum", "games")), "mu", level
     ).drop("n", "clusters")
+    sets = pl.col("sets").sum()
+    mean_set = pl.col("d_set").sum() / sets
     summary = per_set.group_by(keys).agg(
         pl.col("games").sum(),
         pl.col("d_sum").sum().alias("total"),
         pl.col("d_sq").sum(),
-        pl.col("games").mean().alias("games_per_deal_set"),
-        pl.col("d_set").std().alias("sd_set"),
-        pl.col("d_set").mean().alias("mean_set"),
-        pl.len().alias("sets"),
+        (pl.col("games").sum() / sets).alias("games_per_deal_set"),
+        pl.when(sets > 1).then(((pl.col("d_set_sq").sum() - sets * mean_set**2)
+                                .clip(lower_bound=0.0) / (sets - 1)).sqrt()).alias("sd_set"),
+        mean_set.alias("mean_set"),
+        sets.alias("sets"),
     )
-    table = ahead.rename({"clusters": "deal_sets"}).join(mu, on=keys).join(summary, on=keys)
+    table = ahead.drop("clusters").join(mu, on=keys).join(summary, on=keys).with_columns(
+        pl.col("sets").alias("deal_sets"))
     games = table["games"].cast(pl.Float64).to_numpy()
     total = table["total"].to_numpy()
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -368,58 +317,36 @@ def variance_explained(run: Run) -> pl.DataFrame:
     """Per variant: seat-games, strategies, ``strategy_share`` = SS_strategy/SS_total of final
     scores, and for duplicate runs ``cards_share`` (the (deal set, seat) cells' share) and
     ``strategy_share_luck_free`` (the strategy's share once the cell means are removed); see the
-    module doc."""
-    games = run.finished_games().select("variant_hash", "deal_set", "seat", "strategy", "score")
-    mean = pl.col("score").mean().over("variant_hash")
-    with_mean = games.with_columns(mean.alias("grand"))
-    total = with_mean.group_by("variant_hash").agg(
-        pl.len().alias("seat_games"),
-        ((pl.col("score") - pl.col("grand")) ** 2).sum().alias("ss_total"),
-        pl.col("strategy").n_unique().alias("strategies"),
-    )
-    strategy = (
-        with_mean.group_by("variant_hash", "strategy")
-        .agg(
-            pl.len().alias("n"), (pl.col("score").mean() - pl.col("grand").first()).alias("offset")
-        )
-        .group_by("variant_hash")
-        .agg((pl.col("n") * pl.col("offset") ** 2).sum().alias("ss_strategy"))
-    )
-    cell = pl.col("score").mean().over("variant_hash", "deal_set", "seat")
-    cells = with_mean.with_columns(
-        cell.alias("cell_mean"), pl.len().over("variant_hash", "deal_set", "seat").alias("cell_n")
-    )
-    cards = cells.group_by("variant_hash").agg(
-        ((pl.col("cell_mean") - pl.col("grand")) ** 2).sum().alias("ss_cards"),
-        ((pl.col("score") - pl.col("cell_mean")) ** 2).sum().alias("ss_luck_free"),
-        (pl.col("cell_n") > 1).all().alias("duplicate"),
-    )
-    adjusted = (
-        cells.with_columns((pl.col("score") - pl.col("cell_mean")).alias("adjusted"))
-        .group_by("variant_hash", "strategy")
-        .agg(pl.len().alias("n"), pl.col("adjusted").mean().alias("offset"))
-        .group_by("variant_hash")
-        .agg((pl.col("n") * pl.col("offset") ** 2).sum().alias("ss_strategy_free"))
-    )
-    table = run.collect(
-        total.join(strategy, on="variant_hash")
-        .join(cards, on="variant_hash")
-        .join(adjusted, on="variant_hash")
-    )
-    table = table.select(
+    module doc. From the totals: every sum of squares is one of sums."""
+    totals = run.totals()
+    count = len(totals.strategies)
+    frame = totals.games.fill_null(0).group_by("variant_hash").agg(
+        pl.exclude("deal_block").sum())
+    n, s = pl.col("seat_games").cast(pl.Float64), pl.col("score_sum").cast(pl.Float64)
+    grand = s * s / n
+
+    def over_strategies(term: Callable[[int], pl.Expr]) -> pl.Expr:
+        return pl.sum_horizontal([pl.when(pl.col(f"n_k{k}") > 0).then(term(k)).otherwise(0.0)
+                                  for k in range(count)]) if count else pl.lit(0.0)
+
+    ss_strategy = over_strategies(
+        lambda k: pl.col(f"s_k{k}").cast(pl.Float64) ** 2 / pl.col(f"n_k{k}")) - grand
+    ss_total = pl.col("score_sq") - grand
+    ss_cards = pl.col("cell_score_ss") - grand
+    ss_luck_free = pl.col("score_sq") - pl.col("cell_score_ss")
+    ss_strategy_free = over_strategies(
+        lambda k: (pl.col(f"s_k{k}") - pl.col(f"cm_k{k}")) ** 2 / pl.col(f"n_k{k}"))
+    duplicate = pl.col("cell_single") == 0
+    strategies = pl.sum_horizontal([(pl.col(f"n_k{k}") > 0).cast(pl.Int64)
+                                    for k in range(count)]) if count else pl.lit(0)
+    table = frame.select(
         "variant_hash",
         pl.col("seat_games").cast(pl.Int64),
-        pl.col("strategies").cast(pl.Int64),
-        pl.when(pl.col("duplicate"))
-        .then(pl.lit("duplicate"))
-        .otherwise(pl.lit("plain"))
-        .alias("design"),
-        (pl.col("ss_strategy") / pl.col("ss_total")).alias("strategy_share"),
-        pl.when(pl.col("duplicate"))
-        .then(pl.col("ss_cards") / pl.col("ss_total"))
-        .alias("cards_share"),
-        pl.when(pl.col("duplicate") & (pl.col("ss_luck_free") > 0))
-        .then(pl.col("ss_strategy_free") / pl.col("ss_luck_free"))
+        strategies.cast(pl.Int64).alias("strategies"),
+        pl.when(duplicate).then(pl.lit("duplicate")).otherwise(pl.lit("plain")).alias("design"),
+        (ss_strategy / ss_total).alias("strategy_share"),
+        pl.when(duplicate).then(ss_cards / ss_total).alias("cards_share"),
+        pl.when(duplicate & (ss_luck_free > 0)).then(ss_strategy_free / ss_luck_free)
         .alias("strategy_share_luck_free"),
     )
     return (

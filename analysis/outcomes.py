@@ -1,7 +1,9 @@
 """The shape of a variant's results: final scores, negative totals, ties, lead changes, and what
 the special deals (dark, golden, misère, ...) contribute to the final result.
 
-``outcome_shape`` and ``score_histogram`` read ``games`` (finished games). ``special_contribution``
+``outcome_shape`` and ``score_histogram`` read the run's totals (``tournament.totals``: sums per
+block of deal sets, and the count of each final score and of each game's lead changes, so their
+quantiles are exact on a run of any size). ``special_contribution``
 reads ``deal_stats`` for the mean points each deal kind adds to a seat's game; when the run holds
 per-deal rows it adds two things only they can give: the kind's share of the variance of final
 scores, cov(points from the kind, final score) / var(final score), which add up to 1 over the kinds
@@ -12,6 +14,9 @@ when the final winner was not among the tied).
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import polars as pl
 
 from .dataset import Run, per_run
@@ -24,44 +29,46 @@ def outcome_shape(run: Run, level: float = LEVEL) -> pl.DataFrame:
     """Per variant: games, mean and standard deviation of final scores with quantiles, the share of
     negative totals ("шахта") and of double losses (clustered Wilson intervals), the share of games
     whose first place is shared, and lead changes per game (mean, median, share with none)."""
-    games = run.finished_games()
-    per_game = games.group_by("variant_hash", "game_id").agg(
-        pl.col("deal_set").first(),
-        (pl.col("place") == 1).sum().alias("first_places"),
-        pl.col("lead_changes").first(),
-        pl.len().alias("seats"),
-        (pl.col("score") < 0).sum().alias("negative"),
-        pl.col("double_loss").cast(pl.Int64).sum().alias("double_losses"),
-    )
-    summary = run.collect(
-        games.group_by("variant_hash").agg(
-            pl.len().cast(pl.Int64).alias("seat_games"),
-            pl.col("score").mean().alias("mean_score"),
-            pl.col("score").std().alias("score_sd"),
-            *[
-                pl.col("score")
-                .quantile(q, interpolation="linear")
-                .alias(f"score_q{int(q * 100):02d}")
-                for q in QUANTILES
-            ],
-            pl.col("score").min().alias("score_min"),
-            pl.col("score").max().alias("score_max"),
-        )
-    )
-    game_summary = run.collect(
-        per_game.group_by("variant_hash").agg(
-            pl.len().cast(pl.Int64).alias("games"),
-            (pl.col("first_places") > 1).mean().alias("tie_share"),
-            pl.col("lead_changes").mean().alias("lead_changes_mean"),
-            pl.col("lead_changes").median().alias("lead_changes_median"),
-            (pl.col("lead_changes") == 0).mean().alias("no_lead_change_share"),
-        )
-    )
-    clusters = run.collect(
-        per_game.group_by("variant_hash", "deal_set").agg(
-            pl.col("seats").sum(), pl.col("negative").sum(), pl.col("double_losses").sum()
-        )
-    )
+    totals = run.totals()
+    values = totals.values if totals.values is not None else pl.DataFrame(
+        schema={"variant_hash": pl.String(), "kind": pl.String(), "value": pl.Int64(),
+                "count": pl.Int64()})
+    scores = values.filter(pl.col("kind") == "score")
+    leads = values.filter(pl.col("kind") == "lead_changes")
+    rows = []
+    for variant_hash in sorted(set(scores["variant_hash"].to_list())):
+        mine = scores.filter(pl.col("variant_hash") == variant_hash).sort("value")
+        value = mine["value"].cast(pl.Float64).to_numpy()
+        count = mine["count"].cast(pl.Float64).to_numpy()
+        n = count.sum()
+        mean = float((value * count).sum() / n)
+        sd = float(np.sqrt(((value - mean) ** 2 * count).sum() / (n - 1))) if n > 1 else None
+        lead = leads.filter(pl.col("variant_hash") == variant_hash).sort("value")
+        lead_value = lead["value"].cast(pl.Float64).to_numpy()
+        lead_count = lead["count"].cast(pl.Float64).to_numpy()
+        games = lead_count.sum()
+        rows.append({
+            "variant_hash": variant_hash, "seat_games": int(n), "mean_score": mean,
+            "score_sd": sd,
+            **{f"score_q{int(q * 100):02d}": _quantile(value, count, q) for q in QUANTILES},
+            "score_min": float(value[0]), "score_max": float(value[-1]),
+            "games": int(games),
+            "lead_changes_mean": float((lead_value * lead_count).sum() / games),
+            "lead_changes_median": _quantile(lead_value, lead_count, 0.5),
+            "no_lead_change_share": float(lead_count[lead_value == 0].sum() / games),
+        })
+    summary = pl.DataFrame(rows, schema={
+        "variant_hash": pl.String(), "seat_games": pl.Int64(), "mean_score": pl.Float64(),
+        "score_sd": pl.Float64(),
+        **{f"score_q{int(q * 100):02d}": pl.Float64() for q in QUANTILES},
+        "score_min": pl.Float64(), "score_max": pl.Float64(), "games": pl.Int64(),
+        "lead_changes_mean": pl.Float64(), "lead_changes_median": pl.Float64(),
+        "no_lead_change_share": pl.Float64()})
+    blocks = totals.games.fill_null(0)
+    game_summary = blocks.group_by("variant_hash").agg(
+        (pl.col("ties").sum() / pl.col("games").sum()).alias("tie_share"))
+    clusters = blocks.select("variant_hash", pl.col("seat_games").alias("seats"), "negative",
+                             "double_losses").filter(pl.col("seats") > 0)
     negative = clustered_wilson(
         clusters.group_by("variant_hash").agg(cluster_ratio([], "negative", "seats")),
         "negative_share",
@@ -102,35 +109,50 @@ def outcome_shape(run: Run, level: float = LEVEL) -> pl.DataFrame:
     return table.select(ordered).sort("variant")
 
 
+def _quantile(value: np.ndarray, count: np.ndarray, q: float) -> float:
+    """The ``q`` quantile of sorted ``value`` each seen ``count`` times, interpolated linearly
+    between order statistics (polars' and numpy's ``linear``)."""
+    n = count.sum()
+    position = q * (n - 1)
+    below, above = math.floor(position), math.ceil(position)
+    ends = np.cumsum(count)  # the last 0-based order statistic of each value is ends - 1
+    low = value[np.searchsorted(ends, below, side="right")]
+    high = value[np.searchsorted(ends, above, side="right")]
+    return float(low + (high - low) * (position - below))
+
+
 def score_histogram(run: Run, bins: int = 40, by_strategy: bool = False) -> pl.DataFrame:
     """Final scores binned per variant (``bins`` equal bins between the variant's minimum and
     maximum): ``bin_low``, ``bin_high``, ``seat_games`` and ``share`` (of the variant's seat-games,
     or with ``by_strategy`` of the strategy's, one histogram per strategy on the variant's bins);
     computed in polars, so it costs no more than a scan on any run size."""
-    games = run.finished_games()
-    ranges = run.collect(
-        games.group_by("variant_hash").agg(
-            pl.col("score").min().alias("low"), pl.col("score").max().alias("high")
-        )
-    )
+    totals = run.totals()
+    values = totals.values if totals.values is not None else pl.DataFrame(
+        schema={"variant_hash": pl.String(), "kind": pl.String(), "value": pl.Int64(),
+                "count": pl.Int64()})
+    scores = values.filter(pl.col("kind") == "score")
+    ranges = scores.group_by("variant_hash").agg(
+        pl.col("value").min().alias("low"), pl.col("value").max().alias("high"))
     ranges = ranges.with_columns(
         ((pl.col("high") - pl.col("low")).cast(pl.Float64) / bins)
         .clip(lower_bound=1e-9)
         .alias("width")
     )
-    binned = games.join(ranges.lazy(), on="variant_hash").with_columns(
-        ((pl.col("score") - pl.col("low")) / pl.col("width"))
+    if by_strategy:
+        names = pl.DataFrame({"kind": [f"score_k{k}" for k in range(len(totals.strategies))],
+                              "strategy": list(totals.strategies)})
+        scores = values.join(names, on="kind")
+    binned = scores.join(ranges, on="variant_hash").with_columns(
+        ((pl.col("value") - pl.col("low")) / pl.col("width"))
         .floor()
         .clip(0, bins - 1)
         .cast(pl.Int64)
         .alias("bin")
     )
     groups = ["variant_hash", "strategy"] if by_strategy else ["variant_hash"]
-    counts = run.collect(
-        binned.group_by(*groups, "bin").agg(
-            pl.len().alias("seat_games"), pl.col("low").first(), pl.col("width").first()
-        )
-    )
+    counts = binned.group_by(*groups, "bin").agg(
+        pl.col("count").sum().alias("seat_games"), pl.col("low").first(),
+        pl.col("width").first())
     counts = counts.with_columns(
         (pl.col("low") + pl.col("bin") * pl.col("width")).alias("bin_low"),
         (pl.col("low") + (pl.col("bin") + 1) * pl.col("width")).alias("bin_high"),
@@ -150,9 +172,8 @@ def special_contribution(run: Run, level: float = LEVEL) -> pl.DataFrame:
     per seat-game (with a t interval over deal sets when per-deal rows exist, else none), the
     share of all points, and, with per-deal rows, ``variance_share`` and, per special kind,
     ``winner_changed_share`` (see the module doc)."""
-    seat_games = run.collect(
-        run.finished_games().group_by("variant_hash").agg(pl.len().alias("seat_games_total"))
-    )
+    seat_games = run.totals().games.group_by("variant_hash").agg(
+        pl.col("seat_games").fill_null(0).sum().alias("seat_games_total"))
     sums = run.collect(
         run.deal_stats.group_by("variant_hash", "kind").agg(
             pl.col("special").first(),

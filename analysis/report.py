@@ -172,7 +172,7 @@ def _figure_tables(runs: Sequence[Run], level: float) -> dict[str, pl.DataFrame]
                 games=run.games,
                 deal_stats=run.deal_stats.filter(REGULAR),
                 deals=run.deals.filter(REGULAR) if run.deals is not None else None,
-                _cache={"variant_names": run.variant_names()},
+                _cache={"variant_names": run.variant_names(), "totals": run.totals()},
             )
             return compute(regular_run)
 

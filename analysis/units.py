@@ -93,20 +93,23 @@ def variant_units(runs: Sequence[Run]) -> list[Unit]:
     for run in runs:
         names = run.variant_names()
         order = [entry.get("hash") for entry in run.manifest.get("variants") or []]
-        first_game = run.cached(
-            "variant_first_game",
-            lambda run=run: run.collect(
-                run.games.with_row_index("row")
-                .group_by("variant_hash")
-                .agg(pl.col("game_id").min(), pl.col("row").min())
-            ),
-        )
-        position = {
-            row["variant_hash"]: (row["game_id"], row["row"])
-            for row in first_game.iter_rows(named=True)
-        }
         hashes = names["variant_hash"].to_list()
-        hashes.sort(key=lambda h: (order.index(h) if h in order else len(order), position[h]))
+        position: dict[str, tuple[int, int]] = {}
+        if any(h not in order for h in hashes):  # a variant the manifest does not list: by rows
+            first_game = run.cached(
+                "variant_first_game",
+                lambda run=run: run.collect(
+                    run.games.with_row_index("row")
+                    .group_by("variant_hash")
+                    .agg(pl.col("game_id").min(), pl.col("row").min())
+                ),
+            )
+            position = {
+                row["variant_hash"]: (row["game_id"], row["row"])
+                for row in first_game.iter_rows(named=True)
+            }
+        hashes.sort(key=lambda h: (order.index(h) if h in order else len(order),
+                                   position.get(h, (0, 0))))
         for variant_hash in hashes:
             name = names.filter(pl.col("variant_hash") == variant_hash)["variant"][0]
             units.append(Unit(run, variant_hash, str(name), str(name),

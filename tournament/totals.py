@@ -41,7 +41,7 @@ __all__ = ["TOPPED", "TOP_UNITS", "Totals", "compute", "deal_set_totals", "order
            "run_totals"]
 
 #: Raised whenever a total is added or its meaning changes: older caches are rebuilt.
-TOTALS_VERSION = 2
+TOTALS_VERSION = 3
 
 #: The folder of a run the totals are kept in.
 FOLDER = ".totals"
@@ -65,6 +65,8 @@ class Totals:
     deals: pl.DataFrame | None
     orders: pl.DataFrame
     strategies: tuple[str, ...]
+    #: final scores and lead changes with their counts (``value_counts``)
+    values: pl.DataFrame | None = None
 
 
 def _index_of(strategies: Sequence[str]) -> dict[str, int]:
@@ -91,6 +93,7 @@ def deal_set_totals(games: pl.LazyFrame, strategies: Sequence[str], players: int
         (score**2).sum().alias("score_sq"),
         (pl.col("score") < 0).sum().alias("negative"),
         pl.col("winner").sum().alias("wins"),
+        pl.col("double_loss").sum().alias("double_losses"),
         place.sum().alias("place_sum"),
         (place**2).sum().alias("place_sq"),
         pl.col("players").first().alias("players"),
@@ -127,12 +130,22 @@ def deal_set_totals(games: pl.LazyFrame, strategies: Sequence[str], players: int
             game_sums += [
                 difference.is_not_null().sum().alias(f"gn_k{a}_{b}"),
                 pl.when(difference > 0).then(1.0).when(difference == 0).then(0.5)
-                .otherwise(0.0).sum().alias(f"ga_k{a}_{b}")]
+                .otherwise(0.0).sum().alias(f"ga_k{a}_{b}"),
+                difference.sum().alias(f"gd_k{a}_{b}"),
+                (difference**2).sum().alias(f"gd2_k{a}_{b}")]
     per_set_games = per_game.group_by("variant_hash", "deal_set").agg(game_sums)
-    cells = finished.group_by("variant_hash", "deal_set", "seat").agg(
-        place.sum().alias("sum"), pl.len().alias("n")).group_by("variant_hash", "deal_set").agg(
+    seat_cells = finished.group_by("variant_hash", "deal_set", "seat").agg(
+        place.sum().alias("sum"), score.sum().alias("score"), pl.len().alias("n"))
+    cells = seat_cells.group_by("variant_hash", "deal_set").agg(
         (pl.col("sum") ** 2 / pl.col("n")).sum().alias("cell_ss"),
+        (pl.col("score") ** 2 / pl.col("n")).sum().alias("cell_score_ss"),
         (pl.col("n").min() < 2).cast(pl.Int64).alias("cell_single"))
+    if count:  # Σ over a strategy's seat-games of their cell's mean score (the luck-free split)
+        cell_means = finished.join(seat_cells.select(
+            "variant_hash", "deal_set", "seat", (pl.col("score") / pl.col("n")).alias("cm")),
+            on=["variant_hash", "deal_set", "seat"]).group_by("variant_hash", "deal_set").agg(
+            pl.col("cm").filter(pl.col("k") == k).sum().alias(f"cm_k{k}") for k in range(count))
+        cells = cells.join(cell_means, on=["variant_hash", "deal_set"])
     frame = (per_set.join(per_set_games, on=["variant_hash", "deal_set"])
              .join(cells, on=["variant_hash", "deal_set"]))
     pairs = _pair_totals(finished, count)
@@ -217,6 +230,28 @@ def order_counts(games: pl.LazyFrame, total_deal_sets: int) -> pl.LazyFrame:
     )
 
 
+def value_counts(games: pl.LazyFrame, strategies: Sequence[str]) -> pl.LazyFrame:
+    """How many finished seat-games ended on each final score (``kind`` ``score``, and
+    ``score_k{k}`` for strategy k) and how many games had each number of lead changes
+    (``lead_changes``), per variant: quantiles, extremes and histograms, exactly, from sums."""
+    index = _index_of(strategies)
+    finished = games.filter(~pl.col("errored"))
+    scores = finished.group_by("variant_hash", pl.col("score").alias("value")).agg(
+        pl.len().cast(pl.Int64).alias("count")).with_columns(pl.lit("score").alias("kind"))
+    by_strategy = finished.with_columns(
+        pl.col("strategy").replace_strict(index, default=-1, return_dtype=pl.Int32).alias("k")
+    ).group_by("variant_hash", "k", pl.col("score").alias("value")).agg(
+        pl.len().cast(pl.Int64).alias("count")).select(
+        "variant_hash", "value", "count",
+        pl.format("score_k{}", pl.col("k")).alias("kind"))
+    leads = finished.group_by("variant_hash", "game_id").agg(
+        pl.col("lead_changes").first().cast(pl.Int64).alias("value")).group_by(
+        "variant_hash", "value").agg(pl.len().cast(pl.Int64).alias("count")).with_columns(
+        pl.lit("lead_changes").alias("kind"))
+    columns = ["variant_hash", "kind", "value", "count"]
+    return pl.concat([frame.select(columns) for frame in (scores, by_strategy, leads)])
+
+
 def deal_totals(game_sums: pl.LazyFrame, total_deal_sets: int) -> pl.LazyFrame:
     """The deal-level sums of finished games' ``game_sums`` rows per (``variant_hash``,
     ``deal_block``), with ``deal_sets``; the deals topped in deals (not 1/TOP_UNITS)."""
@@ -254,12 +289,14 @@ def compute(games: pl.LazyFrame, game_sums: pl.LazyFrame | None, strategies: Seq
     frames = pl.collect_all([
         _block_sums(per_set),
         order_counts(games, total_deal_sets),
+        value_counts(games, strategies),
         *([deal_totals(game_sums, total_deal_sets)] if game_sums is not None else []),
     ])
     return Totals(games=frames[0].sort(KEYS),
-                  deals=frames[2].sort(KEYS) if game_sums is not None else None,
+                  deals=frames[3].sort(KEYS) if game_sums is not None else None,
                   orders=frames[1].sort([*KEYS, "order", "places"]),
-                  strategies=tuple(strategies))
+                  strategies=tuple(strategies),
+                  values=frames[2].sort("variant_hash", "kind", "value"))
 
 
 def groups(shards: Sequence[str]) -> dict[str, list[str]]:
@@ -323,7 +360,9 @@ def run_totals(folder: Path, checksums: dict[str, Any], has_sums: bool,
         deals=_summed([t.deals for t in built if t.deals is not None], KEYS) if has_sums
         else None,
         orders=_summed([t.orders for t in built], [*KEYS, "order", "places"]),
-        strategies=tuple(strategies))
+        strategies=tuple(strategies),
+        values=_summed([t.values for t in built if t.values is not None],
+                       ["variant_hash", "kind", "value"]))
     _keep(whole, totals)
     return totals
 
@@ -390,7 +429,8 @@ def _read(place: Path, strategies: Sequence[str], has_sums: bool) -> Totals:
     return Totals(games=pl.read_parquet(place / "games.parquet"),
                   deals=pl.read_parquet(deals) if has_sums and deals.is_file() else None,
                   orders=pl.read_parquet(place / "orders.parquet"),
-                  strategies=tuple(strategies))
+                  strategies=tuple(strategies),
+                  values=pl.read_parquet(place / "values.parquet"))
 
 
 def _keep(place: Path, totals: Totals, about: dict[str, Any] | None = None) -> None:
@@ -406,6 +446,8 @@ def _keep(place: Path, totals: Totals, about: dict[str, Any] | None = None) -> N
         if totals.deals is not None:
             write_atomic(totals.deals, place / "deals.parquet")
         write_atomic(totals.orders, place / "orders.parquet")
+        if totals.values is not None:
+            write_atomic(totals.values, place / "values.parquet")
         write_atomic(totals.games, place / "games.parquet")  # last: the mark of a whole entry
     except OSError:
         return
