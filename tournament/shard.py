@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import numpy as np
 import polars as pl
@@ -87,10 +88,7 @@ def run_shard(task: ShardTask) -> ShardResult:
             instances[slot] = made
         return made
 
-    games_columns: dict[str, list[Any]] = {name: [] for name in GAMES_SCHEMA}
-    deals_columns: dict[str, list[Any]] = {name: [] for name in DEALS_SCHEMA}
-    stats: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0] * 13)
-    sums: list[dict[str, Any]] = []
+    rows = _Rows()
     errored = 0
     faults: list[str] = []
     players = task.players
@@ -124,9 +122,9 @@ def run_shard(task: ShardTask) -> ShardResult:
             errored += 1
             if len(faults) < 5:
                 faults.append(f"game {identifier} (deal set {deal_set}): {fault}")
-        _collect(task, variant.name, variant_hash, resolved, deal_set, seating_index, identifier,
-                 seed, game, fault, games_columns, deals_columns, stats, sums)
-    return _result(task, games_columns, deals_columns, stats, errored, faults, started, sums)
+        rows.collect(task, _Played(variant.name, variant_hash, resolved, deal_set,
+                                   seating_index, identifier, seed), game, fault)
+    return _result(task, rows, errored, faults, started)
 
 
 def errored_shard(task: ShardTask, cause: str) -> ShardResult:
@@ -138,90 +136,119 @@ def errored_shard(task: ShardTask, cause: str) -> ShardResult:
     variant = Variant.model_validate(task.variant_options)
     resolved = variant.for_player_count(task.players)
     variant_hash = variant.content_hash
-    games_columns: dict[str, list[Any]] = {name: [] for name in GAMES_SCHEMA}
-    deals_columns: dict[str, list[Any]] = {name: [] for name in DEALS_SCHEMA}
-    stats: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0] * 13)
-    sums: list[dict[str, Any]] = []
+    rows = _Rows()
     for deal_set, seating_index in task.games:
         seed = game_seed(task.root_seed, deal_set)
         identifier = game_id(task, deal_set, seating_index)
-        _collect(task, variant.name, variant_hash, resolved, deal_set, seating_index, identifier,
-                 seed, Game(resolved, task.players, seed), cause, games_columns, deals_columns,
-                 stats, sums)
+        rows.collect(task, _Played(variant.name, variant_hash, resolved, deal_set,
+                                   seating_index, identifier, seed),
+                     Game(resolved, task.players, seed), cause)
     faults = [f"shard {task.shard_id} ({len(task.games)} games): {cause}"]
-    return _result(task, games_columns, deals_columns, stats, len(task.games), faults, started,
-                   sums)
+    return _result(task, rows, len(task.games), faults, started)
 
 
-def _collect(task: ShardTask, variant_name: str, variant_hash: str, resolved: Variant,
-             deal_set: int, seating_index: int, identifier: int, seed: int, game: Any,
-             fault: object, games_columns: dict[str, list[Any]],
-             deals_columns: dict[str, list[Any]], stats: dict[tuple[Any, ...], list[int]],
-             sums: list[dict[str, Any]]) -> None:
-    players = task.players
-    seating = task.seatings[seating_index]
-    places = game.places()
-    double = game.double_losses()
-    changes, comeback, decided_left = _outcomes(game, resolved, players, places)
-    sums.append({"variant_hash": variant_hash, "game_id": identifier, "deal_set": deal_set,
-                 "seating": seating_index, "errored": fault is not None,
-                 **_game_sums(game, resolved, players)})
-    block_of_deal_sets = deal_block(deal_set, task.total_deal_sets)
-    for seat in range(players):
-        slot = seating[seat]
-        values = (
-            variant_name, variant_hash, deal_set, seating_index, identifier, seed, players,
-            seat, game.first_dealer, task.strategies[slot], slot, game.scores[seat],
-            places[seat], places[seat] == 1, double[seat], len(game.results), changes,
-            comeback, decided_left, fault is not None, None if fault is None else str(fault),
-        )
-        for name, value in zip(GAMES_SCHEMA, values, strict=True):
-            games_columns[name].append(value)
-    for result in game.results:
-        kind = resolved.kinds[result.kind]
-        block = game.deals[result.number].block
-        # the seats that played the deal (a tie-break deal's tied seats), its top score and how
-        # many share it
-        seats = [seat for seat in range(players)
-                 if result.bids[seat] is not None or kind.bidding == "none"]
-        top = max((result.points[seat] for seat in seats), default=0)
-        at_top = sum(result.points[seat] == top for seat in seats)
-        for seat in seats:
-            bid = result.bids[seat]
-            taken = result.taken[seat]
-            points = result.points[seat]
-            held = [holder == seat for holder in result.jokers_held]
-            held1 = held[0] if held else False
-            held2 = held[1] if len(held) > 1 else False
-            offset = (seat - result.dealer) % players
-            forced = result.hook_forced and offset == 0
-            strategy = task.strategies[seating[seat]]
-            if task.deal_rows:
-                values = (
-                    variant_hash, identifier, deal_set, seating_index, result.number, block,
-                    result.kind, kind.special, result.hand_size, seat, strategy, offset,
-                    result.trump, bid, taken, points, result.premiums[seat], sum(held),
-                    held1, held2, forced,
-                )
-                for name, value in zip(DEALS_SCHEMA, values, strict=True):
-                    deals_columns[name].append(value)
-            key = (block_of_deal_sets, strategy, offset, result.number, result.kind,
-                   kind.special, result.hand_size, held1, held2)
-            row = stats[key]
-            row[0] += 1
-            row[1] += points
-            row[2] += points * points
-            if bid is not None:
-                row[3] += 1
-                row[4] += bid
-                row[6] += bid == taken
-                row[7] += taken > bid
-                row[8] += taken < bid
-                row[9] += bid == 0
-                row[10] += bid == 0 and taken == 0
-            row[5] += taken
-            row[11] += forced
-            row[12] += TOP_UNITS // at_top if points == top else 0
+class _Played(NamedTuple):
+    """Which game of a shard was played: its variant (name, content hash and the variant at its
+    player count), deal set, seating, game id and seed."""
+
+    variant_name: str
+    variant_hash: str
+    resolved: Variant
+    deal_set: int
+    seating_index: int
+    identifier: int
+    seed: int
+
+
+@dataclass
+class _Rows:
+    """A shard's tables as they grow, game by game: the games and deals columns, the
+    ``deal_stats`` sums by group key and each game's ``game_sums``."""
+
+    games: dict[str, list[Any]] = field(
+        default_factory=lambda: {name: [] for name in GAMES_SCHEMA})
+    deals: dict[str, list[Any]] = field(
+        default_factory=lambda: {name: [] for name in DEALS_SCHEMA})
+    stats: dict[tuple[Any, ...], list[int]] = field(
+        default_factory=lambda: defaultdict(lambda: [0] * 13))
+    sums: list[dict[str, Any]] = field(default_factory=list)
+
+    def collect(self, task: ShardTask, played: _Played, game: Any, fault: object) -> None:
+        """Add a played (or errored: ``fault``) game's rows."""
+        variant_hash, resolved = played.variant_hash, played.resolved
+        deal_set, seating_index, identifier = (played.deal_set, played.seating_index,
+                                               played.identifier)
+        players = task.players
+        seating = task.seatings[seating_index]
+        places = game.places()
+        double = game.double_losses()
+        changes, comeback, decided_left = _outcomes(game, resolved, players, places)
+        self.sums.append({"variant_hash": variant_hash, "game_id": identifier,
+                          "deal_set": deal_set, "seating": seating_index,
+                          "errored": fault is not None, **_game_sums(game, resolved, players)})
+        for seat in range(players):
+            slot = seating[seat]
+            values = (
+                played.variant_name, variant_hash, deal_set, seating_index, identifier,
+                played.seed, players, seat, game.first_dealer, task.strategies[slot], slot,
+                game.scores[seat], places[seat], places[seat] == 1, double[seat],
+                len(game.results), changes, comeback, decided_left, fault is not None,
+                None if fault is None else str(fault),
+            )
+            for name, value in zip(GAMES_SCHEMA, values, strict=True):
+                self.games[name].append(value)
+        self._deals(task, played, game)
+
+    def _deals(self, task: ShardTask, played: _Played, game: Any) -> None:
+        """A game's per-deal rows (when the run keeps them) and its ``deal_stats`` sums."""
+        players, resolved = task.players, played.resolved
+        seating = task.seatings[played.seating_index]
+        block_of_deal_sets = deal_block(played.deal_set, task.total_deal_sets)
+        for result in game.results:
+            kind = resolved.kinds[result.kind]
+            block = game.deals[result.number].block
+            # the seats that played the deal (a tie-break deal's tied seats), its top score and
+            # how many share it
+            seats = [seat for seat in range(players)
+                     if result.bids[seat] is not None or kind.bidding == "none"]
+            top = max((result.points[seat] for seat in seats), default=0)
+            at_top = sum(result.points[seat] == top for seat in seats)
+            for seat in seats:
+                bid = result.bids[seat]
+                taken = result.taken[seat]
+                points = result.points[seat]
+                held = [holder == seat for holder in result.jokers_held]
+                held1 = held[0] if held else False
+                held2 = held[1] if len(held) > 1 else False
+                offset = (seat - result.dealer) % players
+                forced = result.hook_forced and offset == 0
+                strategy = task.strategies[seating[seat]]
+                if task.deal_rows:
+                    values = (
+                        played.variant_hash, played.identifier, played.deal_set,
+                        played.seating_index, result.number, block, result.kind, kind.special,
+                        result.hand_size, seat, strategy, offset, result.trump, bid, taken,
+                        points, result.premiums[seat], sum(held), held1, held2, forced,
+                    )
+                    for name, value in zip(DEALS_SCHEMA, values, strict=True):
+                        self.deals[name].append(value)
+                key = (block_of_deal_sets, strategy, offset, result.number, result.kind,
+                       kind.special, result.hand_size, held1, held2)
+                row = self.stats[key]
+                row[0] += 1
+                row[1] += points
+                row[2] += points * points
+                if bid is not None:
+                    row[3] += 1
+                    row[4] += bid
+                    row[6] += bid == taken
+                    row[7] += taken > bid
+                    row[8] += taken < bid
+                    row[9] += bid == 0
+                    row[10] += bid == 0 and taken == 0
+                row[5] += taken
+                row[11] += forced
+                row[12] += TOP_UNITS // at_top if points == top else 0
 
 
 def _game_sums(game: Any, resolved: Variant, players: int) -> dict[str, Any]:
@@ -254,13 +281,11 @@ def _game_sums(game: Any, resolved: Variant, players: int) -> dict[str, Any]:
             deal_sums(rows, dealer, bid, tricks, points, holders, forced).items()}
 
 
-def _result(task: ShardTask, games_columns: dict[str, list[Any]],
-            deals_columns: dict[str, list[Any]], stats: dict[tuple[Any, ...], list[int]],
-            errored: int, faults: list[str], started: float,
-            sums: list[dict[str, Any]]) -> ShardResult:
+def _result(task: ShardTask, rows: _Rows, errored: int, faults: list[str],
+            started: float) -> ShardResult:
     variant_hash = Variant.model_validate(task.variant_options).content_hash
     stats_columns: dict[str, list[Any]] = {name: [] for name in DEAL_STATS_SCHEMA}
-    for key, row in stats.items():
+    for key, row in rows.stats.items():
         block, strategy, offset, number, kind_name, special, hand_size, held1, held2 = key
         values = (variant_hash, block, strategy, offset, number, kind_name, special, hand_size,
                   held1, held2, *row)
@@ -268,12 +293,12 @@ def _result(task: ShardTask, games_columns: dict[str, list[Any]],
             stats_columns[name].append(value)
     return ShardResult(
         shard_id=task.shard_id,
-        games=pl.DataFrame(games_columns, schema=GAMES_SCHEMA),
-        deals=pl.DataFrame(deals_columns, schema=DEALS_SCHEMA) if task.deal_rows else None,
+        games=pl.DataFrame(rows.games, schema=GAMES_SCHEMA),
+        deals=pl.DataFrame(rows.deals, schema=DEALS_SCHEMA) if task.deal_rows else None,
         deal_stats=pl.DataFrame(stats_columns, schema=DEAL_STATS_SCHEMA).sort(DEAL_STATS_KEYS),
         game_count=len(task.games),
         errored=errored,
         faults=faults,
         seconds=time.perf_counter() - started,
-        game_sums=pl.DataFrame(sums, schema=GAME_SUMS_SCHEMA) if task.game_sums else None,
+        game_sums=pl.DataFrame(rows.sums, schema=GAME_SUMS_SCHEMA) if task.game_sums else None,
     )
