@@ -254,10 +254,10 @@ def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str
     block_values, block_of_game = np.unique(np.asarray(blocks, dtype=np.int64),
                                             return_inverse=True)
     block_of_game = np.asarray(block_of_game, dtype=np.int64).ravel()
+    played = (result.dealer, result.hand_size, result.joker_holder, result.hook_forced,
+              result.bid, result.tricks, result.points)
     keys, sums = _sum_groups(rows, np.argsort(block_of_game, kind="stable"), block_of_game,
-                             np.ascontiguousarray(spec_id), result.dealer, result.hand_size,
-                             result.joker_holder, result.hook_forced, result.bid, result.tricks,
-                             result.points, len(names), hands)
+                             np.ascontiguousarray(spec_id), played, len(names), hands)
     rest, held2_used = np.divmod(keys, 2)
     rest, held1_used = np.divmod(rest, 2)
     rest, hand_used = np.divmod(rest, hands)
@@ -289,18 +289,18 @@ def _deal_stats(result: BatchResult, variant_hash: str, strategies: Sequence[str
 
 @jit()
 def _sum_groups(rows: np.ndarray, order: np.ndarray, block_of_game: np.ndarray,
-                spec_id: np.ndarray, dealer: np.ndarray, hand_size: np.ndarray,
-                joker_holder: np.ndarray, hook_forced: np.ndarray, bid: np.ndarray,
-                tricks: np.ndarray, points: np.ndarray, specs: int,
+                spec_id: np.ndarray, played: tuple[np.ndarray, ...], specs: int,
                 hands: int) -> tuple[np.ndarray, np.ndarray]:
     """(the group keys that occur, ascending; the ``_STAT_VALUES`` sums of each, one row a group)
-    over the (game, deal, seat) rows where ``rows`` is True.
+    over the (game, deal, seat) rows where ``rows`` is True. ``played``: the batch result's
+    (dealer, hand_size, joker_holder, hook_forced, bid, tricks, points) arrays.
 
     A row's group key is, from the most significant digit, (``block_of_game[game]``,
     ``spec_id[game, seat]``, dealer offset, deal, hand size, holds Joker 1, holds Joker 2) in the
     bases (blocks, ``specs``, players, deals, ``hands``, 2, 2). ``order`` lists the games block by
     block, ascending: the rows of one block are summed in one pass into a table indexed by the key
     below the block digit, whose groups that occur are then appended to the result."""
+    dealer, hand_size, joker_holder, hook_forced, bid, tricks, points = played
     count, deals, players = rows.shape
     space = specs * players * deals * hands * 4
     table = np.zeros((space, len(_STAT_VALUES)), dtype=np.int64)
