@@ -326,7 +326,7 @@ def _compare_units(
            dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]]:
     """Each unit against the first (the baseline), every statistic: the rows of the table and of
     the values, the notes on pairing and clustering, the statistics compared, and each paired
-    difference's influence per deal set ((variant, statistic) -> (deal sets, influence))."""
+    difference's influence per cluster ((variant, statistic) -> (clusters, influence))."""
     first = units[0]
     lineup = Lineup.of(units)
     chosen_stats = lineup.statistics()
@@ -334,116 +334,149 @@ def _compare_units(
     estimates: dict[tuple[int, str], Estimate] = {
         (id(unit), statistic.name): totals[id(unit)].estimate(statistic)
         for unit in units for statistic in chosen_stats}
+    value_rows = _value_rows(units, chosen_stats, estimates, level)
     influences: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
-    notes = []
-    clustering_notes = []
-    by_clustering: dict[tuple[str, int], list[str]] = {}
-    for unit in units:
-        clustering = totals[id(unit)].clustering
-        if clustering != DEAL_SETS:
-            key = (clustering, totals[id(unit)].deal_clusters)
-            by_clustering.setdefault(key, []).append(unit.label)
-    for (clustering, blocks), labels in by_clustering.items():
-        if clustering == BLOCKS:
-            clustering_notes.append(
-                f"{', '.join(labels)}: no per-deal rows; deal-level intervals clustered over "
-                f"{blocks} blocks of deal sets (--deal-rows clusters them over deal sets)"
-            )
-        else:
-            clustering_notes.append(
-                f"{', '.join(labels)}: a run written before blocks of deal sets, without "
-                "per-deal rows; deal-level intervals treat seat-deals as independent, too narrow "
-                "when deal sets differ in luck (play it again, or with --deal-rows)"
-            )
-    rows, value_rows = [], []
-    for statistic in chosen_stats:
-        for unit in units:
-            estimate = estimates[(id(unit), statistic.name)]
-            low, high, _ = interval(estimate.value, estimate.se, estimate.clusters - 1, level)
-            value_rows.append(
-                {
-                    "statistic": statistic.name,
-                    "group": statistic.group,
-                    "variant": unit.label,
-                    "value": estimate.value,
-                    "value_low": low,
-                    "value_high": high,
-                    "units": estimate.clusters,
-                    "unit_of": estimate.design,
-                }
-            )
+    notes, rows = [], []
     for other in units[1:]:
         paired, reason = same_deals(first, other)
         notes.append(
             f"{other.label} against {first.label}: "
             + (f"paired over {reason}" if paired else f"unpaired (Welch): {reason}")
         )
-        blocks_paired = paired and blocks_align(first, other)
+        pairing = _Pairing(paired, paired and blocks_align(first, other),
+                           totals[id(first)], totals[id(other)])
         for statistic in chosen_stats:
-            a = estimates[(id(first), statistic.name)]
-            b = estimates[(id(other), statistic.name)]
-            difference = b.value - a.value
-            deal_sets = min(a.deal_set_count, b.deal_set_count)
-            if (paired and a.influence is not None and b.influence is not None
-                    and a.design == b.design and (a.design != BLOCKS or blocks_paired)):
-                design = "paired" if a.design == DEAL_SETS else f"paired, {a.design}"
-                ids_a, psi_a = a.influence
-                ids_b, psi_b = b.influence
-                common, at_a, at_b = np.intersect1d(ids_a, ids_b, assume_unique=True,
-                                                    return_indices=True)
-                if len(common) == a.clusters == b.clusters:
-                    z = psi_b[at_b] - psi_a[at_a]
-                else:  # common deal sets only: recompute both on them
-                    table_a = totals[id(first)].table(statistic)
-                    table_b = totals[id(other)].table(statistic)
-                    a = cluster_estimate(table_a.only(common), statistic, a.design)  # type: ignore[union-attr]
-                    b = cluster_estimate(table_b.only(common), statistic, b.design)  # type: ignore[union-attr]
-                    difference = b.value - a.value
-                    z = b.influence[1] - a.influence[1]  # type: ignore[index]
-                    deal_sets = len(z) if a.design == DEAL_SETS else deal_sets
-                clusters = len(z)
-                se = float(np.sqrt((z**2).sum() / (clusters * (clusters - 1)))) if clusters > 1 \
-                    else math.nan
-                df = clusters - 1.0
-                influences[(other.label, statistic.name)] = (common, z)
-            else:
-                if SEAT_DEALS in (a.design, b.design):
-                    design = f"welch, {SEAT_DEALS}"
-                elif BLOCKS in (a.design, b.design):
-                    design = f"welch, {BLOCKS}"
-                else:
-                    design = "welch"
-                va, vb = a.se**2, b.se**2
-                se = math.sqrt(va + vb)
-                with np.errstate(all="ignore"):
-                    denominator = va**2 / max(a.clusters - 1, 1) + vb**2 / max(b.clusters - 1, 1)
-                    df = (va + vb) ** 2 / denominator if denominator > 0 else math.inf
-            low, high, p_value = interval(difference, se, df, level)
-            needed = needed_deal_sets(deal_sets, se, difference, level)
-            row = {
+            row, influence = _difference_row(
+                statistic, first, other, estimates[(id(first), statistic.name)],
+                estimates[(id(other), statistic.name)], pairing, level)
+            if influence is not None:
+                influences[(other.label, statistic.name)] = influence
+            rows.append(row)
+    return (rows, value_rows, notes + _clustering_notes(units, totals), chosen_stats,
+            influences)
+
+
+def _clustering_notes(units: list[Unit], totals: dict[int, UnitTotals]) -> list[str]:
+    """What the deal-level intervals of units without per-deal-set clusters are clustered over."""
+    by_clustering: dict[tuple[str, int], list[str]] = {}
+    for unit in units:
+        clustering = totals[id(unit)].clustering
+        if clustering != DEAL_SETS:
+            key = (clustering, totals[id(unit)].deal_clusters)
+            by_clustering.setdefault(key, []).append(unit.label)
+    notes = []
+    for (clustering, blocks), labels in by_clustering.items():
+        if clustering == BLOCKS:
+            notes.append(
+                f"{', '.join(labels)}: intervals clustered over {blocks} blocks of deal sets "
+                "(the run's totals: deal sets are independent, so blocks of them are)"
+            )
+        else:
+            notes.append(
+                f"{', '.join(labels)}: a run written before blocks of deal sets, without "
+                "per-deal rows; deal-level intervals treat seat-deals as independent, too narrow "
+                "when deal sets differ in luck (play it again, or with --deal-rows)"
+            )
+    return notes
+
+
+def _value_rows(units: list[Unit], statistics: list[Statistic],
+                estimates: dict[tuple[int, str], Estimate], level: float) -> list[dict[str, Any]]:
+    """Each unit's value of each statistic with its interval."""
+    rows = []
+    for statistic in statistics:
+        for unit in units:
+            estimate = estimates[(id(unit), statistic.name)]
+            low, high, _ = interval(estimate.value, estimate.se, estimate.clusters - 1, level)
+            rows.append({
                 "statistic": statistic.name,
                 "group": statistic.group,
-                "reference": statistic.reference,
-                "toward": statistic.toward,
-                "in_points": statistic.in_points,
-                "label": statistic.label,
-                "unit": statistic.unit,
-                "baseline": first.label,
-                "variant": other.label,
-                "baseline_value": a.value,
-                "value": b.value,
-                "difference": difference,
-                "difference_low": low,
-                "difference_high": high,
-                "df": df,
-                "p_value": p_value,
-                "design": design,
-                "deal_sets": deal_sets,
-                "needed_deal_sets": needed,
-                "games_per_deal_set": games_per_deal_set(first),
-            }
-            rows.append(row)
-    return rows, value_rows, notes + clustering_notes, chosen_stats, influences
+                "variant": unit.label,
+                "value": estimate.value,
+                "value_low": low,
+                "value_high": high,
+                "units": estimate.clusters,
+                "unit_of": estimate.design,
+            })
+    return rows
+
+
+@dataclass(frozen=True)
+class _Pairing:
+    """How a unit is set against the baseline: on the same deals (``paired``), with blocks of
+    deal sets that hold the same deal sets (``blocks``), and the two units' totals."""
+
+    paired: bool
+    blocks: bool
+    baseline: UnitTotals
+    other: UnitTotals
+
+
+def _difference_row(statistic: Statistic, first: Unit, other: Unit, a: Estimate, b: Estimate,
+                    pairing: _Pairing, level: float
+                    ) -> tuple[dict[str, Any], tuple[np.ndarray, np.ndarray] | None]:
+    """One statistic of ``other`` against the baseline ``first``: the table's row, and the
+    paired difference's influence per cluster (None when unpaired)."""
+    difference = b.value - a.value
+    deal_sets = min(a.deal_set_count, b.deal_set_count)
+    influence = None
+    if (pairing.paired and a.influence is not None and b.influence is not None
+            and a.design == b.design and (a.design != BLOCKS or pairing.blocks)):
+        design = "paired" if a.design == DEAL_SETS else f"paired, {a.design}"
+        ids_a, psi_a = a.influence
+        ids_b, psi_b = b.influence
+        common, at_a, at_b = np.intersect1d(ids_a, ids_b, assume_unique=True,
+                                            return_indices=True)
+        if len(common) == a.clusters == b.clusters:
+            z = psi_b[at_b] - psi_a[at_a]
+        else:  # common clusters only: recompute both on them
+            table_a = pairing.baseline.table(statistic)
+            table_b = pairing.other.table(statistic)
+            a = cluster_estimate(table_a.only(common), statistic, a.design)  # type: ignore[union-attr]
+            b = cluster_estimate(table_b.only(common), statistic, b.design)  # type: ignore[union-attr]
+            difference = b.value - a.value
+            z = b.influence[1] - a.influence[1]  # type: ignore[index]
+            deal_sets = len(z) if a.design == DEAL_SETS else deal_sets
+        clusters = len(z)
+        se = float(np.sqrt((z**2).sum() / (clusters * (clusters - 1)))) if clusters > 1 \
+            else math.nan
+        df = clusters - 1.0
+        influence = (common, z)
+    else:
+        if SEAT_DEALS in (a.design, b.design):
+            design = f"welch, {SEAT_DEALS}"
+        elif BLOCKS in (a.design, b.design):
+            design = f"welch, {BLOCKS}"
+        else:
+            design = "welch"
+        va, vb = a.se**2, b.se**2
+        se = math.sqrt(va + vb)
+        with np.errstate(all="ignore"):
+            denominator = va**2 / max(a.clusters - 1, 1) + vb**2 / max(b.clusters - 1, 1)
+            df = (va + vb) ** 2 / denominator if denominator > 0 else math.inf
+    low, high, p_value = interval(difference, se, df, level)
+    return {
+        "statistic": statistic.name,
+        "group": statistic.group,
+        "reference": statistic.reference,
+        "toward": statistic.toward,
+        "in_points": statistic.in_points,
+        "label": statistic.label,
+        "unit": statistic.unit,
+        "baseline": first.label,
+        "variant": other.label,
+        "baseline_value": a.value,
+        "value": b.value,
+        "difference": difference,
+        "difference_low": low,
+        "difference_high": high,
+        "df": df,
+        "p_value": p_value,
+        "design": design,
+        "deal_sets": deal_sets,
+        "needed_deal_sets": needed_deal_sets(deal_sets, se, difference, level),
+        "games_per_deal_set": games_per_deal_set(first),
+    }, influence
 
 
 def answer(comparison: Comparison) -> list[str]:
