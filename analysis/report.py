@@ -27,7 +27,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -273,6 +273,45 @@ def _write_report(runs: Sequence[Run], folder: Path, level: float, alpha: float,
     tables.update(balance_tables(runs, level, alpha))
     extra = _figure_tables(runs, level)
     say("figures")
+    rendered, written = _draw(tables, extra, figure_folder, level)
+    say("writing the report")
+    for name, frame in {**tables, **extra}.items():
+        frame.write_csv(table_folder / f"{name}.csv")
+    context = {
+        "title": title,
+        "version": __version__,
+        "level": level,
+        "alpha": alpha,
+        "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "runs": [run.describe() for run in runs],
+        "sections": _sections(tables, rendered, runs),
+    }
+    context["answer"], context["comparison"], topic, comparison = _comparison_findings(runs,
+                                                                                     level)
+    context.update(_profile_context(comparison, tables, figure_folder))
+    context["settles"] = [_settle_context(path, figure_folder) for path in settles]
+    written += [figure_folder / "profile.png", figure_folder / "profile.svg"]
+    findings = key_findings(runs, tables, level, topic)
+    findings.write_csv(table_folder / "key_findings.csv")
+    headers, cells = display_frame(findings)
+    context["findings"] = {"headers": headers, "rows": cells, "markdown": to_markdown(findings)}
+    from .ranking import ranking_verdicts
+
+    context["ranking"] = ranking_verdicts(tables.get("ranking", pl.DataFrame()),
+                                          tables.get("pairs", pl.DataFrame()), level)
+    html_path, markdown_path = _render(context, folder)
+    return Report(
+        folder=folder,
+        html=html_path,
+        markdown=markdown_path,
+        figures=written,
+        tables={**tables, **extra},
+    )
+
+
+def _draw(tables: dict[str, pl.DataFrame], extra: dict[str, pl.DataFrame], figure_folder: Path,
+          level: float) -> tuple[dict[str, _Figure], list[Path]]:
+    """The report's figures, saved (PNG and SVG) and embedded: name -> figure, and the files."""
     drawn = {
         "ratings": (
             figures.strategy_ratings(tables["ranking"], tables["ratings"], level),
@@ -314,79 +353,48 @@ def _write_report(runs: Sequence[Run], folder: Path, level: float, alpha: float,
             "Distribution of final scores per variant, one line per strategy.",
         ),
     }
-    say("writing the report")
     rendered: dict[str, _Figure] = {}
     written: list[Path] = []
     for name, (figure, figure_title, caption) in drawn.items():
         png = figures.save_figure(figure, figure_folder, name)
         written += [figure_folder / f"{name}.png", figure_folder / f"{name}.svg"]
         rendered[name] = _Figure(name, figure_title, caption, base64.b64encode(png).decode("ascii"))
-    for name, frame in {**tables, **extra}.items():
-        frame.write_csv(table_folder / f"{name}.csv")
+    return rendered, written
+
+
+def _sections(tables: dict[str, pl.DataFrame], rendered: dict[str, _Figure],
+              runs: Sequence[Run]) -> list[dict[str, Any]]:
+    """The report's sections (``SECTION_PLAN``): heading, text, provenance, tables, figures."""
     sections = []
     for index, (heading, text, table_names, figure_names) in enumerate(SECTION_PLAN, start=1):
-        section_tables = [_section_table(name, tables[name], runs) for name in table_names]
         sections.append(
             {
                 "id": f"s{index}",
                 "heading": heading,
                 "text": text,
                 "provenance": _provenance([tables[name] for name in table_names], runs),
-                "tables": section_tables,
+                "tables": [_section_table(name, tables[name], runs) for name in table_names],
                 "figures": [rendered[name] for name in figure_names],
             }
         )
-    context = {
-        "title": title,
-        "version": __version__,
-        "level": level,
-        "alpha": alpha,
-        "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "runs": [run.describe() for run in runs],
-        "sections": sections,
-    }
-    context["answer"], context["comparison"], topic, comparison = _comparison_findings(runs,
-                                                                                     level)
-    context.update(_profile_context(comparison, tables, figure_folder))
-    context["settles"] = [_settle_context(path, figure_folder) for path in settles]
-    written += [figure_folder / "profile.png", figure_folder / "profile.svg"]
-    findings = key_findings(runs, tables, level, topic)
-    findings.write_csv(table_folder / "key_findings.csv")
-    headers, cells = display_frame(findings)
-    context["findings"] = {"headers": headers, "rows": cells, "markdown": to_markdown(findings)}
-    from .ranking import ranking_verdicts
+    return sections
 
-    context["ranking"] = ranking_verdicts(tables.get("ranking", pl.DataFrame()),
-                                          tables.get("pairs", pl.DataFrame()), level)
-    environment = Environment(
-        loader=FileSystemLoader(TEMPLATES),
-        autoescape=select_autoescape(["html", "j2"]),
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    html_path = folder / "report.html"
-    html_path.write_text(
-        environment.get_template("report.html.j2").render(context), encoding="utf-8"
-    )
-    markdown_environment = Environment(
-        loader=FileSystemLoader(TEMPLATES),
-        autoescape=False,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    markdown_path = folder / "report.md"
-    markdown_path.write_text(
-        markdown_environment.get_template("report.md.j2").render(context), encoding="utf-8"
-    )
-    return Report(
-        folder=folder,
-        html=html_path,
-        markdown=markdown_path,
-        figures=written,
-        tables={**tables, **extra},
-    )
+
+def _render(context: dict[str, Any], folder: Path) -> tuple[Path, Path]:
+    """report.html (autoescaped) and report.md from the templates."""
+    paths = []
+    for name, escape in (("report.html", select_autoescape(["html", "j2"])), ("report.md", False)):
+        environment = Environment(
+            loader=FileSystemLoader(TEMPLATES),
+            autoescape=escape,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        path = folder / name
+        path.write_text(environment.get_template(f"{name}.j2").render(context), encoding="utf-8")
+        paths.append(path)
+    return paths[0], paths[1]
 
 
 def _provenance(frames: Sequence[pl.DataFrame], runs: Sequence[Run]) -> str:
