@@ -23,9 +23,10 @@ deals instead, grouped by the question a player asks (``GROUPS``):
   Decisiveness), shared first places (``tie_share``);
 - **bidding**: the shares of bids made, overshot, short, and passes.
 
-Every measure is a ``Statistic`` of per-deal-set totals (``estimates``), so a profile has the
-intervals and the paired differences of every other statistic, and its totals add up deal set by
-deal set. Multiplying every score of a run by a constant changes none of them.
+Every measure is a ``Statistic`` of per-cluster totals (``estimates``; a cluster is a block of
+deal sets, ``blocks``), so a profile has the intervals and the paired differences of every other
+statistic, and its totals add up deal set by deal set. Multiplying every score of a run by a
+constant changes none of them.
 """
 
 from __future__ import annotations

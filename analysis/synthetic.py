@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -55,8 +56,7 @@ def synthetic_games(
     win_probabilities: Mapping[str, float] | None = None,
     seed: int = 0,
     noise_seed: int | None = None,
-    variant: str = "synthetic",
-    variant_hash: str = HASH,
+    variant: tuple[str, str] = ("synthetic", HASH),
 ) -> pl.DataFrame:
     """A ``games`` table (schema-exact) from the model of the module doc. ``duplicate`` plays
     every deal set under every rotation of the lineup (like ``--duplicate rotations``); otherwise
@@ -124,9 +124,23 @@ def synthetic_games(
             "decided_deals_left": np.repeat(noise.integers(0, 3, games), players),
             "errored": np.zeros(games * players, dtype=bool),
         }
-    ).with_columns(pl.lit(variant).alias("variant"), pl.lit(variant_hash).alias("variant_hash"),
+    ).with_columns(pl.lit(variant[0]).alias("variant"), pl.lit(variant[1]).alias("variant_hash"),
                    pl.lit(None, dtype=pl.String).alias("error"))
     return frame.cast(GAMES_SCHEMA).select(list(GAMES_SCHEMA))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class DealEffects:
+    """What a synthetic seat-deal's points are made of (``synthetic_deal_stats``): each Joker's
+    value, the dealer's effect, the hook's rate on the dealer's bids, a base, the noise's sd,
+    and a per-game effect's sd."""
+
+    joker_values: Sequence[float] = (20.0, 0.0)
+    dealer_effect: float = 0.0
+    hook_probability: float = 0.0
+    base: float = -10.0
+    noise_sd: float = 15.0
+    game_sd: float = 0.0
 
 
 def synthetic_deal_stats(
@@ -135,14 +149,9 @@ def synthetic_deal_stats(
     hand_sizes: Sequence[int] = (1, 3, 5, 9),
     *,
     deck_size: int = 36,
-    joker_values: Sequence[float] = (20.0, 0.0),
-    dealer_effect: float = 0.0,
-    hook_probability: float = 0.0,
-    base: float = -10.0,
-    noise_sd: float = 15.0,
+    effects: DealEffects | None = None,
     strategy: str = "a",
     kind: str = "normal",
-    game_sd: float = 0.0,
     seed: int = 0,
     noise_seed: int | None = None,
     variant_hash: str = HASH,
@@ -156,6 +165,10 @@ def synthetic_deal_stats(
     the game (a deal set that runs hot or cold: the correlation a clustered interval must see).
     ``seed`` draws the deals (dealers, Jokers, the game effect), ``noise_seed`` (default
     ``seed``) the noise, bids and tricks: one ``seed`` gives two variants the same deals."""
+    effects = effects or DealEffects()
+    joker_values, dealer_effect = effects.joker_values, effects.dealer_effect
+    hook_probability, base, noise_sd = effects.hook_probability, effects.base, effects.noise_sd
+    game_sd = effects.game_sd
     generator = np.random.default_rng(seed)
     noise = generator if noise_seed is None else np.random.default_rng([seed, noise_seed])
     game_effect = generator.normal(0.0, game_sd, games) if game_sd else np.zeros(games)

@@ -5,16 +5,18 @@ Design, stated once (the estimates themselves are ``estimates``'):
 
 - *Unit.* One variant of one run (``variant_units``); the deal set is the unit of independence
   (its seatings share the cards; its seats and deals share players).
-- *Game-level totals* (``game_totals``): one row per deal set of the unit's finished games: seat-
-  games, scores and their squares, wins and places by strategy and by position (a shared first
-  place split evenly), the pairs of strategies finishing ahead of each other, the cells of the
-  duplicate design, lead changes, comebacks, decided games, ties.
-- *Deal-level totals* (``deal_totals``): per deal set from the per-deal rows, or per block of deal
-  sets from the ``deal_stats`` sums (``deal_block``: min(D, 64) blocks of consecutive deal sets;
-  blocks are independent, so the block is the cluster), or, for a run written before blocks,
-  sums and second moments over seat-deals (``deal_stats_moments``: each seat-deal one
-  observation, the variance multiplied by the games per deal set, too narrow when deal sets
-  differ in luck).
+- *Game-level totals* (``game_totals``): one row per cluster of the unit's finished games, read
+  from the run's totals (``blocks``, ``tournament.totals``): seat-games, scores and their
+  squares, wins and places by strategy and by position (a shared first place split evenly), the
+  pairs of strategies finishing ahead of each other, the cells of the duplicate design, lead
+  changes, comebacks, decided games, ties. A cluster is a block of deal sets (min(D, 64) blocks
+  of consecutive deal sets; each deal set its own in a run of at most 64), or a deal set for
+  ``settle`` (``per_deal_set``).
+- *Deal-level totals* (``deal_totals``): per block from the ``game_sums`` in the totals, or per
+  deal set from the per-deal rows of a run written before them, else per block from the
+  ``deal_stats`` sums (``BLOCKS``), or, for a run written before blocks, sums and second
+  moments over seat-deals (``deal_stats_moments``: each seat-deal one observation, the variance
+  multiplied by the games per deal set, too narrow when deal sets differ in luck).
 - *Strength.* The lineup's strategies ordered by the baseline's mean place, the best first
   (``strength_order``): the profile's skill measures read the pairs in that order.
 """

@@ -20,7 +20,7 @@ from raspis.analysis import (
     score_histogram,
     special_contribution,
 )
-from raspis.analysis.synthetic import synthetic_deal_stats, synthetic_games, write_run
+from raspis.analysis.synthetic import DealEffects, synthetic_deal_stats, synthetic_games, write_run
 from raspis.tournament import TournamentConfig, run_tournament, scan_table
 
 HANDS = (1, 3, 5, 9)
@@ -35,7 +35,8 @@ def _run(
 
 
 def test_planted_joker_values_are_recovered_per_hand_size() -> None:
-    stats, _ = synthetic_deal_stats(6000, hand_sizes=HANDS, joker_values=(25.0, 10.0), seed=1)
+    stats, _ = synthetic_deal_stats(6000, hand_sizes=HANDS,
+                                    effects=DealEffects(joker_values=(25.0, 10.0)), seed=1)
     table = joker_value(_run(stats), by=("hand_size",))
     truth = {"joker1": 25.0, "joker2": 10.0, "both": 35.0}
     for row in table.iter_rows(named=True):
@@ -49,14 +50,15 @@ def test_planted_joker_values_are_recovered_per_hand_size() -> None:
 def test_joker_value_interval_covers_by_simulation() -> None:
     repeats, covered = 150, 0
     for seed in range(repeats):
-        stats, _ = synthetic_deal_stats(300, hand_sizes=(5,), joker_values=(25.0, 0.0), seed=seed)
+        stats, _ = synthetic_deal_stats(300, hand_sizes=(5,),
+                                        effects=DealEffects(joker_values=(25.0, 0.0)), seed=seed)
         row = joker_value(_run(stats), by=("hand_size",)).filter(joker="joker1")
         covered += row["value_low"][0] <= 25.0 <= row["value_high"][0]
     assert 0.91 <= covered / repeats <= 0.99
 
 
 def test_one_joker_variant_shows_only_joker1() -> None:
-    stats, _ = synthetic_deal_stats(500, joker_values=(25.0,), seed=2)
+    stats, _ = synthetic_deal_stats(500, effects=DealEffects(joker_values=(25.0,)), seed=2)
     assert set(joker_value(_run(stats))["joker"]) == {"joker1"}
 
 
@@ -64,9 +66,7 @@ def test_planted_dealer_cost_and_hook_rate_are_recovered() -> None:
     stats, _ = synthetic_deal_stats(
         3000,
         hand_sizes=HANDS,
-        dealer_effect=-8.0,
-        hook_probability=0.3,
-        joker_values=(0.0, 0.0),
+        effects=DealEffects(dealer_effect=-8.0, hook_probability=0.3, joker_values=(0.0, 0.0)),
         seed=3,
     )
     # eight 99% intervals (a 95% one misses 5% of the time; coverage is tested below)
@@ -90,7 +90,8 @@ def test_equal_offsets_are_not_flagged_more_than_the_level() -> None:
 
 
 def test_bid_outcomes_are_the_counted_shares(tmp_path: Path) -> None:
-    stats, deals = synthetic_deal_stats(400, hand_sizes=HANDS, hook_probability=0.25, seed=4)
+    stats, deals = synthetic_deal_stats(400, hand_sizes=HANDS,
+                                        effects=DealEffects(hook_probability=0.25), seed=4)
     table = bidding_outcomes(_run(stats), by=("hand_size",))
     for row in table.iter_rows(named=True):
         rows = deals.filter(hand_size=row["hand_size"])
@@ -212,8 +213,8 @@ def _lucky_runs(deal_sets: int, seed: int, luck_sd: float, dealer_luck_sd: float
     from raspis.analysis.synthetic import deal_stats_from_deals
 
     _, deals = synthetic_deal_stats(deal_sets * 4, hand_sizes=tuple(range(1, 9)),
-                                    joker_values=(0.0, 0.0),
-                                    dealer_effect=-8.0, seed=seed)
+                                    effects=DealEffects(joker_values=(0.0, 0.0),
+                                                        dealer_effect=-8.0), seed=seed)
     generator = np.random.default_rng([seed, 3])
     u = generator.normal(0.0, luck_sd, deal_sets)
     v = generator.normal(0.0, dealer_luck_sd, deal_sets)
@@ -334,7 +335,8 @@ def test_block_clustering_matches_deal_set_clustering_on_a_run_without_deal_rows
 
 
 def test_clustered_joker_value_and_made_share_recover_the_truth() -> None:
-    stats, deals = synthetic_deal_stats(1200, hand_sizes=(5,), joker_values=(25.0, 10.0), seed=8)
+    stats, deals = synthetic_deal_stats(1200, hand_sizes=(5,),
+                                        effects=DealEffects(joker_values=(25.0, 10.0)), seed=8)
     games = synthetic_games(300, duplicate=True, seed=8)
     deals = deals.with_columns((pl.col("game_id") // 4).alias("deal_set"))
     run = run_from_frames(games, stats, deals)

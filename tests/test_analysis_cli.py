@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from click.testing import CliRunner
-from raspis.analysis.synthetic import synthetic_deal_stats, synthetic_games, write_run
+from raspis.analysis.synthetic import DealEffects, synthetic_deal_stats, synthetic_games, write_run
 from raspis.cli.main import cli
 
 EFFECTS = {"a": 30.0, "b": 10.0, "c": -10.0, "d": -30.0}
@@ -19,7 +19,7 @@ EFFECTS = {"a": 30.0, "b": 10.0, "c": -10.0, "d": -30.0}
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("cli")
-    stats, deals = synthetic_deal_stats(200, joker_values=(20.0, 5.0), seed=1)
+    stats, deals = synthetic_deal_stats(200, effects=DealEffects(joker_values=(20.0, 5.0)), seed=1)
     first = write_run(
         folder / "first",
         synthetic_games(60, strategy_effect=EFFECTS, duplicate=True, seed=1),
@@ -29,7 +29,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     second = write_run(
         folder / "second",
         synthetic_games(
-            100, position_effect=[-20, 10, 5, 5], variant="other", variant_hash="0" * 16, seed=2
+            100, position_effect=[-20, 10, 5, 5], variant=("other", "0" * 16), seed=2
         ),
         stats,
     )

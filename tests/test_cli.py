@@ -43,7 +43,7 @@ def schedule_line(output: str, players: int) -> str:
 
 
 def test_variants_show_the_presets_as_the_seeds_play_them() -> None:
-    # Issue 38. odessa at four: 1..6, six once per player, 5..1, the blind sixes (003 l.17);
+    # odessa at four: 1..6, six once per player, 5..1, the blind sixes (003 l.17);
     # odessa-long at two: up to 12, not the deck's 18 (003 l.64); classic: dark and no-trump x2
     # (000 l.101, l.155, 002 l.56, 003 l.57), its demands on a deal's first trick (000 l.183).
     odessa = run("variants", "show", "odessa", "--players", "4")

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from raspis.analysis import run_from_frames
 from raspis.analysis.compare import compare, display_table, findings, needed_deal_sets
 from raspis.analysis.synthetic import (
+    DealEffects,
     deal_stats_from_deals,
     synthetic_deal_stats,
     synthetic_games,
@@ -36,14 +37,16 @@ def _two_variants(deal_sets: int, seed: int, *, same_deals: bool = True, card_sd
                             noise_sd=noise_sd, seed=seed, noise_seed=1)
     second = synthetic_games(deal_sets, strategy_effect=MORE, duplicate=True, card_sd=card_sd,
                              noise_sd=noise_sd, seed=seed if same_deals else seed + 10_000,
-                             noise_seed=2, variant="other", variant_hash=OTHER)
+                             noise_seed=2, variant=("other", OTHER))
     second = second.with_columns(pl.col("game_id") + first["game_id"].max() + 1)
     if not same_deals:
         second = second.with_columns(pl.col("seed") + 1)
-    stats_a, deals_a = synthetic_deal_stats(deal_sets * 4, hand_sizes=(3, 5), game_sd=game_sd,
+    stats_a, deals_a = synthetic_deal_stats(deal_sets * 4, hand_sizes=(3, 5),
+                                            effects=DealEffects(game_sd=game_sd),
                                             seed=seed, noise_seed=1)
-    stats_b, deals_b = synthetic_deal_stats(deal_sets * 4, hand_sizes=(3, 5), game_sd=game_sd,
-                                            dealer_effect=dealer_effect,
+    stats_b, deals_b = synthetic_deal_stats(deal_sets * 4, hand_sizes=(3, 5),
+                                            effects=DealEffects(game_sd=game_sd,
+                                                                dealer_effect=dealer_effect),
                                             seed=seed if same_deals else seed + 10_000,
                                             noise_seed=2,
                                             variant_hash=OTHER)
@@ -242,8 +245,7 @@ def test_variants_with_different_player_counts_compare_unpaired() -> None:
     four = run_from_frames(synthetic_games(30, seed=1), synthetic_deal_stats(4, seed=1)[0],
                            label="four")
     three = run_from_frames(
-        synthetic_games(30, strategies=("a", "b", "c"), seed=2, variant="three",
-                        variant_hash=OTHER),
+        synthetic_games(30, strategies=("a", "b", "c"), seed=2, variant=("three", OTHER)),
         synthetic_deal_stats(4, players=3, seed=1, variant_hash=OTHER)[0], label="three",
     )
     comparison = compare([four, three])
@@ -425,7 +427,7 @@ def test_runs_of_different_variants_and_lineups_still_compare_and_say_so() -> No
     four = run_from_frames(synthetic_games(30, seed=1), synthetic_deal_stats(4, seed=1)[0],
                            label="four")
     other = run_from_frames(
-        synthetic_games(30, ("e", "f", "g", "h"), seed=2, variant="other", variant_hash=OTHER),
+        synthetic_games(30, ("e", "f", "g", "h"), seed=2, variant=("other", OTHER)),
         synthetic_deal_stats(4, seed=1, variant_hash=OTHER)[0], label="other")
     comparison = compare([four, other])
     assert comparison.table.height > 0 and len(comparison.lineups) == 1
@@ -566,10 +568,10 @@ def test_two_variants_asking_one_question_are_answered_in_one_sentence(tmp_path:
     games, stats = [], []
     for index, (variant_hash, name) in enumerate(zip(hashes, names, strict=True)):
         frame = synthetic_games(40, duplicate=True, card_sd=60.0, seed=4, noise_seed=index,
-                                variant=name, variant_hash=variant_hash)
+                                variant=(name, variant_hash))
         games.append(frame.with_columns(pl.col("game_id") + index * frame.height))
         stats.append(synthetic_deal_stats(160, hand_sizes=(3, 5), seed=4, noise_seed=index,
-                                          dealer_effect=8.0 * index,
+                                          effects=DealEffects(dealer_effect=8.0 * index),
                                           variant_hash=variant_hash)[0])
     manifest = {"variants": [{"hash": variant_hash, "name": name,
                               "options": {"bidding": {"hook": hook}, "name": name}}

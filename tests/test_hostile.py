@@ -1,4 +1,4 @@
-"""Hostile strategies, dying workers, damaged files and odd input (issue 11).
+"""Hostile strategies, dying workers, damaged files and odd input.
 
 Each fault is a strategy class in ``tests/hostile_bots.py``, run on both engines (the batch engine
 seats scalar strategies through ``ScalarAdapter``) and, for a few, under Dask. Every run is a

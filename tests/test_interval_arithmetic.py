@@ -46,6 +46,7 @@ from raspis.analysis.intervals import (
 )
 from raspis.analysis.synthetic import HASH as BASELINE_HASH
 from raspis.analysis.synthetic import (
+    DealEffects,
     deal_stats_from_deals,
     synthetic_deal_stats,
     synthetic_games,
@@ -75,7 +76,7 @@ def two_variants(folder: Path, deal_sets: int, *, same_deals: bool = True,
                             card_sd=60.0, noise_sd=40.0, seed=1, noise_seed=1)
     second = synthetic_games(deal_sets, strategy_effect=OTHER_EFFECTS, duplicate=True,
                              card_sd=60.0, noise_sd=40.0, seed=other_seed, noise_seed=2,
-                             variant="other", variant_hash=OTHER_HASH)
+                             variant=("other", OTHER_HASH))
     second = second.with_columns(pl.col("game_id") + first["game_id"].max() + 1)
     if not same_deals:
         second = second.with_columns(pl.col("seed") + 1)
@@ -84,7 +85,8 @@ def two_variants(folder: Path, deal_sets: int, *, same_deals: bool = True,
     total = DEAL_BLOCKS * deal_sets_per_block if deal_sets_per_block > 1 else deal_sets
     stats_frames = []
     for noise_seed, variant_hash, seed in ((1, BASELINE_HASH, 1), (2, OTHER_HASH, other_seed)):
-        _, deals = synthetic_deal_stats(deal_sets, hand_sizes=(3, 5), game_sd=20.0, seed=seed,
+        _, deals = synthetic_deal_stats(deal_sets, hand_sizes=(3, 5),
+                                        effects=DealEffects(game_sd=20.0), seed=seed,
                                         noise_seed=noise_seed, variant_hash=variant_hash)
         stats_frames.append(deal_stats_from_deals(deals, total))
     return write_run(folder, pl.concat([first, second]), pl.concat(stats_frames))
@@ -222,8 +224,8 @@ def test_two_runs_of_more_than_256_deal_sets_are_paired_block_by_block(tmp_path:
     runs' sizes compared by value: 300 is not an interned integer)."""
     folders = []
     for index, variant_hash in enumerate((BASELINE_HASH, OTHER_HASH)):
-        games = synthetic_games(300, seed=1, noise_seed=index + 1, variant=f"v{index}",
-                                variant_hash=variant_hash)
+        games = synthetic_games(300, seed=1, noise_seed=index + 1,
+                                variant=(f"v{index}", variant_hash))
         _, deals = synthetic_deal_stats(300, hand_sizes=(3,), seed=1, noise_seed=index + 1,
                                         variant_hash=variant_hash)
         folders.append(write_run(tmp_path / f"run{index}", games, deal_stats_from_deals(deals)))
@@ -241,8 +243,7 @@ def test_seat_deals_of_a_run_without_blocks_are_the_t_interval_with_the_design_e
     duplicate replays): ``ttest_1samp``'s without duplicates, and
     mean ± t(n/S - 1)·sd·sqrt(S/n) with the four rotations."""
     games = synthetic_games(clusters, duplicate=duplicate, seed=1)
-    other = synthetic_games(clusters, duplicate=duplicate, seed=2, variant="other",
-                            variant_hash=OTHER_HASH)
+    other = synthetic_games(clusters, duplicate=duplicate, seed=2, variant=("other", OTHER_HASH))
     other = other.with_columns(pl.col("game_id") + games["game_id"].max() + 1)
     frames = [synthetic_deal_stats(clusters, hand_sizes=(3, 5), seed=seed, variant_hash=hash_)[1]
               for seed, hash_ in ((1, BASELINE_HASH), (2, OTHER_HASH))]

@@ -17,6 +17,7 @@ from raspis.analysis.compare import answer, compare
 from raspis.analysis.profile import run_profile
 from raspis.analysis.synthetic import (
     HASH,
+    DealEffects,
     deal_stats_from_deals,
     synthetic_deal_stats,
     synthetic_games,
@@ -68,7 +69,7 @@ def test_a_seat_and_a_dealer_that_always_win_are_unfair_in_every_measure() -> No
     most in every deal: their chances are 1 where a fair game gives 1/4, the largest seat edge is
     3/4, and each is measurably away from its fair value."""
     games = synthetic_games(40, duplicate=True, position_effect=[10_000, 0, 0, 0], seed=1)
-    stats, _ = synthetic_deal_stats(160, dealer_effect=10_000, seed=1)
+    stats, _ = synthetic_deal_stats(160, effects=DealEffects(dealer_effect=10_000), seed=1)
     values = _values(run_from_frames(games, stats))
     assert values["win_chance[0]"]["value"] == 1.0 and values["win_chance[0]"]["measurable"]
     assert values["win_chance[1]"]["value"] == 0.0 and values["win_chance[1]"]["reference"] == 0.25
@@ -251,8 +252,12 @@ def test_no_points_statistic_leads_after_a_change_of_what_a_point_is(
                             noise_seed=1)
     second = synthetic_games(60, duplicate=True, strategy_effect={"a": 90.0}, seed=9,
                              noise_seed=2)
-    stats_a, deals_a = synthetic_deal_stats(240, dealer_effect=0.0, seed=9, noise_seed=1)
-    stats_b, deals_b = synthetic_deal_stats(240, dealer_effect=20.0, seed=9, noise_seed=2,
+    stats_a, deals_a = synthetic_deal_stats(240,
+                                            effects=DealEffects(dealer_effect=0.0),
+                                            seed=9, noise_seed=1)
+    stats_b, deals_b = synthetic_deal_stats(240,
+                                            effects=DealEffects(dealer_effect=20.0),
+                                            seed=9, noise_seed=2,
                                             variant_hash=OTHER)
     deals_b = deals_b.with_columns(pl.col("game_id") + 240)
     deals = pl.concat([deals_a, deals_b])
@@ -276,7 +281,9 @@ def test_the_hook_alone_still_leads_with_the_dealers_edge_and_says_it_in_chances
     first = synthetic_games(60, duplicate=True, seed=10, noise_seed=1)
     second = synthetic_games(60, duplicate=True, seed=10, noise_seed=2)
     stats_a, deals_a = synthetic_deal_stats(240, seed=10, noise_seed=1)
-    stats_b, deals_b = synthetic_deal_stats(240, dealer_effect=20.0, seed=10, noise_seed=2,
+    stats_b, deals_b = synthetic_deal_stats(240,
+                                            effects=DealEffects(dealer_effect=20.0),
+                                            seed=10, noise_seed=2,
                                             variant_hash=OTHER)
     deals_b = deals_b.with_columns(pl.col("game_id") + 240)
     deals = pl.concat([deals_a, deals_b]).with_columns(

@@ -95,20 +95,20 @@ def test_builtin_plays_a_whole_game_legally(strategy: str, preset: str, players:
 #: взятки», 002), 000 third article's undertrick table (flat, per bid trick with nothing taken),
 #: a fixed premium per block, Georgian Joker as pagat and jok.ge play it with memory "own", and
 #: the Joker's demands of any suit and of a named rank.
-ISSUE_12_VARIANTS = [
-    {"extends": "classic", "name": "issue-12-a", "players": {"min": 3, "max": 4},
+SEED_OPTION_MIXES = [
+    {"extends": "classic", "name": "seed-options-a", "players": {"min": 3, "max": 4},
      "schedule": {"deals": ["1..3", "3*2 blind", "4", "3..1"]},
      "kinds": {"blind": {"special": True, "bidding": "blind"}},
      "play": {"memory": "own"},
      "scoring": {"under_mode": "flat", "under_per_missing": -10, "under_nothing_per_bid": -10,
                  "premium": "fixed", "premium_points": 100, "premium_scope": "block"}},
-    {"extends": "joker-pagat", "name": "issue-12-b", "players": {"min": 3, "max": 4},
+    {"extends": "joker-pagat", "name": "seed-options-b", "players": {"min": 3, "max": 4},
      "schedule": {"deals": ["1..3", "9*2 named", "3..1", "2*2 blind"]},
      "kinds": {"blind": {"special": True, "bidding": "blind"}},
      "play": {"memory": "own"}},
     # the demands of any suit (000 second and fourth articles) and a named rank (003), alone, so
     # that every lead of the Joker is one of them, on 52 cards and two Jokers
-    {"extends": "classic", "name": "issue-12-c", "players": {"min": 3, "max": 4},
+    {"extends": "classic", "name": "seed-options-c", "players": {"min": 3, "max": 4},
      "deck": {"lowest_rank": 2, "jokers": 2, "joker_cards": []},
      "schedule": {"deals": ["1..4", "4 no_trump", "3..1"]},
      "joker": {"lead_calls": ["highest_card", "lowest_card", "lowest_trump", "named_rank"]}},
@@ -116,11 +116,11 @@ ISSUE_12_VARIANTS = [
 
 
 @pytest.mark.parametrize("spec", [*CHEAP.values(), "heuristic:premium=true"])
-@pytest.mark.parametrize("mix", range(len(ISSUE_12_VARIANTS)))
-def test_builtin_plays_the_issue_12_options_legally(spec: str, mix: int) -> None:
+@pytest.mark.parametrize("mix", range(len(SEED_OPTION_MIXES)))
+def test_builtin_plays_the_seed_options_legally(spec: str, mix: int) -> None:
     """Every built-in (the heuristic also playing for the premium) finishes games of each mix
     with only legal actions."""
-    variant = variant_from_dict(ISSUE_12_VARIANTS[mix])
+    variant = variant_from_dict(SEED_OPTION_MIXES[mix])
     for players in (3, 4):
         record = _play(variant.for_player_count(players), players, 7 + players, spec)
         assert record.fault is None, str(record.fault)
