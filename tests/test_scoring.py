@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from raspis.engine import Game, load_variant, parse_cards, variant_from_dict
+from raspis.engine.core.scoring import deal_points, table_points
+from raspis.engine.core.scoring import span_premiums_reference as span_premiums
 from raspis.engine.options import BUILTIN_KINDS, KindOptions, ScoringOptions
-from raspis.engine.scoring import deal_points, span_premiums, table_points
 
 # The classic tables written out by hand from the seeds (not read from a preset).
 #: 000-A4 l.187-190, 000-A5 l.317-323, 002-RP l.51-54, 002-J52 l.110, 004 l.13: made 10 a trick,
