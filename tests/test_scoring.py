@@ -504,8 +504,8 @@ def test_a_tie_for_first_is_broken_by_a_golden_deal_between_the_tied_players() -
     assert not game.is_over()
     assert game.deal.kind == "golden"
     assert game.deal.hand_size == 6
-    assert sorted(game.order) == [1, 2]
-    assert game.hands[0] == 0
+    assert sorted(game.view.order) == [1, 2]
+    assert game.view.hands[0] == 0
     chooser = random.Random(0)
     while not game.is_over():
         game.apply(chooser.choice(game.legal_actions()))

@@ -171,7 +171,7 @@ def _collect(task: ShardTask, variant_name: str, variant_hash: str, resolved: Va
         slot = seating[seat]
         values = (
             variant_name, variant_hash, deal_set, seating_index, identifier, seed, players,
-            seat, game.first_dealer, task.strategies[slot], slot, game.scores[seat],
+            seat, game.view.first_dealer, task.strategies[slot], slot, game.scores[seat],
             places[seat], places[seat] == 1, double[seat], len(game.results), changes,
             comeback, decided_left, fault is not None, None if fault is None else str(fault),
         )
