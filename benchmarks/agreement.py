@@ -88,13 +88,13 @@ def decision_pairs(variant_name: str, players: int, games: int, spec: str, seed:
                     pairs.append(_card_pair(game, observation, choices, others, code))
                 game.apply_unchecked(action_of(code, phase))
                 continue
-            legal = game.fields.legal_first if phase == Phase.BID and not cards else 0
+            legal = game.view.legal_first if phase == Phase.BID and not cards else 0
             if legal & (legal - 1):
                 seat = game.to_move
                 other = others[seat].act(game.observation(seat)).tricks  # type: ignore[union-attr]
                 hand_size = game.deal.hand_size
                 pressure = int(bid_bucket(state, plan, table, at)) // (BUCKETS * hand_size + 1)
-                pairs.append(BidPair(hand_size, list(game.order).index(seat), pressure, code,
+                pairs.append(BidPair(hand_size, list(game.view.order).index(seat), pressure, code,
                                      other))
             game.apply_unchecked(action_of(code, phase))
     return pairs

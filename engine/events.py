@@ -140,12 +140,12 @@ def deal_opened(game: Game, trump_known: bool) -> list[Event]:
     the cards each seat shows where the deal's kind has them shown, and, ``trump_known``, how
     the trump was chosen."""
     spec = game.deal
-    opened: list[Event] = [DealStarted(spec.number, spec.hand_size, spec.kind, game.dealer,
-                                       tuple(game.hands))]
-    if game.fields.deal.shown:
-        opened.append(CardsShown(tuple(game.shown_cards)))
+    opened: list[Event] = [DealStarted(spec.number, spec.hand_size, spec.kind, game.view.dealer,
+                                       tuple(game.view.hands))]
+    if game.view.deal.shown:
+        opened.append(CardsShown(tuple(game.view.shown)))
     if trump_known:
-        opened.append(TrumpChosen(game.trump, game.trump_card, game.trump_how))
+        opened.append(TrumpChosen(game.view.trump, game.trump_card, game.trump_how))
     return opened
 
 
@@ -162,14 +162,14 @@ def step_logged(game: Game, seat: int, action: Action, events: int, done: int) -
     elif type(action) is Keep:
         logged.append(TrickKept(seat, action.keep))
     if events & m.EV_TRICK:
-        logged.append(TrickWon(finished_trick(game.fields, done).winner, done + 1))
+        logged.append(TrickWon(finished_trick(game.view, done).winner, done + 1))
     if events & m.EV_DEAL_SCORED:
         result = game.results[-1]
         logged.append(DealScored(result.number, result.points, result.premiums, result.totals))
     if events & m.EV_DEAL_STARTED:
         logged += deal_opened(game, False)
     if events & m.EV_TRUMP_CHOSEN:
-        logged.append(TrumpChosen(game.trump, game.trump_card, game.trump_how))
+        logged.append(TrumpChosen(game.view.trump, game.trump_card, game.trump_how))
     if events & m.EV_GAME_OVER:
         logged.append(GameEnded(tuple(game.scores), tuple(game.places())))
     return logged

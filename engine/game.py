@@ -10,8 +10,10 @@ The whole state lives in one ``int64`` vector of ``engine.core.machine``, and ``
 of its compiled ``step``: the rules (``engine.core.rules``), the deal (``engine.core.deal``) and the
 order of events (``engine.core.machine``) are written there once, for this class and the batch
 engine alike. ``Game`` turns actions into codes and back, keeps the event log, and reads the
-state as records (hands, bids, tricks, results) when asked. A game of one deal set up by hand
-(``single_deal``, ``from_observation``) stands on a state ``engine.deals`` builds.
+state as records (bids, tricks, results) when asked; every other field of the state is read by
+name from ``game.view`` (the game's ``engine.core.view.StateView``: ``game.view.hands``,
+``game.view.dealer``, ``game.view.deal.tricks``), not forwarded one by one. A game of one deal
+set up by hand (``single_deal``, ``from_observation``) stands on a state ``engine.deals`` builds.
 
 Seats are numbered 0..n-1 clockwise; "left of the dealer" is the next seat. All chance comes from
 ``engine.rng`` keyed by the game seed: the same seed and the same choices give the same game.
@@ -123,7 +125,7 @@ class Game:
     __slots__ = (
         "variant", "players", "seed", "plan", "tables", "state", "logging", "log", "_phase",
         "_to_move", "_legal", "_lead", "_actions", "_results", "_prefix", "_prefix_deal",
-        "_how_text", "_view", "fields",
+        "_how_text", "_observed", "view",
     )
 
     def __init__(self, variant: Variant | str, players: int, seed: int = 0, *, log: bool = True):
@@ -143,7 +145,7 @@ class Game:
     def _setup(self, tables: MachineTables, log: bool, state: np.ndarray | None = None) -> None:
         self.tables = tables
         self.state = np.zeros(tables.length, dtype=np.int64) if state is None else state
-        self.fields = StateView(self.state, tables)
+        self.view = StateView(self.state, tables)
         self.logging = log
         self.log: list[Event] = []
         self._results: list[DealResult] = []
@@ -151,11 +153,11 @@ class Game:
         self._prefix_deal = -1
         self._how_text: tuple[int, str] | None = None
         self._actions: tuple[Action, ...] | None = None
-        self._view: Observation | None = None
+        self._observed: Observation | None = None
 
     def _sync(self) -> None:
         """Read the phase, the seat to move and the legal masks after the state was changed."""
-        fields = self.fields
+        fields = self.view
         self._phase = fields.phase
         self._to_move = fields.to_move
         self._legal = (fields.legal_first, fields.legal_second)
@@ -241,7 +243,7 @@ class Game:
         game = cls._standing(variant, observation.players, 0, fields.tables, fields.state, False)
         game._how_text = (0, how)
         game._prefix = tricks
-        game._prefix_deal = game.fields.deal_index
+        game._prefix_deal = game.view.deal_index
         return game
 
     def with_hands(self, hands: Sequence[int],
@@ -252,7 +254,7 @@ class Game:
         Written out here, not in ``engine.deals``: a search makes one a determinization, and a
         call more there cost ismcts 2% of its decision time."""
         game = self.clone()
-        fields = game.fields
+        fields = game.view
         if stock is not None:
             fields.stock = stock
         fields.hands = fields.first_cards = hands
@@ -274,7 +276,7 @@ class Game:
         other.plan = self.plan
         other.tables = self.tables
         other.state = self.state.copy()
-        other.fields = StateView(other.state, self.tables)
+        other.view = StateView(other.state, self.tables)
         other.logging = log
         other.log = self.log.copy() if log else []
         other._phase = self._phase
@@ -286,7 +288,7 @@ class Game:
         other._prefix = self._prefix
         other._prefix_deal = self._prefix_deal
         other._how_text = self._how_text
-        other._view = None
+        other._observed = None
         return other
 
     # -- the state, read as records -------------------------------------------------------------
@@ -302,19 +304,14 @@ class Game:
         return self._to_move
 
     @property
-    def row(self) -> int:
-        """The current deal's row in the machine's deal table."""
-        return self.fields.row
-
-    @property
-    def deal_index(self) -> int:
-        """How many deals were finished before the current one."""
-        return self.fields.deal_index
-
-    @property
     def schedule_length(self) -> int:
         """Deals in the schedule (tie-break deals not counted)."""
         return len(self.tables.schedule)
+
+    @property
+    def scores(self) -> list[int]:
+        """The running totals (the game's result once it is over, with ``places``)."""
+        return self.view.scores
 
     @property
     def deals(self) -> list[DealSpec]:
@@ -322,154 +319,67 @@ class Game:
         deals = list(self.tables.schedule)
         for result in self.results[len(deals):]:
             deals.append(DealSpec(result.number, result.hand_size, result.kind, -1))
-        if self.deal_index >= len(deals) and self._phase != Phase.GAME_OVER:
+        if self.view.deal_index >= len(deals) and self._phase != Phase.GAME_OVER:
             deals.append(self.deal)
         return deals
 
     @property
     def deal(self) -> DealSpec:
         """The current deal of the schedule."""
-        row = self.row
+        row = self.view.row
         schedule = self.tables.schedule
         if row < len(schedule):
             return schedule[row]
-        values = self.fields.deal
+        values = self.view.deal
         return DealSpec(values.number, values.hand_size, self.plan.kind_names[values.kind], -1)
 
     @property
     def kind(self) -> KindOptions:
         """Options of the current deal's kind."""
-        return self.variant.kinds[self.plan.kind_names[self.fields.deal.kind]]
+        return self.variant.kinds[self.plan.kind_names[self.view.deal.kind]]
 
     _deal = deal
     _kind = kind
-
-    @property
-    def dealer(self) -> int:
-        """The current deal's dealer."""
-        return self.fields.dealer
-
-    @property
-    def first_dealer(self) -> int:
-        """The dealer of the first deal (drawn by lot)."""
-        return self.fields.first_dealer
-
-    @property
-    def order(self) -> list[int]:
-        """The seats of the current deal in order from the dealer's left (the bidding order)."""
-        return self.fields.order
-
-    @property
-    def hands(self) -> list[int]:
-        """Every seat's cards (masks)."""
-        return self.fields.hands
-
-    @property
-    def first_cards(self) -> list[int]:
-        """Each seat's cards of the first rounds of the deal (002: trump named after them)."""
-        return self.fields.first_cards
-
-    @property
-    def shown_cards(self) -> list[int]:
-        """The cards each seat showed the others at this deal without looking (lobovaya read as
-        one card each, ``KindOptions.view = "forehead_card"``: 000, 002, 003), as masks, played
-        ones included; 0 for a seat that showed none."""
-        return self.fields.shown
 
     def visible_other_hands(self, seat: int) -> tuple[int | None, ...]:
         """What ``seat`` sees of each other hand now (``Observation.other_hands``; None: nothing):
         every hand while bidding a forehead deal, the shown cards still held in a deal where
         each seat shows one (``machine.visible_other_hand``)."""
-        row = self.fields.deal
+        row = self.view.deal
         if not (self.tables.shows_cards and row.shown or row.others_shown):
             return (None,) * self.players
         return visible_other_hands(self.state, self.tables.plan, seat, self.players)
 
     @property
-    def stock(self) -> list[int]:
-        """The undealt cards left, in order (the next card drawn first)."""
-        return self.fields.stock
-
-    @property
-    def trump(self) -> int:
-        """The deal's trump suit (-1: none)."""
-        return self.fields.trump
-
-    @property
     def trump_card(self) -> int | None:
         """The card that showed the trump (None: none shown)."""
-        card = self.fields.trump_card
+        card = self.view.trump_card
         return None if card < 0 else card
 
     @property
     def trump_how(self) -> str:
         """How the trump was chosen, as text."""
-        return self.fields.how_text(self._how_text)
-
-    @property
-    def namer(self) -> int:
-        """The seat that names trump in this deal (-1: nobody)."""
-        return self.fields.namer
+        return self.view.how_text(self._how_text)
 
     @property
     def bids(self) -> list[int | None]:
         """Each seat's bid in this deal (None: not yet, or none)."""
-        return [None if bid < 0 else bid for bid in self.fields.bids]
-
-    @property
-    def taken(self) -> list[int]:
-        """Tricks each seat has taken in this deal."""
-        return self.fields.taken
-
-    @property
-    def fines(self) -> list[int]:
-        """Each seat's fines in this deal (002: a Joker led too early)."""
-        return self.fields.fines
-
-    @property
-    def scores(self) -> list[int]:
-        """The running totals."""
-        return self.fields.scores
-
-    @property
-    def passes_in_row(self) -> list[int]:
-        """Each seat's passes in a row (the pass limit)."""
-        return self.fields.passes
-
-    @property
-    def hook_forced(self) -> bool:
-        """Whether the dealer's hook removed a bid in this deal."""
-        return bool(self.fields.hook_forced)
+        return [None if bid < 0 else bid for bid in self.view.bids]
 
     @property
     def jokers_held(self) -> tuple[int, ...]:
         """Who was dealt each Joker of the deck in this deal (-1: nobody)."""
-        return tuple(self.fields.joker_holder(joker) for joker in self.plan.jokers_in_deck)
-
-    @property
-    def led_suit(self) -> int:
-        """The suit led in the trick under way (-1: none yet)."""
-        return self.fields.led_suit
-
-    @property
-    def trick_trump(self) -> int:
-        """The trump of the trick under way (circular trumps change it per trick)."""
-        return self.fields.trick_trump
-
-    @property
-    def played(self) -> int:
-        """The cards played in this deal (a mask)."""
-        return self.fields.played
+        return tuple(self.view.joker_holder(joker) for joker in self.plan.jokers_in_deck)
 
     @property
     def trick(self) -> list[TrickCard]:
         """The trick under way."""
-        return list(current_trick(self.fields))
+        return list(current_trick(self.view))
 
     @property
     def tricks(self) -> list[Trick]:
         """The finished tricks of this deal."""
-        return list(self._finished(self.fields))
+        return list(self._finished(self.view))
 
     def _finished(self, fields: StateView) -> tuple[Trick, ...]:
         """The finished tricks of the deal in ``state`` (this game's state, or a copy of it taken
@@ -490,14 +400,14 @@ class Game:
     def results(self) -> list[DealResult]:
         """One record per deal scored so far."""
         cached = self._results
-        count = self.fields.results
+        count = self.view.results
         while len(cached) < count:
             cached.append(self._result(len(cached)))
         return cached
 
     def _result(self, index: int) -> DealResult:
-        row = self.fields.result(index)
-        deal = self.fields.deal_row(row["row"])
+        row = self.view.result(index)
+        deal = self.view.deal_row(row["row"])
         card = row["trump_card"]
         return DealResult(
             number=row["number"], hand_size=deal.hand_size,
@@ -540,7 +450,8 @@ class Game:
             text = action_text(action)
             if self._phase == Phase.GAME_OVER:
                 raise IllegalActionError(f"the game is over: no action is legal, got {text}")
-            where = f"seat {self._to_move}, deal {self.deal_index + 1}, {self.phase.name.lower()}"
+            deal = self.view.deal_index + 1
+            where = f"seat {self._to_move}, deal {deal}, {self.phase.name.lower()}"
             raise IllegalActionError(f"illegal action {text} ({where}); legal: {shown}")
         self.apply_unchecked(action)
 
@@ -570,13 +481,13 @@ class Game:
         else:
             raise IllegalActionError(
                 f"cannot apply {kind_name(action)} in the {self.phase.name.lower()} phase")
-        view = self._view
+        view = self._observed
         if view is not None:  # an observation still held elsewhere keeps the state it saw
-            self._view = None
+            self._observed = None
             if getrefcount(view) > 2:
                 freeze(view)
         if self.logging:
-            seat, done = self._to_move, self.fields.tricks_done
+            seat, done = self._to_move, self.view.tricks_done
             phase, to_move, cards, calls, events = _step(self.state, self.tables.plan, code)
             self.log += step_logged(self, seat, action, events, done)
         else:
@@ -613,14 +524,14 @@ class Game:
 
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in the current deal's order (clockwise)."""
-        order = self.order
+        order = self.view.order
         return order[(order.index(seat) + 1) % len(order)]
 
     # -- TRUMP, BID, PLAY: the legal actions as the core gives them --------------------------------
 
     def hook_rule(self) -> str:
         """The hook in the current deal: 'none', 'no_equal' (the dealer's hook) or 'overbid'."""
-        return HOOK_NAMES[self.fields.deal.hook]
+        return HOOK_NAMES[self.view.deal.hook]
 
     def legal_bid_mask(self) -> int:
         """The legal bids of the seat to move as a mask (bit ``b``: bid ``b``), in ``BID``."""
@@ -630,18 +541,6 @@ class Game:
         """The legal bids of the seat to move, lowest first, in ``BID``."""
         mask = self.legal_bid_mask()
         return [bid for bid in range(mask.bit_length()) if mask >> bid & 1]
-
-    @property
-    def deal_tricks(self) -> int:
-        """Tricks the current deal plays: its hand size, and with ``play.draw_after_trick`` one
-        more for each round drawn from the stock (``engine.core.deal.deal_tricks``)."""
-        return self.fields.deal.tricks
-
-    @property
-    def turned_holder(self) -> int:
-        """The seat that drew the turned trump card from under the stock (002, with
-        ``play.draw_after_trick``); -1 while it lies there, or where none was turned."""
-        return self.fields.turned_holder
 
     def legal_play_options(self) -> tuple[int, int]:
         """The legal plays of the seat to move, cheaply, in ``PLAY``: (mask of the cards that may

@@ -223,10 +223,10 @@ def observe(game: Game, seat: int) -> Observation:
     _SET_SEAT(view, seat)
     _SET_LEGAL(view, game.legal_action_tuple() if game._to_move == seat else ())
     _SET_SOURCE(view, [game.state, game, game._phase])
-    earlier = game._view
+    earlier = game._observed
     if earlier is not None and getrefcount(earlier) > 3:  # still held elsewhere: keep its state
         freeze(earlier)
-    game._view = view
+    game._observed = view
     return view
 
 
@@ -236,7 +236,7 @@ def freeze(view: Observation) -> None:
     source = object.__getattribute__(view, "_source")
     game = source[1]
     if source[0] is game.state:
-        source[0] = game.fields.snapshot()
+        source[0] = game.view.snapshot()
 
 
 def _basic_fields(view: Observation, source: list[Any]) -> None:
@@ -254,7 +254,7 @@ def _fields(source: list[Any]) -> StateView:
     """The state an observation reads, by name: the game's own while it has not moved on, else
     the copy the observation was given (``freeze``)."""
     state, game, _ = source
-    return game.fields if state is game.state else StateView(state, game.tables)
+    return game.view if state is game.state else StateView(state, game.tables)
 
 
 def _deal_fields(view: Observation, source: list[Any]) -> None:

@@ -489,7 +489,7 @@ BUILTIN_KINDS: dict[str, dict[str, object]] = {
 }
 
 
-#: The options that say how a premium is judged (``engine.core.rules.span_premiums``).
+#: The options that say how a premium is judged (``engine.core.scoring.span_premiums``).
 PREMIUM_READINGS = ("premium_others", "premium_last_deal", "premium_several")
 
 

@@ -65,7 +65,7 @@ def game() -> Game:
     """A game of the joker variant (Jokers, premiums) played by its first legal actions into the
     third deal, a trick under way: result rows, finished tricks and a trick to read."""
     game = Game(load_variant("joker"), 4, 12, log=False)
-    view = game.fields
+    view = game.view
     while not (view.results >= 2 and view.phase == m.PH_PLAY and view.trick_length >= 1
                and view.tricks_done >= 1):
         game.apply_unchecked(game.legal_actions()[0])
@@ -88,7 +88,7 @@ def test_every_accessor_is_checked() -> None:
 
 
 def test_scalars_read_their_slot(game: Game) -> None:
-    view = game.fields
+    view = game.view
     for name, slot in SCALARS.items():
         read = getattr(fields, name).py_func
         assert read(game.state) == getattr(view, name), name  # StateView's field of that name
@@ -107,7 +107,7 @@ def test_options_read_their_slot(game: Game) -> None:
 
 def test_blocks_read_their_slot(game: Game) -> None:
     plan = game.tables.plan
-    view = game.fields
+    view = game.view
     for seat in range(game.tables.players):
         assert fields.hand.py_func(game.state, plan, seat) == view.hands[seat]
         assert fields.bid.py_func(game.state, plan, seat) == view.bids[seat]
@@ -126,7 +126,7 @@ def test_blocks_read_their_slot(game: Game) -> None:
 
 def test_block_views_are_the_blocks(game: Game) -> None:
     plan = game.tables.plan
-    view = game.fields
+    view = game.view
     assert fields.bids_row.py_func(game.state, plan).tolist() == view.bids
     assert fields.taken_row.py_func(game.state, plan).tolist() == view.taken
     assert fields.order_row.py_func(game.state, plan).tolist() == view.order
@@ -180,7 +180,7 @@ def test_score_tables_read_their_slot(game: Game) -> None:
 def test_result_rows_read_their_slot(game: Game) -> None:
     plan = game.tables.plan
     players = game.tables.players
-    view = game.fields
+    view = game.view
     assert view.results >= 2
     for index in range(view.results):
         at = _at(game, "O_RES") + index * m.result_width(players)
@@ -212,7 +212,7 @@ def test_result_rows_read_their_slot(game: Game) -> None:
 
 def test_finished_tricks_and_spans_read_their_slot(game: Game) -> None:
     plan = game.tables.plan
-    view = game.fields
+    view = game.view
     assert view.tricks_done >= 1
     for trick in range(view.tricks_done):
         assert (fields.finished_winner.py_func(game.state, plan, trick)

@@ -75,7 +75,7 @@ def assert_same_games(variant: Variant, players: int, seeds: list[int], scalar: 
     for index, game in enumerate(_scalar_games(variant, players, seeds, scalar)):
         where = f"{variant.name} players={players} seed={seeds[index]}"
         assert not result.errored[index], (where, result.errors[index])
-        assert result.first_dealer[index] == game.first_dealer, where
+        assert result.first_dealer[index] == game.view.first_dealer, where
         assert result.deals_played[index] == len(game.results), where
         for deal in game.results:
             number = deal.number
@@ -155,7 +155,7 @@ def assert_same_results(variant: Variant, players: int, seeds: list[int], scalar
     for index, game in enumerate(_scalar_games(variant, players, seeds, scalar)):
         where = f"{variant.name} players={players} seed={seeds[index]}"
         assert not result.errored[index], (where, result.errors[index])
-        assert result.first_dealer[index] == game.first_dealer, where
+        assert result.first_dealer[index] == game.view.first_dealer, where
         assert result.deals_played[index] == len(game.results), where
         for deal in game.results:
             number = deal.number
@@ -570,7 +570,7 @@ def test_shuffles_and_first_dealers_are_the_references() -> None:
             shuffle_many(plan.deck_cards, rng.lot_keys(seeds), lots)
             dealers = np.empty(len(seeds), dtype=np.int64)
             first_dealer_many(lots, players, plan.first_dealer, dealers)
-            assert dealers.tolist() == [Game(variant, players, int(seed)).first_dealer
+            assert dealers.tolist() == [Game(variant, players, int(seed)).view.first_dealer
                                         for seed in seeds]
 
 

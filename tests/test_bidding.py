@@ -114,8 +114,8 @@ def test_hook_never_binds_when_the_others_already_bid_more_than_the_tricks() -> 
 
 def play_on(game: Game) -> None:
     """Finish the current deal: the first legal action each time."""
-    deal = game.deal_index
-    while not game.is_over() and game.deal_index == deal:
+    deal = game.view.deal_index
+    while not game.is_over() and game.view.deal_index == deal:
         game.apply(game.legal_actions()[0])
 
 
@@ -127,7 +127,7 @@ def test_hook_from_the_fourth_deal() -> None:
     for deal_number in range(1, 7):
         size = game.deal.hand_size
         assert game.deal.number + 1 == deal_number
-        while game.to_move != game.order[-1]:
+        while game.to_move != game.view.order[-1]:
             game.apply(Bid(0))
         expected = list(range(size + 1)) if deal_number <= 3 else list(range(size))
         assert legal_bids(game) == expected, deal_number
@@ -183,7 +183,7 @@ def test_no_more_than_two_passes_in_a_row() -> None:
     game = pass_limit_game(["2*3"])
     bid_round(game, {1: 0, 2: 0, 0: 0})  # dealer 0: others 0 of 2, so the pass is open
     bid_round(game, {2: 0, 0: 0, 1: 0})  # dealer 1
-    assert game.dealer == 2 and game.to_move == 0
+    assert game.view.dealer == 2 and game.to_move == 0
     assert legal_bids(game) == [1, 2]  # seat 0 passed twice in a row
     game.apply(Bid(1))
     assert legal_bids(game) == [1, 2]  # so did seat 1
@@ -197,7 +197,7 @@ def test_pass_limit_exception_for_the_dealer_of_a_one_card_deal() -> None:
     game = pass_limit_game(["2*2", "1"])
     bid_round(game, {1: 1, 2: 0, 0: 0})  # dealer 0
     bid_round(game, {2: 0, 0: 1, 1: 0})  # dealer 1; seat 2 has now passed twice in a row
-    assert game.dealer == 2 and game.deal.hand_size == 1
+    assert game.view.dealer == 2 and game.deal.hand_size == 1
     game.apply(Bid(0))  # seat 0: one pass
     game.apply(Bid(0))  # seat 1: second pass in a row, allowed
     assert game.to_move == 2
@@ -210,7 +210,7 @@ def test_pass_limit_binds_a_non_dealer_on_a_one_card_deal() -> None:
     game = pass_limit_game(["1*3"])
     bid_round(game, {1: 0, 2: 0, 0: 0})
     bid_round(game, {2: 0, 0: 0, 1: 0})
-    assert game.dealer == 2 and game.to_move == 0
+    assert game.view.dealer == 2 and game.to_move == 0
     assert legal_bids(game) == [1]
 
 

@@ -56,7 +56,7 @@ def test_the_preset_keeps_the_draw_off() -> None:
     """The 2..8..2 table of 002 is kept: the preset deals and plays as many tricks as cards."""
     assert load_variant("joker-52").play.draw_after_trick is False
     game = Game("joker-52", 3, seed=1)
-    assert game.deal_tricks == game.deal.hand_size == 2
+    assert game.view.deal.tricks == game.deal.hand_size == 2
 
 
 @pytest.mark.parametrize(("players", "hand", "tricks"), [
@@ -72,7 +72,7 @@ def test_a_deal_has_its_hand_and_one_trick_a_round_of_draws(players: int, hand: 
     assert chance.deal_tricks(hand, players, 54 - hand * players, False) == hand
     variant = drawing(schedule={"deals": [str(hand)]})
     game = Game(variant, players, seed=3)
-    assert game.deal_tricks == tricks
+    assert game.view.deal.tricks == tricks
     while not game.is_over():
         game.apply(game.legal_actions()[0])
     assert sum(game.results[0].taken) == tricks
@@ -90,8 +90,8 @@ def test_the_turned_card_lies_under_the_stock() -> None:
     count = chance.stock_after_deal(deck, 6, False, True, out)
     assert out[:count].tolist() == [6, 7, 8, 9]
     game = Game(drawing(), 3, seed=11)
-    assert game.stock[-1] == game.trump_card
-    assert len(game.stock) == 54 - 3 * 2
+    assert game.view.stock[-1] == game.trump_card
+    assert len(game.view.stock) == 54 - 3 * 2
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -105,8 +105,8 @@ def test_everyone_draws_in_turn_from_the_winner_and_the_turned_card_comes_last(s
         if game.phase != Phase.PLAY or len(game.trick) != 2:
             game.apply(chooser.choice(game.legal_actions()))
             continue
-        before = list(game.hands)
-        stock = list(game.stock)
+        before = list(game.view.hands)
+        stock = list(game.view.stock)
         logged = len(game.log)
         action = chooser.choice(game.legal_actions())
         seat = game.to_move
@@ -116,8 +116,8 @@ def test_everyone_draws_in_turn_from_the_winner_and_the_turned_card_comes_last(s
         if game.is_over() or not stock:
             continue
         before[seat] &= ~(1 << action.card)
-        gained = [after & ~was for after, was in zip(game.hands, before, strict=True)]
-        order = game.order
+        gained = [after & ~was for after, was in zip(game.view.hands, before, strict=True)]
+        order = game.view.order
         start = order.index(won[0].seat)
         for step in range(3):
             drawer = order[(start + step) % 3]
@@ -125,10 +125,10 @@ def test_everyone_draws_in_turn_from_the_winner_and_the_turned_card_comes_last(s
         if turned in stock[:3]:
             assert stock[2] == turned and len(stock) == 3, "the turned card is drawn last"
             drawer = order[(start + 2) % 3]
-            assert game.turned_holder == drawer
+            assert game.view.turned_holder == drawer
             assert game.observation((drawer + 1) % 3).turned_holder == drawer
         else:
-            assert game.turned_holder == -1
+            assert game.view.turned_holder == -1
     assert sum(game.results[0].taken) == 18
 
 
@@ -141,11 +141,11 @@ def test_bids_range_over_the_tricks_and_the_hook_counts_them() -> None:
     assert game.legal_bids() == list(range(19))
     game.apply(Bid(10))
     game.apply(Bid(5))
-    assert game.to_move == game.dealer
+    assert game.to_move == game.view.dealer
     assert game.legal_bids() == [bid for bid in range(19) if bid != 3]
     assert Bid(3) not in game.legal_actions() and Bid(18) in game.legal_actions()
     game.apply(Bid(18))
-    assert game.hook_forced
+    assert game.view.hook_forced
 
 
 def test_the_score_table_counts_the_deals_tricks() -> None:
@@ -167,21 +167,21 @@ def test_search_games_know_the_stock_and_the_turned_card() -> None:
         if game.phase == Phase.PLAY and rng.random() < 0.3:
             seat = game.to_move
             observation = game.observation(seat)
-            assert remaining_counts(observation) == [hand.bit_count() for hand in game.hands]
+            assert remaining_counts(observation) == [hand.bit_count() for hand in game.view.hands]
             sampler = HandSampler(observation)
             hands = sampler.sample(rng)
             assert [hand.bit_count() for hand in hands] == remaining_counts(observation)
             stock = sampler.sample_stock(hands, rng)
-            assert len(stock) == len(game.stock)
-            if game.turned_holder < 0:
+            assert len(stock) == len(game.view.stock)
+            if game.view.turned_holder < 0:
                 assert stock[-1] == game.trump_card
-            elif not game.played >> game.trump_card & 1:
-                assert hands[game.turned_holder] >> game.trump_card & 1
+            elif not game.view.played >> game.trump_card & 1:
+                assert hands[game.view.turned_holder] >> game.trump_card & 1
             held = 0
             for hand in hands:
                 held |= hand
             assert not held & sum(1 << c for c in stock)
-            copy = Game.from_observation(observation, game.hands, stock=game.stock)
+            copy = Game.from_observation(observation, game.view.hands, stock=game.view.stock)
             replay = game.clone()
             while not copy.is_over():
                 action = replay.legal_actions()[0]
@@ -204,11 +204,11 @@ def test_a_search_game_of_a_tie_break_deal_counts_the_tied_players_draws() -> No
                                  "play": {"draw_after_trick": True}})
     game = Game(variant, 3, seed=11)
     chooser = random.Random(11)
-    while not (len(game.order) == 2 and game.phase == Phase.PLAY):
+    while not (len(game.view.order) == 2 and game.phase == Phase.PLAY):
         game.apply(chooser.choice(game.legal_actions()))
     observation = game.observation(game.to_move)
     assert (game.deal.kind, game.deal.hand_size, observation.deal_tricks) == ("golden", 6, 18)
-    copy = Game.from_observation(observation, game.hands, stock=game.stock)
+    copy = Game.from_observation(observation, game.view.hands, stock=game.view.stock)
     replay = game.clone()
     while not copy.is_over():
         action = replay.legal_actions()[0]
@@ -240,7 +240,7 @@ def test_the_jokers_player_sees_the_trick_and_chooses() -> None:
     assert game.legal_actions() == [Keep(True), Keep(False)]
     assert len(game.trick) == 4 and game.observation(1).trick == tuple(game.trick)
     game.apply(Keep(True))
-    assert game.taken == [0, 1, 0, 0] and game.phase == Phase.PLAY and game.to_move == 1
+    assert game.view.taken == [0, 1, 0, 0] and game.phase == Phase.PLAY and game.to_move == 1
     assert str(game.log[-2]) == "  seat 1 keeps the trick"
     assert isinstance(game.log[-2], TrickKept)
 
@@ -252,7 +252,7 @@ def test_a_declined_trick_goes_to_the_strongest_other_card() -> None:
     trick = {entry.seat: entry.card for entry in game.trick}
     assert trick[2] == card("Ks") and trick[3] == card("7h")  # seat 3 void in spades: trumps
     game.apply(Keep(False))
-    assert game.taken == [0, 0, 0, 1], "the 7 of hearts, a trump, is the strongest other card"
+    assert game.view.taken == [0, 0, 0, 1], "the 7 of hearts, a trump, is the strongest other card"
     assert str(game.log[-2]) == "  seat 1 declines the trick"
     hands = [parse_cards("Qs 7c 6c"), parse_cards("JK 8s 6d"), parse_cards("Ks 9s 6h"),
              parse_cards("9c 10c 8c")]
@@ -262,18 +262,18 @@ def test_a_declined_trick_goes_to_the_strongest_other_card() -> None:
     game.apply(Play(card("8c")))  # void in spades, no trump
     game.apply(Play(card("Qs")))
     game.apply(Keep(False))
-    assert game.taken == [0, 0, 1, 0], "the king of spades"
+    assert game.view.taken == [0, 0, 1, 0], "the king of spades"
 
 
 def test_a_trick_the_joker_does_not_hold_is_no_choice() -> None:
     """A Joker led low gives the trick away: nothing to keep or decline."""
     game = _joker_trick(keeping(), "low")
-    assert game.phase == Phase.PLAY and sum(game.taken) == 1 and game.taken[1] == 0
+    assert game.phase == Phase.PLAY and sum(game.view.taken) == 1 and game.view.taken[1] == 0
 
 
 def test_without_the_option_nothing_changes() -> None:
     game = _joker_trick(load_variant("classic"), "highest", 0)
-    assert game.phase == Phase.PLAY and game.taken == [0, 1, 0, 0]
+    assert game.phase == Phase.PLAY and game.view.taken == [0, 1, 0, 0]
 
 
 def test_keep_prints_and_parses() -> None:
@@ -295,7 +295,7 @@ def test_declining_never_gives_the_trick_to_the_jokers_player(seed: int, players
         if game.phase == Phase.KEEP:
             leader = game.trick[0].seat
             assert game.to_move == leader and game.trick[0].card >= 52
-            assert len(game.trick) == len(game.order)
+            assert len(game.trick) == len(game.view.order)
             action = chooser.choice(game.legal_actions())
             logged = len(game.log)
             game.apply(action)

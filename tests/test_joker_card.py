@@ -137,7 +137,7 @@ def test_led_as_a_card_the_others_follow_its_suit() -> None:
     # a void player must trump.
     game = deal(AS_CARD, ["JK 6s", "Kc 7h", "9d 6h"], DIAMONDS)
     play(game, "JK card Qc")
-    assert game.led_suit == CLUBS
+    assert game.view.led_suit == CLUBS
     assert plain(game) == {"K♣"}
     play(game, "Kc")
     assert plain(game) == {"9♦"}
@@ -162,7 +162,7 @@ def test_a_joker_set_the_led_suit_after_a_suitless_lead_as_its_card_would() -> N
     variant = as_card_variant(lowest_rank=2, jokers=2, lead_calls=["high", "low"])
     game = deal(variant, ["JK 2s", "JK2 3s", "8h 2c"], DIAMONDS)
     play(game, "JK low", "JK2 card 5c")
-    assert game.led_suit == CLUBS
+    assert game.view.led_suit == CLUBS
     assert plain(game) == {"2♣"}
     play(game, "2c")
     assert game.tricks[-1].winner == 1

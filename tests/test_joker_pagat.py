@@ -1,6 +1,7 @@
 """Georgian Joker as the world plays it: the ``joker-pagat`` preset, from pagat.com's
 Joker page (www.pagat.com/exact/joker.html) and the online jok.ge rules and Georgian score apps,
-and the premium's readings (``engine.scoring.span_premiums``). Each test quotes its source."""
+and the premium's readings (``engine.core.scoring.span_premiums_reference``). Each test quotes
+its source."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from raspis.engine import (
     parse_cards,
     variant_from_dict,
 )
+from raspis.engine.core.scoring import deal_points
+from raspis.engine.core.scoring import span_premiums_reference as span_premiums
 from raspis.engine.options import ScoringOptions
-from raspis.engine.scoring import deal_points, span_premiums
 
 SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
 
@@ -253,10 +255,10 @@ def test_several_players_earning_it_in_the_same_set() -> None:
 
 
 def test_the_core_judges_a_span_as_span_premiums_does() -> None:
-    """The rules core's judge of a span (``engine.core.rules.span_premiums``, what both engines
-    call) against the readings written out in ``engine.scoring.span_premiums`` on random spans:
+    """The rules core's judge of a span (``engine.core.scoring.span_premiums``, what both engines
+    call) against the readings written out in ``span_premiums_reference`` on random spans:
     every reading, spans of one to four deals, two to four seats, best deals of either sign."""
-    from raspis.engine.core import rules as core
+    from raspis.engine.core import scoring as core
 
     chooser = random.Random(12)
     readings = [(others, last, several)

@@ -81,12 +81,12 @@ def test_the_own_hand_is_hidden_while_bidding_and_the_trump_is_seen() -> None:
     while game.phase == Phase.BID:
         seen = game.observation(game.to_move)
         assert seen.hand == 0 and seen.hand_hidden
-        assert seen.trump == game.trump and not seen.trump_hidden
+        assert seen.trump == game.view.trump and not seen.trump_hidden
         game.apply(game.legal_actions()[0])
     assert game.phase == Phase.PLAY
     for seat in range(4):  # after bidding the hand is seen as usual
         seen = game.observation(seat)
-        assert seen.hand == game.hands[seat] and not seen.hand_hidden
+        assert seen.hand == game.view.hands[seat] and not seen.hand_hidden
 
 
 def test_each_seat_sees_one_card_of_every_other_hand_and_none_of_its_own() -> None:
@@ -104,9 +104,9 @@ def test_each_seat_sees_one_card_of_every_other_hand_and_none_of_its_own() -> No
                     continue
                 card = views[seat][other]
                 assert card is not None and popcount(card) == 1
-                assert card & game.hands[other] == card, "the shown card is not in its hand"
-                assert card == game.shown_cards[other]
-        assert all(popcount(cards) == 1 for cards in game.shown_cards)
+                assert card & game.view.hands[other] == card, "the shown card is not in its hand"
+                assert card == game.view.shown[other]
+        assert all(popcount(cards) == 1 for cards in game.view.shown)
 
 
 def test_the_shown_card_is_drawn_at_random_from_the_deal_own_key() -> None:
@@ -119,13 +119,13 @@ def test_the_shown_card_is_drawn_at_random_from_the_deal_own_key() -> None:
         game = to_lobovaya_bid(seed=seed)
         key = chance.forehead_key(seed, game.deal.number)
         for seat in range(4):
-            cards = [card for card in range(54) if game.hands[seat] >> card & 1]
-            assert game.shown_cards[seat] == 1 << chance.shuffled(cards, key)[0]
-            lowest += game.shown_cards[seat] == 1 << cards[0]
-        assert to_lobovaya_bid(seed=seed).shown_cards == game.shown_cards
+            cards = [card for card in range(54) if game.view.hands[seat] >> card & 1]
+            assert game.view.shown[seat] == 1 << chance.shuffled(cards, key)[0]
+            lowest += game.view.shown[seat] == 1 << cards[0]
+        assert to_lobovaya_bid(seed=seed).view.shown == game.view.shown
     assert lowest < 48, "the shown card is always the lowest card: not drawn at random"
     shown = [event for event in game.log if isinstance(event, CardsShown)]
-    assert shown[-1].shown == tuple(game.shown_cards)  # the log says what each seat showed
+    assert shown[-1].shown == tuple(game.view.shown)  # the log says what each seat showed
     assert len(shown) == 1 and "shown -- 0: " in str(shown[0])  # the normal deal before: none
     for seed in (3, 4):
         one, whole = Game(SHORT, 4, seed), Game(WHOLE, 4, seed)
@@ -143,7 +143,7 @@ def test_the_shown_cards_stay_known_after_bidding_until_played() -> None:
     played_one = False
     for seed in range(4):
         game = to_lobovaya_bid(seed=seed)
-        shown = list(game.shown_cards)
+        shown = list(game.view.shown)
         number = game.deal.number
         while game.deal.number == number and not game.is_over():
             if game.phase == Phase.PLAY:
@@ -152,7 +152,7 @@ def test_the_shown_cards_stay_known_after_bidding_until_played() -> None:
                     assert others[seat] is None
                     for other in range(4):
                         if other != seat:
-                            assert others[other] == shown[other] & game.hands[other]
+                            assert others[other] == shown[other] & game.view.hands[other]
                             played_one |= others[other] == 0
             game.apply(game.legal_actions()[0])
     assert played_one
@@ -169,7 +169,7 @@ def test_single_deal_and_the_search_games_carry_the_shown_cards() -> None:
     hands = [parse_cards("As Kd 9h"), parse_cards("Ac 7h 6d"), parse_cards("Qs Js 8c")]
     deal = Game.single_deal(SHORT, hands, trump=0, kind="lobovaya")
     assert all(popcount(shown) == 1 and shown & hand == shown
-               for shown, hand in zip(deal.shown_cards, hands, strict=True))
+               for shown, hand in zip(deal.view.shown, hands, strict=True))
     chosen = [1 << parse_card("Kd"), 1 << parse_card("Ac"), 1 << parse_card("8c")]
     deal = Game.single_deal(SHORT, hands, trump=0, kind="lobovaya", shown=chosen)
     assert deal.observation(0).other_hands == (None, chosen[1], chosen[2])
@@ -190,7 +190,7 @@ def test_single_deal_and_the_search_games_carry_the_shown_cards() -> None:
             search = determinizer.game(guess)
             assert search.observation(seat).other_hands == seen.other_hands
         assert resample(seen, rng).observation(seat).other_hands == seen.other_hands
-        while game.phase == Phase.BID or len(game.trick) or not sum(game.taken):
+        while game.phase == Phase.BID or len(game.trick) or not sum(game.view.taken):
             game.apply(game.legal_actions()[0])
 
 

@@ -31,13 +31,14 @@ def _first_deal_by_hand(variant_name: str, players: int, seed: int, dealer: int)
 @pytest.mark.parametrize("seed", [0, 1, 2**63 - 1, 2**63, 2**64 - 1, -1, -(2**63), 10**30])
 def test_any_integer_seed_deals_what_the_python_shuffle_deals(seed: int) -> None:
     game = Game(load_variant("classic"), 4, seed)
-    assert game.hands == _first_deal_by_hand("classic", 4, seed & (2**64 - 1), game.dealer)
+    view = game.view
+    assert view.hands == _first_deal_by_hand("classic", 4, seed & (2**64 - 1), view.dealer)
 
 
 def test_seeds_equal_modulo_two_to_the_64_give_the_same_game() -> None:
     one, other = Game(load_variant("joker"), 4, 5), Game(load_variant("joker"), 4, 5 + 2**64)
     while not one.is_over():
-        assert one.hands == other.hands
+        assert one.view.hands == other.view.hands
         action = one.legal_actions()[-1]
         one.apply(action)
         other.apply(action)
@@ -75,11 +76,11 @@ def test_a_clone_plays_on_without_touching_the_original() -> None:
     game = Game(load_variant("classic"), 4, 3)
     for _ in range(30):
         game.apply(game.legal_actions()[0])
-    before = (game.hands, game.scores, game.trick, game.tricks, game.bids, len(game.results))
+    before = (game.view.hands, game.scores, game.trick, game.tricks, game.bids, len(game.results))
     copy = game.clone()
     while not copy.is_over():
         copy.apply(copy.legal_actions()[-1])
-    assert (game.hands, game.scores, game.trick, game.tricks, game.bids,
+    assert (game.view.hands, game.scores, game.trick, game.tricks, game.bids,
             len(game.results)) == before
     assert len(copy.results) == game.schedule_length or copy.is_over()
 

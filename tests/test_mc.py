@@ -373,7 +373,7 @@ def test_the_true_hands_explain_strong_rivals_play_and_most_guesses_do_not(name:
                 assert not evidence.on
             if not evidence.on:
                 continue
-            true = np.array([game.hands], dtype=np.int64)
+            true = np.array([game.view.hands], dtype=np.int64)
             trumps = np.full((1, 2), -2, dtype=np.int64)
             assert evidence.weights(true, trumps)[0] == 1.0
             hands, trumps, _ = position.draw(16, seed, random.Random(seed))

@@ -411,7 +411,7 @@ def test_circular_trumps_joker_must_name_a_suit() -> None:
     assert all(suit >= 0 for _, suit in calls)
     play(game, "JK highest s")
     assert plain(game) == {"6♣"}  # ♠ demanded, void: the trick's trump is the next suit, ♣
-    assert game.trick_trump == CLUBS
+    assert game.view.trick_trump == CLUBS
 
 
 # -- the trump suit of a deal ---------------------------------------------------------------------
@@ -437,9 +437,9 @@ def test_turned_card_after_the_deal_is_trump() -> None:
     # 003 l.17 «затем открывается козырь»; the next card of the stock.
     variant = load_variant("classic")
     game = Game(variant, players=4, seed=21)
-    received, stock = dealt_cards(variant, 21, 0, game.dealer, 4, 1)
+    received, stock = dealt_cards(variant, 21, 0, game.view.dealer, 4, 1)
     assert game.trump_card == stock[0]
-    assert game.trump == (suit_of(stock[0]) if not is_joker(stock[0]) else NO_TRUMP)
+    assert game.view.trump == (suit_of(stock[0]) if not is_joker(stock[0]) else NO_TRUMP)
 
 
 def test_trump_when_the_whole_deck_is_dealt_is_the_dealers_last_card() -> None:
@@ -451,12 +451,12 @@ def test_trump_when_the_whole_deck_is_dealt_is_the_dealers_last_card() -> None:
         game = Game(variant, players=4, seed=seed)
         advance_to(game, 8, seed)
         assert game.deal.hand_size == 9
-        received, stock = dealt_cards(variant, seed, 8, game.dealer, 4, 9)
+        received, stock = dealt_cards(variant, seed, 8, game.view.dealer, 4, 9)
         assert stock == []
-        last = received[game.dealer][-1]
+        last = received[game.view.dealer][-1]
         assert game.trump_card == last
-        assert game.hands[game.dealer] >> last & 1
-        assert game.trump == (NO_TRUMP if is_joker(last) else suit_of(last))
+        assert game.view.hands[game.view.dealer] >> last & 1
+        assert game.view.trump == (NO_TRUMP if is_joker(last) else suit_of(last))
 
 
 @pytest.mark.parametrize(("preset", "players", "hand_size"),
@@ -472,7 +472,7 @@ def test_a_card_left_over_at_the_maximum_hand_is_turned(
     number = next(deal.number for deal in variant.deal_schedule(players)
                   if deal.hand_size == hand_size)
     advance_to(game, number, 3)
-    received, stock = dealt_cards(variant, 3, number, game.dealer, players, hand_size)
+    received, stock = dealt_cards(variant, 3, number, game.view.dealer, players, hand_size)
     assert stock
     assert game.trump_card == stock[0]
 
@@ -489,13 +489,13 @@ def test_the_odd_card_of_52_and_a_joker_is_not_turned_when_agreed() -> None:
     game = Game(variant, players=4, seed=2)
     number = next(deal.number for deal in variant.deal_schedule(4) if deal.hand_size == 13)
     advance_to(game, number, 2)
-    received, stock = dealt_cards(variant, 2, number, game.dealer, 4, 13)
+    received, stock = dealt_cards(variant, 2, number, game.view.dealer, 4, 13)
     assert len(stock) == 1
-    assert game.trump_card == received[game.dealer][-1]
+    assert game.trump_card == received[game.view.dealer][-1]
     assert game.trump_how == "last dealt"
     game = Game(variant, players=4, seed=2)
     advance_to(game, number - 1, 2)  # twelve cards each: five left, the first is turned
-    received, stock = dealt_cards(variant, 2, number - 1, game.dealer, 4, 12)
+    received, stock = dealt_cards(variant, 2, number - 1, game.view.dealer, 4, 12)
     assert game.trump_card == stock[0]
 
 
@@ -506,7 +506,7 @@ def test_a_turned_joker_means_no_trump() -> None:
              if Game(variant, players=4, seed=seed, log=False).trump_card == JOKER]
     assert seeds, "no seed turns the Joker on the first deal"
     game = Game(variant, players=4, seed=seeds[0])
-    assert game.trump == NO_TRUMP
+    assert game.view.trump == NO_TRUMP
     assert game.phase == Phase.BID
 
 
@@ -517,10 +517,10 @@ def test_a_turned_joker_lets_the_dealer_name_trump_when_agreed() -> None:
                 if Game(variant, players=4, seed=seed, log=False).trump_card == JOKER)
     game = Game(variant, players=4, seed=seed)
     assert game.phase == Phase.TRUMP
-    assert game.to_move == game.dealer
+    assert game.to_move == game.view.dealer
     assert {action.suit for action in game.legal_actions()} == {0, 1, 2, 3, -1}
     game.apply(NameTrump(DIAMONDS))
-    assert game.trump == DIAMONDS
+    assert game.view.trump == DIAMONDS
     assert game.phase == Phase.BID
 
 
@@ -543,7 +543,7 @@ def test_the_no_trump_deal_has_no_trump_and_the_joker_still_plays() -> None:
     game = Game(variant, players=4, seed=5)
     number = next(deal.number for deal in variant.deal_schedule(4) if deal.kind == "no_trump")
     advance_to(game, number, 5)
-    assert game.trump == NO_TRUMP
+    assert game.view.trump == NO_TRUMP
     assert game.phase == Phase.BID
 
 
@@ -563,15 +563,15 @@ def test_named_trump_in_the_nine_card_pulkas_of_georgian_joker() -> None:
     advance_to(game, 8, 13)
     assert game.deal.hand_size == 9 and game.deal.kind == "named"
     assert game.phase == Phase.TRUMP
-    namer = (game.dealer + 1) % 4
+    namer = (game.view.dealer + 1) % 4
     assert game.to_move == namer
-    received, _ = dealt_cards(variant, 13, 8, game.dealer, 4, 9)
+    received, _ = dealt_cards(variant, 13, 8, game.view.dealer, 4, 9)
     seen = game.observation(namer)
     assert popcount(seen.hand) == 3
     assert seen.hand == sum(1 << card for card in received[namer][:3])
     assert seen.legal_actions == tuple(NameTrump(suit) for suit in range(4))  # no "no trump"
     game.apply(NameTrump(CLUBS))
-    assert game.trump == CLUBS
+    assert game.view.trump == CLUBS
     assert game.phase == Phase.BID
     assert popcount(game.observation(namer).hand) == 9
 
@@ -584,7 +584,7 @@ def test_turned_trump_in_the_first_pulka_of_georgian_joker() -> None:
     for number in range(8):
         advance_to(game, number, 13)
         assert game.trump_card is not None
-        assert game.trump == (NO_TRUMP if game.trump_card in (JOKER, JOKER2)
+        assert game.view.trump == (NO_TRUMP if game.trump_card in (JOKER, JOKER2)
                               else suit_of(game.trump_card))
 
 
@@ -654,9 +654,9 @@ def test_dealer_naming_after_a_turned_joker_sees_the_whole_hand() -> None:
     else:
         raise AssertionError("no turned Joker in 300 games")
     assert game.trump_card is not None and game.trump_card >= 52
-    assert game.current_player() == game.dealer
-    seen = game.observation(game.dealer)
-    assert seen.hand == game.hands[game.dealer]
+    assert game.current_player() == game.view.dealer
+    seen = game.observation(game.view.dealer)
+    assert seen.hand == game.view.hands[game.view.dealer]
     assert bin(seen.hand).count("1") == game.deal.hand_size
 
 
@@ -685,7 +685,7 @@ def test_a_joker_in_a_deal_past_the_demands_can_still_be_led_to_win() -> None:
         game = Game(variant, 4, seed, log=False)
         while not game.is_over() and game.deal.number < 4:
             leads = game.phase == Phase.PLAY and not game.trick
-            if leads and game.hands[game.to_move] >> JOKER & 1:
+            if leads and game.view.hands[game.to_move] >> JOKER & 1:
                 calls = joker_calls(game)
                 if game.deal.number == 0:
                     assert any(call == "highest" for call, _ in calls)
@@ -739,10 +739,10 @@ def test_blind_bidding_sees_the_trump_but_not_the_hand() -> None:
         game = Game(variant, 4, seed=5)
         seen = game.observation(game.to_move)
         assert seen.hand == 0 and seen.hand_hidden
-        assert (seen.trump == game.trump and not seen.trump_hidden) == trump_seen
+        assert (seen.trump == game.view.trump and not seen.trump_hidden) == trump_seen
         while game.phase == Phase.BID:
             game.apply(game.legal_actions()[0])
-        assert game.observation(game.to_move).hand == game.hands[game.to_move]  # play: seen
+        assert game.observation(game.to_move).hand == game.view.hands[game.to_move]  # play: seen
 
 
 # -- demands of any suit and of a named rank ----------------------------------------------------

@@ -54,7 +54,7 @@ def test_the_tracker_follows_the_span_as_the_game_scores_it(preset: str, players
     checked = 0
     while not game.is_over():
         seat = game.to_move
-        number = game.deal_index
+        number = game.view.deal_index
         action = seats[seat].act(game.observation(seat))
         tracker = seats[seat]._tracker
         assert tracker is not None
@@ -79,7 +79,7 @@ def test_a_lead_fine_does_not_hide_a_made_bid() -> None:
             strategy.start_game(variant, seat, 3, random.Random(seat))
         while not game.is_over():
             seat = game.to_move
-            number = game.deal_index
+            number = game.view.deal_index
             action = seats[seat].act(game.observation(seat))
             assert seats[seat]._tracker.live == _truth(game, number)[0]  # type: ignore[union-attr]
             game.apply(action)
@@ -143,7 +143,7 @@ def test_premium_false_plays_for_the_deals_points_only(factory) -> None:  # noqa
     players = [on, off, factory(), factory(premium=False)]
     for seat, strategy in enumerate(players):
         strategy.start_game(variant, seat, 4, random.Random(seat))
-    while not game.is_over() and game.deal_index < 12:
+    while not game.is_over() and game.view.deal_index < 12:
         seat = game.to_move
         game.apply(players[seat].act(game.observation(seat)))
     assert getattr(off, "_tracker", None) is None

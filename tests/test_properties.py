@@ -391,9 +391,9 @@ class Referee:
         self.hand_size = game.deal.hand_size
         self.kind_name = game.deal.kind
         self.kind = self.variant.kinds[self.kind_name]
-        self.dealer = game.dealer
-        self.seats = list(game.order)
-        self.hands = list(game.hands)
+        self.dealer = game.view.dealer
+        self.seats = list(game.view.order)
+        self.hands = list(game.view.hands)
         self.bids: list[int | None] = [None] * game.players
         self.taken = [0] * game.players
         self.trick: list[tuple[int, Play]] = []
@@ -404,11 +404,12 @@ class Referee:
         self.draws = self.variant.play.draw_after_trick
         # 002 «После чего игроки берут по одной карте из оставшейся колоды»: after each trick
         # everyone draws one card while the stock (the turned card under it) has one for each.
-        stock_size = len(self.variant.deck_cards) - self.hand_size * len(game.order)
-        self.deal_tricks = self.hand_size + (stock_size // len(game.order) if self.draws else 0)
+        seats = len(game.view.order)
+        stock_size = len(self.variant.deck_cards) - self.hand_size * seats
+        self.deal_tricks = self.hand_size + (stock_size // seats if self.draws else 0)
         # The dealer rotates to the left after every deal.
         players = game.players
-        assert self.dealer == (game.first_dealer + self.number) % players
+        assert self.dealer == (game.view.first_dealer + self.number) % players
         # Everyone plays, or in a tie-break deal the tied leaders (003); from the dealer's left.
         if self.number < game.schedule_length:
             expected_seats = list(range(players))
@@ -434,10 +435,10 @@ class Referee:
             assert len(held) == expected
             assert not held & seen
             seen |= held
-        self.stock = list(game.stock)
+        self.stock = list(game.view.stock)
         self.turned_card = game.trump_card
-        stock = set(game.stock)
-        assert len(stock) == len(game.stock)
+        stock = set(game.view.stock)
+        assert len(stock) == len(game.view.stock)
         assert not stock & seen
         seen |= stock
         if game.trump_card is not None and game.trump_card not in seen:
@@ -483,13 +484,13 @@ class Referee:
                 namer = self.dealer
             elif card not in JOKER_IDS:
                 suit = suit_of(card)
-        assert game.stock == stock
+        assert game.view.stock == stock
         assert game.trump_card == card
         if namer >= 0:
             assert game.phase == Phase.TRUMP and game.to_move == namer
         else:
             assert game.phase != Phase.TRUMP
-            assert game.trump == suit
+            assert game.view.trump == suit
 
     def first_leader(self) -> int:
         leader = self.seats[0]
@@ -728,17 +729,17 @@ class Referee:
             for other in range(game.players):
                 shown = seen.other_hands[other]
                 if forehead and other != seat:
-                    assert shown == game.hands[other]
+                    assert shown == game.view.hands[other]
                 elif one_card and other != seat:
                     # «видя карты других игроков» (000): the card it showed, while it holds it
-                    assert shown == self.shown[other] & game.hands[other]
+                    assert shown == self.shown[other] & game.view.hands[other]
                 else:
                     assert shown is None, "an observation revealed another hand"
             if game.phase == Phase.TRUMP:
-                assert seen.hand & ~game.hands[seat] == 0
+                assert seen.hand & ~game.view.hands[seat] == 0
                 if seat == game.to_move and game.trump_card is not None:
                     # a dealer naming trump after a turned Joker has the whole hand (003 l.29)
-                    assert seen.hand == game.hands[seat]
+                    assert seen.hand == game.view.hands[seat]
                 elif seat == game.to_move:  # named after the first cards dealt (002)
                     expected = min(self.variant.trump.named_after_cards, self.hand_size)
                     assert bin(seen.hand).count("1") == expected
@@ -747,9 +748,9 @@ class Referee:
                 assert seen.hand == 0 and seen.hand_hidden
                 if self.kind.bidding == "blind" or one_card:
                     # 002 «после, но не глядя»; lobovaya «показывается козырь»: the trump is seen
-                    assert seen.trump == game.trump and not seen.trump_hidden
+                    assert seen.trump == game.view.trump and not seen.trump_hidden
             else:
-                assert seen.hand == game.hands[seat]
+                assert seen.hand == game.view.hands[seat]
             finished = list(game.tricks)
             if memory == "full":
                 visible = finished
@@ -768,14 +769,14 @@ class Referee:
     def before(self, actions: list[Any]) -> None:
         game = self.game
         seat = game.to_move
-        assert game.hands[seat] == self.hands[seat]
+        assert game.view.hands[seat] == self.hands[seat]
         if game.phase == Phase.BID:
             assert all(isinstance(action, Bid) for action in actions)
             assert {action.tricks for action in actions} == self.expected_bids(seat)
             expected_seat = self.seats[sum(bid is not None for bid in self.bids)]
             assert seat == expected_seat
         elif game.phase == Phase.PLAY:
-            self.deal_trump = game.trump  # read before the action: the last card ends the deal
+            self.deal_trump = game.view.trump  # read before the action: the last card ends the deal
             assert set(actions) == self.expected_plays(seat)
             assert len(actions) == len(set(actions))
             if not self.trick:
@@ -792,7 +793,7 @@ class Referee:
         game = self.game
         kinds = [type(event).__name__ for event in events]
         if isinstance(action, NameTrump):
-            assert game.trump == action.suit
+            assert game.view.trump == action.suit
             assert game.phase != Phase.TRUMP
         if isinstance(action, Bid):
             self.bids[seat] = action.tricks
@@ -876,7 +877,7 @@ class Referee:
                 if card == self.turned_card:
                     assert not self.stock, "the turned card is not the last card drawn"
         if "DealScored" not in [type(event).__name__ for event in events]:
-            assert list(self.game.stock) == self.stock
+            assert list(self.game.view.stock) == self.stock
 
     def premiums(self, points: list[int]) -> list[int]:
         """Premiums for making every bid of the game or of a block (002-GJ l.21)."""
@@ -981,11 +982,11 @@ def test_the_same_seed_and_choices_replay_the_same_game(
 
 def snapshot(game: Game) -> tuple[Any, ...]:
     return (
-        game.trace(), game.phase, game.to_move, list(game.hands), list(game.shown_cards),
+        game.trace(), game.phase, game.to_move, list(game.view.hands), list(game.view.shown),
         list(game.bids),
-        list(game.taken), list(game.trick), list(game.tricks), list(game.scores),
-        list(game.results), list(game.passes_in_row), list(game.stock), game.deal_index,
-        game.dealer, game.trump, tuple(game.legal_actions()),
+        list(game.view.taken), list(game.trick), list(game.tricks), list(game.view.scores),
+        list(game.results), list(game.view.passes), list(game.view.stock), game.view.deal_index,
+        game.view.dealer, game.view.trump, tuple(game.legal_actions()),
         tuple(repr(game.observation(seat)) for seat in range(game.players)),
     )
 

@@ -256,7 +256,7 @@ def test_the_dealer_rotates_left_and_cards_go_one_at_a_time_from_the_left(
     # rotates to the left after every deal.
     variant = load_variant(preset)
     game = Game(variant, players=players, seed=11)
-    first_dealer = game.dealer
+    first_dealer = game.view.dealer
     events = []
     import random
 
@@ -280,6 +280,6 @@ def test_the_same_seed_deals_the_same_cards_and_another_seed_others() -> None:
     first = Game(load_variant("classic"), players=4, seed=3)
     second = Game(load_variant("classic"), players=4, seed=3)
     third = Game(load_variant("classic"), players=4, seed=4)
-    assert first.hands == second.hands
-    assert first.dealer == second.dealer
-    assert first.hands != third.hands or first.dealer != third.dealer
+    assert first.view.hands == second.view.hands
+    assert first.view.dealer == second.view.dealer
+    assert first.view.hands != third.view.hands or first.view.dealer != third.view.dealer

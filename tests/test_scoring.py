@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from raspis.engine import Game, load_variant, parse_cards, variant_from_dict
+from raspis.engine.core.scoring import deal_points, table_points
+from raspis.engine.core.scoring import span_premiums_reference as span_premiums
 from raspis.engine.options import BUILTIN_KINDS, KindOptions, ScoringOptions
-from raspis.engine.scoring import deal_points, span_premiums, table_points
 
 # The classic tables written out by hand from the seeds (not read from a preset).
 #: 000-A4 l.187-190, 000-A5 l.317-323, 002-RP l.51-54, 002-J52 l.110, 004 l.13: made 10 a trick,
@@ -503,8 +504,8 @@ def test_a_tie_for_first_is_broken_by_a_golden_deal_between_the_tied_players() -
     assert not game.is_over()
     assert game.deal.kind == "golden"
     assert game.deal.hand_size == 6
-    assert sorted(game.order) == [1, 2]
-    assert game.hands[0] == 0
+    assert sorted(game.view.order) == [1, 2]
+    assert game.view.hands[0] == 0
     chooser = random.Random(0)
     while not game.is_over():
         game.apply(chooser.choice(game.legal_actions()))

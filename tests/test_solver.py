@@ -85,7 +85,7 @@ def check_against_brute_force(game: Game, solver: OpenHandSolver) -> int:
     for action, value in zip(actions, values, strict=True):
         child = game.clone()
         child.apply(action)
-        assert value == brute_force(child, seat), (action, game.hands, game.trick, game.bids)
+        assert value == brute_force(child, seat), (action, game.view.hands, game.trick, game.bids)
     return len(actions)
 
 
@@ -114,7 +114,7 @@ def test_solver_with_jokers_in_hand_matches_brute_force() -> None:
             attempts += 1
             players = 4 if name == "georgian" else rng.choice([3, 4])
             game = random_position(name, players, rng.choice([2, 3]), rng, rng.randrange(4))
-            if game.results or not any(hand >> 52 for hand in game.hands):
+            if game.results or not any(hand >> 52 for hand in game.view.hands):
                 continue
             if check_against_brute_force(game, SOLVER):
                 checked[name] += 1
@@ -139,7 +139,7 @@ def test_solver_with_a_joker_declared_as_any_card_matches_brute_force() -> None:
         variant = AS_CARD[attempt % len(AS_CARD)]
         game = random_position(variant, rng.choice([3, 4]), rng.choice([2, 3]), rng,
                                rng.randrange(4))
-        if game.results or not any(hand >> 52 for hand in game.hands):
+        if game.results or not any(hand >> 52 for hand in game.view.hands):
             continue
         if check_against_brute_force(game, SOLVER):
             checked += 1
@@ -172,7 +172,7 @@ def test_the_keep_decision_is_searched_as_brute_force_plays_it(model: str) -> No
             game = random_position(name, players, rng.choice([2, 3]), rng, rng.randrange(3))
             if game.results or game.phase != Phase.PLAY:
                 continue
-            holder = [seat for seat, hand in enumerate(game.hands) if hand >> 52]
+            holder = [seat for seat, hand in enumerate(game.view.hands) if hand >> 52]
             if not holder:
                 continue
             seat = game.to_move
@@ -182,9 +182,10 @@ def test_the_keep_decision_is_searched_as_brute_force_plays_it(model: str) -> No
             if model == "paranoid":
                 expected = [brute_force(_after(game, action), seat) for action in actions]
             else:
-                expected = [brute_force_maxn(_after(game, action), seat, list(game.fines))[seat]
+                fines = list(game.view.fines)
+                expected = [brute_force_maxn(_after(game, action), seat, fines)[seat]
                             for action in actions]
-            assert values == expected, (name, game.hands, game.trick, game.bids)
+            assert values == expected, (name, game.view.hands, game.trick, game.bids)
             keeps[name] += reaches_a_keep(game)
             checked[name] += 1
     assert all(count == 8 for count in checked.values()), checked
@@ -260,9 +261,9 @@ def test_observation_face_matches_the_game_face(seed: int, variant_name: str, pl
     seat = game.to_move
     actions = list(game.legal_action_tuple())
     from_game = SOLVER.values(game, seat, actions)
-    from_view = SOLVER.values_for(game.observation(seat), game.hands, actions)
+    from_view = SOLVER.values_for(game.observation(seat), game.view.hands, actions)
     assert from_game is not None and from_view is not None
-    assert [value + game.fines[seat] for value in from_view] == from_game
+    assert [value + game.view.fines[seat] for value in from_view] == from_game
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -272,9 +273,9 @@ def test_opening_value_matches_brute_force(seed: int, variant_name: str, offset:
     """The value of a deal before its first card, for any seat (the leader may be an opponent),
     as the bidding search asks it."""
     game = random_position(variant_name, 4, 2, random.Random(seed), 0)
-    seat = game.order[offset]
+    seat = game.view.order[offset]
     observation = game.observation(seat)
-    value = SOLVER.opening_value(observation, game.hands, game.bids, game.trump)
+    value = SOLVER.opening_value(observation, game.view.hands, game.bids, game.view.trump)
     assert value == brute_force(game, seat)
 
 
@@ -299,7 +300,7 @@ def _maxn_outcome(game: Game, decider: int, root_fines: list[int]) -> Any:
         child.apply(action)
         result = _maxn_outcome(child, decider, root_fines)
         packed = 0
-        for position, seat in enumerate(game.order):
+        for position, seat in enumerate(game.view.order):
             fined = (result.fines[seat] - root_fines[seat]) // fine if fine else 0
             packed += (result.taken[seat] + (fined << 6)) << (8 * position)
         key = (-result.points[mover], result.points[decider], packed)
@@ -332,7 +333,7 @@ def test_maxn_matches_brute_force(seed: int, variant_name: str, players: int,
     assert values is not None
     for action, value in zip(actions, values, strict=True):
         child = _after(game, action)
-        assert value == brute_force_maxn(child, seat, list(game.fines))[seat], action
+        assert value == brute_force_maxn(child, seat, list(game.view.fines))[seat], action
     value = MAXN_CUT.position_value(game, seat)
     assert value == MAXN.position_value(game, seat) == max(values)
 
@@ -364,7 +365,7 @@ def test_pimc_plays_legally_on_every_preset(variant_name: str, spec: str) -> Non
             steps += 1
             legal = game.legal_action_tuple()
             seat = game.to_move
-            joker = game.phase == Phase.PLAY and game.hands[seat] >> 52 != 0 and jokers < 4
+            joker = game.phase == Phase.PLAY and game.view.hands[seat] >> 52 != 0 and jokers < 4
             jokers += joker
             # every Joker play, the first two bids with a choice, and 4% of the rest
             first_bids = game.phase == Phase.BID and asked["bid"] < 2

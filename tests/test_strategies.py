@@ -477,7 +477,7 @@ def test_determinize_with_the_true_hands_replays_the_real_deal(preset: str, play
         if game.phase != Phase.PLAY:
             continue
         seat = game.to_move
-        copy = determinize(game.observation(seat), game.hands)
+        copy = determinize(game.observation(seat), game.view.hands)
         assert copy.legal_actions() == game.legal_actions()
         number = len(game.results)
         rng = random.Random(seed)
@@ -511,7 +511,7 @@ def test_samples_keep_known_cards_and_honour_shown_voids() -> None:
     sampler = HandSampler(observation)
     for _ in range(200):
         sampled = sampler.sample(rng)
-        assert sampled[0] == game.hands[0]
+        assert sampled[0] == game.view.hands[0]
         assert [hand.bit_count() for hand in sampled] == [4, 3, 3, 3]
         assert not sampled[2] & SUIT_MASKS[0]
         assert not sampled[3] & (SUIT_MASKS[0] | SUIT_MASKS[3])
@@ -520,7 +520,7 @@ def test_samples_keep_known_cards_and_honour_shown_voids() -> None:
             assert not union & hand
             union |= hand
         assert not union & observation.played
-    assert sample_hidden_hands(observation, random.Random(1))[0] == game.hands[0]
+    assert sample_hidden_hands(observation, random.Random(1))[0] == game.view.hands[0]
 
 
 def test_a_demand_of_any_suit_shows_what_the_followers_lack() -> None:
@@ -561,10 +561,10 @@ def test_samples_give_every_seat_its_card_count(preset: str, players: int) -> No
             if game.phase == Phase.PLAY and rng.random() < 0.25:
                 observation = game.observation(game.to_move)
                 counts = remaining_counts(observation)
-                assert counts == [hand.bit_count() for hand in game.hands]
+                assert counts == [hand.bit_count() for hand in game.view.hands]
                 sampled = HandSampler(observation).sample(rng)
                 assert [hand.bit_count() for hand in sampled] == counts
-                assert sampled[game.to_move] == game.hands[game.to_move]
+                assert sampled[game.to_move] == game.view.hands[game.to_move]
             game.apply(policy_action(game, rules))
 
 
@@ -594,7 +594,7 @@ def test_samples_of_a_dark_bid_deal_the_hand_and_guess_the_hidden_trump(
             assert held == [] and how in ("turned", "joker: none")
         assert suit == (-1 if card >= 52 else card // 13)
         search = determinizer.game(hands, trump)
-        assert search.trump == suit and search.trick_trump == suit
+        assert search.view.trump == suit and search.view.trick_trump == suit
 
 
 def test_bid_evidence_favours_guesses_that_explain_the_bids() -> None:
@@ -698,7 +698,7 @@ def test_search_games_keep_the_deal_number_and_the_pass_streaks(options: dict) -
         rng = random.Random(seed)
         while not game.is_over() and game.deal.number < 8:
             if game.phase in (Phase.BID, Phase.PLAY):
-                copy = Game.from_observation(game.observation(game.to_move), game.hands)
+                copy = Game.from_observation(game.observation(game.to_move), game.view.hands)
                 assert copy.legal_actions() == game.legal_actions(), (
                     f"deal {game.deal.number + 1}, seat {game.to_move}, {game.phase.name}")
                 checked += 1

@@ -24,7 +24,7 @@ def test_a_position_set_by_hand_reads_back_by_name() -> None:
     assert view.order == [0, 1, 2, 3] and view.to_move == 0
     assert view.trick_cards() == [] and view.tricks_done == 0
     view.taken = [1, 0, 0, 0]  # written by name, read by the game
-    assert game.taken == [1, 0, 0, 0]
+    assert game.view.taken == [1, 0, 0, 0]
 
 
 def test_a_finished_trick_and_a_scored_deal_read_by_name() -> None:
@@ -40,6 +40,6 @@ def test_a_finished_trick_and_a_scored_deal_read_by_name() -> None:
 def test_scalar_columns_of_a_state_matrix() -> None:
     games = [Game("classic", 4, seed=seed) for seed in (1, 2, 3)]
     states = np.stack([game.state for game in games])
-    assert scalar_column(states, "dealer").tolist() == [game.dealer for game in games]
+    assert scalar_column(states, "dealer").tolist() == [game.view.dealer for game in games]
     with pytest.raises(KeyError, match="not a scalar"):
         scalar_column(states, "bids")

@@ -190,7 +190,7 @@ class _Rows:
             slot = seating[seat]
             values = (
                 played.variant_name, variant_hash, deal_set, seating_index, identifier,
-                played.seed, players, seat, game.first_dealer, task.strategies[slot], slot,
+                played.seed, players, seat, game.view.first_dealer, task.strategies[slot], slot,
                 game.scores[seat], places[seat], places[seat] == 1, double[seat],
                 len(game.results), changes, comeback, decided_left, fault is not None,
                 None if fault is None else str(fault),

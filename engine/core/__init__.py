@@ -5,6 +5,8 @@
 - ``engine.core.rules``: the rules of play as compiled ``numba`` functions (``compiling.jit``) over
   plain integers (legal bids, legal cards, must-trump, every Joker demand and call, the trick's card
   key);
+- ``engine.core.scoring``: every scoring rule in one place: the score table, the multipliers and
+  fines, a seat's score of a deal, and the premium (its span, its judge, its reference readings);
 - ``engine.core.plan``: a variant compiled into a ``RulePlan`` of codes and tables, with the rules
   that depend only on the deal (hook, trump choice, lead calls, premium span, tie-break hand).
 

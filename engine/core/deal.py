@@ -259,15 +259,6 @@ def first_leader(hands: np.ndarray, participants: int, dealer_position: int,
     return leader
 
 
-@jit()
-def lead_fine(card: int, cards_in_hand: int, fine: int) -> int:
-    """The points a player loses for leading a Joker while holding other cards (002 Joker-52:
-    -10, «если это не последняя карта»)."""
-    if card >= JOKER and cards_in_hand > 1:
-        return fine
-    return 0
-
-
 @jit(inline="always")
 def stock_after_deal(deck: np.ndarray, used: int, turned: bool, under_stock: bool,
                      out: np.ndarray) -> int:

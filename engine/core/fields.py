@@ -275,13 +275,13 @@ def plan_nameable(plan: np.ndarray) -> int:
 
 @jit(inline="always")
 def plan_premium_mode(plan: np.ndarray) -> int:
-    """The premium rule (``rules.PREMIUM_*``)."""
+    """The premium rule (``scoring.PREMIUM_*``)."""
     return plan[P_PREMIUM_MODE]
 
 
 @jit(inline="always")
 def plan_premium_points(plan: np.ndarray) -> int:
-    """The premium's points (``rules.premium``)."""
+    """The premium's points (``scoring.premium``)."""
     return plan[P_PREMIUM_POINTS]
 
 

@@ -31,7 +31,7 @@ from numba import uint64
 
 from ..cards import JOKER, JOKER2
 from . import deal as chance
-from . import rules
+from . import rules, scoring
 from .codes import CALL_CARD, HOOK_NO_EQUAL, OPTION_CALL, OPTION_SUIT, TRUMP_TURNED, named_call
 from .compiling import jit
 from .rules import ix
@@ -573,8 +573,8 @@ def apply_play(state: np.ndarray, plan: np.ndarray, card: int, call: int, suit: 
     hand = state[ix(hands + seat)]
     length = state[S_TRICK_LEN]
     if length == 0 and plan[P_LEAD_FINE] != 0:
-        state[ix(plan[O_FINES] + seat)] += chance.lead_fine(card, rules.popcount(hand),
-                                                            plan[P_LEAD_FINE])
+        state[ix(plan[O_FINES] + seat)] += scoring.lead_fine(card, rules.popcount(hand),
+                                                             plan[P_LEAD_FINE])
     state[ix(hands + seat)] = hand & ~(1 << card)
     state[S_PLAYED] |= 1 << card
     state[ix(plan[O_TSEAT] + length)] = seat
@@ -656,18 +656,19 @@ def finish_trick(state: np.ndarray, plan: np.ndarray, position: int) -> int:
 
 @jit()
 def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
-    """Score the deal (its score table, the fines, the premium of a span that closes: 002) into a
-    result row, and go on to the next deal or the end. Returns the events."""
+    """Record the deal's score into a result row (each seat's ``scoring.deal_score``, its record of
+    the premium's span and, where the span closes, ``scoring.span_premiums``: the scoring rules
+    are all in ``engine.core.scoring``), and go on to the next deal or the end. Returns the
+    events."""
     players = plan[P_PLAYERS]
     row = state[S_ROW]
     result = state[S_RESULTS]
     at = plan[O_RES] + result * (R_SEATS + R_BLOCKS * players)
     seats = at + R_SEATS
-    premium_on = (plan[P_PREMIUM_MODE] != rules.PREMIUM_NONE
+    premium_on = (plan[P_PREMIUM_MODE] != scoring.PREMIUM_NONE
                   and deal_value(plan, row, D_BLOCK) >= 0)
     opens, closes = deal_value(plan, row, D_OPENS) != 0, deal_value(plan, row, D_CLOSES) != 0
-    # premium_last_deal = excluded: the span's last deal is not counted in its records
-    counted = not (closes and plan[P_PREMIUM_LAST_EXCLUDED] != 0)
+    counted = scoring.span_counts(closes, plan[P_PREMIUM_LAST_EXCLUDED] != 0)
     participants = 0
     for seat in range(players):
         state[ix(seats + R_BIDS * players + seat)] = -1
@@ -680,20 +681,22 @@ def score_deal(state: np.ndarray, plan: np.ndarray) -> int:
         participants |= 1 << seat
         bid = state[ix(plan[O_BIDS] + seat)]
         taken = state[ix(plan[O_TAKEN] + seat)]
-        score = plan[ix(points_at(plan, row, bid) + taken)] + state[ix(plan[O_FINES] + seat)]
+        score = scoring.deal_score(plan[ix(points_at(plan, row, bid) + taken)],
+                                   state[ix(plan[O_FINES] + seat)])
         state[ix(seats + R_BIDS * players + seat)] = bid
         state[ix(seats + R_POINTS * players + seat)] = score
         if premium_on and counted:
-            made, best = rules.span_record(state[ix(plan[O_MADE] + seat)] != 0,
+            made, best = scoring.span_record(state[ix(plan[O_MADE] + seat)] != 0,
                                            state[ix(plan[O_BEST] + seat)], bid, taken, score, opens)
             state[ix(plan[O_MADE] + seat)] = made
             state[ix(plan[O_BEST] + seat)] = best
     if premium_on and closes:
-        rules.span_premiums(state[plan[O_MADE]:plan[O_MADE] + players],
-                            state[plan[O_BEST]:plan[O_BEST] + players], counted or not opens,
-                            plan[P_PREMIUM_MODE], plan[P_PREMIUM_POINTS],
-                            plan[P_PREMIUM_OTHERS], plan[P_PREMIUM_SEVERAL],
-                            state[seats + R_PREMIUMS * players:seats + (R_PREMIUMS + 1) * players])
+        premiums = seats + R_PREMIUMS * players
+        scoring.span_premiums(state[plan[O_MADE]:plan[O_MADE] + players],
+                              state[plan[O_BEST]:plan[O_BEST] + players], counted or not opens,
+                              plan[P_PREMIUM_MODE], plan[P_PREMIUM_POINTS],
+                              plan[P_PREMIUM_OTHERS], plan[P_PREMIUM_SEVERAL],
+                              state[premiums:premiums + players])
     for seat in range(players):
         total = plan[O_SCORES] + seat
         state[ix(total)] += (state[ix(seats + R_POINTS * players + seat)]

@@ -14,9 +14,8 @@ from functools import cached_property
 import numpy as np
 
 from ..cards import JOKER, parse_card
-from ..options import KindOptions, ScoringOptions
+from ..options import KindOptions
 from ..schedule import DealSpec
-from ..scoring import deal_points
 from ..variant import Variant
 from . import machine
 from .codes import (
@@ -39,22 +38,21 @@ from .codes import (
 from .deal import FIRST_DEALER_CODES, deal_tricks
 from .rules import (
     MEMORY_CODES,
-    PREMIUM_BEST_DEAL,
-    PREMIUM_FIXED,
-    PREMIUM_NONE,
-    PREMIUM_OTHERS_CODES,
-    PREMIUM_SEVERAL_CODES,
     TWO_JOKERS_FIRST_WINS,
     TWO_JOKERS_OPPOSITE,
     TWO_JOKERS_SECOND_WINS,
     nameable_cards,
 )
+from .scoring import (
+    PREMIUM_CODES,
+    PREMIUM_OTHERS_CODES,
+    PREMIUM_SEVERAL_CODES,
+    points_table,
+    premium_window,
+)
 
 TWO_JOKERS_CODES = {"second_wins": TWO_JOKERS_SECOND_WINS, "first_wins": TWO_JOKERS_FIRST_WINS,
                     "opposite": TWO_JOKERS_OPPOSITE}
-
-
-PREMIUM_CODES = {"none": PREMIUM_NONE, "fixed": PREMIUM_FIXED, "best_deal": PREMIUM_BEST_DEAL}
 
 
 def bidding_view(kind: KindOptions) -> tuple[bool, bool, bool]:
@@ -283,16 +281,11 @@ class RulePlan:
     def premium_window(self, number: int, block: int,
                        schedule: list[DealSpec] | None = None) -> tuple[bool, bool]:
         """(opens, closes): whether deal ``number`` of ``block`` starts and ends the span over
-        which the premium for making every bid is judged (002: the game, or a pulka); the deals
-        are the variant's schedule unless another is given (a single deal set up by hand)."""
-        if self.premium == "none" or block < 0:
-            return False, False
+        which the premium is judged (``scoring.premium_window``); the deals are the variant's
+        schedule unless another is given (a single deal set up by hand)."""
         deals = self.schedule if schedule is None else schedule
-        if self.premium_scope == "game":
-            return number == 0, number == len(deals) - 1
-        opens = number == 0 or deals[number - 1].block != block
-        closes = number + 1 >= len(deals) or deals[number + 1].block != block
-        return opens, closes
+        return premium_window(self.premium, self.premium_scope, number, block,
+                              [spec.block for spec in deals])
 
     def tie_hand_size(self, tied: int) -> int:
         """The hand of an extra golden deal between ``tied`` players (003): as many cards as the
@@ -321,10 +314,10 @@ class RulePlan:
         return cached
 
     def points_table(self, hand_size: int, kind: KindOptions, tricks: int) -> np.ndarray:
-        """``table[bid + 1, taken]``: a seat's deal points before fines (row 0: no bid), from the
-        one score table of ``engine.scoring``; bids and tricks range over the deal's ``tricks``
+        """``table[bid + 1, taken]``: a seat's deal points before fines (row 0: no bid): the
+        variant's ``scoring.points_table``; bids and tricks range over the deal's ``tricks``
         (the hand, and the rounds drawn with ``play.draw_after_trick``: its "all tricks" rows
-        are those of the whole deal). ``points_table`` of the variant's scoring."""
+        are those of the whole deal)."""
         return points_table(kind, tricks, self.variant.scoring)
 
     @cached_property
@@ -359,22 +352,6 @@ class RulePlan:
                     fixed = abs(self.premium_points) if self.premium == "fixed" else 0
                     ranges[index] += 2 * (fixed + int(largest[span_start:index + 1].max()))
         return ranges
-
-
-def points_table(kind: KindOptions, tricks: int, scoring: ScoringOptions) -> np.ndarray:
-    """``table[bid + 1, taken]``: a seat's deal points before fines in a deal of ``kind`` that
-    plays ``tricks`` tricks, under the variant's ``scoring`` (row 0: no bid, the only row filled
-    when the kind has no bidding), from the one score table of ``engine.scoring``. The table the
-    plan holds for each deal (``fields.points_row``) and the scalar strategies read
-    (``strategies.players.tactics.Rules``)."""
-    table = np.zeros((tricks + 2, tricks + 1), dtype=np.int64)
-    for taken in range(tricks + 1):
-        if kind.bidding == "none":
-            table[0, taken] = deal_points(None, taken, tricks, kind, scoring)
-        else:
-            for bid in range(tricks + 1):
-                table[bid + 1, taken] = deal_points(bid, taken, tricks, kind, scoring)
-    return table
 
 
 class MachineTables:
@@ -497,5 +474,5 @@ def rule_plan(variant: Variant, players: int) -> RulePlan:
     return plan
 
 
-__all__ = ["PREMIUM_CODES", "TWO_JOKERS_CODES", "MachineTables", "RulePlan", "bidding_view",
+__all__ = ["TWO_JOKERS_CODES", "MachineTables", "RulePlan", "bidding_view",
            "rule_plan", "shown_cards"]

@@ -2,7 +2,7 @@
 
 Given every seat's cards, the trick under way, the trump and the rule plan, the solver values a
 list of moves of the seat to move for one seat (the *deciding* seat): its points for the deal under
-the variant's own score table with the bids fixed (a row of ``RulePlan.points_table``: ``row[t]``
+the variant's own score table with the bids fixed (a row of ``scoring.points_table``: ``row[t]``
 its points when it ends with ``t`` tricks) plus the Joker lead fines it incurs. Two models of how
 the other seats play:
 
@@ -30,7 +30,7 @@ for the first trick and for the later ones, passed in; a Joker declared as a car
 each way the name can hold the trick, ``_named_moves``), who takes the trick (``card_key``,
 ``trumps_beat_demand``), which card sets the led suit (``led_suit_after``) and the trick's trump
 under circular trumps (``circular_trick_trump``), the same functions the state machine plays by, and
-the Joker lead fine (``engine.core.deal.lead_fine``).
+the Joker lead fine (``engine.core.scoring.lead_fine``).
 
 The Joker's player keeping or declining the trick it led (``joker.lead_choice``, 000) is a node
 of its own after the trick's last card (a *keep node*: the trick full, its leader to move, two
@@ -50,7 +50,6 @@ import numpy as np
 from ..cards import JOKER, JOKER2, JOKER_MASK
 from .codes import CALL_NONE, CARD_OPTION, OPTION_CALL, OPTION_COUNT, OPTION_SUIT, named_call
 from .compiling import jit
-from .deal import lead_fine
 from .rules import (
     card_key,
     circular_trick_trump,
@@ -62,6 +61,7 @@ from .rules import (
     popcount,
     trumps_beat_demand,
 )
+from .scoring import lead_fine
 
 if TYPE_CHECKING:
     from .plan import RulePlan

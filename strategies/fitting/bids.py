@@ -49,8 +49,8 @@ def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore:
             state = game.state
             phase = game.phase
             code = int(decide_strong(state, plan, table, at))
-            if phase == Phase.BID and game.fields.order_length == players:
-                legal = game.fields.legal_first
+            if phase == Phase.BID and game.view.order_length == players:
+                legal = game.view.legal_first
                 if legal & (legal - 1):
                     if generator.random() < explore:
                         near = [bid for bid in (code - 1, code + 1)

@@ -5,12 +5,13 @@ hand, the turned card, anything shown), and in each guess plays the deal out wit
 every seat once for each candidate bid (the heuristic's bid, ``window`` bids either side of it, and
 the pass), the later bidders bidding as the heuristic does. That gives, for each candidate bid, a
 distribution of the tricks the seat takes when it plays for that bid; it bids the one whose expected
-points under the deal's score table (``engine.scoring.deal_points``: 10 a trick and -10 a missing
-one in classic, 50k + 50 in Georgian, x2 in a dark deal...) are highest. ``best_bid`` is that
-decision as a pure function of the distributions and the table. The same guesses choose the trump
-when the seat names it. Card play is the heuristic's. Where the variant has a premium for making
-every bid of a span (002), a made bid's points include the stake of the premium kept in reach, as
-for the heuristic (``strategies.players.heuristic.PremiumTracker``; ``premium`` = false: not).
+points under the deal's score table (``engine.core.scoring.deal_points``: 10 a trick and -10 a
+missing one in classic, 50k + 50 in Georgian, x2 in a dark deal...) are highest. ``best_bid`` is
+that decision as a pure function of the distributions and the table. The same guesses choose the
+trump when the seat names it. Card play is the heuristic's. Where the variant has a premium for
+making every bid of a span (002), a made bid's points include the stake of the premium kept in
+reach, as for the heuristic (``strategies.players.heuristic.PremiumTracker``; ``premium`` = false:
+not).
 
 About 20 ms a bid on average with the default 12 samples (p95 about 50 ms, four players), so a
 whole game of classic or Georgian Joker costs about 0.6 s more than the heuristic

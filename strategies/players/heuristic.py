@@ -159,7 +159,7 @@ def observation_out(observation: Observation) -> int:
 def game_out(game: Game) -> int:
     """The same as ``observation_out`` for a game's current deal."""
     return _turned_out(game.trump_card, shown_card_is_dealt(
-        game.variant, game.deal.hand_size, len(game.order)))
+        game.variant, game.deal.hand_size, len(game.view.order)))
 
 
 class PremiumOutlook:
@@ -413,26 +413,28 @@ def policy_action(game: Game, rules: Rules) -> Action:
     if phase == Phase.PLAY:
         # the game's state is read once for each record (each property reads it afresh into a
         # new list; nothing changes it in between)
-        hands = game.hands
+        hands = game.view.hands
         hand = hands[seat]
         legal, jokers = play_options(game)
         if not jokers and legal & (legal - 1) == 0:
             return PLAYS[legal.bit_length() - 1]
-        order = game.order
+        order = game.view.order
         remaining = hand.bit_count()
         aims = Aims(*seat_aims(game.state, game.tables.plan, seat, remaining, False))
-        unseen = rules.deck & ~hand & ~game.played & ~game_out(game)
+        unseen = rules.deck & ~hand & ~game.view.played & ~game_out(game)
         others = 0
         for other in order:
             others += hands[other].bit_count()
-        trick = trick_view(rules, game.trick, game.led_suit, game.trick_trump)
-        return choose_play(rules, hand, legal, jokers, trick, game.trump, len(order), aims, unseen,
+        view = game.view
+        trick = trick_view(rules, game.trick, view.led_suit, view.trick_trump)
+        return choose_play(rules, hand, legal, jokers, trick, view.trump, len(order), aims, unseen,
                            others - remaining)
     if phase == Phase.BID:
         return Bid(policy_bid(game, rules, seat))
     if phase == Phase.TRUMP:
-        first = game.first_cards[seat] if game.first_cards else game.hands[seat]
-        return NameTrump(name_trump_suit(first & ~JOKER_MASK or game.hands[seat]))
+        view = game.view
+        first = view.first_cards[seat] if view.first_cards else view.hands[seat]
+        return NameTrump(name_trump_suit(first & ~JOKER_MASK or view.hands[seat]))
     if phase == Phase.KEEP:
         return keep_from_game(game)
     raise ValueError(f"no action in phase {phase.name}")
@@ -441,13 +443,13 @@ def policy_action(game: Game, rules: Rules) -> Action:
 def policy_bid(game: Game, rules: Rules, seat: int) -> int:
     """The heuristic bid of ``seat`` in a game in the ``BID`` phase, seeing what it may see."""
     kind = game.kind
-    hand: int | None = game.hands[seat]
+    hand: int | None = game.view.hands[seat]
     hidden, _, _ = bidding_view(kind)
     if hidden:
         hand = None
     others = game.visible_other_hands(seat)
-    distribution = bid_distribution(rules, seat, hand, others, game.trump, game.deal.hand_size,
-                                    game.order, game.dealer,
+    distribution = bid_distribution(rules, seat, hand, others, game.view.trump, game.deal.hand_size,
+                                    game.view.order, game.view.dealer,
                                     game_out(game))
     deal = game.deal
-    return choose_bid(rules, deal.kind, game.deal_tricks, game.legal_bids(), distribution)
+    return choose_bid(rules, deal.kind, game.view.deal.tricks, game.legal_bids(), distribution)

@@ -141,13 +141,14 @@ class OpenHandSolver:
         bids = list(game.bids)
         if bid is not None:
             bids[seat] = bid
-        deal = Deal(game.plan, spec.kind, spec.number, spec.hand_size, game.order, game.hands,
-                    game.trick, game.to_move, game.led_suit, game.trick_trump, game.trump,
-                    game.played, game.taken, bids)
+        view = game.view
+        deal = Deal(game.plan, spec.kind, spec.number, spec.hand_size, view.order, view.hands,
+                    game.trick, game.to_move, view.led_suit, view.trick_trump, view.trump,
+                    view.played, view.taken, bids)
         found = self._solve(deal, seat, bonus, actions, budget)
         if found is None:
             return None
-        fines = game.fines[seat]
+        fines = view.fines[seat]
         return [value + fines for value in found]
 
     def position_value(self, game: Game, seat: int, *, bonus: int = 0,

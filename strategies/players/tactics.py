@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import numpy as np
 from raspis.engine.actions import Play
-from raspis.engine.core import plan as core_plan
 from raspis.engine.core import rules as core
+from raspis.engine.core import scoring as core_scoring
 from raspis.engine.core.codes import CALL_CODES, CARD_OPTION, OPTION_INDEX, call_value
-from raspis.engine.core.plan import PREMIUM_CODES, TWO_JOKERS_CODES
+from raspis.engine.core.plan import TWO_JOKERS_CODES
 from raspis.engine.core.rules import TWO_JOKERS_FIRST_WINS, nameable_cards
 from raspis.engine.game import Phase
 from raspis.engine.variant import Variant
@@ -87,11 +87,11 @@ class Rules:
 
     def points_array(self, kind: str, tricks: int) -> np.ndarray:
         """``points_array(kind, tricks)[bid + 1, taken]``: the deal points under the variant's
-        table (row 0: no bid), the table the plan holds (``engine.core.plan.points_table``)."""
+        table (row 0: no bid), the table the plan holds (``engine.core.scoring.points_table``)."""
         key = (kind, tricks)
         array = self.arrays.get(key)
         if array is None:
-            array = self.arrays[key] = core_plan.points_table(self.kinds[kind], tricks,
+            array = self.arrays[key] = core_scoring.points_table(self.kinds[kind], tricks,
                                                                  self.table)
         return array
 
@@ -301,10 +301,11 @@ def premium_stake(rules: Rules, best: int | None, made_points: int, later_bids: 
     ``best_deal``: the best deal of the span, this one made included), times ``odds`` for each of
     the ``later_bids`` bids of the span still to come (a chance of making each, or 1 for the whole
     premium, which measured best: docs/strength.md). Missing the bid loses it. The premium is the
-    core's rule (``engine.core.rules.premium``), as in ``strong``'s stake."""
+    core's rule (``engine.core.scoring.premium``), as in ``strong``'s stake."""
     table = rules.table
     best_deal = made_points if best is None else max(best, made_points)
-    amount = core.premium(PREMIUM_CODES[table.premium], best_deal, table.premium_points)
+    amount = core_scoring.premium(core_scoring.PREMIUM_CODES[table.premium], best_deal,
+                                  table.premium_points)
     return float(amount) * odds ** later_bids
 
 

@@ -17,7 +17,7 @@ share.
 from __future__ import annotations
 
 import numpy as np
-from raspis.engine.core import fields, rules
+from raspis.engine.core import fields, rules, scoring
 from raspis.engine.core import machine as m
 from raspis.engine.core.codes import TRUMP_CIRCULAR
 from raspis.engine.core.compiling import jit
@@ -47,12 +47,12 @@ def points(plan: np.ndarray, row: int, bid: int, taken: int) -> int:
 @jit()
 def stake(state: np.ndarray, plan: np.ndarray, seat: int, bid: int) -> float:
     """What making ``bid`` adds for ``seat`` on top of the deal's points: the premium kept in
-    reach while the seat has made every bid of the span so far (the core's ``rules.premium`` of
+    reach while the seat has made every bid of the span so far (the core's ``scoring.premium`` of
     its best deal, this one made included; ``tactics.premium_stake`` with odds 1); 0 without a
     premium, outside a span, or once a bid of it was missed."""
     mode = fields.plan_premium_mode(plan)
     row = fields.row(state)
-    if mode == rules.PREMIUM_NONE or fields.deal_block(plan, row) < 0 or bid < 0:
+    if mode == scoring.PREMIUM_NONE or fields.deal_block(plan, row) < 0 or bid < 0:
         return 0.0
     if fields.deal_bidding(plan, row) == 0:
         return 0.0
@@ -61,7 +61,7 @@ def stake(state: np.ndarray, plan: np.ndarray, seat: int, bid: int) -> float:
         return 0.0
     made = points(plan, row, bid, bid)
     best = made if opens else max(made, fields.span_best(state, plan, seat))
-    return float(rules.premium(mode, best, fields.plan_premium_points(plan)))
+    return float(scoring.premium(mode, best, fields.plan_premium_points(plan)))
 
 
 @jit()
