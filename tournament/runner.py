@@ -188,7 +188,16 @@ class _Run:
             faults = self._write(results, done, records)
             self._confirm(records)
         except BaseException:
-            self._interrupted(records)
+            # one Ctrl-C can raise KeyboardInterrupt twice (polars, writing a shard, raises it,
+            # and it comes again as soon as Python runs): one landing in the write would leave
+            # the manifest saying "running", so it starts again until it is done (the ``try``
+            # first, before any call: a pending interrupt is raised at the next one)
+            while True:
+                try:
+                    self._interrupted(records)
+                    break
+                except KeyboardInterrupt:
+                    pass
             raise
         finally:
             # stop the workers now, not whenever the interrupted generator is collected (which
@@ -285,25 +294,17 @@ class _Run:
                     "finish it with the same command and --resume, which plays it again")
 
     def _interrupted(self, records: ShardRecords) -> None:
-        """Say in the manifest that the run stopped early. One Ctrl-C can raise
-        KeyboardInterrupt twice (polars, writing a shard, raises it, and it comes again as soon
-        as Python runs): one landing in this write would leave the manifest saying "running",
-        so the write starts again until it is done (the ``try`` first, before any call: a
-        pending interrupt is raised at the next one)."""
-        while True:
-            try:
-                if self.writing is not None and self.writing not in records:
-                    # stopped between a shard's last file and its checksum: record it now if
-                    # the shard reads back whole, so the interrupted run stays provable
-                    task = self.plan.task(self.writing)
-                    if task is not None and shard_problem(self.out, task) is None:
-                        records.record(self.writing)
-                    self.writing = None
-                self.manifest["status"] = "interrupted"
-                write_json_atomic(self.manifest, self.out / MANIFEST)
-                break
-            except KeyboardInterrupt:
-                pass
+        """Say in the manifest that the run stopped early (``locked`` calls it until it is
+        done)."""
+        if self.writing is not None and self.writing not in records:
+            # stopped between a shard's last file and its checksum: record it now if the shard
+            # reads back whole, so the interrupted run stays provable
+            task = self.plan.task(self.writing)
+            if task is not None and shard_problem(self.out, task) is None:
+                records.record(self.writing)
+            self.writing = None
+        self.manifest["status"] = "interrupted"
+        write_json_atomic(self.manifest, self.out / MANIFEST)
 
     def _complete(self) -> tuple[int, int]:
         """Count the run's games and errored games, and call it complete."""
