@@ -127,17 +127,13 @@ def unit_deal_blocks(run: Run, variant_hash: str,
     (``per_deal_set``: per deal set, from the ``game_sums`` rows); None for a run written before
     ``game_sums``."""
     if per_deal_set:
-        from raspis.tournament.frames import GAME_SUM_VALUES
-        from raspis.tournament.totals import TOP_UNITS, TOPPED
+        from raspis.tournament.totals import deal_totals
 
         if run.game_sums is None:
             return None
-        frame = run.collect(
-            run.game_sums.filter((pl.col("variant_hash") == variant_hash) & ~pl.col("errored"))
-            .group_by("deal_set")
-            .agg([(pl.col(name).sum() / TOP_UNITS if name in TOPPED else pl.col(name).sum())
-                  .alias(name) for name in GAME_SUM_VALUES])
-            .rename({"deal_set": "cluster"}))
+        frame = run.collect(deal_totals(
+            run.game_sums.filter(pl.col("variant_hash") == variant_hash), run.deal_set_basis,
+            ("deal_set",)).drop("deal_sets").rename({"deal_set": "cluster"}))
     else:
         deals = run.totals().deals
         if deals is None:

@@ -52,6 +52,18 @@ def card(text: str) -> int:
 # -- 1. the draw after each trick -----------------------------------------------------------------
 
 
+def _played_alike(copy: Game, game: Game) -> Game:
+    """Play the search's ``copy`` to its end beside a clone of ``game``, the same first legal
+    action each step, both offering the same actions; the clone, to compare results with."""
+    replay = game.clone()
+    while not copy.is_over():
+        action = replay.legal_actions()[0]
+        assert copy.legal_actions() == replay.legal_actions()
+        copy.apply(action)
+        replay.apply(action)
+    return replay
+
+
 def test_the_preset_keeps_the_draw_off() -> None:
     """The 2..8..2 table of 002 is kept: the preset deals and plays as many tricks as cards."""
     assert load_variant("joker-52").play.draw_after_trick is False
@@ -182,12 +194,7 @@ def test_search_games_know_the_stock_and_the_turned_card() -> None:
                 held |= hand
             assert not held & sum(1 << c for c in stock)
             copy = Game.from_observation(observation, game.view.hands, stock=game.view.stock)
-            replay = game.clone()
-            while not copy.is_over():
-                action = replay.legal_actions()[0]
-                assert copy.legal_actions() == replay.legal_actions()
-                copy.apply(action)
-                replay.apply(action)
+            replay = _played_alike(copy, game)
             assert copy.results[0].taken == replay.results[0].taken
             checked += 1
         game.apply(game.legal_actions()[0])
@@ -209,12 +216,7 @@ def test_a_search_game_of_a_tie_break_deal_counts_the_tied_players_draws() -> No
     observation = game.observation(game.to_move)
     assert (game.deal.kind, game.deal.hand_size, observation.deal_tricks) == ("golden", 6, 18)
     copy = Game.from_observation(observation, game.view.hands, stock=game.view.stock)
-    replay = game.clone()
-    while not copy.is_over():
-        action = replay.legal_actions()[0]
-        assert copy.legal_actions() == replay.legal_actions()
-        copy.apply(action)
-        replay.apply(action)
+    replay = _played_alike(copy, game)
     assert copy.results[0].taken == replay.results[-1].taken and sum(copy.results[0].taken) == 18
 
 

@@ -218,22 +218,23 @@ def test_the_two_readings_of_003_differ_only_on_a_pass_that_took_all(hand: int, 
         assert table_points(0, taken, hand, each) == table_points(0, taken, hand, flat)
 
 
-def test_per_trick_needs_the_amount(tmp_path) -> None:  # noqa: ANN001
+def _refused(path, text: str) -> str:  # noqa: ANN001
+    """The message loading a variant file of ``text`` is refused with."""
     from raspis.engine import VariantError
 
-    path = tmp_path / "each.toml"
-    path.write_text('extends = "odessa"\nscoring.pass_broken_all_mode = "per_trick"\n',
-                    encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     with pytest.raises(VariantError) as error:
         load_variant(path)
-    message = str(error.value)
+    return str(error.value)
+
+
+def test_per_trick_needs_the_amount(tmp_path) -> None:  # noqa: ANN001
+    path = tmp_path / "each.toml"
+    message = _refused(path, 'extends = "odessa"\nscoring.pass_broken_all_mode = "per_trick"\n')
     assert str(path) in message and "scoring.pass_broken_all_mode = 'per_trick'" in message
     assert "scoring.pass_broken_all is not set" in message and "'flat'" in message
-    path.write_text('extends = "odessa"\nscoring.pass_broken_all = -10\n'
-                    'scoring.pass_broken_all_mode = "each"\n', encoding="utf-8")
-    with pytest.raises(VariantError) as error:
-        load_variant(path)
-    message = str(error.value)
+    message = _refused(path, 'extends = "odessa"\nscoring.pass_broken_all = -10\n'
+                             'scoring.pass_broken_all_mode = "each"\n')
     assert "scoring.pass_broken_all_mode" in message and "'each'" in message
     assert "'flat'" in message and "'per_trick'" in message
     variant = variant_from_dict({"extends": "odessa", "scoring": {
@@ -606,21 +607,11 @@ def test_penalties_only_is_never_kinder_and_differs_only_on_rewards(
 
 
 def test_penalties_only_needs_a_multiplier_and_a_known_scope(tmp_path) -> None:  # noqa: ANN001
-    from raspis.engine import VariantError
-
     path = tmp_path / "harsh.toml"
-    path.write_text('extends = "classic"\nkinds.golden.multiplier_scope = "penalties"\n',
-                    encoding="utf-8")
-    with pytest.raises(VariantError) as error:
-        load_variant(path)
-    message = str(error.value)
+    message = _refused(path, 'extends = "classic"\nkinds.golden.multiplier_scope = "penalties"\n')
     assert str(path) in message and "kinds.golden" in message and "'penalties'" in message
     assert "multiplier is 1" in message and "'all'" in message
-    path.write_text('extends = "classic"\nkinds.dark.multiplier_scope = "rewards"\n',
-                    encoding="utf-8")
-    with pytest.raises(VariantError) as error:
-        load_variant(path)
-    message = str(error.value)
+    message = _refused(path, 'extends = "classic"\nkinds.dark.multiplier_scope = "rewards"\n')
     assert "kinds.dark.multiplier_scope" in message and "'rewards'" in message
     assert "'all'" in message and "'penalties'" in message
     # set, it is other rules; left at 'all', the hash of every older variant is as it was

@@ -37,8 +37,8 @@ import polars as pl
 
 from .schema import DEAL_BLOCKS, TOP_UNITS, DatasetError, scan_table
 
-__all__ = ["TOPPED", "TOP_UNITS", "Totals", "compute", "deal_set_totals", "order_counts",
-           "run_totals"]
+__all__ = ["TOPPED", "TOP_UNITS", "Totals", "compute", "deal_set_totals", "deal_totals",
+           "order_counts", "run_totals"]
 
 #: Raised whenever a total is added or its meaning changes: older caches are rebuilt.
 TOTALS_VERSION = 3
@@ -69,20 +69,21 @@ class Totals:
     values: pl.DataFrame | None = None
 
 
-def _index_of(strategies: Sequence[str]) -> dict[str, int]:
-    return {name: index for index, name in enumerate(strategies)}
+def _strategy_index(strategies: Sequence[str]) -> pl.Expr:
+    """Each row's strategy as its index ``k`` in ``strategies`` (-1 for none of them)."""
+    index = {name: k for k, name in enumerate(strategies)}
+    return pl.col("strategy").replace_strict(index, default=-1, return_dtype=pl.Int32).alias("k")
 
 
 def deal_set_totals(games: pl.LazyFrame, strategies: Sequence[str], players: int,
                     total_deal_sets: int) -> pl.LazyFrame:
     """The ``games`` totals (module doc) per (``variant_hash``, ``deal_set``) of ``games`` rows,
     with each deal set's ``deal_block``."""
-    index = _index_of(strategies)
     count = len(strategies)
     finished = games.filter(~pl.col("errored")).with_columns(
         ((pl.col("seat") - pl.col("first_dealer") + pl.col("players")) % pl.col("players"))
         .alias("position"),
-        pl.col("strategy").replace_strict(index, default=-1, return_dtype=pl.Int32).alias("k"),
+        _strategy_index(strategies),
         (pl.col("place") == 1).cast(pl.Float64).alias("first"),
     ).with_columns(
         (pl.col("first") / pl.col("first").sum().over("game_id")).alias("credit"))
@@ -166,7 +167,7 @@ def deal_set_totals(games: pl.LazyFrame, strategies: Sequence[str], players: int
             derived += [both.cast(pl.Int64).alias(f"dn_k{a}_{b}"),
                         difference.alias(f"d_k{a}_{b}"), (difference**2).alias(f"d2_k{a}_{b}")]
     errored = games.filter(pl.col("errored")).with_columns(
-        pl.col("strategy").replace_strict(index, default=-1, return_dtype=pl.Int32).alias("k")
+        _strategy_index(strategies)
     ).group_by("variant_hash", "deal_set").agg(
         pl.col("game_id").n_unique().alias("errored_games"),
         *[pl.col("game_id").filter(pl.col("k") == k).n_unique().alias(f"e_k{k}")
@@ -234,12 +235,11 @@ def value_counts(games: pl.LazyFrame, strategies: Sequence[str]) -> pl.LazyFrame
     """How many finished seat-games ended on each final score (``kind`` ``score``, and
     ``score_k{k}`` for strategy k) and how many games had each number of lead changes
     (``lead_changes``), per variant: quantiles, extremes and histograms, exactly, from sums."""
-    index = _index_of(strategies)
     finished = games.filter(~pl.col("errored"))
     scores = finished.group_by("variant_hash", pl.col("score").alias("value")).agg(
         pl.len().cast(pl.Int64).alias("count")).with_columns(pl.lit("score").alias("kind"))
     by_strategy = finished.with_columns(
-        pl.col("strategy").replace_strict(index, default=-1, return_dtype=pl.Int32).alias("k")
+        _strategy_index(strategies)
     ).group_by("variant_hash", "k", pl.col("score").alias("value")).agg(
         pl.len().cast(pl.Int64).alias("count")).select(
         "variant_hash", "value", "count",
@@ -252,16 +252,18 @@ def value_counts(games: pl.LazyFrame, strategies: Sequence[str]) -> pl.LazyFrame
     return pl.concat([frame.select(columns) for frame in (scores, by_strategy, leads)])
 
 
-def deal_totals(game_sums: pl.LazyFrame, total_deal_sets: int) -> pl.LazyFrame:
-    """The deal-level sums of finished games' ``game_sums`` rows per (``variant_hash``,
-    ``deal_block``), with ``deal_sets``; the deals topped in deals (not 1/TOP_UNITS)."""
+def deal_totals(game_sums: pl.LazyFrame, total_deal_sets: int,
+                keys: Sequence[str] = tuple(KEYS)) -> pl.LazyFrame:
+    """The deal-level sums of finished games' ``game_sums`` rows per ``keys`` (a variant's
+    blocks of deal sets, or its deal sets), with ``deal_sets``; the deals topped in deals (not
+    1/TOP_UNITS)."""
     from .frames import GAME_SUM_VALUES
 
     return (
         game_sums.filter(~pl.col("errored"))
         .with_columns((pl.col("deal_set") * DEAL_BLOCKS // max(1, total_deal_sets))
                       .cast(pl.Int32).alias("deal_block"))
-        .group_by(KEYS)
+        .group_by(list(keys))
         .agg(pl.col("deal_set").n_unique().alias("deal_sets"),
              *[(pl.col(name).sum() / TOP_UNITS if name in TOPPED else pl.col(name).sum()
                 .cast(pl.Float64)).alias(name) for name in GAME_SUM_VALUES])

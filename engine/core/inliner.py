@@ -7,7 +7,7 @@ numba inlines such a function by compiling its source to IR afresh at the call s
 block with a copy memo of its own, so every block copies the function's whole variable scope
 again. The copies guard an IR that a caller still holds; the IR ``inline_function`` has just
 built is held by nobody and dropped afterwards, so copying it is wasted work, and it grows with
-the square of an inlined function's size (numba's issue 8989 measures the same). On this core
+the square of an inlined function's size (numba's own tracker measures the same). On this core
 the copies were 60% of a cold compile's profile (``docs/benchmarks.md``, "The first run").
 
 ``install`` makes ``inline_function`` hand its fresh IR to ``inline_ir`` uncopied; every other
