@@ -39,7 +39,7 @@ from raspis.tournament.schema import (
 MANIFEST = "manifest.json"
 
 if TYPE_CHECKING:
-    from raspis.tournament.totals import Totals
+    from raspis.tournament.totals import Basis, Totals
 
 T = TypeVar("T")
 
@@ -154,28 +154,34 @@ class Run:
             self.games.select("lineup_slot", "strategy").unique().sort("lineup_slot", "strategy")
         )["strategy"].to_list())))
 
+    def basis(self) -> Basis:
+        """What the run's totals count against (``tournament.totals.Basis``; for a run on disk
+        the same as ``Basis.of`` its manifest, which the runner sums large shard groups by)."""
+        from raspis.tournament.totals import Basis
+
+        return Basis(strategies=tuple(self.seated()), players=self.players,
+                     deal_sets=self.deal_set_basis, has_sums=bool(self.manifest.get("game_sums")),
+                     renames=tuple(sorted(self.renames.items())))
+
     def _build_totals(self) -> Totals:
         from raspis.tournament.totals import compute, run_totals
 
-        strategies = self.seated()
+        basis = self.basis()
         if self.path is not None and self.manifest.get("checksums"):
-            names = dict(self.renames)
-
-            def renamed(games: pl.LazyFrame) -> pl.LazyFrame:
-                return games.with_columns(pl.col("strategy").replace(names)) if names else games
-
             try:
                 checksums = dict(self.manifest["checksums"])
                 if self.shards is not None:
                     checksums = {shard: value for shard, value in checksums.items()
                                  if shard in self.shards}
-                return run_totals(self.path, checksums, bool(self.manifest.get("game_sums")),
-                                  strategies, self.players, self.deal_set_basis, renamed)
+                contents = self.manifest.get("contents") or {}
+                rows = {shard: int((contents.get(shard) or {}).get("rows") or 0)
+                        for shard in checksums}
+                return run_totals(self.path, checksums, rows, basis)
             except (pl.exceptions.PolarsError, OSError) as error:
                 raise DatasetError(f"{self.label}: cannot read the dataset: "
                                    f"{str(error).strip().splitlines()[0]}") from None
-        return compute(self.games, self.game_sums, strategies, self.players,
-                       self.deal_set_basis)
+        return compute(self.games, self.game_sums, basis.strategies, basis.players,
+                       basis.deal_sets)
 
     def finished_games(self) -> pl.LazyFrame:
         """Seat rows of the games that finished (errored games are left out of every statistic),

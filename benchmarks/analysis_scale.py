@@ -1,14 +1,16 @@
 """Benchmark of the analysis against the size of the run (not a test): wall time and peak memory
-of ``raspis stats``, ``compare`` and ``report`` on runs of growing size, the first time (which
-sums the run once into ``.totals/``) and again (which reads the sums).
+of ``raspis stats``, ``compare`` and ``report`` on runs of growing size: first on the run as
+written (the runner has summed its large shard groups into ``.totals/``), then again (which
+reads the whole run's sums), then ``stats`` with every sum removed (summing the rows once: what
+the runner spent on it while playing, and what a run written before the sums costs once).
 
-    .venv/bin/python -m benchmarks.analysis_scale --games 25000 250000 --out /tmp/raspis-scale
+    .venv/bin/python -m benchmarks.analysis_scale --games 25000 250000 1250000 \
+        --out /tmp/raspis-scale
 
 Each size plays one run of two variants (classic, and classic with the hook off) between
 fastheuristic x2 and lowest x2 in rotations, ``--games`` deal sets a variant (4 games each), no
 per-deal rows; then times each command in a fresh process under ``/usr/bin/time`` (peak
-resident memory). The report is timed with and without its figures of per-deal rows (which
-runs this size do not have). Prints a Markdown table.
+resident memory). Prints a Markdown table.
 """
 
 from __future__ import annotations
@@ -65,9 +67,14 @@ def main() -> None:
             "compare": [*raspis, "compare", str(run)],
             "report": [*raspis, "report", str(run), "-o", str(report)],
         }
-        for attempt in ("first", "again"):
+        for attempt in ("first", "again", "from rows"):
             for name, command in commands.items():
-                if attempt == "first":  # each command on a run never analysed
+                if attempt == "first":  # the run as written: the runner's sums of its groups
+                    for whole in (run / ".totals").glob("run-*"):
+                        shutil.rmtree(whole)
+                elif attempt == "from rows":  # no sums at all: what the runner's summing cost
+                    if name != "stats":
+                        continue
                     shutil.rmtree(run / ".totals", ignore_errors=True)
                 wall, peak = _timed(command)
                 rows.append((f"{games:,}", name, attempt, wall, peak, play))

@@ -75,6 +75,15 @@ class ShardPlan:
             return None
         return key
 
+    def group_of(self, shard_id: str) -> list[str]:
+        """The planned shards of ``shard_id``'s variant and block of deal sets, one per seating
+        group: the shard group the totals sum together (``totals.groups``)."""
+        key = self.locate(shard_id)
+        if key is None:
+            return [shard_id]
+        variant, _, block = key
+        return [self.shard_id(variant, group, block) for group in range(self.groups)]
+
     def task(self, shard_id: str) -> ShardTask | None:
         """The planned shard ``shard_id``, or None when the plan holds no such shard."""
         key = self.locate(shard_id)

@@ -61,6 +61,7 @@ from .store import (
     write_shard,
 )
 from .task import ShardResult
+from .totals import Basis, keep_group
 from .workers import WorkerPool, run_shard_supervised, shard_results, supervised
 
 __all__ = [
@@ -276,11 +277,21 @@ class _Run:
             write_shard(self.out, result)
             records.record(self.writing)
             self.writing = None
+            self._sum_group(result.shard_id, records)
             finished += result.game_count
             faults.extend(result.faults[: max(0, 10 - len(faults))])
             if self.options.progress:
                 self.options.progress(finished, total)
         return faults
+
+    def _sum_group(self, shard_id: str, records: ShardRecords) -> None:
+        """Once every shard of ``shard_id``'s group is written, sum the group into the run's
+        totals (``totals.keep_group``, large groups only), so that its analysis reads sums, not
+        rows."""
+        ids = self.plan.group_of(shard_id)
+        if all(shard in records for shard in ids):
+            rows = {shard: records.contents[shard].get("rows", 0) for shard in ids}
+            keep_group(self.out, ids, records.checksums, rows, Basis.of(self.manifest))
 
     def _confirm(self, records: ShardRecords) -> None:
         """Before the manifest says complete: every planned shard still holds what was

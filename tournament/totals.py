@@ -31,14 +31,14 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import polars as pl
 
 from .schema import DEAL_BLOCKS, TOP_UNITS, DatasetError, scan_table
 
-__all__ = ["TOPPED", "TOP_UNITS", "Totals", "compute", "deal_set_totals", "deal_totals",
-           "order_counts", "run_totals"]
+__all__ = ["TOPPED", "TOP_UNITS", "Basis", "Totals", "compute", "deal_set_totals",
+           "deal_totals", "keep_group", "order_counts", "run_totals"]
 
 #: Raised whenever a total is added or its meaning changes: older caches are rebuilt.
 TOTALS_VERSION = 3
@@ -312,57 +312,175 @@ def groups(shards: Sequence[str]) -> dict[str, list[str]]:
     return grouped
 
 
+@dataclass(frozen=True)
+class Basis:
+    """What a run's totals count against, from its manifest (``of``): the lineup's distinct
+    strategies by display name (``store.strategy_names``) in lineup order, the players, the deal
+    sets its blocks count from (``schema.deal_block``: the plan's, in a run that grows), whether
+    it writes ``game_sums``, and each strategy spec's display name where they differ."""
+
+    strategies: tuple[str, ...]
+    players: int
+    deal_sets: int
+    has_sums: bool
+    renames: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, manifest: dict[str, Any]) -> Basis:
+        """The basis of the run ``manifest`` describes (as ``raspis.analysis.open_run`` reads
+        it)."""
+        from .store import strategy_names
+
+        config = manifest.get("config") or {}
+        names = strategy_names(manifest)
+        deal_sets = next((int(config[key]) for key in ("plan_deal_sets", "games")
+                          if isinstance(config.get(key), int) and config[key] > 0), 1)
+        return cls(strategies=tuple(dict.fromkeys(names.get(spec, spec)
+                                                  for spec in config.get("strategies") or [])),
+                   players=int(config.get("players") or 0), deal_sets=deal_sets,
+                   has_sums=bool(manifest.get("game_sums")),
+                   renames=tuple(sorted((spec, name) for spec, name in names.items()
+                                        if spec != name)))
+
+    def renamed(self, games: pl.LazyFrame) -> pl.LazyFrame:
+        """``games`` rows with their strategies' display names."""
+        names = dict(self.renames)
+        return games.with_columns(pl.col("strategy").replace(names)) if names else games
+
+    def key(self) -> dict[str, Any]:
+        """What of the basis a kept total depends on (part of its digest)."""
+        return {"version": TOTALS_VERSION, "strategies": list(self.strategies),
+                "deal_sets": self.deal_sets, "players": self.players,
+                "renames": [list(pair) for pair in self.renames]}
+
+
+#: A shard group of at least this many seat rows (10,000 games of four players; the manifest
+#: records each shard's rows) is summed on its own, by the runner as soon as its last shard is
+#: written (``keep_group``); smaller groups of one variant are summed together, consecutive ones
+#: up to ``BATCH_ROWS``, when the run is first analysed: a small run's many one-deal-set groups
+#: cost one pass, not one each.
+SOLO_ROWS = 40_000
+BATCH_ROWS = 400_000
+
+class Unit(NamedTuple):
+    """Shard groups summed in one go: its label (a group's name, or its first group's name and
+    ``+`` the groups it holds), its shards, and the variant index of its groups (None for a
+    group the plan does not name: a file claimed as a shard)."""
+
+    label: str
+    shards: list[str]
+    variant: str | None
+
+
+def _units(grouped: dict[str, list[str]], rows: dict[str, int]) -> list[Unit]:
+    """The shard groups as units summed in one go (``SOLO_ROWS``; ``rows``: each shard's, 0
+    where unknown): a large group, or one the plan does not name, alone; consecutive small
+    groups of one variant together."""
+    units: list[Unit] = []
+    batch: list[str] = []
+    batch_groups: list[str] = []
+    batch_rows = 0
+
+    def close() -> None:
+        nonlocal batch, batch_groups, batch_rows
+        if batch_groups:
+            label = batch_groups[0] if len(batch_groups) == 1 else (
+                f"{batch_groups[0]}+{len(batch_groups)}")
+            units.append(Unit(label, batch, _variant(batch_groups[0])))
+        batch, batch_groups, batch_rows = [], [], 0
+
+    for group, ids in grouped.items():
+        size = sum(rows.get(shard, 0) for shard in ids)
+        if size >= SOLO_ROWS or _variant(group) is None:
+            close()
+            units.append(Unit(group, ids, _variant(group)))
+            continue
+        if batch_groups and (_variant(batch_groups[0]) != _variant(group)
+                             or batch_rows + size > BATCH_ROWS):
+            close()
+        batch += ids
+        batch_groups.append(group)
+        batch_rows += size
+    close()
+    return units
+
+
+def _variant(group: str) -> str | None:
+    """The variant index of a shard group the plan names (``groups``), else None."""
+    match = re.match(r"^v(\d{2,})-b\d{6,}$", group)
+    return match[1] if match else None
+
+
 def _digest(data: Any) -> str:
     return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).hexdigest()
 
 
-def run_totals(folder: Path, checksums: dict[str, Any], has_sums: bool,
-               strategies: Sequence[str], players: int, total_deal_sets: int,
-               renamed: Callable[[pl.LazyFrame], pl.LazyFrame],
+def _unit_totals(folder: Path, unit: Unit, checksums: dict[str, Any],
+                 files: dict[str, list[int]], basis: Basis) -> tuple[Totals, dict[str, Any]]:
+    """A unit's totals and its deal sets' span per variant: kept in ``.totals/groups/`` under
+    a digest of its shards' checksums and files, else summed from its rows and kept there."""
+    label, ids, _ = unit
+    key = _digest({"basis": basis.key(), "group": {i: checksums[i] for i in ids},
+                   "files": {i: files[i] for i in ids}})
+    place = folder / FOLDER / "groups" / f"{label}-{key}"
+    if (place / "games.parquet").is_file() and (place / "games.json").is_file():
+        spans = json.loads((place / "games.json").read_text())["deal_sets"]
+        return _read(place, basis.strategies, basis.has_sums), spans
+    games = scan_table(folder, "games", ids)
+    spans = _deal_sets_once(games, folder)
+    sums = scan_table(folder, "game_sums", ids) if basis.has_sums else None
+    totals = compute(basis.renamed(games), sums, basis.strategies, basis.players,
+                     basis.deal_sets)
+    _keep(place, totals, {"deal_sets": spans})
+    return totals, spans
+
+
+def keep_group(folder: Path, ids: Sequence[str], checksums: dict[str, Any],
+               rows: dict[str, int], basis: Basis) -> bool:
+    """Sum the shard group ``ids`` (every seating of one block of deal sets, each recorded in
+    ``checksums``, with its ``rows``) and keep its totals, when it is large enough to be summed
+    alone (``SOLO_ROWS``): what the runner does as each group's last shard is written, so that
+    the analysis of a large run reads sums, not rows. True when it did."""
+    grouped = groups(ids)
+    if len(grouped) != 1 or sum(rows.get(shard, 0) for shard in ids) < SOLO_ROWS:
+        return False
+    files = _file_stamps(folder, ids, basis.has_sums)
+    [(group, members)] = grouped.items()
+    _unit_totals(folder, Unit(group, members, _variant(group)), checksums, files, basis)
+    return True
+
+
+def run_totals(folder: Path, checksums: dict[str, Any], rows: dict[str, int], basis: Basis,
                progress: Callable[[int, int], None] | None = None) -> Totals:
     """The totals of the shards ``checksums`` names (id -> its files' checksums, as the
-    manifest keeps them) of the run in ``folder``: read from ``.totals/`` when its digest
-    matches, else built shard group by shard group (each group kept, so a run that grew
-    rebuilds only its new groups) and kept there when the folder can be written. ``has_sums``:
-    the run writes ``game_sums``; ``renamed``: the games rows as the analysis names their
-    strategies."""
+    manifest keeps them, and ``rows`` its rows) of the run in ``folder``: read from
+    ``.totals/`` when its digest matches, else summed unit by unit (``_units``: a large shard
+    group alone, consecutive small ones together; each unit kept, so a run that grew sums only
+    its new groups, and the runner's ``keep_group`` sums are read, not made again) and kept
+    there when the folder can be written."""
     shards = sorted(checksums)
-    files = _file_stamps(folder, shards, has_sums)
-    key = _digest({"version": TOTALS_VERSION, "checksums": checksums, "files": files,
-                   "strategies": list(strategies), "deal_sets": total_deal_sets})
-    cache = folder / FOLDER
-    whole = cache / f"run-{key}"
+    files = _file_stamps(folder, shards, basis.has_sums)
+    key = _digest({"basis": basis.key(), "checksums": checksums, "files": files})
+    whole = folder / FOLDER / f"run-{key}"
     if (whole / "games.parquet").is_file():
-        return _read(whole, strategies, has_sums)
+        return _read(whole, basis.strategies, basis.has_sums)
     built: list[Totals] = []
-    grouped = groups(shards)
-    ranges: list[tuple[str, int, int, str]] = []
-    for number, (group, ids) in enumerate(grouped.items()):
-        group_key = _digest({"version": TOTALS_VERSION, "group": {i: checksums[i] for i in ids},
-                             "files": {i: files[i] for i in ids},
-                             "strategies": list(strategies), "deal_sets": total_deal_sets})
-        place = cache / "groups" / f"{group}-{group_key}"
-        if (place / "games.parquet").is_file() and (place / "games.json").is_file():
-            built.append(_read(place, strategies, has_sums))
-            spans = json.loads((place / "games.json").read_text())["deal_sets"]
-        else:
-            games = scan_table(folder, "games", ids)
-            spans = _deal_sets_once(games, folder)
-            sums = scan_table(folder, "game_sums", ids) if has_sums else None
-            totals = compute(renamed(games), sums, strategies, players, total_deal_sets)
-            _keep(place, totals, {"deal_sets": spans})
-            built.append(totals)
-        ranges += [(variant, int(first), int(last), group)
+    units = _units(groups(shards), rows)
+    ranges: list[tuple[str, int, int, Unit]] = []
+    for number, unit in enumerate(units):
+        totals, spans = _unit_totals(folder, unit, checksums, files, basis)
+        built.append(totals)
+        ranges += [(variant, int(first), int(last), unit)
                    for variant, (first, last) in spans.items()]
         if progress is not None:
-            progress(number + 1, len(grouped))
+            progress(number + 1, len(units))
     _check_disjoint(folder, ranges)
     totals = Totals(
         games=_summed([t.games for t in built], KEYS),
-        deals=_summed([t.deals for t in built if t.deals is not None], KEYS) if has_sums
+        deals=_summed([t.deals for t in built if t.deals is not None], KEYS) if basis.has_sums
         else None,
         orders=_summed([t.orders for t in built], [*KEYS, "order", "places"]),
-        strategies=tuple(strategies),
+        strategies=basis.strategies,
         values=_summed([t.values for t in built if t.values is not None],
                        ["variant_hash", "kind", "value"]))
     _keep(whole, totals)
@@ -393,21 +511,16 @@ def _deal_sets_once(games: pl.LazyFrame, folder: Path) -> dict[str, list[int]]:
             for row in spans.iter_rows(named=True)}
 
 
-def _check_disjoint(folder: Path, ranges: list[tuple[str, int, int, str]]) -> None:
-    """No deal set of a variant in two shard groups of that variant (``RepeatedGame``); a group
-    the plan does not name (a file claimed as a shard) is checked against every group."""
-    def variant_of(group: str) -> str | None:
-        match = re.match(r"^v(\d{2,})-b\d{6,}$", group)
-        return match[1] if match else None
-
-    ranges = sorted(ranges)
-    for index, (variant_hash, _, last, group) in enumerate(ranges):
+def _check_disjoint(folder: Path, ranges: list[tuple[str, int, int, Unit]]) -> None:
+    """No deal set of a variant in two units of that variant (``RepeatedGame``); a group the
+    plan does not name (a file claimed as a shard) is checked against every unit."""
+    ranges = sorted(ranges, key=lambda entry: (*entry[:3], entry[3].label))
+    for index, (variant_hash, _, last, unit) in enumerate(ranges):
         for other_hash, other_first, _, other in ranges[index + 1:]:
             if other_hash != variant_hash or other_first > last:
                 break
-            mine, theirs = variant_of(group), variant_of(other)
-            if mine is None or theirs is None or mine == theirs:
-                raise RepeatedGame(folder, f"deal set {other_first}", (group, other))
+            if unit.variant is None or other.variant is None or unit.variant == other.variant:
+                raise RepeatedGame(folder, f"deal set {other_first}", (unit.label, other.label))
 
 
 def _file_stamps(folder: Path, shards: Sequence[str], has_sums: bool) -> dict[str, list[int]]:
