@@ -19,10 +19,12 @@ Two columns the analysis derives everywhere:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -37,6 +39,22 @@ from raspis.tournament.schema import (
 )
 
 MANIFEST = "manifest.json"
+
+#: told (games summed, games to sum) while the rows of a run are summed into its totals
+#: (``summing``): None outside it
+_SUMMING: ContextVar[Callable[[int, int], None] | None] = ContextVar("summing", default=None)
+
+
+@contextlib.contextmanager
+def summing(progress: Callable[[int, int], None]) -> Iterator[None]:
+    """Within it, every run whose totals are summed from its rows (``Run.totals``: a run written
+    before its runner kept its sums, or its small shard groups) tells ``progress`` (games
+    summed, games to sum) as it goes: what the command line shows a progress bar of."""
+    token = _SUMMING.set(progress)
+    try:
+        yield
+    finally:
+        _SUMMING.reset(token)
 
 if TYPE_CHECKING:
     from raspis.tournament.totals import Basis, Totals
@@ -176,7 +194,7 @@ class Run:
                 contents = self.manifest.get("contents") or {}
                 rows = {shard: int((contents.get(shard) or {}).get("rows") or 0)
                         for shard in checksums}
-                return run_totals(self.path, checksums, rows, basis)
+                return run_totals(self.path, checksums, rows, basis, _SUMMING.get())
             except (pl.exceptions.PolarsError, OSError) as error:
                 raise DatasetError(f"{self.label}: cannot read the dataset: "
                                    f"{str(error).strip().splitlines()[0]}") from None

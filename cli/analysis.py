@@ -31,6 +31,7 @@ from .common import (
     level_option,
     table_option,
 )
+from .terminal import summing_bar
 
 FORMATS = ["table", "csv", "json", "markdown"]
 #: every table of ``raspis balance``, section by section
@@ -225,7 +226,8 @@ def stats_command(
     raspis stats results/run1
     raspis stats results/run1 --table ranking --format csv > ranking.csv
     """
-    runs = open_runs([run_dir])
+    with summing_bar():
+        runs = open_runs([run_dir])
     warn_incomplete(runs)
     wanted = table_names or ("ranking", "pairs", "ratings", "profile")
     ratings = "ratings" in wanted and not no_ratings
@@ -301,7 +303,8 @@ def balance_command(
     raspis balance results/classic results/joker
     raspis balance results/run1 --section seats --format markdown
     """
-    runs = open_runs(list(run_dirs))
+    with summing_bar():
+        runs = open_runs(list(run_dirs))
     warn_incomplete(runs)
     chosen = list(sections)
     for name in table_names:

@@ -11,7 +11,7 @@ from raspis.analysis.profile import comparison_tables, profile_records
 
 from .analysis import emit_tables, format_option, warn_incomplete
 from .common import cannot_write, friendly_errors, level_option, table_option
-from .terminal import terminal_width, wrap
+from .terminal import summing_bar, terminal_width, wrap
 
 TITLES = {
     "profile": "The balance profile: each variant against the baseline in chances and shares",
@@ -80,7 +80,8 @@ def compare_command(
     raspis compare results/study --format json > profile.json
     raspis compare results/study results/study-fast    # the same variants, two lineups
     """
-    runs = open_runs(list(run_dirs))
+    with summing_bar():
+        runs = open_runs(list(run_dirs))
     warn_incomplete(runs)
     comparison = compare(runs, level=level, baseline=baseline, focus=focus)
     for note in comparison.notes:

@@ -13,6 +13,7 @@ from .common import (
     friendly_errors,
     level_option,
 )
+from .terminal import summing_bar
 
 
 @click.command("report")
@@ -48,8 +49,9 @@ def report_command(
         click.echo(f"report: {stage}... (elapsed {time.monotonic() - started:.0f} s)", err=True)
 
     try:
-        report = build_report(list(run_dirs), out_dir, level=level, alpha=alpha,
-                              title=title, progress=progress)
+        with summing_bar():
+            report = build_report(list(run_dirs), out_dir, level=level, alpha=alpha,
+                                  title=title, progress=progress)
     except OSError as error:  # an output folder that cannot be made or written
         raise cannot_write("the report", out_dir, error) from None
     click.echo(f"wrote {report.html}")

@@ -7,10 +7,12 @@ truncated. Light on purpose (no numpy, no polars): the light commands import it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
 import textwrap
+from collections.abc import Iterator
 
 #: Width of output that does not go to a terminal, when ``COLUMNS`` is not set.
 PIPED_WIDTH = 100
@@ -88,3 +90,28 @@ def games_bar(quiet: bool, label: str = "games"):  # noqa: ANN201
         bar.update(task_id, completed=done, total=total)
 
     return bar, update
+
+
+#: Games below which summing a run's rows shows no progress bar (a second or two)
+SUMMING_BAR_GAMES = 200_000
+
+
+@contextlib.contextmanager
+def summing_bar() -> Iterator[None]:
+    """Within it, a progress bar of games on stderr while a run's rows are summed into its totals
+    (``analysis.dataset.summing``): a run written before its runner kept its sums, summed once;
+    none for fewer than ``SUMMING_BAR_GAMES`` games."""
+    from raspis.analysis.dataset import summing
+
+    bar, update = games_bar(False, "summing the run's games once")
+
+    def told(done: int, total: int) -> None:
+        if update is not None and total >= SUMMING_BAR_GAMES:
+            update(done, total)
+
+    try:
+        with summing(told):
+            yield
+    finally:
+        if bar is not None:
+            bar.stop()

@@ -122,3 +122,44 @@ def test_units_cover_every_group_once_in_order_and_batch_only_small_ones(
     for unit in units:
         if rows[unit.shards[0]] >= solo or unit.variant is None:
             assert len(unit.shards) == 1
+
+
+def test_summing_rows_tells_its_progress_in_games(played: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from raspis.analysis.dataset import summing
+
+    copy = tmp_path / "run"
+    shutil.copytree(played, copy)
+    shutil.rmtree(copy / ".totals")
+    told: list[tuple[int, int]] = []
+    with summing(lambda done, total: told.append((done, total))):
+        open_run(copy).totals()
+    games = CONFIG.games * CONFIG.seating_groups()
+    assert told[-1] == (games, games)
+    assert [done for done, _ in told] == sorted(done for done, _ in told)
+    told.clear()
+    open_run(copy).totals()  # kept: nothing summed, nothing told (and outside ``summing``)
+    with summing(lambda done, total: told.append((done, total))):
+        open_run(copy).totals()
+    assert told == []
+
+
+def test_the_command_line_shows_a_bar_while_it_sums_a_runs_rows(
+        played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from click.testing import CliRunner
+    from raspis.cli import terminal
+    from raspis.cli.main import cli
+
+    copy = tmp_path / "run"
+    shutil.copytree(played, copy)
+    shutil.rmtree(copy / ".totals")
+    monkeypatch.setattr(terminal, "SUMMING_BAR_GAMES", 10)
+    first = CliRunner().invoke(cli, ["stats", str(copy), "--table", "ranking"])
+    assert first.exit_code == 0, first.output
+    assert "summing the run's games once" in first.stderr
+    again = CliRunner().invoke(cli, ["stats", str(copy), "--table", "ranking"])
+    assert "summing" not in again.stderr
+    assert again.stdout == first.stdout

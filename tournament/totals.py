@@ -415,20 +415,28 @@ def _digest(data: Any) -> str:
     return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).hexdigest()
 
 
-def _unit_totals(folder: Path, unit: Unit, checksums: dict[str, Any],
-                 files: dict[str, list[int]], basis: Basis) -> tuple[Totals, dict[str, Any]]:
+def _unit_key(unit: Unit, checksums: dict[str, Any], files: dict[str, list[int]],
+              basis: Basis) -> str:
+    """The digest a unit's totals are kept under: its shards' checksums and files, the basis."""
+    return _digest({"basis": basis.key(), "group": {i: checksums[i] for i in unit.shards},
+                    "files": {i: files[i] for i in unit.shards}})
+
+
+def _kept(place: Path) -> bool:
+    return (place / "games.parquet").is_file() and (place / "games.json").is_file()
+
+
+def _unit_totals(folder: Path, unit: Unit, key: str, basis: Basis
+                 ) -> tuple[Totals, dict[str, Any]]:
     """A unit's totals and its deal sets' span per variant: kept in ``.totals/groups/`` under
-    a digest of its shards' checksums and files, else summed from its rows and kept there."""
-    label, ids, _ = unit
-    key = _digest({"basis": basis.key(), "group": {i: checksums[i] for i in ids},
-                   "files": {i: files[i] for i in ids}})
-    place = folder / FOLDER / "groups" / f"{label}-{key}"
-    if (place / "games.parquet").is_file() and (place / "games.json").is_file():
+    ``key`` (``_unit_key``), else summed from its rows and kept there."""
+    place = folder / FOLDER / "groups" / f"{unit.label}-{key}"
+    if _kept(place):
         spans = json.loads((place / "games.json").read_text())["deal_sets"]
         return _read(place, basis.strategies, basis.has_sums), spans
-    games = scan_table(folder, "games", ids)
+    games = scan_table(folder, "games", unit.shards)
     spans = _deal_sets_once(games, folder)
-    sums = scan_table(folder, "game_sums", ids) if basis.has_sums else None
+    sums = scan_table(folder, "game_sums", unit.shards) if basis.has_sums else None
     totals = compute(basis.renamed(games), sums, basis.strategies, basis.players,
                      basis.deal_sets)
     _keep(place, totals, {"deal_sets": spans})
@@ -446,7 +454,8 @@ def keep_group(folder: Path, ids: Sequence[str], checksums: dict[str, Any],
         return False
     files = _file_stamps(folder, ids, basis.has_sums)
     [(group, members)] = grouped.items()
-    _unit_totals(folder, Unit(group, members, _variant(group)), checksums, files, basis)
+    unit = Unit(group, members, _variant(group))
+    _unit_totals(folder, unit, _unit_key(unit, checksums, files, basis), basis)
     return True
 
 
@@ -457,7 +466,8 @@ def run_totals(folder: Path, checksums: dict[str, Any], rows: dict[str, int], ba
     ``.totals/`` when its digest matches, else summed unit by unit (``_units``: a large shard
     group alone, consecutive small ones together; each unit kept, so a run that grew sums only
     its new groups, and the runner's ``keep_group`` sums are read, not made again) and kept
-    there when the folder can be written."""
+    there when the folder can be written. ``progress`` is told (games summed, games to sum)
+    after each unit summed from its rows."""
     shards = sorted(checksums)
     files = _file_stamps(folder, shards, basis.has_sums)
     key = _digest({"basis": basis.key(), "checksums": checksums, "files": files})
@@ -466,14 +476,20 @@ def run_totals(folder: Path, checksums: dict[str, Any], rows: dict[str, int], ba
         return _read(whole, basis.strategies, basis.has_sums)
     built: list[Totals] = []
     units = _units(groups(shards), rows)
+    keys = [_unit_key(unit, checksums, files, basis) for unit in units]
+    todo = {unit.label: sum(rows.get(shard, 0) for shard in unit.shards) // max(1, basis.players)
+            for unit, key in zip(units, keys, strict=True)
+            if not _kept(folder / FOLDER / "groups" / f"{unit.label}-{key}")}
+    done = 0
     ranges: list[tuple[str, int, int, Unit]] = []
-    for number, unit in enumerate(units):
-        totals, spans = _unit_totals(folder, unit, checksums, files, basis)
+    for unit, key in zip(units, keys, strict=True):
+        totals, spans = _unit_totals(folder, unit, key, basis)
         built.append(totals)
         ranges += [(variant, int(first), int(last), unit)
                    for variant, (first, last) in spans.items()]
-        if progress is not None:
-            progress(number + 1, len(units))
+        if progress is not None and unit.label in todo:
+            done += todo[unit.label]
+            progress(done, sum(todo.values()))
     _check_disjoint(folder, ranges)
     totals = Totals(
         games=_summed([t.games for t in built], KEYS),
