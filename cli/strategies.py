@@ -75,6 +75,7 @@ def fit_command(variant_spec: str, players: int, games: int, card_games: int, se
     from raspis.strategies.fitting.distil import fit_cards, label_cards
     from raspis.strategies.policies import compiled
     from raspis.strategies.policies.fitted import find_fit, save_user_fit
+    from raspis.strategies.policies.section import CardModel
 
     variant = load_variant(variant_spec).for_player_count(players)
     counts = _with_bar(quiet, "fitting",
@@ -86,7 +87,8 @@ def fit_command(variant_spec: str, players: int, games: int, card_games: int, se
         compiled.policy_table.cache_clear()
         samples = _with_bar(quiet, "card play", lambda update: label_cards(
             variant, players, card_games, seed, progress=update))
-        save_user_fit(variant, players, counts, games, seed, fit_cards(samples), card_games)
+        save_user_fit(variant, players, counts, games, seed, CardModel(fit_cards(samples)),
+                      card_games)
         click.echo(f"card model: {len(samples):,} cards of {card_games:,} games -> {path}")
     used = find_fit(variant, players)
     if used.kind == "shipped":  # the preset's own table is found first

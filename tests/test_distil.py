@@ -27,6 +27,7 @@ from raspis.strategies.policies.section import (
     CARD_MODELS,
     WEIGHT_UNIT,
     X_CARDS,
+    CardModel,
     strong_section,
 )
 from raspis.strategies.policies.strong import decide_strong
@@ -42,7 +43,8 @@ def _table_with(game: Game, weights: np.ndarray | None) -> np.ndarray:
     variant = game.variant
     fit = find_fit(variant, game.players)
     section = strong_section(game.tables.plan, variant.deck_cards,
-                             variant.trump.mode == "circular", fit.counts, weights)
+                             variant.trump.mode == "circular", fit.counts,
+                             None if weights is None else CardModel(weights))
     return np.concatenate([base[:at], section])
 
 
@@ -138,9 +140,9 @@ def test_saving_a_model_keeps_the_bid_outcomes_and_the_same_bytes(tmp_path, monk
     copy.write_bytes(source.read_bytes())
     monkeypatch.setattr(distil, "fit_path", lambda name, players: copy)
     weights = np.ones((CARD_MODELS, CARD_FEATURES))
-    save_cards("oh-hell", 4, weights, {"seed": 1})
+    save_cards("oh-hell", 4, CardModel(weights), {"seed": 1})
     first = copy.read_bytes()
-    save_cards("oh-hell", 4, weights, {"seed": 1})
+    save_cards("oh-hell", 4, CardModel(weights), {"seed": 1})
     assert copy.read_bytes() == first
     with np.load(copy) as saved, np.load(source) as shipped:
         counts = [key for key in shipped.files if key.startswith("n")]

@@ -32,9 +32,9 @@ from scipy.optimize import minimize
 from ..players.search import distinct_plays, representative
 from ..players.strong import action_of, policy_table
 from ..policies import compiled
-from ..policies.fitted import fit_path, rules_hash, write_archive
+from ..policies.fitted import card_arrays, fit_path, rules_hash, write_archive
 from ..policies.model import BASE_FEATURE, card_position
-from ..policies.section import CARD_FEATURES, CARD_MODELS
+from ..policies.section import CARD_FEATURES, CARD_MODELS, CardModel
 from ..policies.strong import decide_strong
 from ..registry import load_strategy
 
@@ -74,6 +74,16 @@ class CardSamples:
     def rows(self, selected: np.ndarray) -> CardSamples:
         """The samples where ``selected`` (a boolean array) holds."""
         return CardSamples(*(getattr(self, name)[selected] for name in FIELDS))
+
+    def save(self, path: Path) -> None:
+        """Write the samples to ``path`` (``.npz``; ``load`` reads them back)."""
+        np.savez_compressed(path, **{name: getattr(self, name) for name in FIELDS})
+
+    @staticmethod
+    def load(path: Path) -> CardSamples:
+        """The samples ``save`` wrote to ``path``."""
+        with np.load(path) as data:
+            return CardSamples(*(data[name] for name in FIELDS))
 
 
 def label_cards(variant: Variant, players: int, games: int, seed: int = 1,
@@ -256,20 +266,96 @@ __all__ = ["LABEL_SPEC", "CardSamples", "agreement", "fit_cards", "label_cards",
            "regret", "save_cards"]
 
 
-def save_cards(name: str, players: int, weights: np.ndarray | None,
+def save_cards(name: str, players: int, model: CardModel | None,
                notes: dict[str, object]) -> Path:
-    """Write the card model ``weights`` into preset ``name``'s shipped table at ``players``
+    """Write the card model ``model`` into preset ``name``'s shipped table at ``players``
     (``policies.fitted.fit_path``), beside its bid outcomes, with ``notes`` (``cards_*`` entries:
     how it was fitted); None takes the model out. The other entries of the file are kept
     (``policies.fitted.write_archive``: the same weights give the same bytes)."""
     path = fit_path(name, players)
     with np.load(path) as data:
         arrays = {key: data[key] for key in data.files if not key.startswith("cards")}
-    if weights is not None:
-        arrays["cards"] = np.asarray(weights, dtype=np.float64)
+    if model is not None:
+        arrays.update(card_arrays(model))
         arrays.update({f"cards_{key}": np.asarray(value) for key, value in notes.items()})
     write_archive(path, arrays)
     return path
+
+
+def _round(variant: Variant, arguments, number: int, seed: int) -> CardSamples:  # noqa: ANN001
+    """A round's samples: kept in ``--labels`` from an earlier call, else labelled (and kept
+    there)."""
+    kept = None if arguments.labels is None else (
+        arguments.labels / f"{variant.name}-{number + 1}.npz")
+    if kept is not None and kept.is_file():
+        return CardSamples.load(kept)
+    samples = label_cards(variant, arguments.players, arguments.games, seed)
+    if kept is not None:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        samples.save(kept)
+    return samples
+
+
+def _with_net(samples: CardSamples, weights: np.ndarray, units: int, seed: int,
+              name: str, refit: bool = True) -> CardModel:
+    """The card model with its nonlinear part fitted on ``samples`` on top of the linear
+    ``weights``; says the regret held out (the last quarter of the samples, the model fitted
+    again on the rest: the linear weights too with ``refit``, else the same ``weights``) of the
+    rules' card, the linear model and the net."""
+    from . import net
+
+    legal, _ = _masks(samples)
+    cut = len(samples) * 3 // 4
+    train, held = np.arange(len(samples)) < cut, np.arange(len(samples)) >= cut
+    part = samples.rows(train)
+    part_weights = fit_cards(part) if refit else weights
+    part_net = net.fit_net(part.features, legal[train], part.value, part.model, part_weights,
+                           units, seed=seed)
+    test = samples.rows(held)
+    rows = np.arange(len(test))
+    best = np.nanmax(test.value, axis=1)
+
+    def lost(chosen: np.ndarray) -> float:
+        return float(np.mean(best - test.value[rows, chosen]))
+
+    linear = lost(net.picks(test.features, legal[held], test.model, CardModel(part_weights)))
+    nonlinear = lost(net.picks(test.features, legal[held], test.model, part_net))
+    print(f"{name}: mc's regret a card held out ({len(test):,} cards): rules "
+          f"{lost(test.base):.3f}, linear {linear:.3f}, with {units} hidden units "
+          f"{nonlinear:.3f}", flush=True)
+    return net.fit_net(samples.features, legal, samples.value, samples.model, weights, units,
+                       seed=seed)
+
+
+def _add_net(name: str, arguments) -> None:  # noqa: ANN001
+    """``--keep-linear``: the preset's shipped linear weights (at ``--players``) and a nonlinear
+    part fitted on top of them, written into every player count's table with the linear model's
+    notes kept."""
+    from raspis.engine import load_variant
+
+    from ..policies.fitted import fit_cards as shipped_cards
+
+    variant = load_variant(name)
+    tables = [players for players in range(2, 11) if fit_path(name, players).is_file()]
+    with np.load(fit_path(name, arguments.players)) as data:
+        shipped = shipped_cards(data)
+        notes = {key[len("cards_"):]: data[key] for key in data.files
+                 if key.startswith("cards_") and key not in (
+                     "cards_hidden", "cards_biases", "cards_output", "cards_units",
+                     "cards_net_rounds", "cards_net_seed")}
+    if shipped is None:
+        raise SystemExit(f"{name}: its table has no card model to keep (fit one first)")
+    rounds = [_round(variant, arguments, number, arguments.seed + number)
+              for number in range(arguments.rounds)]
+    samples = CardSamples.join(rounds)
+    card_model = _with_net(samples, shipped.weights, arguments.net, arguments.seed, name,
+                           refit=False)
+    notes.update(units=arguments.net, net_rounds=arguments.rounds, net_seed=arguments.seed)
+    for players in tables:
+        save_cards(name, players, card_model, notes)
+    compiled.policy_table.cache_clear()
+    print(f"{name}: nonlinear part on the shipped linear weights, {len(samples):,} cards -> "
+          f"{len(tables)} tables", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -293,7 +379,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=40, help="games labelled a round")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--net", type=int, default=0, metavar="UNITS",
+                        help="fit the model's nonlinear part too, UNITS hidden units a row "
+                        "(strategies.fitting.net), on the last round's samples and model")
+    parser.add_argument("--keep-linear", action="store_true",
+                        help="with --net: keep the preset's shipped linear weights and fit only "
+                        "the nonlinear part on top of them, on --rounds rounds of samples "
+                        "labelled with the shipped model (or kept in --labels)")
+    parser.add_argument("--labels", type=Path, metavar="DIR",
+                        help="keep each round's samples in DIR (VARIANT-ROUND.npz), and read a "
+                        "round's from there where it is already kept instead of labelling it")
     arguments = parser.parse_args(argv)
+    if arguments.keep_linear:
+        if not arguments.net:
+            parser.error("--keep-linear fits the nonlinear part: give --net UNITS")
+        for name in arguments.variant:
+            _add_net(name, arguments)
+        return 0
     for name in arguments.variant:
         variant = load_variant(name)
         tables = [players for players in range(2, 11) if fit_path(name, players).is_file()]
@@ -304,13 +406,17 @@ def main(argv: list[str] | None = None) -> int:
         for number in range(arguments.rounds):
             started = time.perf_counter()
             seed = arguments.seed + number
-            rounds.append(label_cards(variant, arguments.players, arguments.games, seed))
+            rounds.append(_round(variant, arguments, number, seed))
             samples = CardSamples.join(rounds)
             weights = fit_cards(samples)
+            card_model = CardModel(weights)
             notes = {"spec": LABEL_SPEC, "games": arguments.games, "seed": seed,
                      "round": number + 1, "players": arguments.players,
                      "rules": rules_hash(variant.for_player_count(arguments.players))}
-            paths = [save_cards(name, players, weights, notes) for players in tables]
+            if arguments.net and number + 1 == arguments.rounds:
+                card_model = _with_net(samples, weights, arguments.net, seed, name)
+                notes["units"] = arguments.net
+            paths = [save_cards(name, players, card_model, notes) for players in tables]
             compiled.policy_table.cache_clear()
             model, rules = regret(samples, weights)
             print(f"{name} round {number + 1}: {len(samples):,} cards so far, mc's regret a card "

@@ -46,6 +46,8 @@ class StrongStrategy(CompiledTwin):
         "model": Parameter(bool, True, "play cards with the fitted card model where the "
                            "variant's table has one (strategies.fitting.distil); false: the card "
                            "play's rules alone (to measure what the model adds)"),
+        "net": Parameter(bool, True, "with the card model's nonlinear part where the table has "
+                         "one (strategies.fitting.net); false: its linear part alone"),
     }
 
 

@@ -40,12 +40,14 @@ def action_of(code: int, phase: Phase) -> Action:
     return NameTrump(code - 1)
 
 
-def policy_code(game: Game, state: np.ndarray, policy: int, model: bool = True) -> int:
+def policy_code(game: Game, state: np.ndarray, policy: int, model: bool = True,
+                net: bool = True) -> int:
     """The action code ``policy`` (``compiled.FAST_HEURISTIC``, ``compiled.STRONG``, ...) chooses
     for the seat to move in ``state``, a state of ``game``'s machine; ``model``: ``strong`` with
-    its fitted card model (``compiled.policy_table``'s ``cards_on``)."""
+    its fitted card model (``compiled.policy_table``'s ``cards_on``), ``net``: with the model's
+    nonlinear part (``net_on``)."""
     table = compiled.policy_table(game.tables, game.plan, strong_on=policy == compiled.STRONG,
-                                  cards_on=model)
+                                  cards_on=model, net_on=net)
     return compiled.decide_policy(state, game.tables.plan, table, policy)
 
 
@@ -56,6 +58,8 @@ class CompiledTwin(Strategy):
     #: with ``strong``'s fitted card model (``strong``'s parameter ``model``; the other policies
     #: have none)
     model: bool = True
+    #: with the card model's nonlinear part (``strong``'s parameter ``net``)
+    net: bool = True
 
     def start_game(self, variant: Variant, seat: int, players: int,
                    rng: random.Random) -> None:
@@ -77,7 +81,8 @@ class CompiledTwin(Strategy):
         else:
             game = resample(observation, self._guess)
             state = game.state
-        action = action_of(policy_code(game, state, self.policy, self.model), observation.phase)
+        action = action_of(policy_code(game, state, self.policy, self.model, self.net),
+                           observation.phase)
         for legal in actions:
             if legal == action:
                 return legal

@@ -47,7 +47,7 @@ from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant, load_variant, preset_names
 
 from .. import catalogue
-from .section import CARD_FEATURES, CARD_MODELS
+from .section import CARD_FEATURES, CARD_MODELS, CardModel
 
 #: The folder of the tables shipped with the presets (``data/strong``).
 SHIPPED = Path(str(resources.files("raspis.data") / "strong"))
@@ -67,7 +67,7 @@ def load_fit(name: str, players: int, deck: int) -> dict[int, np.ndarray] | None
 
 
 def load_shipped(name: str, players: int, deck: int
-                 ) -> tuple[dict[int, np.ndarray], np.ndarray | None] | None:
+                 ) -> tuple[dict[int, np.ndarray], CardModel | None] | None:
     """(the fitted bid outcomes, the card model or None) shipped for preset ``name`` at
     ``players`` (``fit_path``), read in one opening, if shipped and fitted on the same deck; else
     None."""
@@ -87,14 +87,36 @@ def fit_counts(data) -> dict[int, np.ndarray]:  # noqa: ANN001 - an open ``np.lo
             if key.startswith("n") and key[1:].isdigit()}
 
 
-def fit_cards(data) -> np.ndarray | None:  # noqa: ANN001 - an open ``np.load`` archive
-    """The card model's weights in a fitted table's archive (``cards``: ``CARD_MODELS`` x
-    ``CARD_FEATURES``, made by ``strategies.fitting.distil``), or None where it has none of that
+def fit_cards(data) -> CardModel | None:  # noqa: ANN001 - an open ``np.load`` archive
+    """The card model in a fitted table's archive (``cards``: ``CARD_MODELS`` x
+    ``CARD_FEATURES``, made by ``strategies.fitting.distil``, and its nonlinear part where kept:
+    ``cards_hidden``, ``cards_biases``, ``cards_output``), or None where it has none of that
     shape."""
     if "cards" not in data.files:
         return None
     weights = np.asarray(data["cards"], dtype=np.float64)
-    return weights if weights.shape == (CARD_MODELS, CARD_FEATURES) else None
+    if weights.shape != (CARD_MODELS, CARD_FEATURES):
+        return None
+    if not {"cards_hidden", "cards_biases", "cards_output"} <= set(data.files):
+        return CardModel(weights)
+    hidden = np.asarray(data["cards_hidden"], dtype=np.float64)
+    biases = np.asarray(data["cards_biases"], dtype=np.float64)
+    output = np.asarray(data["cards_output"], dtype=np.float64)
+    units = hidden.shape[-1] if hidden.ndim == 3 else -1
+    if (hidden.shape != (CARD_MODELS, CARD_FEATURES, units)
+            or biases.shape != (CARD_MODELS, units) or output.shape != (CARD_MODELS, units)):
+        return CardModel(weights)
+    return CardModel(weights, hidden, biases, output)
+
+
+def card_arrays(model: CardModel) -> dict[str, np.ndarray]:
+    """The archive entries of a card model (``fit_cards`` reads them back)."""
+    arrays = {"cards": np.asarray(model.weights, dtype=np.float64)}
+    if model.units:
+        arrays.update(cards_hidden=np.asarray(model.hidden, dtype=np.float64),
+                      cards_biases=np.asarray(model.biases, dtype=np.float64),
+                      cards_output=np.asarray(model.output, dtype=np.float64))
+    return arrays
 
 
 #: Options that do not change what a bid comes to in play (see the module's docstring).
@@ -191,7 +213,7 @@ def user_fit_path(variant: Variant, players: int) -> Path:
 
 
 def save_user_fit(variant: Variant, players: int, counts: dict[int, np.ndarray], games: int,
-                  seed: int, cards: np.ndarray | None = None, card_games: int = 0) -> Path:
+                  seed: int, cards: CardModel | None = None, card_games: int = 0) -> Path:
     """Write ``fit_bids``'s counts for ``variant`` (resolved for ``players``) to
     ``user_fit_path``: the deck mask and counts as the shipped tables keep them (``deck``,
     ``nHAND_SIZE``), with the rules key, the variant's name, the games and the seed, and the card
@@ -204,7 +226,7 @@ def save_user_fit(variant: Variant, players: int, counts: dict[int, np.ndarray],
     for size in sorted(counts):
         arrays[f"n{size}"] = counts[size].astype(np.int32)
     if cards is not None:
-        arrays["cards"] = np.asarray(cards, dtype=np.float64)
+        arrays.update(card_arrays(cards))
         arrays["cards_games"] = np.int64(card_games)
     write_archive(path, arrays)
     return path
@@ -226,7 +248,7 @@ def write_archive(path: Path, arrays: dict[str, np.ndarray]) -> None:
 
 
 def _load_user(path: Path, key: str, deck: int
-               ) -> tuple[dict[int, np.ndarray], str, np.ndarray | None] | None:
+               ) -> tuple[dict[int, np.ndarray], str, CardModel | None] | None:
     """(counts, variant name, card model or None) of the user's table at ``path`` if it was
     fitted for the rules ``key`` on ``deck``; None if it is missing, unreadable or for other
     rules."""
@@ -254,7 +276,7 @@ class Fit:
     counts: dict[int, np.ndarray] | None = field(default=None, compare=False, repr=False)
     #: the card model (``strategies.fitting.distil``): the file's own, else (a user's table fitted
     #: without one) the nearest preset's; None for none
-    cards: np.ndarray | None = field(default=None, compare=False, repr=False)
+    cards: CardModel | None = field(default=None, compare=False, repr=False)
     #: where ``cards`` comes from where not from the file: the preset's name
     cards_source: str | None = None
 

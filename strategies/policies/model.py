@@ -16,7 +16,7 @@ from raspis.engine.core.compiling import jit
 
 from .cards import CardPosition, cheapest, keepers, play_with, position_of
 from .chances import JOKERS, Outlook, above, beaten, below, jokers_in, lead_chance, outlook
-from .section import CARD_FEATURES
+from .section import CARD_FEATURES, CARD_MODELS, WEIGHT_UNIT
 
 #: the feature that is 1 for the card the rules play
 BASE_FEATURE = 11
@@ -158,22 +158,41 @@ def lead_features(position: CardPosition, seen: Outlook, win: np.ndarray, kept: 
 
 
 @jit()
-def model_card(legal: int, features: np.ndarray, table: np.ndarray, weights: int) -> int:
+def model_card(legal: int, features: np.ndarray, table: np.ndarray, weights: int, net: int,
+               units: int) -> int:
     """The card of ``legal`` with the best score under the card model's weight row at
-    ``table[weights:]`` (``CARD_FEATURES`` of them, in ``WEIGHT_UNIT``ths); ties to the lower
-    rank."""
+    ``table[weights:]`` (``CARD_FEATURES`` of them, in ``WEIGHT_UNIT``ths) and, with ``units``
+    hidden units, its nonlinear part at ``table[net:]`` (``section.CardModel``: hidden weights by
+    feature, biases, output weights); ties to the lower rank."""
     pick, pick_score = -1, 0.0
     rest = legal
+    biases = net + CARD_FEATURES * units
+    output = biases + units
     while rest:
         card = rules.bit_index(rest & -rest)
         rest &= rest - 1
         score = 0.0
         for index in range(CARD_FEATURES):
             score += features[card, index] * table[weights + index]
+        for unit in range(units):
+            total = float(table[biases + unit])
+            for index in range(CARD_FEATURES):
+                total += features[card, index] * table[net + index * units + unit]
+            score += table[output + unit] * np.tanh(total / WEIGHT_UNIT)
         if pick < 0 or score > pick_score or (score == pick_score and card % 13 < pick % 13):
             pick, pick_score = card, score
     return pick
 
 
+@jit()
+def model_rows(table: np.ndarray, model: int, row: int) -> tuple[int, int, int]:
+    """Where the card model (its block at ``table[model:]``) keeps weight row ``row``: its
+    linear weights, its nonlinear part, and the hidden units a row (``section.card_block``)."""
+    linear = CARD_MODELS * CARD_FEATURES
+    units = table[model + linear]
+    size = CARD_FEATURES * units + 2 * units
+    return model + row * CARD_FEATURES, model + linear + 1 + row * size, units
+
+
 __all__ = ["BASE_FEATURE", "card_features", "card_position", "card_row",
-           "lead_features", "model_card"]
+           "lead_features", "model_card", "model_rows"]

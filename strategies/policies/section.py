@@ -7,10 +7,14 @@ for none), then the calibration scale of the card chances for every (participant
 trump or not) the plan can deal (``scale_slot``, in ``SCALE_UNIT``ths), then the card model's
 weights (``CARD_MODELS`` rows of ``CARD_FEATURES``, in ``WEIGHT_UNIT``ths), then the fitted bid
 outcomes (one block a hand size, ``fit_buckets`` x bid x tricks taken: deals counted).
-``strong_section`` builds it.
+``strong_section`` builds it. The card model's block: the linear weights, then the hidden units a
+row of its nonlinear part (0: none), then each row's hidden weights (``CARD_FEATURES`` x hidden,
+by feature), biases and output weights (``CardModel``).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 from raspis.engine.core import fields
@@ -37,6 +41,45 @@ CARD_MODELS = 4
 WEIGHT_UNIT = 1_000_000
 
 
+@dataclass(frozen=True, eq=False)
+class CardModel:
+    """``strong``'s card model (``policies.model``): a card's score is ``weights[row] @ x`` (its
+    features ``x``) plus, with a nonlinear part, ``output[row] @ tanh(x @ hidden[row] +
+    biases[row])``: ``hidden`` is ``CARD_MODELS`` x ``CARD_FEATURES`` x H, ``biases`` and
+    ``output`` ``CARD_MODELS`` x H (``strategies.fitting.net`` fits it on top of the linear
+    weights)."""
+
+    weights: np.ndarray
+    hidden: np.ndarray | None = None
+    biases: np.ndarray | None = None
+    output: np.ndarray | None = None
+
+    @property
+    def units(self) -> int:
+        """The hidden units a row (0: linear alone)."""
+        return 0 if self.hidden is None else int(self.hidden.shape[2])
+
+    def without_net(self) -> CardModel:
+        """The linear part alone."""
+        return CardModel(self.weights)
+
+
+def card_block(model: CardModel) -> np.ndarray:
+    """The card model's block of the section (module doc): weights in ``WEIGHT_UNIT``ths, and
+    the hidden units a row as they are."""
+    def units(values: np.ndarray) -> np.ndarray:
+        return np.round(np.asarray(values, dtype=np.float64).reshape(-1) * WEIGHT_UNIT
+                        ).astype(np.int64)
+
+    parts = [units(model.weights), np.array([model.units], dtype=np.int64)]
+    if model.units:
+        assert model.hidden is not None and model.biases is not None and model.output is not None
+        for row in range(CARD_MODELS):
+            parts += [units(model.hidden[row]), units(model.biases[row]),
+                      units(model.output[row])]
+    return np.concatenate(parts)
+
+
 @jit()
 def fit_buckets(hand_size: int) -> int:
     """The fitted table's buckets at a hand size: ``PRESSURES`` x the expected tricks'."""
@@ -52,12 +95,11 @@ def scale_slot(max_hand: int, players: int, hand_size: int, trumped: int) -> int
 
 def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
                    circular: bool, fitted: dict[int, np.ndarray] | None = None,
-                   card_model: np.ndarray | None = None) -> np.ndarray:
+                   card_model: CardModel | None = None) -> np.ndarray:
     """The section: the calibration scale for every (participants, hand size, trump or not) the
     plan can deal, in millionths; then, where ``fitted`` has them, each hand size's fitted
     outcomes (``fitted[hand_size][bucket, bid, taken]``: deals counted) for the plan's player
-    count; ``card_model``: the card model's weights (``CARD_MODELS`` x ``CARD_FEATURES``), in
-    ``WEIGHT_UNIT``ths."""
+    count; ``card_model``: the card model (``card_block``)."""
     options = PlanView(plan_vector)
     players = options.players
     max_hand = options.max_tricks
@@ -80,8 +122,7 @@ def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
                 section[index] = round(scale * SCALE_UNIT)
     if card_model is not None:
         section[X_CARDS] = len(section)
-        weights = np.round(np.asarray(card_model, dtype=np.float64) * WEIGHT_UNIT).astype(np.int64)
-        section = np.concatenate([section, weights.reshape(CARD_MODELS * CARD_FEATURES)])
+        section = np.concatenate([section, card_block(card_model)])
     if not fitted:
         return section
     index_at = len(section)
@@ -100,5 +141,5 @@ def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
 
 
 __all__ = ["BUCKETS", "CARD_FEATURES", "CARD_MODELS", "PRESSURES", "SCALE_UNIT", "WEIGHT_UNIT",
-           "X_CARDS", "X_DECK", "X_FIT", "X_MAX_HAND", "X_PLAYERS", "X_SCALES", "fit_buckets",
-           "scale_slot", "strong_section"]
+           "X_CARDS", "X_DECK", "X_FIT", "X_MAX_HAND", "X_PLAYERS", "X_SCALES", "CardModel",
+           "card_block", "fit_buckets", "scale_slot", "strong_section"]

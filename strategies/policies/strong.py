@@ -38,7 +38,7 @@ from .bids import choose_bid, name_trump_suit
 from .cards import play_with, position_of
 from .chances import JOKERS
 from .keep import keep_code
-from .model import card_features, card_row, model_card
+from .model import card_features, card_row, model_card, model_rows
 from .section import CARD_FEATURES, X_CARDS
 
 
@@ -63,7 +63,8 @@ def play_card(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, s
     features = np.empty((JOKER, CARD_FEATURES), dtype=np.float64)
     legal = card_features(state, plan, position, code, win, features)
     row = card_row(position.trick.length == 0, position.aims.need)
-    return model_card(legal, features, table, at + model + row * CARD_FEATURES)
+    weights, net, units = model_rows(table, at + model, row)
+    return model_card(legal, features, table, weights, net, units)
 
 
 @jit()
