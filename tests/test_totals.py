@@ -163,3 +163,26 @@ def test_the_command_line_shows_a_bar_while_it_sums_a_runs_rows(
     again = CliRunner().invoke(cli, ["stats", str(copy), "--table", "ranking"])
     assert "summing" not in again.stderr
     assert again.stdout == first.stdout
+
+
+def test_after_the_tournament_command_the_first_analysis_sums_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The closing table adds the run's sums up (and keeps them), so an analysis reads them."""
+    from click.testing import CliRunner
+    from raspis.cli.main import cli
+
+    out = tmp_path / "run"
+    played = CliRunner().invoke(cli, [
+        "tournament", "--variant", "odessa-short", "--players", "3", "--strategies",
+        "random,random,lowest", "--games", "12", "--duplicate", "rotations", "--seed", "4",
+        "--out", str(out), "--quiet"])
+    assert played.exit_code == 0, played.output
+    summed: list[int] = []
+
+    def counting(*arguments: object) -> totals_module.Totals:
+        summed.append(1)
+        return compute(*arguments)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(totals_module, "compute", counting)
+    assert open_run(out).totals().games.height > 0
+    assert summed == []
