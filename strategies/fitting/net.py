@@ -1,9 +1,10 @@
-"""The card model's nonlinear part (``policies.section.CardModel``): a hidden layer of tanh units
-a weight row, whose output is added to the linear score, fitted to ``mc``'s values of the cards.
+"""The card model's nonlinear part (``policies.section.CardModel``): a hidden layer of softsign
+units (``a / (1 + |a|)``: tanh's shape at a division's cost) a weight row, whose output is added
+to the linear score, fitted to ``mc``'s values of the cards.
 
 The linear model (``fitting.distil.fit_cards``) scores a card by a weighted sum of its features;
 it cannot weigh one feature by another (a trump's worth when the seat still wants tricks and
-the others want none). The net adds ``output @ tanh(x @ hidden + biases)`` to that score, the
+the others want none). The net adds ``output @ softsign(x @ hidden + biases)`` to that score, the
 linear weights held as they are (so ``strong:net=false`` plays the linear model the net was
 fitted on: what the net adds is measured against it), its weights starting small and random
 from ``seed``, fitted to the same objective as the linear fit's second step
@@ -66,8 +67,13 @@ def _unpack(flat: np.ndarray, units: int) -> tuple[np.ndarray, np.ndarray, np.nd
 def scores(features: np.ndarray, linear: np.ndarray, hidden: np.ndarray, biases: np.ndarray,
            output: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each card's score and its hidden units' values (cards x units)."""
-    units = np.tanh(features @ hidden + biases)
+    units = softsign(features @ hidden + biases)
     return features @ linear + units @ output, units
+
+
+def softsign(values: np.ndarray) -> np.ndarray:
+    """The hidden units' activation, ``a / (1 + |a|)`` (``policies.model.model_card`` too)."""
+    return values / (1.0 + np.abs(values))
 
 
 def _loss(row: _Row, linear: np.ndarray, units: int, ridge: float
@@ -85,7 +91,7 @@ def _loss(row: _Row, linear: np.ndarray, units: int, ridge: float
         mean = np.add.reduceat(chance * row.lost, row.starts)
         step = -chance * (row.lost - mean[row.sample]) / count  # d loss / d score
         value = -float(np.mean(mean)) + ridge * float(flat @ flat)
-        inner = np.outer(step, output) * (1.0 - unit**2)
+        inner = np.outer(step, output) * (1.0 - np.abs(unit)) ** 2  # softsign's slope
         gradient = np.concatenate([(row.features.T @ inner).ravel(), inner.sum(axis=0),
                                    unit.T @ step])
         return value, gradient + 2 * ridge * flat
@@ -139,4 +145,4 @@ def picks(features: np.ndarray, legal: np.ndarray, model: np.ndarray,
     return chosen
 
 
-__all__ = ["RIDGE", "UNITS", "fit_net", "picks", "scores"]
+__all__ = ["RIDGE", "UNITS", "fit_net", "picks", "scores", "softsign"]

@@ -163,22 +163,31 @@ def model_card(legal: int, features: np.ndarray, table: np.ndarray, weights: int
     """The card of ``legal`` with the best score under the card model's weight row at
     ``table[weights:]`` (``CARD_FEATURES`` of them, in ``WEIGHT_UNIT``ths) and, with ``units``
     hidden units, its nonlinear part at ``table[net:]`` (``section.CardModel``: hidden weights by
-    feature, biases, output weights); ties to the lower rank."""
+    feature, biases, output weights; softsign units, ``a / (1 + |a|)``, as
+    ``strategies.fitting.net`` fits them); ties to the lower rank."""
     pick, pick_score = -1, 0.0
     rest = legal
     biases = net + CARD_FEATURES * units
     output = biases + units
+    hidden = np.empty(max(units, 1), dtype=np.float64)
     while rest:
         card = rules.bit_index(rest & -rest)
         rest &= rest - 1
         score = 0.0
         for index in range(CARD_FEATURES):
             score += features[card, index] * table[weights + index]
-        for unit in range(units):
-            total = float(table[biases + unit])
+        if units:
+            for unit in range(units):
+                hidden[unit] = table[biases + unit]
             for index in range(CARD_FEATURES):
-                total += features[card, index] * table[net + index * units + unit]
-            score += table[output + unit] * np.tanh(total / WEIGHT_UNIT)
+                value = features[card, index]
+                if value != 0.0:  # most features of a card are 0 or 1: skip the zeros
+                    row = net + index * units
+                    for unit in range(units):
+                        hidden[unit] += value * table[row + unit]
+            for unit in range(units):
+                total = hidden[unit] / WEIGHT_UNIT
+                score += table[output + unit] * (total / (1.0 + abs(total)))
         if pick < 0 or score > pick_score or (score == pick_score and card % 13 < pick % 13):
             pick, pick_score = card, score
     return pick

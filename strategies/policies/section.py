@@ -44,7 +44,7 @@ WEIGHT_UNIT = 1_000_000
 @dataclass(frozen=True, eq=False)
 class CardModel:
     """``strong``'s card model (``policies.model``): a card's score is ``weights[row] @ x`` (its
-    features ``x``) plus, with a nonlinear part, ``output[row] @ tanh(x @ hidden[row] +
+    features ``x``) plus, with a nonlinear part, ``output[row] @ softsign(x @ hidden[row] +
     biases[row])``: ``hidden`` is ``CARD_MODELS`` x ``CARD_FEATURES`` x H, ``biases`` and
     ``output`` ``CARD_MODELS`` x H (``strategies.fitting.net`` fits it on top of the linear
     weights)."""
