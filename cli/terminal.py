@@ -104,14 +104,16 @@ def summing_bar() -> Iterator[None]:
     from raspis.analysis.dataset import summing
 
     bar, update = games_bar(False, "summing the run's games once")
+    shown = []
 
     def told(done: int, total: int) -> None:
         if update is not None and total >= SUMMING_BAR_GAMES:
             update(done, total)
+            shown.append(True)
 
     try:
         with summing(told):
             yield
     finally:
-        if bar is not None:
+        if bar is not None and shown:  # (a bar never shown would still print a blank line)
             bar.stop()

@@ -56,12 +56,11 @@ from .store import (
     shard_checksums,
     shard_problem,
     strategy_names,
-    strategy_summary,
     write_json_atomic,
     write_shard,
 )
 from .task import ShardResult
-from .totals import Basis, keep_group
+from .totals import Basis, keep_group, strategy_summary
 from .workers import WorkerPool, run_shard_supervised, shard_results, supervised
 
 __all__ = [

@@ -1,5 +1,6 @@
 """A run's folder: its manifest, its shard files written atomically and checksummed, its lock, and
-reading it back (``read_manifest``, ``shard_problem``, ``strategy_summary``).
+reading it back (``read_manifest``, ``shard_problem``; the closing table, from the run's sums:
+``totals.strategy_summary``).
 
 A run writes each shard's Parquet files aside and renames them into place, the games file last,
 so only complete shards count; it records each shard's checksums (BLAKE2b) in ``manifest.json``;
@@ -334,53 +335,3 @@ def strategy_names(manifest: dict[str, Any]) -> dict[str, str]:
     return names
 
 
-#: the columns of ``strategy_summary``
-SUMMARY_SCHEMA = {"variant": pl.String(), "strategy": pl.String(), "seat_games": pl.UInt32(),
-                  "mean_score": pl.Float64(), "win_rate": pl.Float64(),
-                  "mean_place": pl.Float64(), "errored": pl.UInt32()}
-
-
-def strategy_summary(out_dir: str | Path) -> pl.DataFrame:
-    """Per variant and strategy (display name): seat-games, mean score, win rate and mean place
-    of its finished games, errored seat-games. Read from the run's totals (``totals``: the
-    runner's sums of its large shard groups, the rest summed once here), not from every row;
-    only the errored rows are read (few: a filter the files' statistics mostly skip)."""
-    from .schema import scan_table
-    from .totals import Basis, run_totals
-
-    folder = Path(out_dir)
-    manifest = read_manifest(folder / MANIFEST)
-    basis = Basis.of(manifest)
-    checksums = dict(manifest.get("checksums") or {})
-    if not basis.strategies or not checksums:  # nothing written yet
-        return pl.DataFrame(schema=SUMMARY_SCHEMA)
-    contents = manifest.get("contents") or {}
-    rows = {shard: int((contents.get(shard) or {}).get("rows") or 0) for shard in checksums}
-    totals = run_totals(folder, checksums, rows, basis).games
-    variants = pl.DataFrame(
-        [(str(entry.get("hash")), str(entry.get("name")))
-         for entry in manifest.get("variants") or []],
-        schema={"variant_hash": pl.String(), "variant": pl.String()}, orient="row")
-    finished = pl.concat([
-        totals.group_by("variant_hash").agg(
-            pl.lit(name).alias("strategy"), pl.col(f"n_k{k}").sum().alias("finished"),
-            pl.col(f"s_k{k}").sum().alias("score"), pl.col(f"w_k{k}").sum().alias("wins"),
-            pl.col(f"pl_k{k}").sum().alias("places"))
-        for k, name in enumerate(basis.strategies)])
-    errored = (basis.renamed(scan_table(folder, "games").filter(pl.col("errored")))
-               .group_by("variant_hash", "strategy").agg(pl.len().alias("errored")).collect())
-    per = pl.when(pl.col("finished") > 0).then(pl.col("finished").cast(pl.Float64))
-    return (
-        finished.join(errored, on=["variant_hash", "strategy"], how="full", coalesce=True)
-        .join(variants.unique("variant_hash"), on="variant_hash", how="left")
-        .with_columns(pl.col("finished", "score", "wins", "places", "errored").fill_null(0))
-        .select(
-            "variant", "strategy",
-            (pl.col("finished") + pl.col("errored")).cast(pl.UInt32).alias("seat_games"),
-            (pl.col("score") / per).alias("mean_score"),
-            (pl.col("wins") / per).alias("win_rate"),
-            (pl.col("places") / per).alias("mean_place"),
-            pl.col("errored").cast(pl.UInt32),
-        )
-        .sort("variant", "mean_score", descending=[False, True], nulls_last=True)
-    )

@@ -37,8 +37,9 @@ import polars as pl
 
 from .schema import DEAL_BLOCKS, TOP_UNITS, DatasetError, scan_table
 
-__all__ = ["TOPPED", "TOP_UNITS", "Basis", "Totals", "compute", "deal_set_totals",
-           "deal_totals", "keep_group", "order_counts", "run_totals"]
+__all__ = ["SUMMARY_SCHEMA", "TOPPED", "TOP_UNITS", "Basis", "Totals", "compute",
+           "deal_set_totals", "deal_totals", "keep_group", "order_counts", "run_totals",
+           "strategy_summary"]
 
 #: Raised whenever a total is added or its meaning changes: older caches are rebuilt.
 TOTALS_VERSION = 3
@@ -582,3 +583,54 @@ def _keep(place: Path, totals: Totals, about: dict[str, Any] | None = None) -> N
         write_atomic(totals.games, place / "games.parquet")  # last: the mark of a whole entry
     except OSError:
         return
+
+
+#: the columns of ``strategy_summary``
+SUMMARY_SCHEMA = {"variant": pl.String(), "strategy": pl.String(), "seat_games": pl.UInt32(),
+                  "mean_score": pl.Float64(), "win_rate": pl.Float64(),
+                  "mean_place": pl.Float64(), "errored": pl.UInt32()}
+
+
+def strategy_summary(out_dir: str | Path) -> pl.DataFrame:
+    """Per variant and strategy (display name): seat-games, mean score, win rate and mean place
+    of its finished games, errored seat-games. Read from the run's totals (``totals``: the
+    runner's sums of its large shard groups, the rest summed once here), not from every row;
+    only the errored rows are read (few: a filter the files' statistics mostly skip)."""
+    from .store import MANIFEST, read_manifest
+
+    folder = Path(out_dir)
+    manifest = read_manifest(folder / MANIFEST)
+    basis = Basis.of(manifest)
+    checksums = dict(manifest.get("checksums") or {})
+    if not basis.strategies or not checksums:  # nothing written yet
+        return pl.DataFrame(schema=SUMMARY_SCHEMA)
+    contents = manifest.get("contents") or {}
+    rows = {shard: int((contents.get(shard) or {}).get("rows") or 0) for shard in checksums}
+    totals = run_totals(folder, checksums, rows, basis).games
+    variants = pl.DataFrame(
+        [(str(entry.get("hash")), str(entry.get("name")))
+         for entry in manifest.get("variants") or []],
+        schema={"variant_hash": pl.String(), "variant": pl.String()}, orient="row")
+    finished = pl.concat([
+        totals.group_by("variant_hash").agg(
+            pl.lit(name).alias("strategy"), pl.col(f"n_k{k}").sum().alias("finished"),
+            pl.col(f"s_k{k}").sum().alias("score"), pl.col(f"w_k{k}").sum().alias("wins"),
+            pl.col(f"pl_k{k}").sum().alias("places"))
+        for k, name in enumerate(basis.strategies)])
+    errored = (basis.renamed(scan_table(folder, "games").filter(pl.col("errored")))
+               .group_by("variant_hash", "strategy").agg(pl.len().alias("errored")).collect())
+    per = pl.when(pl.col("finished") > 0).then(pl.col("finished").cast(pl.Float64))
+    return (
+        finished.join(errored, on=["variant_hash", "strategy"], how="full", coalesce=True)
+        .join(variants.unique("variant_hash"), on="variant_hash", how="left")
+        .with_columns(pl.col("finished", "score", "wins", "places", "errored").fill_null(0))
+        .select(
+            "variant", "strategy",
+            (pl.col("finished") + pl.col("errored")).cast(pl.UInt32).alias("seat_games"),
+            (pl.col("score") / per).alias("mean_score"),
+            (pl.col("wins") / per).alias("win_rate"),
+            (pl.col("places") / per).alias("mean_place"),
+            pl.col("errored").cast(pl.UInt32),
+        )
+        .sort("variant", "mean_score", descending=[False, True], nulls_last=True)
+    )
