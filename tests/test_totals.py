@@ -167,9 +167,12 @@ def test_the_command_line_shows_a_bar_while_it_sums_a_runs_rows(
 
 def test_after_the_tournament_command_the_first_analysis_sums_nothing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The closing table adds the run's sums up (and keeps them), so an analysis reads them."""
+    """The closing table of a large run adds the run's sums up (and keeps them), so an analysis
+    reads them (large: here every run)."""
     from click.testing import CliRunner
     from raspis.cli.main import cli
+
+    monkeypatch.setattr(totals_module, "SUMMARY_ROWS", 0)
 
     out = tmp_path / "run"
     played = CliRunner().invoke(cli, [
@@ -186,3 +189,14 @@ def test_after_the_tournament_command_the_first_analysis_sums_nothing(
     monkeypatch.setattr(totals_module, "compute", counting)
     assert open_run(out).totals().games.height > 0
     assert summed == []
+
+
+def test_the_closing_table_is_the_same_from_the_rows_and_from_the_sums(
+        played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from raspis.tournament import strategy_summary
+
+    from_rows = strategy_summary(played)
+    monkeypatch.setattr(totals_module, "SUMMARY_ROWS", 0)
+    from_sums = strategy_summary(played)
+    assert from_rows.height == 2 and from_rows["seat_games"].sum() == CONFIG.games * 3 * 3
+    assert_frame_equal(from_sums, from_rows)

@@ -585,6 +585,10 @@ def _keep(place: Path, totals: Totals, about: dict[str, Any] | None = None) -> N
         return
 
 
+#: Seat rows from which the closing table reads the run's totals (and keeps them for the
+#: analysis) instead of its rows (250,000 games of four players)
+SUMMARY_ROWS = 1_000_000
+
 #: the columns of ``strategy_summary``
 SUMMARY_SCHEMA = {"variant": pl.String(), "strategy": pl.String(), "seat_games": pl.UInt32(),
                   "mean_score": pl.Float64(), "win_rate": pl.Float64(),
@@ -593,9 +597,11 @@ SUMMARY_SCHEMA = {"variant": pl.String(), "strategy": pl.String(), "seat_games":
 
 def strategy_summary(out_dir: str | Path) -> pl.DataFrame:
     """Per variant and strategy (display name): seat-games, mean score, win rate and mean place
-    of its finished games, errored seat-games. Read from the run's totals (``totals``: the
-    runner's sums of its large shard groups, the rest summed once here), not from every row;
-    only the errored rows are read (few: a filter the files' statistics mostly skip)."""
+    of its finished games, errored seat-games. A run of ``SUMMARY_ROWS`` seat rows or more is
+    read from its totals (``run_totals``: the runner's sums of its large shard groups, the rest
+    summed once here and kept for the analysis), not from every row; a smaller one from its
+    rows at once. Only the errored rows are read besides (few: a filter the files' statistics
+    mostly skip)."""
     from .store import MANIFEST, read_manifest
 
     folder = Path(out_dir)
@@ -606,17 +612,24 @@ def strategy_summary(out_dir: str | Path) -> pl.DataFrame:
         return pl.DataFrame(schema=SUMMARY_SCHEMA)
     contents = manifest.get("contents") or {}
     rows = {shard: int((contents.get(shard) or {}).get("rows") or 0) for shard in checksums}
-    totals = run_totals(folder, checksums, rows, basis).games
+    if sum(rows.values()) >= SUMMARY_ROWS:
+        totals = run_totals(folder, checksums, rows, basis).games
+        finished = pl.concat([
+            totals.group_by("variant_hash").agg(
+                pl.lit(name).alias("strategy"), pl.col(f"n_k{k}").sum().alias("finished"),
+                pl.col(f"s_k{k}").sum().alias("score"), pl.col(f"w_k{k}").sum().alias("wins"),
+                pl.col(f"pl_k{k}").sum().alias("places"))
+            for k, name in enumerate(basis.strategies)])
+    else:  # a small run: its rows at once, cheaper than summing them by deal set
+        finished = (basis.renamed(scan_table(folder, "games", list(checksums)))
+                    .filter(~pl.col("errored")).group_by("variant_hash", "strategy").agg(
+                        pl.len().alias("finished"), pl.col("score").sum(),
+                        pl.col("winner").cast(pl.Int64).sum().alias("wins"),
+                        pl.col("place").sum().alias("places")).collect())
     variants = pl.DataFrame(
         [(str(entry.get("hash")), str(entry.get("name")))
          for entry in manifest.get("variants") or []],
         schema={"variant_hash": pl.String(), "variant": pl.String()}, orient="row")
-    finished = pl.concat([
-        totals.group_by("variant_hash").agg(
-            pl.lit(name).alias("strategy"), pl.col(f"n_k{k}").sum().alias("finished"),
-            pl.col(f"s_k{k}").sum().alias("score"), pl.col(f"w_k{k}").sum().alias("wins"),
-            pl.col(f"pl_k{k}").sum().alias("places"))
-        for k, name in enumerate(basis.strategies)])
     errored = (basis.renamed(scan_table(folder, "games").filter(pl.col("errored")))
                .group_by("variant_hash", "strategy").agg(pl.len().alias("errored")).collect())
     per = pl.when(pl.col("finished") > 0).then(pl.col("finished").cast(pl.Float64))
