@@ -182,7 +182,7 @@ class Run:
                      renames=tuple(sorted(self.renames.items())))
 
     def _build_totals(self) -> Totals:
-        from raspis.tournament.totals import compute, run_totals
+        from raspis.tournament.totals import compute, run_totals, shard_rows
 
         basis = self.basis()
         if self.path is not None and self.manifest.get("checksums"):
@@ -191,10 +191,8 @@ class Run:
                 if self.shards is not None:
                     checksums = {shard: value for shard, value in checksums.items()
                                  if shard in self.shards}
-                contents = self.manifest.get("contents") or {}
-                rows = {shard: int((contents.get(shard) or {}).get("rows") or 0)
-                        for shard in checksums}
-                return run_totals(self.path, checksums, rows, basis, _SUMMING.get())
+                return run_totals(self.path, checksums, shard_rows(self.manifest, checksums),
+                                  basis, _SUMMING.get())
             except (pl.exceptions.PolarsError, OSError) as error:
                 raise DatasetError(f"{self.label}: cannot read the dataset: "
                                    f"{str(error).strip().splitlines()[0]}") from None

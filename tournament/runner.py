@@ -60,7 +60,7 @@ from .store import (
     write_shard,
 )
 from .task import ShardResult
-from .totals import Basis, keep_group, strategy_summary
+from .totals import Basis, keep_group, shard_rows, strategy_summary
 from .workers import WorkerPool, run_shard_supervised, shard_results, supervised
 
 __all__ = [
@@ -289,8 +289,8 @@ class _Run:
         rows."""
         ids = self.plan.group_of(shard_id)
         if all(shard in records for shard in ids):
-            rows = {shard: records.contents[shard].get("rows", 0) for shard in ids}
-            keep_group(self.out, ids, records.checksums, rows, Basis.of(self.manifest))
+            keep_group(self.out, ids, records.checksums, shard_rows(self.manifest, ids),
+                       Basis.of(self.manifest))
 
     def _confirm(self, records: ShardRecords) -> None:
         """Before the manifest says complete: every planned shard still holds what was

@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -39,7 +39,7 @@ from .schema import DEAL_BLOCKS, TOP_UNITS, DatasetError, scan_table
 
 __all__ = ["SUMMARY_SCHEMA", "TOPPED", "TOP_UNITS", "Basis", "Totals", "compute",
            "deal_set_totals", "deal_totals", "keep_group", "order_counts", "run_totals",
-           "strategy_summary"]
+           "shard_rows", "strategy_summary"]
 
 #: Raised whenever a total is added or its meaning changes: older caches are rebuilt.
 TOTALS_VERSION = 3
@@ -376,34 +376,29 @@ class Unit(NamedTuple):
 def _units(grouped: dict[str, list[str]], rows: dict[str, int]) -> list[Unit]:
     """The shard groups as units summed in one go (``SOLO_ROWS``; ``rows``: each shard's, 0
     where unknown): a large group, or one the plan does not name, alone; consecutive small
-    groups of one variant together."""
-    units: list[Unit] = []
-    batch: list[str] = []
-    batch_groups: list[str] = []
-    batch_rows = 0
-
-    def close() -> None:
-        nonlocal batch, batch_groups, batch_rows
-        if batch_groups:
-            label = batch_groups[0] if len(batch_groups) == 1 else (
-                f"{batch_groups[0]}+{len(batch_groups)}")
-            units.append(Unit(label, batch, _variant(batch_groups[0])))
-        batch, batch_groups, batch_rows = [], [], 0
-
+    groups of one variant together, up to ``BATCH_ROWS``."""
+    chunks: list[list[str]] = []  # the groups of each unit, in order
+    open_rows = -1  # the rows of the last chunk while it takes more groups, else -1
     for group, ids in grouped.items():
         size = sum(rows.get(shard, 0) for shard in ids)
-        if size >= SOLO_ROWS or _variant(group) is None:
-            close()
-            units.append(Unit(group, ids, _variant(group)))
-            continue
-        if batch_groups and (_variant(batch_groups[0]) != _variant(group)
-                             or batch_rows + size > BATCH_ROWS):
-            close()
-        batch += ids
-        batch_groups.append(group)
-        batch_rows += size
-    close()
-    return units
+        alone = size >= SOLO_ROWS or _variant(group) is None
+        if (alone or open_rows < 0 or _variant(chunks[-1][0]) != _variant(group)
+                or open_rows + size > BATCH_ROWS):
+            chunks.append([group])
+            open_rows = -1 if alone else size
+        else:
+            chunks[-1].append(group)
+            open_rows += size
+    return [Unit(chunk[0] if len(chunk) == 1 else f"{chunk[0]}+{len(chunk)}",
+                 [shard for group in chunk for shard in grouped[group]], _variant(chunk[0]))
+            for chunk in chunks]
+
+
+def shard_rows(manifest: dict[str, Any], shards: Iterable[str]) -> dict[str, int]:
+    """Each of ``shards``' seat rows as the manifest records them (``contents``), 0 where it
+    does not."""
+    contents = manifest.get("contents") or {}
+    return {shard: int((contents.get(shard) or {}).get("rows") or 0) for shard in shards}
 
 
 def _variant(group: str) -> str | None:
@@ -481,7 +476,7 @@ def run_totals(folder: Path, checksums: dict[str, Any], rows: dict[str, int], ba
     todo = {unit.label: sum(rows.get(shard, 0) for shard in unit.shards) // max(1, basis.players)
             for unit, key in zip(units, keys, strict=True)
             if not _kept(folder / FOLDER / "groups" / f"{unit.label}-{key}")}
-    done = 0
+    done, to_sum = 0, sum(todo.values())
     ranges: list[tuple[str, int, int, Unit]] = []
     for unit, key in zip(units, keys, strict=True):
         totals, spans = _unit_totals(folder, unit, key, basis)
@@ -490,7 +485,7 @@ def run_totals(folder: Path, checksums: dict[str, Any], rows: dict[str, int], ba
                    for variant, (first, last) in spans.items()]
         if progress is not None and unit.label in todo:
             done += todo[unit.label]
-            progress(done, sum(todo.values()))
+            progress(done, to_sum)
     _check_disjoint(folder, ranges)
     totals = Totals(
         games=_summed([t.games for t in built], KEYS),
@@ -610,8 +605,7 @@ def strategy_summary(out_dir: str | Path) -> pl.DataFrame:
     checksums = dict(manifest.get("checksums") or {})
     if not basis.strategies or not checksums:  # nothing written yet
         return pl.DataFrame(schema=SUMMARY_SCHEMA)
-    contents = manifest.get("contents") or {}
-    rows = {shard: int((contents.get(shard) or {}).get("rows") or 0) for shard in checksums}
+    rows = shard_rows(manifest, checksums)
     if sum(rows.values()) >= SUMMARY_ROWS:
         totals = run_totals(folder, checksums, rows, basis).games
         finished = pl.concat([
@@ -630,7 +624,8 @@ def strategy_summary(out_dir: str | Path) -> pl.DataFrame:
         [(str(entry.get("hash")), str(entry.get("name")))
          for entry in manifest.get("variants") or []],
         schema={"variant_hash": pl.String(), "variant": pl.String()}, orient="row")
-    errored = (basis.renamed(scan_table(folder, "games").filter(pl.col("errored")))
+    errored = (basis.renamed(scan_table(folder, "games", list(checksums)))
+               .filter(pl.col("errored"))
                .group_by("variant_hash", "strategy").agg(pl.len().alias("errored")).collect())
     per = pl.when(pl.col("finished") > 0).then(pl.col("finished").cast(pl.Float64))
     return (

@@ -32,7 +32,7 @@ from scipy.optimize import minimize
 from ..players.search import distinct_plays, representative
 from ..players.strong import action_of, policy_table
 from ..policies import compiled
-from ..policies.fitted import card_arrays, fit_path, rules_hash, write_archive
+from ..policies.fitted import NET_KEYS, card_arrays, fit_path, rules_hash, write_archive
 from ..policies.model import BASE_FEATURE, card_position
 from ..policies.section import CARD_FEATURES, CARD_MODELS, CardModel
 from ..policies.strong import decide_strong
@@ -238,10 +238,10 @@ def fit_cards(samples: CardSamples, ridge: float = RIDGE, by_value: bool = True)
 def _picks(samples: CardSamples, weights: np.ndarray) -> np.ndarray:
     """The model's card at each sample, as ``policies.model.model_card`` picks (ties to the lower
     rank)."""
+    from .net import picks
+
     legal, _ = _masks(samples)
-    scores = np.einsum("scf,sf->sc", samples.features, weights[samples.model])
-    scores = np.where(legal, scores - 1e-9 * (np.arange(JOKER) % 13), -np.inf)
-    return scores.argmax(axis=1)
+    return picks(samples.features, legal, samples.model, CardModel(weights))
 
 
 def agreement(samples: CardSamples, weights: np.ndarray) -> tuple[float, float]:
@@ -341,8 +341,7 @@ def _add_net(name: str, arguments) -> None:  # noqa: ANN001
         shipped = shipped_cards(data)
         notes = {key[len("cards_"):]: data[key] for key in data.files
                  if key.startswith("cards_") and key not in (
-                     "cards_hidden", "cards_biases", "cards_output", "cards_units",
-                     "cards_net_rounds", "cards_net_seed")}
+                     *NET_KEYS, "cards_units", "cards_net_rounds", "cards_net_seed")}
     if shipped is None:
         raise SystemExit(f"{name}: its table has no card model to keep (fit one first)")
     rounds = [_round(variant, arguments, number, arguments.seed + number)

@@ -129,20 +129,15 @@ def picks(features: np.ndarray, legal: np.ndarray, model: np.ndarray,
           card_model: CardModel) -> np.ndarray:
     """The card the model plays at each sample, as ``policies.model.model_card`` picks (ties to
     the lower rank; samples x ``JOKER`` in, one card a sample out)."""
-    chosen = np.zeros(len(features), dtype=np.int64)
-    tie = 1e-9 * (np.arange(JOKER) % 13)
-    for index in range(len(features)):
-        row = int(model[index])
-        if card_model.units:
-            assert card_model.hidden is not None and card_model.biases is not None
-            assert card_model.output is not None
-            score, _ = scores(features[index], card_model.weights[row],
-                              card_model.hidden[row], card_model.biases[row],
-                              card_model.output[row])
-        else:
-            score = features[index] @ card_model.weights[row]
-        chosen[index] = int(np.argmax(np.where(legal[index], score - tie, -np.inf)))
-    return chosen
+    score = np.einsum("scf,sf->sc", features, card_model.weights[model])
+    if card_model.units:
+        assert card_model.hidden is not None and card_model.biases is not None
+        assert card_model.output is not None
+        units = softsign(np.einsum("scf,sfu->scu", features, card_model.hidden[model])
+                         + card_model.biases[model][:, None, :])
+        score = score + np.einsum("scu,su->sc", units, card_model.output[model])
+    score = np.where(legal, score - 1e-9 * (np.arange(JOKER) % 13), -np.inf)
+    return score.argmax(axis=1)
 
 
 __all__ = ["RIDGE", "UNITS", "fit_net", "picks", "scores", "softsign"]

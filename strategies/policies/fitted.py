@@ -87,6 +87,10 @@ def fit_counts(data) -> dict[int, np.ndarray]:  # noqa: ANN001 - an open ``np.lo
             if key.startswith("n") and key[1:].isdigit()}
 
 
+#: the archive entries of a card model's nonlinear part: hidden weights, biases, output weights
+NET_KEYS = ("cards_hidden", "cards_biases", "cards_output")
+
+
 def fit_cards(data) -> CardModel | None:  # noqa: ANN001 - an open ``np.load`` archive
     """The card model in a fitted table's archive (``cards``: ``CARD_MODELS`` x
     ``CARD_FEATURES``, made by ``strategies.fitting.distil``, and its nonlinear part where kept:
@@ -97,11 +101,9 @@ def fit_cards(data) -> CardModel | None:  # noqa: ANN001 - an open ``np.load`` a
     weights = np.asarray(data["cards"], dtype=np.float64)
     if weights.shape != (CARD_MODELS, CARD_FEATURES):
         return None
-    if not {"cards_hidden", "cards_biases", "cards_output"} <= set(data.files):
+    if not set(NET_KEYS) <= set(data.files):
         return CardModel(weights)
-    hidden = np.asarray(data["cards_hidden"], dtype=np.float64)
-    biases = np.asarray(data["cards_biases"], dtype=np.float64)
-    output = np.asarray(data["cards_output"], dtype=np.float64)
+    hidden, biases, output = (np.asarray(data[key], dtype=np.float64) for key in NET_KEYS)
     units = hidden.shape[-1] if hidden.ndim == 3 else -1
     if (hidden.shape != (CARD_MODELS, CARD_FEATURES, units)
             or biases.shape != (CARD_MODELS, units) or output.shape != (CARD_MODELS, units)):
@@ -113,9 +115,8 @@ def card_arrays(model: CardModel) -> dict[str, np.ndarray]:
     """The archive entries of a card model (``fit_cards`` reads them back)."""
     arrays = {"cards": np.asarray(model.weights, dtype=np.float64)}
     if model.units:
-        arrays.update(cards_hidden=np.asarray(model.hidden, dtype=np.float64),
-                      cards_biases=np.asarray(model.biases, dtype=np.float64),
-                      cards_output=np.asarray(model.output, dtype=np.float64))
+        arrays.update({key: np.asarray(part, dtype=np.float64) for key, part in zip(
+            NET_KEYS, (model.hidden, model.biases, model.output), strict=True)})
     return arrays
 
 
