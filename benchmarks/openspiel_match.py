@@ -93,7 +93,7 @@ def honest_resampler(game, raspis_game, rng: random.Random):  # noqa: ANN001, AN
         dealt = hands_of(state)
         played_so_far = [0] * PLAYERS
         for seat in range(PLAYERS):  # the cards each player has played are in its guessed hand
-            played_so_far[seat] = dealt[seat] & ~raspis_game[0].hands[seat]
+            played_so_far[seat] = dealt[seat] & ~raspis_game[0].view.hands[seat]
         cards = [[card for card in range(52) if (guess[seat] | played_so_far[seat]) >> card & 1]
                  for seat in range(PLAYERS)]
         sampled = game.new_initial_state()
