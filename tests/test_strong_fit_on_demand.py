@@ -242,3 +242,29 @@ def test_a_worker_with_another_table_refuses_its_shard(fits: Path, mod_file: Pat
             run(other)
     weak = dataclasses.replace(config, strategies=("lowest",) * 4)
     assert next(iter(ShardPlan(weak, options))).strong_table == ""
+
+
+def test_one_command_fits_the_bid_model_too_and_notes_how(fits: Path, tmp_path: Path) -> None:
+    # oh-hell's rules with one option changed: a variant of the user's own, fitted in one go
+    path = tmp_path / "oh-hell-mod.toml"
+    path.write_text('name = "oh-hell-mod"\nextends = "oh-hell"\nscoring.exact_base = 5\n')
+    variant = load_variant(path).for_player_count(4)
+    result = fit("--variant", str(path), "--games", "10", "--card-games", "1",
+                 "--bid-games", "1", "--seed", "5")
+    assert result.exit_code == 0, result.output
+    found = find_fit(variant, 4)
+    assert found.kind == "user" and found.bids is not None and found.cards is not None
+    with np.load(found.path) as data:
+        assert str(data["made_rules_hash"]) == rules_hash(variant)
+        assert int(data["made_players"]) == 4 and int(data["seed"]) == 5
+        assert str(data["made_by"]) == (
+            f"raspis strategies fit --variant {path} --players 4 --games 10 --card-games 1 "
+            "--rounds 1 --net 0 --bid-games 1 --seed 5")
+        assert int(data["bids_games"]) == 1
+
+
+def test_ship_is_for_presets_only(fits: Path, mod_file: Path) -> None:
+    result = fit("--variant", str(mod_file), "--games", "10", "--ship")
+    assert result.exit_code != 0
+    assert "is not a preset: --ship writes a preset's shipped table" in result.output
+    assert not fits.exists() or list(fits.iterdir()) == []

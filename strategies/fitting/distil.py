@@ -98,7 +98,7 @@ def label_cards(variant: Variant, players: int, games: int, seed: int = 1,
         table = policy_table(game.tables, game.plan)
         at = int(table[compiled.T_STRONG_AT])
         plan = game.tables.plan
-        searchers = [_Recording(load_strategy(spec)) for _ in range(players)]
+        searchers = [Recording(load_strategy(spec)) for _ in range(players)]
         for seat, searcher in enumerate(searchers):
             searcher.start_game(game.variant, seat, players, random.Random(game_seed * 16 + seat))
         while not game.is_over():
@@ -119,7 +119,7 @@ def label_cards(variant: Variant, players: int, games: int, seed: int = 1,
                        np.array(found["value"]).reshape(-1, JOKER))
 
 
-def _label(game: Game, searcher: _Recording, found: dict[str, list], sample: np.ndarray,
+def _label(game: Game, searcher: Recording, found: dict[str, list], sample: np.ndarray,
            legal: int, base: int, row: int) -> None:
     """Ask ``searcher`` at the card to play in ``game`` and add the sample to ``found``, where
     the plain cards of ``legal`` fall in two or more classes and ``mc`` plays one of them."""
@@ -140,7 +140,7 @@ def _label(game: Game, searcher: _Recording, found: dict[str, list], sample: np.
         found[name].append(item)
 
 
-class _Recording:
+class Recording:
     """A search strategy whose candidates' mean values at its last search are kept
     (``last_values``: candidate to value), read from its ``pick``."""
 
@@ -163,9 +163,10 @@ def _cards(mask: int) -> list[int]:
     return [card for card in range(JOKER) if mask >> card & 1]
 
 
-def _masks(samples: CardSamples) -> tuple[np.ndarray, np.ndarray]:
-    """(legal, target) as boolean arrays, samples x ``JOKER``."""
-    bits = np.arange(JOKER, dtype=np.int64)
+def masks(samples: CardSamples) -> tuple[np.ndarray, np.ndarray]:
+    """(legal, target) as boolean arrays, samples x choices (``JOKER`` cards, or a bid model's
+    bids)."""
+    bits = np.arange(samples.features.shape[1], dtype=np.int64)
     legal = (samples.legal[:, None] >> bits & 1).astype(bool)
     target = (samples.target[:, None] >> bits & 1).astype(bool)
     return legal, target
@@ -217,15 +218,24 @@ def fit_cards(samples: CardSamples, ridge: float = RIDGE, by_value: bool = True)
     """The card model's weights (``CARD_MODELS`` x ``CARD_FEATURES``) fitted to ``samples`` (see
     the module's docstring): first to ``mc``'s choices, then, with ``by_value``, on to the best
     of ``mc``'s values; a row without samples is the rules' card alone."""
-    weights = np.zeros((CARD_MODELS, CARD_FEATURES))
-    legal, target = _masks(samples)
-    for model in range(CARD_MODELS):
+    return fit_rows(samples, CARD_MODELS, BASE_FEATURE, ridge, by_value)
+
+
+def fit_rows(samples: CardSamples, models: int, base_feature: int, ridge: float = RIDGE,
+             by_value: bool = True) -> np.ndarray:
+    """A linear choice model's weights (``models`` rows of the samples' features) fitted to
+    ``samples`` as ``fit_cards`` fits the card model (the bid model too:
+    ``fitting.bid_values``); a row without samples weighs the feature ``base_feature`` (the
+    rules' own choice) alone."""
+    weights = np.zeros((models, samples.features.shape[2]))
+    legal, target = masks(samples)
+    for model in range(models):
         rows = samples.model == model
         if not rows.any():
-            weights[model, BASE_FEATURE] = 1.0
+            weights[model, base_feature] = 1.0
             continue
         features, allowed = samples.features[rows], legal[rows]
-        start = np.zeros(CARD_FEATURES)
+        start = np.zeros(samples.features.shape[2])
         start = minimize(_choice_loss(features, allowed, target[rows], ridge), start,
                          jac=True, method="L-BFGS-B").x
         if by_value:
@@ -240,14 +250,14 @@ def _picks(samples: CardSamples, weights: np.ndarray) -> np.ndarray:
     rank)."""
     from .net import picks
 
-    legal, _ = _masks(samples)
+    legal, _ = masks(samples)
     return picks(samples.features, legal, samples.model, CardModel(weights))
 
 
 def agreement(samples: CardSamples, weights: np.ndarray) -> tuple[float, float]:
     """(share of samples where the model's card is in ``mc``'s class, the same for the rules'
     card)."""
-    _, target = _masks(samples)
+    _, target = masks(samples)
     rows = np.arange(len(samples))
     return (float(target[rows, _picks(samples, weights)].mean()),
             float(target[rows, samples.base].mean()))
@@ -262,8 +272,8 @@ def regret(samples: CardSamples, weights: np.ndarray) -> tuple[float, float]:
             float(np.mean(best - samples.value[rows, samples.base])))
 
 
-__all__ = ["LABEL_SPEC", "CardSamples", "agreement", "fit_cards", "label_cards", "main",
-           "regret", "save_cards"]
+__all__ = ["LABEL_SPEC", "CardSamples", "agreement", "fit_cards", "fit_rows", "label_cards",
+           "main", "masks", "regret", "save_cards"]
 
 
 def save_cards(name: str, players: int, model: CardModel | None,
@@ -304,7 +314,7 @@ def _with_net(samples: CardSamples, weights: np.ndarray, units: int, seed: int,
     rules' card, the linear model and the net."""
     from . import net
 
-    legal, _ = _masks(samples)
+    legal, _ = masks(samples)
     cut = len(samples) * 3 // 4
     train, held = np.arange(len(samples)) < cut, np.arange(len(samples)) >= cut
     part = samples.rows(train)

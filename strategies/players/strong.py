@@ -48,6 +48,9 @@ class StrongStrategy(CompiledTwin):
                            "play's rules alone (to measure what the model adds)"),
         "net": Parameter(bool, True, "with the card model's nonlinear part where the table has "
                          "one (strategies.fitting.net); false: its linear part alone"),
+        "bid_model": Parameter(bool, True, "bid with the fitted bid model where the variant's "
+                               "table has one (strategies.fitting.bid_values); false: the bid of "
+                               "the best expected points (to measure what the model adds)"),
     }
 
 

@@ -41,13 +41,13 @@ def action_of(code: int, phase: Phase) -> Action:
 
 
 def policy_code(game: Game, state: np.ndarray, policy: int, model: bool = True,
-                net: bool = True) -> int:
+                net: bool = True, bid_model: bool = True) -> int:
     """The action code ``policy`` (``compiled.FAST_HEURISTIC``, ``compiled.STRONG``, ...) chooses
     for the seat to move in ``state``, a state of ``game``'s machine; ``model``: ``strong`` with
     its fitted card model (``compiled.policy_table``'s ``cards_on``), ``net``: with the model's
-    nonlinear part (``net_on``)."""
+    nonlinear part (``net_on``), ``bid_model``: with its fitted bid model (``bids_on``)."""
     table = compiled.policy_table(game.tables, game.plan, strong_on=policy == compiled.STRONG,
-                                  cards_on=model, net_on=net)
+                                  cards_on=model, net_on=net, bids_on=bid_model)
     return compiled.decide_policy(state, game.tables.plan, table, policy)
 
 
@@ -60,6 +60,8 @@ class CompiledTwin(Strategy):
     model: bool = True
     #: with the card model's nonlinear part (``strong``'s parameter ``net``)
     net: bool = True
+    #: with the fitted bid model (``strong``'s parameter ``bid_model``)
+    bid_model: bool = True
 
     def start_game(self, variant: Variant, seat: int, players: int,
                    rng: random.Random) -> None:
@@ -81,7 +83,8 @@ class CompiledTwin(Strategy):
         else:
             game = resample(observation, self._guess)
             state = game.state
-        action = action_of(policy_code(game, state, self.policy, self.model, self.net),
+        action = action_of(policy_code(game, state, self.policy, self.model, self.net,
+                                       self.bid_model),
                            observation.phase)
         for legal in actions:
             if legal == action:

@@ -23,7 +23,17 @@ from raspis.engine.core.codes import TRUMP_CIRCULAR
 from raspis.engine.core.compiling import jit
 
 from .chances import JOKERS, Holding, PlayRules, card_chances, trick_distribution, turned_out
-from .section import BUCKETS, SCALE_UNIT, X_DECK, X_FIT, X_MAX_HAND, X_PLAYERS, scale_slot
+from .section import (
+    BID_FEATURES,
+    BUCKETS,
+    SCALE_UNIT,
+    X_BIDS,
+    X_DECK,
+    X_FIT,
+    X_MAX_HAND,
+    X_PLAYERS,
+    scale_slot,
+)
 
 #: the share of the deals one trick off a bid that play towards the bid brings onto it; set by
 #: hand
@@ -36,6 +46,10 @@ PRIOR = 20.0
 HIGH_CARD_WEIGHT = 0.15
 #: the rank index (2 = 0) above which a card counts more when naming trump: the eight
 HIGH_CARD_FROM = 6
+#: the bid model's feature that is 1 for the bid of the best expected points
+BASE_BID_FEATURE = 2
+#: the largest hand the bid model's first weight row is for (``bid_row``)
+SMALL_HAND = 3
 
 
 @jit()
@@ -153,14 +167,25 @@ def best_bid(distributions: np.ndarray, legal: int, table: np.ndarray, stakes: n
 
 
 @jit()
-def choose_bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
-               hand: int) -> int:
-    """``strong``'s bid for the seat to move (``seat``, its visible ``hand``)."""
+def bid_row(hand_size: int) -> int:
+    """The bid model's weight row: a hand of up to ``SMALL_HAND`` cards, or a larger one."""
+    return 0 if hand_size <= SMALL_HAND else 1
+
+
+@jit()
+def bid_values(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
+               hand: int, raw: np.ndarray, aimed: np.ndarray, values: np.ndarray
+               ) -> tuple[float, int]:
+    """What ``strong`` works out for every legal bid of the seat to move (``seat``, its visible
+    ``hand``): ``raw`` the model's trick distribution of the hand (``bid_distribution``),
+    ``aimed[bid]`` the tricks it takes bidding ``bid`` (steered, the fitted deals blended in),
+    ``values[bid]`` the bid's expected points (``best_bid``: the deal's table, the stake);
+    returns the expected tricks and the bid of the best expected points (-1: no legal bid in the
+    hand's reach)."""
     row = fields.row(state)
     legal = fields.legal_first(state)
     hand_size = fields.deal_hand_size(plan, row)
-    distribution = np.empty(hand_size + 1, dtype=np.float64)
-    expected = bid_distribution(state, plan, table, at, seat, hand, distribution)
+    expected = bid_distribution(state, plan, table, at, seat, hand, raw)
     # the fitted outcomes of this bucket (``strategies.fitting.bids.fit_bids``), for the full
     # table's participants
     block = -1
@@ -169,18 +194,18 @@ def choose_bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, 
         if offset > 0:
             block = (at + offset
                      + fit_bucket(state, plan, seat, expected, hand_size) * (hand_size + 1) ** 2)
-    aimed = np.zeros((hand_size + 1, hand_size + 1), dtype=np.float64)
     deal_points = np.zeros((hand_size + 1, hand_size + 1), dtype=np.float64)
     stakes = np.zeros(hand_size + 1, dtype=np.float64)
+    aimed[:, :] = 0.0
     for bid in range(hand_size + 1):
         if legal >> bid & 1:
             # the seat plays towards its bid: a share ``STEER`` of the deals one trick off the
             # bid either way end on it
             bid_aimed = aimed[bid]
-            bid_aimed[:] = distribution
+            bid_aimed[:] = raw
             for near in (bid - 1, bid + 1):
                 if 0 <= near <= hand_size:
-                    moved = STEER * distribution[near]
+                    moved = STEER * raw[near]
                     bid_aimed[near] -= moved
                     bid_aimed[bid] += moved
             if block >= 0:  # what the fitted deals of this bucket and bid came to
@@ -195,11 +220,113 @@ def choose_bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, 
             stakes[bid] = stake(state, plan, seat, bid)
             for taken in range(hand_size + 1):
                 deal_points[bid, taken] = points(plan, row, bid, taken)
-    choice = best_bid(aimed, legal, deal_points, stakes,
-                      np.empty(hand_size + 1, dtype=np.float64))
+    return expected, best_bid(aimed, legal, deal_points, stakes, values)
+
+
+@jit()
+def choose_bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
+               hand: int) -> int:
+    """``strong``'s bid for the seat to move (``seat``, its visible ``hand``): the legal bid with
+    the best expected points (``bid_values``), or where the table holds a bid model, the bid of
+    the best score under it (``bid_features``)."""
+    legal = fields.legal_first(state)
+    hand_size = fields.deal_hand_size(plan, fields.row(state))
+    raw = np.empty(hand_size + 1, dtype=np.float64)
+    aimed = np.empty((hand_size + 1, hand_size + 1), dtype=np.float64)
+    values = np.zeros(hand_size + 1, dtype=np.float64)
+    expected, choice = bid_values(state, plan, table, at, seat, hand, raw, aimed, values)
     if choice < 0:  # every legal bid above the hand (``play.draw_after_trick``): the lowest
-        choice = rules.bit_index(legal & -legal)
-    return choice
+        return rules.bit_index(legal & -legal)
+    model = table[at + X_BIDS]
+    if model <= 0:
+        return choice
+    features = np.empty((hand_size + 1, BID_FEATURES), dtype=np.float64)
+    bid_features(state, plan, hand_size, expected, raw, aimed, values, choice, features)
+    weights = at + model + bid_row(hand_size) * BID_FEATURES
+    pick, pick_score = -1, 0.0
+    for bid in range(hand_size + 1):
+        if legal >> bid & 1:
+            score = 0.0
+            for index in range(BID_FEATURES):
+                score += features[bid, index] * table[weights + index]
+            if pick < 0 or score > pick_score:
+                pick, pick_score = bid, score
+    return pick
+
+
+@jit()
+def bid_position(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int,
+                 features: np.ndarray) -> tuple[int, int, int]:
+    """At a bid of the seat to move (for fitting the bid model): its legal bids (a mask), the bid
+    of the best expected points (``choose_bid`` without a model) and the model's row
+    (``bid_row``); ``features`` (hand size + 1 x ``BID_FEATURES``) filled for the legal bids."""
+    seat = fields.to_move(state)
+    hand = m.visible_hand(state, plan, seat)
+    legal = fields.legal_first(state)
+    hand_size = fields.deal_hand_size(plan, fields.row(state))
+    raw = np.empty(hand_size + 1, dtype=np.float64)
+    aimed = np.empty((hand_size + 1, hand_size + 1), dtype=np.float64)
+    values = np.zeros(hand_size + 1, dtype=np.float64)
+    expected, choice = bid_values(state, plan, table, at, seat, hand, raw, aimed, values)
+    if choice >= 0:
+        bid_features(state, plan, hand_size, expected, raw, aimed, values, choice, features)
+    return legal, choice, bid_row(hand_size)
+
+
+@jit()
+def bid_features(state: np.ndarray, plan: np.ndarray, hand_size: int, expected: float,
+                 raw: np.ndarray, aimed: np.ndarray, values: np.ndarray, base: int,
+                 features: np.ndarray) -> None:
+    """Fill ``features[bid]`` for every legal bid (``bid_values``' arrays): its expected points
+    (a share of the largest of the deal's table in reach); its chance to be made; whether it is
+    the bid of the best expected points (``base``); how far it lies from the expected tricks, that
+    distance's size and square (up to 3 tricks); a bid of none; the bids' total with it against
+    the tricks (a share of the hand), that excess's size, and the excess times the share of
+    bidders still to bid and times whether none is; the hand's own chance of taking exactly that
+    many tricks (unsteered, unfitted); the chance of missing it by one; the bid as a share of the
+    hand."""
+    row = fields.row(state)
+    legal = fields.legal_first(state)
+    scale = 1.0
+    for bid in range(hand_size + 1):
+        for taken in range(hand_size + 1):
+            scale = max(scale, abs(float(points(plan, row, bid, taken))))
+    seat = fields.to_move(state)
+    participants = fields.order_length(state)
+    total, later = 0, 0
+    for position in range(participants):
+        other = fields.seat_at(state, plan, position)
+        bid = fields.bid(state, plan, other)
+        if bid >= 0:
+            total += bid
+        elif other != seat:
+            later += 1
+    last = 1.0 if later == 0 else 0.0
+    for bid in range(hand_size + 1):
+        if not legal >> bid & 1:
+            continue
+        row_features = features[bid]
+        off = bid - expected
+        over = (total + bid - hand_size) / hand_size
+        near = 0.0
+        if bid > 0:
+            near += aimed[bid, bid - 1]
+        if bid < hand_size:
+            near += aimed[bid, bid + 1]
+        row_features[0] = values[bid] / scale
+        row_features[1] = aimed[bid, bid]
+        row_features[BASE_BID_FEATURE] = 1.0 if bid == base else 0.0
+        row_features[3] = off
+        row_features[4] = abs(off)
+        row_features[5] = min(off * off, 9.0) / 9.0
+        row_features[6] = 1.0 if bid == 0 else 0.0
+        row_features[7] = over
+        row_features[8] = abs(over)
+        row_features[9] = over * later / participants
+        row_features[10] = over * last
+        row_features[11] = raw[bid]
+        row_features[12] = near
+        row_features[13] = bid / hand_size
 
 
 @jit()
@@ -219,5 +346,6 @@ def name_trump_suit(hand: int) -> int:
     return best
 
 
-__all__ = ["PRIOR", "STEER", "best_bid", "bid_bucket", "bid_distribution", "choose_bid",
-           "fit_bucket", "name_trump_suit", "points", "stake"]
+__all__ = ["BASE_BID_FEATURE", "PRIOR", "SMALL_HAND", "STEER", "best_bid", "bid_bucket",
+           "bid_distribution", "bid_features", "bid_position", "bid_row", "bid_values",
+           "choose_bid", "fit_bucket", "name_trump_suit", "points", "stake"]

@@ -107,14 +107,15 @@ T_HEADER = 8 + 4 * ORDER_WIDTH
 
 @lru_cache(maxsize=64)
 def policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True,
-                  strong_on: bool = True, cards_on: bool = True, net_on: bool = True
-                  ) -> np.ndarray:
+                  strong_on: bool = True, cards_on: bool = True, net_on: bool = True,
+                  bids_on: bool = True) -> np.ndarray:
     """The policies' table (``T_*``); ``strong_on``: with ``strong``'s section (its calibration,
     worked out on first use), ``fit_bids_on``: with its fitted bid outcomes: the variant's own
     (shipped, or fitted by the user), else the nearest preset's, else none
     (``policies.fitted.find_fit``; ``policies.fitted.say_fit_notice`` says which where not its own);
     ``cards_on``: with the card model kept in the same file (``strategies.fitting.distil``), where
-    it has one; ``net_on``: with its nonlinear part, where it has one."""
+    it has one; ``net_on``: with its nonlinear part, where it has one; ``bids_on``: with the bid
+    model kept in the same file (``strategies.fitting.bid_values``), where it has one."""
     variant = plan.variant
     rows = tables.deals
     blocks: dict[tuple[int, int], int] = {}
@@ -154,7 +155,8 @@ def policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True
     strong = strong_section(tables.plan, variant.deck_cards, variant.trump.mode == "circular",
                             fit.counts if fit_bids_on else None,
                             None if fit.cards is None or not cards_on
-                            else fit.cards if net_on else fit.cards.without_net())
+                            else fit.cards if net_on else fit.cards.without_net(),
+                            fit.bids if bids_on else None)
     return np.concatenate([header, per_row, *pieces, strong])
 
 

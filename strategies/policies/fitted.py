@@ -47,7 +47,7 @@ from raspis.engine.errors import VariantError
 from raspis.engine.variant import Variant, load_variant, preset_names
 
 from .. import catalogue
-from .section import CARD_FEATURES, CARD_MODELS, CardModel
+from .section import BID_FEATURES, BID_MODELS, CARD_FEATURES, CARD_MODELS, CardModel
 
 #: The folder of the tables shipped with the presets (``data/strong``).
 SHIPPED = Path(str(resources.files("raspis.data") / "strong"))
@@ -67,17 +67,17 @@ def load_fit(name: str, players: int, deck: int) -> dict[int, np.ndarray] | None
 
 
 def load_shipped(name: str, players: int, deck: int
-                 ) -> tuple[dict[int, np.ndarray], CardModel | None] | None:
-    """(the fitted bid outcomes, the card model or None) shipped for preset ``name`` at
-    ``players`` (``fit_path``), read in one opening, if shipped and fitted on the same deck; else
-    None."""
+                 ) -> tuple[dict[int, np.ndarray], CardModel | None, np.ndarray | None] | None:
+    """(the fitted bid outcomes, the card model or None, the bid model or None) shipped for
+    preset ``name`` at ``players`` (``fit_path``), read in one opening, if shipped and fitted on
+    the same deck; else None."""
     path = fit_path(name, players)
     if not path.is_file():
         return None
     with np.load(path) as data:
         if int(data["deck"]) != deck:
             return None
-        return fit_counts(data), fit_cards(data)
+        return fit_counts(data), fit_cards(data), fit_bid_model(data)
 
 
 def fit_counts(data) -> dict[int, np.ndarray]:  # noqa: ANN001 - an open ``np.load`` archive
@@ -109,6 +109,16 @@ def fit_cards(data) -> CardModel | None:  # noqa: ANN001 - an open ``np.load`` a
             or biases.shape != (CARD_MODELS, units) or output.shape != (CARD_MODELS, units)):
         return CardModel(weights)
     return CardModel(weights, hidden, biases, output)
+
+
+def fit_bid_model(data) -> np.ndarray | None:  # noqa: ANN001 - an open ``np.load`` archive
+    """The bid model's weights in a fitted table's archive (``bids``: ``BID_MODELS`` x
+    ``BID_FEATURES``, made by ``strategies.fitting.bid_values``), or None where it has none of
+    that shape."""
+    if "bids" not in data.files:
+        return None
+    weights = np.asarray(data["bids"], dtype=np.float64)
+    return weights if weights.shape == (BID_MODELS, BID_FEATURES) else None
 
 
 def card_arrays(model: CardModel) -> dict[str, np.ndarray]:
@@ -249,17 +259,18 @@ def write_archive(path: Path, arrays: dict[str, np.ndarray]) -> None:
 
 
 def _load_user(path: Path, key: str, deck: int
-               ) -> tuple[dict[int, np.ndarray], str, CardModel | None] | None:
-    """(counts, variant name, card model or None) of the user's table at ``path`` if it was
-    fitted for the rules ``key`` on ``deck``; None if it is missing, unreadable or for other
-    rules."""
+               ) -> tuple[dict[int, np.ndarray], str, CardModel | None, np.ndarray | None] | None:
+    """(counts, variant name, card model or None, bid model or None) of the user's table at
+    ``path`` if it was fitted for the rules ``key`` on ``deck``; None if it is missing,
+    unreadable or for other rules."""
     if not path.is_file():
         return None
     try:
         with np.load(path, allow_pickle=False) as data:
             if str(data["rules"]) != key or int(data["deck"]) != deck:
                 return None
-            return fit_counts(data), str(data["variant"]), fit_cards(data)
+            return (fit_counts(data), str(data["variant"]), fit_cards(data),
+                    fit_bid_model(data))
     except (OSError, ValueError, KeyError, zipfile.BadZipFile):
         return None
 
@@ -280,6 +291,8 @@ class Fit:
     cards: CardModel | None = field(default=None, compare=False, repr=False)
     #: where ``cards`` comes from where not from the file: the preset's name
     cards_source: str | None = None
+    #: the bid model's weights (``strategies.fitting.bid_values``): the file's own; None for none
+    bids: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def exact(self) -> bool:
@@ -309,15 +322,16 @@ def find_fit(variant: Variant, players: int) -> Fit:
     name = fit_source(variant, players)
     shipped = None if name is None else load_shipped(name, players, deck)
     if shipped is not None:
-        return Fit("shipped", name, fit_path(name, players), *shipped)
+        return Fit("shipped", name, fit_path(name, players), *shipped[:2], bids=shipped[2])
     path = user_fit_path(variant, players)
     found = _load_user(path, rules_key(variant), deck)
     if found is not None:
-        if found[2] is not None:
-            return Fit("user", found[1], path, found[0], found[2])
+        counts, source, cards, bids = found
+        if cards is not None:
+            return Fit("user", source, path, counts, cards, bids=bids)
         nearest = nearest_fit(variant, players)
-        return Fit("user", found[1], path, found[0], nearest.cards,
-                   nearest.source if nearest.cards is not None else None)
+        return Fit("user", source, path, counts, nearest.cards,
+                   nearest.source if nearest.cards is not None else None, bids=bids)
     return nearest_fit(variant, players)
 
 
@@ -331,7 +345,7 @@ def nearest_fit(variant: Variant, players: int, skip: tuple[str, ...] = ()) -> F
     for _, name in sorted(same_deck):
         shipped = load_shipped(name, players, deck)
         if shipped is not None:
-            return Fit("nearest", name, fit_path(name, players), *shipped)
+            return Fit("nearest", name, fit_path(name, players), *shipped[:2], bids=shipped[2])
     return Fit("none")
 
 

@@ -5,7 +5,8 @@ The policy table (``policies.compiled.policy_table``) ends with this section, an
 largest hand, the players, the deck, where the fitted bid outcomes and the card model start, 0
 for none), then the calibration scale of the card chances for every (participants, hand size,
 trump or not) the plan can deal (``scale_slot``, in ``SCALE_UNIT``ths), then the card model's
-weights (``CARD_MODELS`` rows of ``CARD_FEATURES``, in ``WEIGHT_UNIT``ths), then the fitted bid
+weights (``CARD_MODELS`` rows of ``CARD_FEATURES``, in ``WEIGHT_UNIT``ths), then the bid model's
+(``BID_MODELS`` rows of ``BID_FEATURES``, in ``WEIGHT_UNIT``ths), then the fitted bid
 outcomes (one block a hand size, ``fit_buckets`` x bid x tricks taken: deals counted).
 ``strong_section`` builds it. The card model's block: the linear weights, then the hidden units a
 row of its nonlinear part (0: none), then each row's hidden weights (``CARD_FEATURES`` x hidden,
@@ -23,9 +24,9 @@ from raspis.engine.core.view import PlanView
 
 from .chances import PlayRules, calibrate
 
-#: the section's header: the largest hand, the players, the deck, where the fitted bid outcomes
-#: and the card model start (0: none), then the scales
-(X_MAX_HAND, X_PLAYERS, X_DECK, X_FIT, X_CARDS, X_SCALES) = range(6)
+#: the section's header: the largest hand, the players, the deck, where the fitted bid outcomes,
+#: the card model and the bid model start (0: none), then the scales
+(X_MAX_HAND, X_PLAYERS, X_DECK, X_FIT, X_CARDS, X_BIDS, X_SCALES) = range(7)
 #: the unit of the calibration scales
 SCALE_UNIT = 1_000_000
 #: the fitted table's buckets: a trick of expected tricks counts ``BUCKETS`` buckets, and the
@@ -39,6 +40,11 @@ PRESSURES = 3
 CARD_FEATURES = 16
 CARD_MODELS = 4
 WEIGHT_UNIT = 1_000_000
+#: the bid model (``policies.bids.bid_features``, fitted by ``strategies.fitting.bid_values``):
+#: what it reads of every bid the seat may make, and its weight rows (``bids.bid_row``: a hand of
+#: up to ``SMALL_HAND`` cards, a larger one)
+BID_FEATURES = 14
+BID_MODELS = 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,11 +101,13 @@ def scale_slot(max_hand: int, players: int, hand_size: int, trumped: int) -> int
 
 def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
                    circular: bool, fitted: dict[int, np.ndarray] | None = None,
-                   card_model: CardModel | None = None) -> np.ndarray:
+                   card_model: CardModel | None = None,
+                   bid_model: np.ndarray | None = None) -> np.ndarray:
     """The section: the calibration scale for every (participants, hand size, trump or not) the
     plan can deal, in millionths; then, where ``fitted`` has them, each hand size's fitted
     outcomes (``fitted[hand_size][bucket, bid, taken]``: deals counted) for the plan's player
-    count; ``card_model``: the card model (``card_block``)."""
+    count; ``card_model``: the card model (``card_block``); ``bid_model``: the bid model's
+    weights (``BID_MODELS`` x ``BID_FEATURES``)."""
     options = PlanView(plan_vector)
     players = options.players
     max_hand = options.max_tricks
@@ -123,6 +131,10 @@ def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
     if card_model is not None:
         section[X_CARDS] = len(section)
         section = np.concatenate([section, card_block(card_model)])
+    if bid_model is not None:
+        section[X_BIDS] = len(section)
+        section = np.concatenate([section, np.round(np.asarray(
+            bid_model, dtype=np.float64).reshape(-1) * WEIGHT_UNIT).astype(np.int64)])
     if not fitted:
         return section
     index_at = len(section)
@@ -140,6 +152,7 @@ def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
     return np.concatenate(pieces)
 
 
-__all__ = ["BUCKETS", "CARD_FEATURES", "CARD_MODELS", "PRESSURES", "SCALE_UNIT", "WEIGHT_UNIT",
-           "X_CARDS", "X_DECK", "X_FIT", "X_MAX_HAND", "X_PLAYERS", "X_SCALES", "CardModel",
-           "card_block", "fit_buckets", "scale_slot", "strong_section"]
+__all__ = ["BID_FEATURES", "BID_MODELS", "BUCKETS", "CARD_FEATURES", "CARD_MODELS", "PRESSURES",
+           "SCALE_UNIT", "WEIGHT_UNIT", "X_BIDS", "X_CARDS", "X_DECK", "X_FIT", "X_MAX_HAND",
+           "X_PLAYERS", "X_SCALES", "CardModel", "card_block", "fit_buckets", "scale_slot",
+           "strong_section"]

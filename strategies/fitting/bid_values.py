@@ -1,0 +1,109 @@
+"""Fit ``strong``'s bid model (``policies.bids.bid_features``) to ``mc``'s values of the bids.
+
+``label_bids`` plays games of ``strong`` seats (with the table shipped now) and, at every bid with
+two or more legal bids, asks ``mc`` (``BID_LABEL_SPEC``: more guesses than a card's label, since a
+bid's value is a whole deal's) on the same observation; it records the features of every legal bid,
+``mc``'s choice, ``mc``'s mean value of each bid and the bid of the best expected points (the
+table's), and plays ``strong``'s bid. ``fit_bids`` fits each of the model's two weight rows (a
+small hand, a larger one: ``policies.bids.bid_row``) as the card model is fitted
+(``fitting.distil.fit_rows``: a conditional logit, first to ``mc``'s choices, then on to the bids
+``mc`` values highest), from the table's own bid, which is a feature. ``strong`` then bids the legal
+bid of the best score (``policies.bids.choose_bid``).
+
+Deterministic: the same arguments give the same samples (game seeds from ``seed``; ``mc`` seeded
+per game and seat) and the same weights.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+from raspis.engine import Variant
+from raspis.engine.game import Game, Phase
+
+from ..players.strong import action_of, policy_table
+from ..policies import compiled
+from ..policies.bids import BASE_BID_FEATURE, bid_position
+from ..policies.section import BID_FEATURES, BID_MODELS, X_MAX_HAND
+from ..policies.strong import decide_strong
+from ..registry import load_strategy
+from .distil import FIELDS, CardSamples, Recording, fit_rows, masks
+
+#: the search whose bids are learned: ``mc`` as it labels the cards (``distil.LABEL_SPEC``), with
+#: four times the guesses
+BID_LABEL_SPEC = "mc:samples=400,objective=relative,inference=1"
+
+
+def label_bids(variant: Variant, players: int, games: int, seed: int = 1,
+               spec: str = BID_LABEL_SPEC,
+               progress: Callable[[int, int], None] | None = None) -> CardSamples:
+    """The bids of ``games`` self-play games of ``strong`` (game seeds from ``seed``), labelled by
+    ``spec`` (see the module's docstring); the samples' choices are the bids 0 to the largest
+    hand."""
+    found: dict[str, list] = {name: [] for name in FIELDS}
+    width = 0
+    for number in range(games):
+        game_seed = seed * 1_000_003 + number
+        game = Game(variant, players, game_seed, log=False)
+        table = policy_table(game.tables, game.plan)
+        at = int(table[compiled.T_STRONG_AT])
+        width = int(table[at + X_MAX_HAND]) + 1
+        plan = game.tables.plan
+        searchers = [Recording(load_strategy(spec)) for _ in range(players)]
+        for seat, searcher in enumerate(searchers):
+            searcher.start_game(game.variant, seat, players, random.Random(game_seed * 16 + seat))
+        while not game.is_over():
+            state, phase = game.state, game.phase
+            code = int(decide_strong(state, plan, table, at))
+            if phase == Phase.BID:
+                sample = np.zeros((width, BID_FEATURES), dtype=np.float64)
+                legal, base, row = (int(value) for value in
+                                    bid_position(state, plan, table, at, sample))
+                if 0 <= base and legal & (legal - 1) and legal < 1 << width:
+                    _label(game, searchers[game.to_move], found, sample, (legal, base, row))
+            game.apply_unchecked(action_of(code, phase))
+        if progress is not None:
+            progress(number + 1, games)
+    return CardSamples(np.array(found["features"]).reshape(-1, width, BID_FEATURES),
+                       *(np.array(found[name], dtype=np.int64)
+                         for name in ("legal", "target", "base", "model")),
+                       np.array(found["value"]).reshape(-1, width))
+
+
+def _label(game: Game, searcher: Recording, found: dict[str, list], sample: np.ndarray,
+           position: tuple[int, int, int]) -> None:
+    """Ask ``searcher`` at the bid to make in ``game`` and add the sample to ``found``."""
+    legal, base, row = position
+    chosen = searcher.act(game.observation(game.to_move))
+    value = np.full(len(sample), np.nan)
+    for action, mean in searcher.last_values.items():
+        value[action.tricks] = mean
+    target = 1 << chosen.tricks  # type: ignore[union-attr]
+    for name, item in zip(FIELDS, (sample, legal, target, base, row, value), strict=True):
+        found[name].append(item)
+
+
+def fit_bids(samples: CardSamples) -> np.ndarray:
+    """The bid model's weights (``BID_MODELS`` x ``BID_FEATURES``) fitted to ``samples``."""
+    return fit_rows(samples, BID_MODELS, BASE_BID_FEATURE)
+
+
+def picks(samples: CardSamples, weights: np.ndarray) -> np.ndarray:
+    """The model's bid at each sample, as ``policies.bids.choose_bid`` picks (ties to the lower
+    bid)."""
+    legal, _ = masks(samples)
+    scores = np.einsum("sbf,sf->sb", samples.features, weights[samples.model])
+    return np.argmax(np.where(legal, scores, -np.inf), axis=1)
+
+
+def regret(samples: CardSamples, weights: np.ndarray | None) -> float:
+    """The mean of ``mc``'s best value less its value of the model's bid (the table's bid where
+    ``weights`` is None), in points a bid."""
+    rows = np.arange(len(samples))
+    chosen = samples.base if weights is None else picks(samples, weights)
+    return float(np.mean(np.nanmax(samples.value, axis=1) - samples.value[rows, chosen]))
+
+
+__all__ = ["BID_LABEL_SPEC", "fit_bids", "label_bids", "picks", "regret"]
