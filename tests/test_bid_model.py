@@ -170,3 +170,39 @@ def test_the_archive_keeps_the_bid_model(tmp_path) -> None:  # noqa: ANN001
     start = at + int(table[at + X_BIDS])
     kept = table[start:start + BID_MODELS * BID_FEATURES].reshape(BID_MODELS, BID_FEATURES)
     assert np.allclose(kept / WEIGHT_UNIT, weights, atol=1e-6)
+
+
+def test_the_hand_features_read_the_jokers_trumps_and_the_lead_of_the_seat() -> None:
+    # joker deals 36 cards with two Jokers (docs/rules.md); the player on the dealer's left
+    # leads the first trick: the distance from the expected tricks times each of these
+    from raspis.engine.cards import JOKER, JOKER2
+
+    game = Game(load_variant("joker"), 4, 5, log=False)
+    table = compiled.policy_table(game.tables, game.plan)
+    at = int(table[compiled.T_STRONG_AT])
+    plan = game.tables.plan
+    seen = {"jokers": 0, "leads": 0}
+    while not game.is_over():
+        if game.phase.name == "BID" and game.deal.hand_size > 1:
+            hand_size = game.deal.hand_size
+            seat = game.to_move
+            hand = game.view.hands[seat]
+            features = np.zeros((int(table[at + X_MAX_HAND]) + 1, BID_FEATURES))
+            legal, _, _ = (int(v) for v in bid_position(game.state, plan, table, at, features))
+            jokers = (hand >> JOKER & 1) + (hand >> JOKER2 & 1)
+            trump = game.view.trump
+            trumps = (bin(hand >> 13 * trump & 0x1FFF).count("1") / hand_size
+                      if 0 <= trump < 4 else 0.0)
+            leads = seat == game.view.order[0]
+            seen["jokers"] += jokers > 0
+            seen["leads"] += leads
+            for bid in range(hand_size + 1):
+                if legal >> bid & 1:
+                    off = features[bid, 3]
+                    assert features[bid, 14] == pytest.approx(jokers * off)
+                    assert features[bid, 15] == pytest.approx(jokers * abs(off))
+                    assert features[bid, 16] == pytest.approx(trumps * off)
+                    assert features[bid, 17] == pytest.approx(off if leads else 0.0)
+        game.apply_unchecked(action_of(int(decide_strong(game.state, plan, table, at)),
+                                       game.phase))
+    assert seen["jokers"] > 3 and seen["leads"] > 3

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 from raspis.engine import Variant
@@ -26,6 +27,7 @@ from raspis.engine.game import Game, Phase
 from ..players.strong import action_of, policy_table
 from ..policies import compiled
 from ..policies.bids import BASE_BID_FEATURE, bid_position
+from ..policies.fitted import fit_path, write_archive
 from ..policies.section import BID_FEATURES, BID_MODELS, X_MAX_HAND
 from ..policies.strong import decide_strong
 from ..registry import load_strategy
@@ -106,4 +108,20 @@ def regret(samples: CardSamples, weights: np.ndarray | None) -> float:
     return float(np.mean(np.nanmax(samples.value, axis=1) - samples.value[rows, chosen]))
 
 
-__all__ = ["BID_LABEL_SPEC", "fit_bids", "label_bids", "picks", "regret"]
+def save_bid_model(name: str, players: int, weights: np.ndarray | None,
+                   notes: dict[str, object]) -> Path:
+    """Write the bid model ``weights`` into preset ``name``'s shipped table at ``players``
+    (``policies.fitted.fit_path``) with ``notes`` (``bids_*`` entries: how it was fitted); None
+    takes the model out. The file's other entries are kept."""
+    path = fit_path(name, players)
+    with np.load(path) as data:
+        arrays = {key: data[key] for key in data.files if not key.startswith("bids")}
+    if weights is not None:
+        arrays["bids"] = np.asarray(weights, dtype=np.float64)
+        arrays.update({f"bids_{key}": np.asarray(value) for key, value in notes.items()})
+    write_archive(path, arrays)
+    compiled.policy_table.cache_clear()
+    return path
+
+
+__all__ = ["BID_LABEL_SPEC", "fit_bids", "label_bids", "picks", "regret", "save_bid_model"]

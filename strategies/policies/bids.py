@@ -241,7 +241,7 @@ def choose_bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, 
     if model <= 0:
         return choice
     features = np.empty((hand_size + 1, BID_FEATURES), dtype=np.float64)
-    bid_features(state, plan, hand_size, expected, raw, aimed, values, choice, features)
+    bid_features(state, plan, hand, expected, raw, aimed, values, choice, features)
     weights = at + model + bid_row(hand_size) * BID_FEATURES
     pick, pick_score = -1, 0.0
     for bid in range(hand_size + 1):
@@ -269,12 +269,12 @@ def bid_position(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int
     values = np.zeros(hand_size + 1, dtype=np.float64)
     expected, choice = bid_values(state, plan, table, at, seat, hand, raw, aimed, values)
     if choice >= 0:
-        bid_features(state, plan, hand_size, expected, raw, aimed, values, choice, features)
+        bid_features(state, plan, hand, expected, raw, aimed, values, choice, features)
     return legal, choice, bid_row(hand_size)
 
 
 @jit()
-def bid_features(state: np.ndarray, plan: np.ndarray, hand_size: int, expected: float,
+def bid_features(state: np.ndarray, plan: np.ndarray, hand: int, expected: float,
                  raw: np.ndarray, aimed: np.ndarray, values: np.ndarray, base: int,
                  features: np.ndarray) -> None:
     """Fill ``features[bid]`` for every legal bid (``bid_values``' arrays): its expected points
@@ -284,8 +284,11 @@ def bid_features(state: np.ndarray, plan: np.ndarray, hand_size: int, expected: 
     the tricks (a share of the hand), that excess's size, and the excess times the share of
     bidders still to bid and times whether none is; the hand's own chance of taking exactly that
     many tricks (unsteered, unfitted); the chance of missing it by one; the bid as a share of the
-    hand."""
+    hand; and how far it lies from the expected tricks, and that distance's size, times the
+    Jokers in the seat's ``hand`` (a Joker takes or loses a trick at will), the distance times
+    the hand's share of trumps, and times whether the seat leads the first trick."""
     row = fields.row(state)
+    hand_size = fields.deal_hand_size(plan, row)
     legal = fields.legal_first(state)
     scale = 1.0
     for bid in range(hand_size + 1):
@@ -302,6 +305,10 @@ def bid_features(state: np.ndarray, plan: np.ndarray, hand_size: int, expected: 
         elif other != seat:
             later += 1
     last = 1.0 if later == 0 else 0.0
+    jokers = float(rules.popcount(hand & JOKERS))
+    trump = m.visible_trump(state, plan)
+    trumps = rules.popcount(hand & rules.suit_mask(trump)) / hand_size if trump >= 0 else 0.0
+    leads = 1.0 if m.seated_first_leader(state, plan) == seat else 0.0
     for bid in range(hand_size + 1):
         if not legal >> bid & 1:
             continue
@@ -327,6 +334,10 @@ def bid_features(state: np.ndarray, plan: np.ndarray, hand_size: int, expected: 
         row_features[11] = raw[bid]
         row_features[12] = near
         row_features[13] = bid / hand_size
+        row_features[14] = jokers * off
+        row_features[15] = jokers * abs(off)
+        row_features[16] = trumps * off
+        row_features[17] = leads * off
 
 
 @jit()

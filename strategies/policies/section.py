@@ -43,7 +43,7 @@ WEIGHT_UNIT = 1_000_000
 #: the bid model (``policies.bids.bid_features``, fitted by ``strategies.fitting.bid_values``):
 #: what it reads of every bid the seat may make, and its weight rows (``bids.bid_row``: a hand of
 #: up to ``SMALL_HAND`` cards, a larger one)
-BID_FEATURES = 14
+BID_FEATURES = 18
 BID_MODELS = 2
 
 
