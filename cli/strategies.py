@@ -44,13 +44,13 @@ def list_strategies() -> None:
               help="preset name or variant .toml file")
 @click.option("--players", "-p", type=click.IntRange(min=1), default=4, show_default=True,
               help="number of players")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=4000, show_default=True,
+@click.option("--games", "-n", type=click.IntRange(min=0), default=4000, show_default=True,
               help="self-play games to fit the bid outcomes on (classic: about 150 a second on "
-              "one core, once compiled)")
+              "one core, once compiled; 0: keep the table's)")
 @click.option("--card-games", type=click.IntRange(min=0), default=30, show_default=True,
               help="self-play games a round whose card play mc labels for strong's card model "
-              "(classic: about 5 s a game on one core; 0: none, strong then plays its cards with "
-              "the nearest preset's model)")
+              "(classic: about 5 s a game on one core; 0: none fitted now, the table's own kept "
+              "where it has one, else strong plays its cards with the nearest preset's model)")
 @click.option("--rounds", type=click.IntRange(min=1), default=1, show_default=True,
               help="rounds of card labels, each played with the card model of the round before")
 @click.option("--net", type=click.IntRange(min=0), default=0, show_default=True,
@@ -58,7 +58,8 @@ def list_strategies() -> None:
               "fitted on the last round (0: linear alone)")
 @click.option("--bid-games", type=click.IntRange(min=0), default=0, show_default=True,
               help="self-play games whose bids mc values for strong's bid model (oh-hell: about "
-              "11 s a game on one core; 0: none, strong bids by the table alone)")
+              "10 s a game on one core; 0: none fitted now, the table's own kept where it has "
+              "one, else strong bids by the expected points alone)")
 @click.option("--seed", "-s", type=click.IntRange(0, 2**40), default=1, show_default=True,
               help="seed of the games (0 to 2^40): the same seed writes the same file")
 @click.option("--ship", is_flag=True,
@@ -77,19 +78,19 @@ def fit_command(variant_spec: str, players: int, games: int, card_games: int, ro
     where strong finds it from then on. Then it fits strong's card model for the variant: mc labels
     the card play of --card-games self-play games a round (strategies.fitting.distil), and strong
     plays its cards with the model fitted to mc's choices and values; then, with --bid-games, its
-    bid model, fitted to mc's values of the bids (strategies.fitting.bid_values). The file notes
-    the rules' hash, the players, the seed and this command; the same arguments write the same
-    bytes.
+    bid model, fitted to mc's values of the bids (strategies.fitting.bid_values). A stage given 0
+    keeps what the table holds of it. The file notes the rules' hash, the players, and each
+    stage's seed, size and command; the same arguments write the same bytes.
 
     \b
     raspis strategies fit --variant my-rules.toml --players 4 --games 4000
-    raspis strategies fit --variant oh-hell --ship --card-games 40 --rounds 2 --bid-games 60
+    raspis strategies fit --variant joker --ship --games 0 --card-games 0 --bid-games 40
     """
     import shlex
 
     from raspis.engine import load_variant
     from raspis.engine.variant import preset_names
-    from raspis.strategies.fitting.refit import Sizes, refit
+    from raspis.strategies.fitting.refit import Sizes, has_counts, kept_table, refit
     from raspis.strategies.policies.fitted import find_fit, fit_path, user_fit_path
 
     variant = load_variant(variant_spec).for_player_count(players)
@@ -98,6 +99,10 @@ def fit_command(variant_spec: str, players: int, games: int, card_games: int, ro
                                  "shipped table; without it the fit goes to your fit folder",
                                  param_hint="--ship")
     path = fit_path(variant_spec, players) if ship else user_fit_path(variant, players)
+    if not games and not has_counts(kept_table(path, variant)):
+        raise click.BadParameter(f"0 keeps the table's bid outcomes, but {path} holds none "
+                                 "fitted for these rules: give the games to fit them on",
+                                 param_hint="--games")
     sizes = Sizes(games, card_games, rounds, net, bid_games, seed)
     command = shlex.join(["raspis", "strategies", "fit", "--variant", variant_spec,
                           "--players", str(players), "--games", str(games), "--card-games",
@@ -107,7 +112,8 @@ def fit_command(variant_spec: str, players: int, games: int, card_games: int, ro
     arrays = refit(variant, players, sizes, path, command,
                    lambda label, work: _with_bar(quiet, label, work))
     bids = sum(int(arrays[key].sum()) for key in arrays if key[:1] == "n" and key[1:].isdigit())
-    click.echo(f"{variant.name} at {players} players: {bids:,} bids of {games:,} games -> {path}")
+    click.echo(f"{variant.name} at {players} players: {bids:,} bids"
+               + (f" of {games:,} games" if games else " (kept)") + f" -> {path}")
     if card_games:
         click.echo(f"card model: {rounds} round(s) of {card_games:,} games"
                    + (f", {net} hidden units a row" if net else "") + f" -> {path}")

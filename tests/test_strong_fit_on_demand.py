@@ -257,7 +257,7 @@ def test_one_command_fits_the_bid_model_too_and_notes_how(fits: Path, tmp_path: 
     with np.load(found.path) as data:
         assert str(data["made_rules_hash"]) == rules_hash(variant)
         assert int(data["made_players"]) == 4 and int(data["seed"]) == 5
-        assert str(data["made_by"]) == (
+        assert str(data["bids_made_by"]) == str(data["counts_made_by"]) == (
             f"raspis strategies fit --variant {path} --players 4 --games 10 --card-games 1 "
             "--rounds 1 --net 0 --bid-games 1 --seed 5")
         assert int(data["bids_games"]) == 1
@@ -268,3 +268,23 @@ def test_ship_is_for_presets_only(fits: Path, mod_file: Path) -> None:
     assert result.exit_code != 0
     assert "is not a preset: --ship writes a preset's shipped table" in result.output
     assert not fits.exists() or list(fits.iterdir()) == []
+
+
+def test_a_stage_of_zero_keeps_what_the_table_holds(fits: Path, mod_file: Path) -> None:
+    variant = load_variant(mod_file).for_player_count(4)
+    assert fit("--variant", str(mod_file), "--games", "0").exit_code != 0  # nothing to keep yet
+    assert fit("--variant", str(mod_file), "--games", "10", "--card-games", "1",
+               "--seed", "2").exit_code == 0
+    path = fits / f"{rules_hash(variant)}-4.npz"
+    with np.load(path) as data:
+        before = {key: data[key] for key in data.files}
+    result = fit("--variant", str(mod_file), "--games", "0", "--card-games", "0",
+                 "--bid-games", "1", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    with np.load(path) as data:
+        after = {key: data[key] for key in data.files}
+    kept = [key for key in before if key[:1] == "n" or key.startswith(("cards", "counts"))]
+    assert kept and all(np.array_equal(before[key], after[key]) for key in kept)
+    assert "bids" in after and "bids" not in before
+    assert "--games 0 --card-games 0" in str(after["bids_made_by"])
+    assert "--games 10 --card-games 1" in str(after["cards_made_by"])

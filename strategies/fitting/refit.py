@@ -8,17 +8,20 @@
    nonlinear part (``net`` hidden units, ``fitting.net``) on the last;
 3. the bid model: ``mc``'s values of the bids of ``bid_games`` games (``fitting.bid_values``).
 
-The table is written after each stage (``policies.fitted.write_archive``), so an interrupted fit
-keeps what it finished, with notes on how it was made: the rules' hash, the player count, the
-seed, the stages' sizes and the command. Every stage draws from ``seed`` alone, so the same
+A stage of size 0 is not run: the table keeps what it holds of it (a shipped table refitted in
+part keeps the rest as it was). The table is written after each stage
+(``policies.fitted.write_archive``), so an interrupted fit keeps what it finished, with notes on
+how it was made: the rules' hash, the player count, and for each stage its seed, its size and
+the command. Every stage draws from ``seed`` alone, so the same
 arguments write the same bytes. It needs numpy and scipy only, which the runtime has: no training
 library.
 """
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -52,12 +55,36 @@ def quiet_stage(label: str, work: Callable[[Callable[[int, int], None]], T]) -> 
     return work(lambda done, total: None)
 
 
+def kept_table(path: Path, variant: Variant) -> dict[str, np.ndarray]:
+    """The entries of the table at ``path`` where it was fitted on ``variant``'s deck (and, where
+    it notes them, its rules): what a stage that is not run keeps; empty otherwise."""
+    if not path.is_file():
+        return {}
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {key: data[key] for key in data.files}
+    except (OSError, ValueError, zipfile.BadZipFile):
+        return {}
+    if int(arrays.get("deck", -1)) != variant.deck_mask:
+        return {}
+    if "rules" in arrays and str(arrays["rules"]) != rules_key(variant):
+        return {}
+    return arrays
+
+
+def has_counts(arrays: dict[str, np.ndarray]) -> bool:
+    """Whether a table's entries hold fitted bid outcomes (``nHAND_SIZE``)."""
+    return any(key[:1] == "n" and key[1:].isdigit() for key in arrays)
+
+
 def refit(variant: Variant, players: int, sizes: Sizes, path: Path, command: str,
           stage: Stage = quiet_stage) -> dict[str, np.ndarray]:
     """Fit ``variant``'s (resolved for ``players``) bid outcomes, card model and bid model as
     ``sizes`` says, writing the table to ``path`` after each stage (where ``strong`` must find
     it: the user's fit folder, or a preset's shipped file) with notes (``command``: how it was
-    made); returns the table's entries."""
+    made, kept per stage: ``counts_made_by``, ``cards_made_by``, ``bids_made_by``); a stage of
+    size 0 keeps what the table at ``path`` holds of it (``kept_table``). Returns the table's
+    entries."""
     from .bid_values import fit_bids as fit_bid_model
     from .bid_values import label_bids
     from .bids import fit_bids
@@ -66,21 +93,34 @@ def refit(variant: Variant, players: int, sizes: Sizes, path: Path, command: str
 
     variant = variant.for_player_count(players)
     seed = sizes.seed
-    arrays: dict[str, np.ndarray] = {
+    arrays = kept_table(path, variant)
+    if not sizes.games and not has_counts(arrays):
+        raise ValueError(f"{path} holds no bid outcomes fitted for these rules to keep: "
+                         "give the games to fit them on")
+    arrays.update({
         "deck": np.int64(variant.deck_mask), "rules": np.array(rules_key(variant)),
-        "variant": np.array(variant.name), "games": np.int64(sizes.games),
-        "seed": np.uint64(seed), "made_rules_hash": np.array(rules_hash(variant)),
-        "made_players": np.int64(players), "made_by": np.array(command),
-        "made_sizes": np.array(str(asdict(sizes)))}
+        "variant": np.array(variant.name), "made_rules_hash": np.array(rules_hash(variant)),
+        "made_players": np.int64(players)})
 
     def write() -> None:
         write_archive(path, arrays)
         compiled.policy_table.cache_clear()
 
-    counts = stage("bid outcomes", lambda update: fit_bids(variant, players, sizes.games, seed,
-                                                           progress=update))
-    arrays.update({f"n{size}": block.astype(np.int32) for size, block in sorted(counts.items())})
-    write()
+    def replace(prefix: str, entries: dict[str, np.ndarray]) -> None:
+        nonlocal arrays
+        arrays = {key: value for key, value in arrays.items() if not key.startswith(prefix)}
+        arrays.update(entries)
+        arrays[f"{prefix}_made_by"] = np.array(command)
+        write()
+
+    if sizes.games:
+        counts = stage("bid outcomes", lambda update: fit_bids(
+            variant, players, sizes.games, seed, progress=update))
+        arrays = {key: value for key, value in arrays.items()
+                  if not (key[:1] == "n" and key[1:].isdigit())}
+        replace("counts", {"games": np.int64(sizes.games), "seed": np.uint64(seed),
+                           **{f"n{size}": block.astype(np.int32)
+                              for size, block in sorted(counts.items())}})
     rounds: list[CardSamples] = []
     for number in range(sizes.rounds if sizes.card_games else 0):
         rounds.append(stage(f"card play {number + 1}/{sizes.rounds}", lambda update, n=number:
@@ -92,17 +132,15 @@ def refit(variant: Variant, players: int, sizes: Sizes, path: Path, command: str
         if sizes.net and number + 1 == sizes.rounds:
             model = fit_net(samples.features, masks(samples)[0], samples.value, samples.model,
                             weights, sizes.net, seed=seed)
-        arrays = {key: value for key, value in arrays.items() if not key.startswith("cards")}
-        arrays.update(card_arrays(model))
-        arrays["cards_games"] = np.int64(sizes.card_games * (number + 1))
-        write()
+        replace("cards", {**card_arrays(model),
+                          "cards_games": np.int64(sizes.card_games * (number + 1)),
+                          "cards_seed": np.int64(seed), "cards_round": np.int64(number + 1)})
     if sizes.bid_games:
         samples = stage("bids", lambda update: label_bids(variant, players, sizes.bid_games,
                                                           seed, progress=update))
-        arrays["bids"] = fit_bid_model(samples)
-        arrays["bids_games"] = np.int64(sizes.bid_games)
-        write()
+        replace("bids", {"bids": fit_bid_model(samples),
+                         "bids_games": np.int64(sizes.bid_games), "bids_seed": np.int64(seed)})
     return arrays
 
 
-__all__ = ["Sizes", "Stage", "quiet_stage", "refit"]
+__all__ = ["Sizes", "Stage", "has_counts", "kept_table", "quiet_stage", "refit"]
