@@ -78,16 +78,22 @@ def fit_bids(variant: Variant, players: int, games: int, seed: int = 1, explore:
     return counts
 
 
-def save_fit(variant: Variant, players: int, counts: dict[int, np.ndarray]) -> Path:
-    """Write ``fit_bids``'s counts where ``strong`` finds them (``policies.fitted.fit_path``); the
-    card model the file holds (``cards*`` entries, ``fitting.distil``) is kept."""
+def save_fit(variant: Variant, players: int, counts: dict[int, np.ndarray],
+             command: str = "") -> Path:
+    """Write ``fit_bids``'s counts where ``strong`` finds them (``policies.fitted.fit_path``),
+    with the command that fitted them (``counts_made_by``, where given); the card and bid models
+    the file holds (``cards*``, ``bids*`` entries: ``fitting.distil``, ``fitting.bid_values``)
+    are kept."""
     path = fit_path(variant.name, players)
     # the deck the game is dealt from at ``players`` (georgian deals 36 cards to 4, 54 to 6)
     arrays: dict[str, np.ndarray] = {"deck": np.int64(variant.for_player_count(players).deck_mask)}
     arrays.update({f"n{size}": block.astype(np.int32) for size, block in sorted(counts.items())})
     if path.is_file():
         with np.load(path) as data:
-            arrays.update({key: data[key] for key in data.files if key.startswith("cards")})
+            arrays.update({key: data[key] for key in data.files
+                           if key.startswith(("cards", "bids"))})
+    if command:
+        arrays["counts_made_by"] = np.array(command)
     write_archive(path, arrays)
     return path
 
@@ -112,7 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         variant = load_variant(name)
         counts = fit_bids(variant, arguments.players, arguments.games, arguments.seed)
-        path = save_fit(variant, arguments.players, counts)
+        path = save_fit(variant, arguments.players, counts,
+                        f"python -m raspis.strategies.fitting.bids --variant {name} --players "
+                        f"{arguments.players} --games {arguments.games} --seed {arguments.seed}")
         bids = sum(int(block.sum()) for block in counts.values())
         print(f"{name}: {bids:,} bids of {arguments.games} games in "
               f"{time.perf_counter() - started:.0f} s -> {path}")

@@ -351,7 +351,8 @@ def _add_net(name: str, arguments) -> None:  # noqa: ANN001
         shipped = shipped_cards(data)
         notes = {key[len("cards_"):]: data[key] for key in data.files
                  if key.startswith("cards_") and key not in (
-                     *NET_KEYS, "cards_units", "cards_net_rounds", "cards_net_seed")}
+                     *NET_KEYS, "cards_units", "cards_net_rounds", "cards_net_seed",
+                     "cards_net_made_by")}
     if shipped is None:
         raise SystemExit(f"{name}: its table has no card model to keep (fit one first)")
     rounds = [_round(variant, arguments, number, arguments.seed + number)
@@ -359,12 +360,25 @@ def _add_net(name: str, arguments) -> None:  # noqa: ANN001
     samples = CardSamples.join(rounds)
     card_model = _with_net(samples, shipped.weights, arguments.net, arguments.seed, name,
                            refit=False)
-    notes.update(units=arguments.net, net_rounds=arguments.rounds, net_seed=arguments.seed)
+    notes.update(units=arguments.net, net_rounds=arguments.rounds, net_seed=arguments.seed,
+                 net_made_by=_command(name, arguments))
     for players in tables:
         save_cards(name, players, card_model, notes)
     compiled.policy_table.cache_clear()
     print(f"{name}: nonlinear part on the shipped linear weights, {len(samples):,} cards -> "
           f"{len(tables)} tables", flush=True)
+
+
+def _command(name: str, arguments) -> str:  # noqa: ANN001
+    """The command that fits preset ``name``'s card model as ``arguments`` say (``main``)."""
+    words = [f"python -m raspis.strategies.fitting.distil --variant {name} --players "
+             f"{arguments.players} --games {arguments.games} --rounds {arguments.rounds} --seed "
+             f"{arguments.seed}"]
+    if arguments.net:
+        words.append(f"--net {arguments.net}")
+    if arguments.keep_linear:
+        words.append("--keep-linear")
+    return " ".join(words)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -420,6 +434,7 @@ def main(argv: list[str] | None = None) -> int:
             weights = fit_cards(samples)
             card_model = CardModel(weights)
             notes = {"spec": LABEL_SPEC, "games": arguments.games, "seed": seed,
+                     "made_by": _command(name, arguments),
                      "round": number + 1, "players": arguments.players,
                      "rules": rules_hash(variant.for_player_count(arguments.players))}
             if arguments.net and number + 1 == arguments.rounds:
