@@ -206,3 +206,19 @@ def test_the_hand_features_read_the_jokers_trumps_and_the_lead_of_the_seat() -> 
         game.apply_unchecked(action_of(int(decide_strong(game.state, plan, table, at)),
                                        game.phase))
     assert seen["jokers"] > 3 and seen["leads"] > 3
+
+
+def test_mcs_playouts_leave_out_what_strong_learned_on_request() -> None:
+    from raspis.strategies.players.mc import Position
+    from raspis.strategies.policies.model import model_rows
+    from raspis.strategies.policies.section import X_CARDS
+
+    game = Game(load_variant("joker"), 4, 1, log=False)  # joker's 4-player table: net, bid model
+    observation = game.observation(game.to_move)
+    tables = {learned: Position(observation, compiled.STRONG, learned=learned).table
+              for learned in (True, False)}
+    for learned, table in tables.items():
+        at = int(table[compiled.T_STRONG_AT])
+        units = model_rows(table, at + int(table[at + X_CARDS]), 0)[2]
+        assert (int(table[at + X_BIDS]) > 0) == learned
+        assert (units > 0) == learned

@@ -58,7 +58,7 @@ from .ev import ExpectedValueStrategy
 from .heuristic import PREMIUM_PARAMETERS, PremiumOutlook
 from .pimc import PimcStrategy
 from .search import BidEvidence, Deadline, distinct_plays, representative
-from .strong import action_of, policy_table
+from .strong import action_of
 from .tactics import rules_for
 
 __all__ = ["OBJECTIVES", "MonteCarloStrategy", "PlayEvidence", "action_code"]
@@ -83,13 +83,16 @@ class Position:
     the policy's table, and the buffers of the compiled calls."""
 
     def __init__(self, observation: Observation, policy: int, noise: float = 0.0,
-                 noise_self: bool = False, bid_noise: float = 0.0) -> None:
+                 noise_self: bool = False, bid_noise: float = 0.0, learned: bool = True) -> None:
         self.observation = observation
         self.determinizer = Determinizer(observation)
         template = self.determinizer.template
         self.template = template.state
         self.plan = template.tables.plan
-        self.table = policy_table(template.tables, template.plan, True)
+        # ``learned``: ``strong``'s card model's nonlinear part and its bid model, where its table
+        # holds them (``mc``'s parameter ``learned``)
+        self.table = compiled.policy_table(template.tables, template.plan, True,
+                                           net_on=learned, bids_on=learned)
         self.policy = policy
         #: the playouts' policy code: ``policy``, noisy where ``noise`` (``compiled.noisy``: the
         #: plain code at chance 0)
@@ -239,6 +242,10 @@ class MonteCarloStrategy(ExpectedValueStrategy):
                                "score) or relative (its score minus the mean of the other "
                                "seats' deal points: play to win, a rival's missed bid worth as "
                                "much as one's own made)"),
+        "learned": Parameter(bool, True, "the playouts' strong with the card model's nonlinear "
+                             "part and the bid model where its table holds them; false: without "
+                             "them, as before they were fitted to mc (a yardstick that stays put "
+                             "while strong learns)"),
         **PREMIUM_PARAMETERS,
     }
 
@@ -287,7 +294,7 @@ class MonteCarloStrategy(ExpectedValueStrategy):
                outlook: PremiumOutlook | None) -> Action:
         """Play every candidate out over guesses until the samples or the time run out."""
         position = Position(observation, playout.POLICIES[self.policy], self.noise,
-                            self.noise_self, self.bid_noise)
+                            self.noise_self, self.bid_noise, self.learned)
         codes = np.array([action_code(action) for action in candidates], dtype=np.int64)
         stakes = self.stakes(observation, candidates, outlook)
         seconds = self.time if observation.phase == Phase.PLAY else self.bid_seconds
