@@ -6,7 +6,9 @@ in the compiled loop, every seat ``strong`` (or ``--strategy``), decisions a sec
 
 ``--model both`` times ``strong`` with its card model (``strategies.fitting.distil``) and with the
 rules alone (the table without the model, as ``strong:model=false`` plays), run by run in turn on
-the same seeds, and prints the ratio of the medians.
+the same seeds, and prints the ratio of the medians; ``--model learned`` likewise with what it
+learned from ``mc``'s values and without (``linear``: the card model's linear part, the table's
+bids, as ``strong:net=false,bid_model=false`` plays).
 """
 
 from __future__ import annotations
@@ -30,17 +32,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=4096)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--strategy", default="strong")
-    parser.add_argument("--model", choices=("on", "off", "both"), default="on",
-                        help="strong's card model: on (as shipped), off (the rules alone), both")
+    parser.add_argument("--model", choices=("on", "off", "both", "learned"), default="on",
+                        help="strong's card model: on (as shipped), off (the rules alone), both; "
+                        "learned: on and linear (no net, no bid model)")
     arguments = parser.parse_args(argv)
     variant = load_variant(arguments.variant)
     strategy = load_batch_strategy(arguments.strategy, adapter=False)
-    setups = ["on", "off"] if arguments.model == "both" else [arguments.model]
+    setups = {"both": ["on", "off"], "learned": ["on", "linear"]}.get(arguments.model,
+                                                                      [arguments.model])
+    options = {"on": {}, "off": {"cards_on": False},
+               "linear": {"net_on": False, "bids_on": False}}
     shipped = compiled.policy_table
     rates: dict[str, list[float]] = {setup: [] for setup in setups}
     for repeat in range(-1, arguments.repeats):  # -1: compile
         for setup in setups:
-            compiled.policy_table = functools.partial(shipped, cards_on=setup == "on")
+            compiled.policy_table = functools.partial(shipped, **options[setup])
             count = 8 if repeat < 0 else arguments.games
             seeds = np.arange(count, dtype=np.uint64) + 1_000_000 * (repeat + 1)
             started = time.process_time()
@@ -59,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{arguments.players} (card model {setup}), {arguments.games} games a run: median "
               f"{median / 1e6:.2f} M decisions/s per core (CPU time)")
     if len(medians) == 2:
-        print(f"with the model / without: {medians['on'] / medians['off']:.2f}")
+        other = setups[1]
+        print(f"on / {other}: {medians['on'] / medians[other]:.2f}")
     return 0
 
 
