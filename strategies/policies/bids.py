@@ -174,13 +174,14 @@ def bid_row(hand_size: int) -> int:
 
 @jit()
 def bid_values(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
-               hand: int, raw: np.ndarray, aimed: np.ndarray, values: np.ndarray
-               ) -> tuple[float, int]:
+               hand: int, raw: np.ndarray, aimed: np.ndarray, values: np.ndarray,
+               deal_points: np.ndarray) -> tuple[float, int]:
     """What ``strong`` works out for every legal bid of the seat to move (``seat``, its visible
     ``hand``): ``raw`` the model's trick distribution of the hand (``bid_distribution``),
     ``aimed[bid]`` the tricks it takes bidding ``bid`` (steered, the fitted deals blended in),
-    ``values[bid]`` the bid's expected points (``best_bid``: the deal's table, the stake);
-    returns the expected tricks and the bid of the best expected points (-1: no legal bid in the
+    ``values[bid]`` the bid's expected points (``best_bid``: the deal's table, the stake),
+    ``deal_points[bid, taken]`` the deal's table (every bid, legal or not); returns the expected
+    tricks and the bid of the best expected points (-1: no legal bid in the
     hand's reach)."""
     row = fields.row(state)
     legal = fields.legal_first(state)
@@ -194,10 +195,11 @@ def bid_values(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, 
         if offset > 0:
             block = (at + offset
                      + fit_bucket(state, plan, seat, expected, hand_size) * (hand_size + 1) ** 2)
-    deal_points = np.zeros((hand_size + 1, hand_size + 1), dtype=np.float64)
     stakes = np.zeros(hand_size + 1, dtype=np.float64)
     aimed[:, :] = 0.0
     for bid in range(hand_size + 1):
+        for taken in range(hand_size + 1):
+            deal_points[bid, taken] = points(plan, row, bid, taken)
         if legal >> bid & 1:
             # the seat plays towards its bid: a share ``STEER`` of the deals one trick off the
             # bid either way end on it
@@ -218,8 +220,6 @@ def bid_values(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, 
                         bid_aimed[taken] = ((table[counts + taken] + PRIOR * bid_aimed[taken])
                                             / (seen + PRIOR))
             stakes[bid] = stake(state, plan, seat, bid)
-            for taken in range(hand_size + 1):
-                deal_points[bid, taken] = points(plan, row, bid, taken)
     return expected, best_bid(aimed, legal, deal_points, stakes, values)
 
 
@@ -234,14 +234,17 @@ def choose_bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, 
     raw = np.empty(hand_size + 1, dtype=np.float64)
     aimed = np.empty((hand_size + 1, hand_size + 1), dtype=np.float64)
     values = np.zeros(hand_size + 1, dtype=np.float64)
-    expected, choice = bid_values(state, plan, table, at, seat, hand, raw, aimed, values)
+    deal_points = np.empty((hand_size + 1, hand_size + 1), dtype=np.float64)
+    expected, choice = bid_values(state, plan, table, at, seat, hand, raw, aimed, values,
+                                  deal_points)
     if choice < 0:  # every legal bid above the hand (``play.draw_after_trick``): the lowest
         return rules.bit_index(legal & -legal)
     model = table[at + X_BIDS]
     if model <= 0:
         return choice
     features = np.empty((hand_size + 1, BID_FEATURES), dtype=np.float64)
-    bid_features(state, plan, hand, expected, raw, aimed, values, choice, features)
+    bid_features(state, plan, hand, expected, (raw, aimed, values, deal_points), choice,
+                     features)
     weights = at + model + bid_row(hand_size) * BID_FEATURES
     pick, pick_score = -1, 0.0
     for bid in range(hand_size + 1):
@@ -267,17 +270,21 @@ def bid_position(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int
     raw = np.empty(hand_size + 1, dtype=np.float64)
     aimed = np.empty((hand_size + 1, hand_size + 1), dtype=np.float64)
     values = np.zeros(hand_size + 1, dtype=np.float64)
-    expected, choice = bid_values(state, plan, table, at, seat, hand, raw, aimed, values)
+    deal_points = np.empty((hand_size + 1, hand_size + 1), dtype=np.float64)
+    expected, choice = bid_values(state, plan, table, at, seat, hand, raw, aimed, values,
+                                  deal_points)
     if choice >= 0:
-        bid_features(state, plan, hand, expected, raw, aimed, values, choice, features)
+        bid_features(state, plan, hand, expected, (raw, aimed, values, deal_points), choice,
+                     features)
     return legal, choice, bid_row(hand_size)
 
 
 @jit()
 def bid_features(state: np.ndarray, plan: np.ndarray, hand: int, expected: float,
-                 raw: np.ndarray, aimed: np.ndarray, values: np.ndarray, base: int,
+                 worked: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], base: int,
                  features: np.ndarray) -> None:
-    """Fill ``features[bid]`` for every legal bid (``bid_values``' arrays): its expected points
+    """Fill ``features[bid]`` for every legal bid (``worked``: ``bid_values``' arrays ``raw``,
+    ``aimed``, ``values``, ``deal_points``): its expected points
     (a share of the largest of the deal's table in reach); its chance to be made; whether it is
     the bid of the best expected points (``base``); how far it lies from the expected tricks, that
     distance's size and square (up to 3 tricks); a bid of none; the bids' total with it against
@@ -287,13 +294,13 @@ def bid_features(state: np.ndarray, plan: np.ndarray, hand: int, expected: float
     hand; and how far it lies from the expected tricks, and that distance's size, times the
     Jokers in the seat's ``hand`` (a Joker takes or loses a trick at will), the distance times
     the hand's share of trumps, and times whether the seat leads the first trick."""
-    row = fields.row(state)
-    hand_size = fields.deal_hand_size(plan, row)
+    raw, aimed, values, deal_points = worked
+    hand_size = fields.deal_hand_size(plan, fields.row(state))
     legal = fields.legal_first(state)
-    scale = 1.0
+    scale = 1.0  # the deal table's largest
     for bid in range(hand_size + 1):
         for taken in range(hand_size + 1):
-            scale = max(scale, abs(float(points(plan, row, bid, taken))))
+            scale = max(scale, abs(deal_points[bid, taken]))
     seat = fields.to_move(state)
     participants = fields.order_length(state)
     total, later = 0, 0
