@@ -16,7 +16,6 @@ per game and seat) and the same weights.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,14 +23,11 @@ import numpy as np
 from raspis.engine import Variant
 from raspis.engine.game import Game, Phase
 
-from ..players.strong import action_of, policy_table
 from ..policies import compiled
 from ..policies.bids import BASE_BID_FEATURE, bid_position
 from ..policies.fitted import fit_path, write_archive
 from ..policies.section import BID_FEATURES, BID_MODELS, X_MAX_HAND
-from ..policies.strong import decide_strong
-from ..registry import load_strategy
-from .distil import FIELDS, CardSamples, Recording, fit_rows, masks
+from .distil import FIELDS, CardSamples, Recording, fit_rows, masks, samples_of, self_play
 
 #: the search whose bids are learned: ``mc`` as it labels the cards (``distil.LABEL_SPEC``), with
 #: four times the guesses
@@ -45,33 +41,21 @@ def label_bids(variant: Variant, players: int, games: int, seed: int = 1,
     ``spec`` (see the module's docstring); the samples' choices are the bids 0 to the largest
     hand."""
     found: dict[str, list] = {name: [] for name in FIELDS}
-    width = 0
-    for number in range(games):
-        game_seed = seed * 1_000_003 + number
-        game = Game(variant, players, game_seed, log=False)
-        table = policy_table(game.tables, game.plan)
-        at = int(table[compiled.T_STRONG_AT])
+    width = 0  # the bids 0 to the largest hand of the table
+
+    def visit(game: Game, searcher: Recording, table: np.ndarray, at: int) -> None:
+        nonlocal width
+        if game.phase != Phase.BID:
+            return
         width = int(table[at + X_MAX_HAND]) + 1
-        plan = game.tables.plan
-        searchers = [Recording(load_strategy(spec)) for _ in range(players)]
-        for seat, searcher in enumerate(searchers):
-            searcher.start_game(game.variant, seat, players, random.Random(game_seed * 16 + seat))
-        while not game.is_over():
-            state, phase = game.state, game.phase
-            code = int(decide_strong(state, plan, table, at))
-            if phase == Phase.BID:
-                sample = np.zeros((width, BID_FEATURES), dtype=np.float64)
-                legal, base, row = (int(value) for value in
-                                    bid_position(state, plan, table, at, sample))
-                if 0 <= base and legal & (legal - 1) and legal < 1 << width:
-                    _label(game, searchers[game.to_move], found, sample, (legal, base, row))
-            game.apply_unchecked(action_of(code, phase))
-        if progress is not None:
-            progress(number + 1, games)
-    return CardSamples(np.array(found["features"]).reshape(-1, width, BID_FEATURES),
-                       *(np.array(found[name], dtype=np.int64)
-                         for name in ("legal", "target", "base", "model")),
-                       np.array(found["value"]).reshape(-1, width))
+        sample = np.zeros((width, BID_FEATURES), dtype=np.float64)
+        legal, base, row = (int(value) for value in
+                            bid_position(game.state, game.tables.plan, table, at, sample))
+        if 0 <= base and legal & (legal - 1) and legal < 1 << width:
+            _label(game, searcher, found, sample, (legal, base, row))
+
+    self_play(variant, players, games, seed, spec, visit, progress)
+    return samples_of(found, width, BID_FEATURES)
 
 
 def _label(game: Game, searcher: Recording, found: dict[str, list], sample: np.ndarray,

@@ -92,6 +92,27 @@ def label_cards(variant: Variant, players: int, games: int, seed: int = 1,
     """The cards of ``games`` self-play games of ``strong`` (game seeds from ``seed``), labelled
     by ``spec`` (see the module's docstring)."""
     found: dict[str, list] = {name: [] for name in FIELDS}
+
+    def visit(game: Game, searcher: Recording, table: np.ndarray, at: int) -> None:
+        if game.phase != Phase.PLAY:
+            return
+        sample = np.zeros((JOKER, CARD_FEATURES), dtype=np.float64)
+        legal, base, row = (int(value) for value in
+                            card_position(game.state, game.tables.plan, table, at, sample))
+        if base < JOKER and legal & (legal - 1):
+            _label(game, searcher, found, sample, legal, base, row)
+
+    self_play(variant, players, games, seed, spec, visit, progress)
+    return samples_of(found, JOKER, CARD_FEATURES)
+
+
+def self_play(variant: Variant, players: int, games: int, seed: int, spec: str,
+              visit: Callable[[Game, Recording, np.ndarray, int], None],
+              progress: Callable[[int, int], None] | None = None) -> None:
+    """Play ``games`` games of ``strong`` seats (game seeds from ``seed``), calling
+    ``visit(game, searcher, table, at)`` before each decision: the seat to move's ``spec``
+    search (seeded per game and seat), and ``strong``'s policy table; ``progress(done, games)``
+    after each game. The labellers of the card and bid models."""
     for number in range(games):
         game_seed = seed * 1_000_003 + number
         game = Game(variant, players, game_seed, log=False)
@@ -102,21 +123,20 @@ def label_cards(variant: Variant, players: int, games: int, seed: int = 1,
         for seat, searcher in enumerate(searchers):
             searcher.start_game(game.variant, seat, players, random.Random(game_seed * 16 + seat))
         while not game.is_over():
-            state, phase = game.state, game.phase
-            code = int(decide_strong(state, plan, table, at))
-            if phase == Phase.PLAY:
-                sample = np.zeros((JOKER, CARD_FEATURES), dtype=np.float64)
-                legal, base, row = (int(value) for value in
-                                    card_position(state, plan, table, at, sample))
-                if base < JOKER and legal & (legal - 1):
-                    _label(game, searchers[game.to_move], found, sample, legal, base, row)
-            game.apply_unchecked(action_of(code, phase))
+            code = int(decide_strong(game.state, plan, table, at))
+            visit(game, searchers[game.to_move], table, at)
+            game.apply_unchecked(action_of(code, game.phase))
         if progress is not None:
             progress(number + 1, games)
-    return CardSamples(np.array(found["features"]).reshape(-1, JOKER, CARD_FEATURES),
+
+
+def samples_of(found: dict[str, list], width: int, features: int) -> CardSamples:
+    """The samples gathered in ``found`` (``FIELDS``' lists), ``width`` choices of ``features``
+    features each."""
+    return CardSamples(np.array(found["features"]).reshape(-1, width, features),
                        *(np.array(found[name], dtype=np.int64)
                          for name in ("legal", "target", "base", "model")),
-                       np.array(found["value"]).reshape(-1, JOKER))
+                       np.array(found["value"]).reshape(-1, width))
 
 
 def _label(game: Game, searcher: Recording, found: dict[str, list], sample: np.ndarray,
@@ -273,7 +293,7 @@ def regret(samples: CardSamples, weights: np.ndarray) -> tuple[float, float]:
 
 
 __all__ = ["LABEL_SPEC", "CardSamples", "agreement", "fit_cards", "fit_rows", "label_cards",
-           "main", "masks", "regret", "save_cards"]
+           "main", "masks", "regret", "samples_of", "save_cards", "self_play"]
 
 
 def save_cards(name: str, players: int, model: CardModel | None,

@@ -46,7 +46,7 @@ class Sizes:
     card_games: int = 30
     rounds: int = 1
     net: int = 0
-    bid_games: int = 20
+    bid_games: int = 0
     seed: int = 1
 
 
