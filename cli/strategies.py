@@ -110,14 +110,14 @@ def fit_command(variant_spec: str, players: int, games: int, card_games: int, ro
                           "--bid-games", str(bid_games), "--seed", str(seed)]
                          + (["--ship"] if ship else []))
     arrays = refit(variant, players, sizes, path, command,
-                   lambda label, work: _with_bar(quiet, label, work))
+                   lambda label, work: _with_bar(quiet, label, work), click.echo)
     bids = sum(int(arrays[key].sum()) for key in arrays if key[:1] == "n" and key[1:].isdigit())
     click.echo(f"{variant.name} at {players} players: {bids:,} bids"
                + (f" of {games:,} games" if games else " (kept)") + f" -> {path}")
     if card_games:
         click.echo(f"card model: {rounds} round(s) of {card_games:,} games"
                    + (f", {net} hidden units a row" if net else "") + f" -> {path}")
-    if bid_games:
+    if bid_games and "bids" in arrays:
         click.echo(f"bid model: mc's values of the bids of {bid_games:,} games -> {path}")
     used = find_fit(variant, players)
     if not ship and used.kind == "shipped":  # the preset's own table is found first

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from raspis.engine import Game, load_variant
-from raspis.strategies.fitting.bid_values import fit_bids, picks, regret
+from raspis.strategies.fitting.bid_values import fit_bids, held_out, picks, regret
 from raspis.strategies.fitting.distil import CardSamples
 from raspis.strategies.players.twin import action_of
 from raspis.strategies.policies import compiled
@@ -152,6 +152,19 @@ def test_the_fit_finds_the_bids_a_known_value_prefers() -> None:
     held_out = _synthetic(truth, 1000, 5)
     assert regret(held_out, weights) < 0.1 * regret(held_out, None)
     assert (picks(held_out, truth) == np.log2(held_out.target).astype(int)).all()
+
+
+def test_held_out_tells_a_model_that_finds_value_from_one_that_does_not() -> None:
+    truth = np.random.default_rng(8).normal(size=(BID_MODELS, BID_FEATURES))
+    found = _synthetic(truth, 2000, 9)  # the value lies in the features: the model finds it
+    table, model = held_out(found)
+    assert model < 0.1 * table
+    # the table's bid is mc's best everywhere: nothing for the model to find
+    nothing = _synthetic(truth, 2000, 10)
+    nothing.value = np.where(np.isnan(nothing.value), np.nan, 0.0)
+    nothing.value[np.arange(len(nothing)), nothing.base] = 1.0
+    table, model = held_out(nothing)
+    assert table == 0.0 and not model < table
 
 
 def test_the_archive_keeps_the_bid_model(tmp_path) -> None:  # noqa: ANN001

@@ -92,6 +92,16 @@ def regret(samples: CardSamples, weights: np.ndarray | None) -> float:
     return float(np.mean(np.nanmax(samples.value, axis=1) - samples.value[rows, chosen]))
 
 
+def held_out(samples: CardSamples) -> tuple[float, float]:
+    """``mc``'s regret a bid on the last quarter of ``samples`` (the last games), of the table's
+    bids and of the model fitted on the rest (``regret``): whether the model finds more of
+    ``mc``'s value than the table on bids it was not fitted to."""
+    rows = np.arange(len(samples))
+    cut = len(samples) * 3 // 4
+    test = samples.rows(rows >= cut)
+    return regret(test, None), regret(test, fit_bids(samples.rows(rows < cut)))
+
+
 def save_bid_model(name: str, players: int, weights: np.ndarray | None,
                    notes: dict[str, object]) -> Path:
     """Write the bid model ``weights`` into preset ``name``'s shipped table at ``players``
@@ -108,4 +118,5 @@ def save_bid_model(name: str, players: int, weights: np.ndarray | None,
     return path
 
 
-__all__ = ["BID_LABEL_SPEC", "fit_bids", "label_bids", "picks", "regret", "save_bid_model"]
+__all__ = ["BID_LABEL_SPEC", "fit_bids", "held_out", "label_bids", "picks", "regret",
+           "save_bid_model"]

@@ -6,7 +6,8 @@
 2. the card model: ``rounds`` rounds of ``mc``'s labels on ``card_games`` games each
    (``fitting.distil.label_cards``), fitted on every round so far (``distil.fit_cards``), the
    nonlinear part (``net`` hidden units, ``fitting.net``) on the last;
-3. the bid model: ``mc``'s values of the bids of ``bid_games`` games (``fitting.bid_values``).
+3. the bid model: ``mc``'s values of the bids of ``bid_games`` games (``fitting.bid_values``),
+   kept only where it lowers ``mc``'s regret a bid on held-out labels.
 
 A stage of size 0 is not run: the table keeps what it holds of it (a shipped table refitted in
 part keeps the rest as it was). The table is written after each stage
@@ -78,15 +79,17 @@ def has_counts(arrays: dict[str, np.ndarray]) -> bool:
 
 
 def refit(variant: Variant, players: int, sizes: Sizes, path: Path, command: str,
-          stage: Stage = quiet_stage) -> dict[str, np.ndarray]:
+          stage: Stage = quiet_stage,
+          say: Callable[[str], None] = lambda line: None) -> dict[str, np.ndarray]:
     """Fit ``variant``'s (resolved for ``players``) bid outcomes, card model and bid model as
     ``sizes`` says, writing the table to ``path`` after each stage (where ``strong`` must find
     it: the user's fit folder, or a preset's shipped file) with notes (``command``: how it was
     made, kept per stage: ``counts_made_by``, ``cards_made_by``, ``bids_made_by``); a stage of
-    size 0 keeps what the table at ``path`` holds of it (``kept_table``). Returns the table's
-    entries."""
+    size 0 keeps what the table at ``path`` holds of it (``kept_table``). The bid model is kept
+    only where it finds more of ``mc``'s value than the table's bids on the labels it was not
+    fitted to (``bid_values.held_out``; ``say`` tells which). Returns the table's entries."""
     from .bid_values import fit_bids as fit_bid_model
-    from .bid_values import label_bids
+    from .bid_values import held_out, label_bids
     from .bids import fit_bids
     from .distil import CardSamples, fit_cards, label_cards, masks
     from .net import fit_net
@@ -138,8 +141,14 @@ def refit(variant: Variant, players: int, sizes: Sizes, path: Path, command: str
     if sizes.bid_games:
         samples = stage("bids", lambda update: label_bids(variant, players, sizes.bid_games,
                                                           seed, progress=update))
-        replace("bids", {"bids": fit_bid_model(samples),
-                         "bids_games": np.int64(sizes.bid_games), "bids_seed": np.int64(seed)})
+        table, model = held_out(samples)
+        kept = model < table
+        notes = {"bids_games": np.int64(sizes.bid_games), "bids_seed": np.int64(seed),
+                 "bids_regret": np.array([table, model])}
+        replace("bids", {"bids": fit_bid_model(samples), **notes} if kept else notes)
+        say(f"bid model: mc's regret a bid on the last quarter of the labels (the model fitted "
+            f"on the rest): table {table:.3f}, model {model:.3f} points: "
+            + ("kept" if kept else "left out, strong bids by the table"))
     return arrays
 
 
