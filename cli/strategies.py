@@ -90,8 +90,8 @@ def fit_command(variant_spec: str, players: int, games: int, card_games: int, ro
 
     from raspis.engine import load_variant
     from raspis.engine.variant import preset_names
-    from raspis.strategies.fitting.refit import Sizes, has_counts, kept_table, refit
-    from raspis.strategies.policies.fitted import find_fit, fit_path, user_fit_path
+    from raspis.strategies.fitting.refit import Sizes, refit
+    from raspis.strategies.policies.fitted import find_fit, fit_path, is_count_key, user_fit_path
 
     variant = load_variant(variant_spec).for_player_count(players)
     if ship and variant_spec not in preset_names():
@@ -99,10 +99,6 @@ def fit_command(variant_spec: str, players: int, games: int, card_games: int, ro
                                  "shipped table; without it the fit goes to your fit folder",
                                  param_hint="--ship")
     path = fit_path(variant_spec, players) if ship else user_fit_path(variant, players)
-    if not games and not has_counts(kept_table(path, variant)):
-        raise click.BadParameter(f"0 keeps the table's bid outcomes, but {path} holds none "
-                                 "fitted for these rules: give the games to fit them on",
-                                 param_hint="--games")
     sizes = Sizes(games, card_games, rounds, net, bid_games, seed)
     command = shlex.join(["raspis", "strategies", "fit", "--variant", variant_spec,
                           "--players", str(players), "--games", str(games), "--card-games",
@@ -111,7 +107,7 @@ def fit_command(variant_spec: str, players: int, games: int, card_games: int, ro
                          + (["--ship"] if ship else []))
     arrays = refit(variant, players, sizes, path, command,
                    lambda label, work: _with_bar(quiet, label, work), click.echo)
-    bids = sum(int(arrays[key].sum()) for key in arrays if key[:1] == "n" and key[1:].isdigit())
+    bids = sum(int(arrays[key].sum()) for key in arrays if is_count_key(key))
     click.echo(f"{variant.name} at {players} players: {bids:,} bids"
                + (f" of {games:,} games" if games else " (kept)") + f" -> {path}")
     if card_games:

@@ -23,9 +23,10 @@ from raspis.strategies.policies.section import (
     WEIGHT_UNIT,
     X_BIDS,
     X_MAX_HAND,
-    strong_section,
 )
 from raspis.strategies.policies.strong import decide_strong
+
+from tests.strong_tables import table_with
 
 #: ``bid_features``' columns named in its docstring: a bid of none, the bid as a share of the hand
 NONE, SHARE = 6, 13
@@ -33,13 +34,7 @@ NONE, SHARE = 6, 13
 
 def _table_with(game: Game, weights: np.ndarray | None) -> np.ndarray:
     """``game``'s policy table with ``weights`` as its bid model (None: none)."""
-    base = compiled.policy_table(game.tables, game.plan, bids_on=False)
-    at = int(base[compiled.T_STRONG_AT])
-    variant = game.variant
-    fit = find_fit(variant, game.players)
-    section = strong_section(game.tables.plan, variant.deck_cards,
-                             variant.trump.mode == "circular", fit.counts, fit.cards, weights)
-    return np.concatenate([base[:at], section])
+    return table_with(game, find_fit(game.variant, game.players).cards, weights)
 
 
 def _bids(name: str, seed: int, weights: np.ndarray | None
@@ -82,8 +77,8 @@ def test_weights_on_a_bid_of_none_bid_none_wherever_it_is_legal() -> None:
     _, bids = _bids("oh-hell", 4, nothing)
     assert any(base != 0 for _, base, _, _, _ in bids)  # the table bids more somewhere
     for legal, _, made, _, _ in bids:
-        assert made == (0 if legal & 1 else made)
-        assert legal >> made & 1
+        # every other bid scores 0: 0 where legal, else a tie, which goes to the lowest bid
+        assert made == (legal & -legal).bit_length() - 1
 
 
 @settings(max_examples=10, deadline=None)

@@ -28,9 +28,10 @@ from raspis.strategies.policies.section import (
     WEIGHT_UNIT,
     X_CARDS,
     CardModel,
-    strong_section,
 )
 from raspis.strategies.policies.strong import decide_strong
+
+from tests.strong_tables import table_with
 
 #: the rank feature of a follow and of a lead (``card_features``' docstrings)
 RANK = 10
@@ -38,14 +39,7 @@ RANK = 10
 
 def _table_with(game: Game, weights: np.ndarray | None) -> np.ndarray:
     """``game``'s policy table with ``weights`` as its card model (None: none)."""
-    base = compiled.policy_table(game.tables, game.plan, cards_on=False)
-    at = int(base[compiled.T_STRONG_AT])
-    variant = game.variant
-    fit = find_fit(variant, game.players)
-    section = strong_section(game.tables.plan, variant.deck_cards,
-                             variant.trump.mode == "circular", fit.counts,
-                             None if weights is None else CardModel(weights))
-    return np.concatenate([base[:at], section])
+    return table_with(game, None if weights is None else CardModel(weights), None)
 
 
 def _play_out(name: str, seed: int, weights: np.ndarray | None) -> tuple[list[int], list[tuple]]:

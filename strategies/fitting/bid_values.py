@@ -17,17 +17,23 @@ per game and seat) and the same weights.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 from raspis.engine import Variant
 from raspis.engine.game import Game, Phase
 
-from ..policies import compiled
 from ..policies.bids import BASE_BID_FEATURE, bid_position
-from ..policies.fitted import fit_path, write_archive
 from ..policies.section import BID_FEATURES, BID_MODELS, X_MAX_HAND
-from .distil import FIELDS, CardSamples, Recording, fit_rows, masks, samples_of, self_play
+from .distil import (
+    FIELDS,
+    CardSamples,
+    Recording,
+    fit_rows,
+    masks,
+    regret_of,
+    samples_of,
+    self_play,
+)
 
 #: the search whose bids are learned: ``mc`` as it labels the cards (``distil.LABEL_SPEC``), with
 #: four times the guesses
@@ -87,36 +93,15 @@ def picks(samples: CardSamples, weights: np.ndarray) -> np.ndarray:
 def regret(samples: CardSamples, weights: np.ndarray | None) -> float:
     """The mean of ``mc``'s best value less its value of the model's bid (the table's bid where
     ``weights`` is None), in points a bid."""
-    rows = np.arange(len(samples))
-    chosen = samples.base if weights is None else picks(samples, weights)
-    return float(np.mean(np.nanmax(samples.value, axis=1) - samples.value[rows, chosen]))
+    return regret_of(samples, samples.base if weights is None else picks(samples, weights))
 
 
 def held_out(samples: CardSamples) -> tuple[float, float]:
     """``mc``'s regret a bid on the last quarter of ``samples`` (the last games), of the table's
     bids and of the model fitted on the rest (``regret``): whether the model finds more of
     ``mc``'s value than the table on bids it was not fitted to."""
-    rows = np.arange(len(samples))
-    cut = len(samples) * 3 // 4
-    test = samples.rows(rows >= cut)
-    return regret(test, None), regret(test, fit_bids(samples.rows(rows < cut)))
+    train, test = samples.split()
+    return regret(test, None), regret(test, fit_bids(train))
 
 
-def save_bid_model(name: str, players: int, weights: np.ndarray | None,
-                   notes: dict[str, object]) -> Path:
-    """Write the bid model ``weights`` into preset ``name``'s shipped table at ``players``
-    (``policies.fitted.fit_path``) with ``notes`` (``bids_*`` entries: how it was fitted); None
-    takes the model out. The file's other entries are kept."""
-    path = fit_path(name, players)
-    with np.load(path) as data:
-        arrays = {key: data[key] for key in data.files if not key.startswith("bids")}
-    if weights is not None:
-        arrays["bids"] = np.asarray(weights, dtype=np.float64)
-        arrays.update({f"bids_{key}": np.asarray(value) for key, value in notes.items()})
-    write_archive(path, arrays)
-    compiled.policy_table.cache_clear()
-    return path
-
-
-__all__ = ["BID_LABEL_SPEC", "fit_bids", "held_out", "label_bids", "picks", "regret",
-           "save_bid_model"]
+__all__ = ["BID_LABEL_SPEC", "fit_bids", "held_out", "label_bids", "picks", "regret"]

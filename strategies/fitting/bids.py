@@ -1,6 +1,6 @@
 """Fitting ``strong``'s bid outcomes by self-play: what its bids came to, counted by bucket, and
 shipped beside the presets (``data/strong/NAME-PLAYERS.npz``) or kept for a variant of the user's
-own (``policies.fitted.save_user_fit``).
+own (``fitting.refit``, ``raspis strategies fit``).
 
 ``fit_bids`` plays ``strong`` against itself and counts, for each hand size, bucket (the expected
 tricks and the pressure of the bids before, ``policies.bids.fit_bucket``) and bid, the tricks

@@ -75,6 +75,12 @@ class CardSamples:
         """The samples where ``selected`` (a boolean array) holds."""
         return CardSamples(*(getattr(self, name)[selected] for name in FIELDS))
 
+    def split(self) -> tuple[CardSamples, CardSamples]:
+        """(the first three quarters of the samples, the last quarter): to fit on the one and
+        measure on the other, held out (the last games labelled)."""
+        held = np.arange(len(self)) >= len(self) * 3 // 4
+        return self.rows(~held), self.rows(held)
+
     def save(self, path: Path) -> None:
         """Write the samples to ``path`` (``.npz``; ``load`` reads them back)."""
         np.savez_compressed(path, **{name: getattr(self, name) for name in FIELDS})
@@ -286,14 +292,18 @@ def agreement(samples: CardSamples, weights: np.ndarray) -> tuple[float, float]:
 def regret(samples: CardSamples, weights: np.ndarray) -> tuple[float, float]:
     """(mean of ``mc``'s best value less its value of the model's card, the same for the rules'
     card), in points a card."""
+    return regret_of(samples, _picks(samples, weights)), regret_of(samples, samples.base)
+
+
+def regret_of(samples: CardSamples, chosen: np.ndarray) -> float:
+    """The mean of ``mc``'s best value less its value of ``chosen`` (a choice a sample), in
+    points."""
     rows = np.arange(len(samples))
-    best = np.nanmax(samples.value, axis=1)
-    return (float(np.mean(best - samples.value[rows, _picks(samples, weights)])),
-            float(np.mean(best - samples.value[rows, samples.base])))
+    return float(np.mean(np.nanmax(samples.value, axis=1) - samples.value[rows, chosen]))
 
 
 __all__ = ["LABEL_SPEC", "CardSamples", "agreement", "fit_cards", "fit_rows", "label_cards",
-           "main", "masks", "regret", "samples_of", "save_cards", "self_play"]
+           "main", "masks", "regret", "regret_of", "samples_of", "save_cards", "self_play"]
 
 
 def save_cards(name: str, players: int, model: CardModel | None,
@@ -334,27 +344,19 @@ def _with_net(samples: CardSamples, weights: np.ndarray, units: int, seed: int,
     rules' card, the linear model and the net."""
     from . import net
 
-    legal, _ = masks(samples)
-    cut = len(samples) * 3 // 4
-    train, held = np.arange(len(samples)) < cut, np.arange(len(samples)) >= cut
-    part = samples.rows(train)
+    part, test = samples.split()
     part_weights = fit_cards(part) if refit else weights
-    part_net = net.fit_net(part.features, legal[train], part.value, part.model, part_weights,
+    part_net = net.fit_net(part.features, masks(part)[0], part.value, part.model, part_weights,
                            units, seed=seed)
-    test = samples.rows(held)
-    rows = np.arange(len(test))
-    best = np.nanmax(test.value, axis=1)
-
-    def lost(chosen: np.ndarray) -> float:
-        return float(np.mean(best - test.value[rows, chosen]))
-
-    linear = lost(net.picks(test.features, legal[held], test.model, CardModel(part_weights)))
-    nonlinear = lost(net.picks(test.features, legal[held], test.model, part_net))
+    legal = masks(test)[0]
+    linear = regret_of(test, net.picks(test.features, legal, test.model,
+                                       CardModel(part_weights)))
+    nonlinear = regret_of(test, net.picks(test.features, legal, test.model, part_net))
     print(f"{name}: mc's regret a card held out ({len(test):,} cards): rules "
-          f"{lost(test.base):.3f}, linear {linear:.3f}, with {units} hidden units "
+          f"{regret_of(test, test.base):.3f}, linear {linear:.3f}, with {units} hidden units "
           f"{nonlinear:.3f}", flush=True)
-    return net.fit_net(samples.features, legal, samples.value, samples.model, weights, units,
-                       seed=seed)
+    return net.fit_net(samples.features, masks(samples)[0], samples.value, samples.model,
+                       weights, units, seed=seed)
 
 
 def _add_net(name: str, arguments) -> None:  # noqa: ANN001

@@ -28,9 +28,10 @@ from typing import TypeVar
 
 import numpy as np
 from raspis.engine import Variant
+from raspis.engine.errors import RaspisError
 
 from ..policies import compiled
-from ..policies.fitted import card_arrays, rules_hash, rules_key, write_archive
+from ..policies.fitted import card_arrays, is_count_key, rules_hash, rules_key, write_archive
 from ..policies.section import CardModel
 
 T = TypeVar("T")
@@ -73,9 +74,8 @@ def kept_table(path: Path, variant: Variant) -> dict[str, np.ndarray]:
     return arrays
 
 
-def has_counts(arrays: dict[str, np.ndarray]) -> bool:
-    """Whether a table's entries hold fitted bid outcomes (``nHAND_SIZE``)."""
-    return any(key[:1] == "n" and key[1:].isdigit() for key in arrays)
+class FitError(RaspisError):
+    """A fit that cannot be made as asked (a stage of 0 with nothing to keep)."""
 
 
 def refit(variant: Variant, players: int, sizes: Sizes, path: Path, command: str,
@@ -97,9 +97,9 @@ def refit(variant: Variant, players: int, sizes: Sizes, path: Path, command: str
     variant = variant.for_player_count(players)
     seed = sizes.seed
     arrays = kept_table(path, variant)
-    if not sizes.games and not has_counts(arrays):
-        raise ValueError(f"{path} holds no bid outcomes fitted for these rules to keep: "
-                         "give the games to fit them on")
+    if not sizes.games and not any(is_count_key(key) for key in arrays):
+        raise FitError(f"0 games keeps the table's bid outcomes, but {path} holds none fitted "
+                       "for these rules: give the games to fit them on")
     arrays.update({
         "deck": np.int64(variant.deck_mask), "rules": np.array(rules_key(variant)),
         "variant": np.array(variant.name), "made_rules_hash": np.array(rules_hash(variant)),
@@ -119,8 +119,7 @@ def refit(variant: Variant, players: int, sizes: Sizes, path: Path, command: str
     if sizes.games:
         counts = stage("bid outcomes", lambda update: fit_bids(
             variant, players, sizes.games, seed, progress=update))
-        arrays = {key: value for key, value in arrays.items()
-                  if not (key[:1] == "n" and key[1:].isdigit())}
+        arrays = {key: value for key, value in arrays.items() if not is_count_key(key)}
         replace("counts", {"games": np.int64(sizes.games), "seed": np.uint64(seed),
                            **{f"n{size}": block.astype(np.int32)
                               for size, block in sorted(counts.items())}})
@@ -141,15 +140,15 @@ def refit(variant: Variant, players: int, sizes: Sizes, path: Path, command: str
     if sizes.bid_games:
         samples = stage("bids", lambda update: label_bids(variant, players, sizes.bid_games,
                                                           seed, progress=update))
-        table, model = held_out(samples)
-        kept = model < table
+        table_regret, model_regret = held_out(samples)
+        kept = model_regret < table_regret
         notes = {"bids_games": np.int64(sizes.bid_games), "bids_seed": np.int64(seed),
-                 "bids_regret": np.array([table, model])}
+                 "bids_regret": np.array([table_regret, model_regret])}
         replace("bids", {"bids": fit_bid_model(samples), **notes} if kept else notes)
         say(f"bid model: mc's regret a bid on the last quarter of the labels (the model fitted "
-            f"on the rest): table {table:.3f}, model {model:.3f} points: "
+            f"on the rest): table {table_regret:.3f}, model {model_regret:.3f} points: "
             + ("kept" if kept else "left out, strong bids by the table"))
     return arrays
 
 
-__all__ = ["Sizes", "Stage", "has_counts", "kept_table", "quiet_stage", "refit"]
+__all__ = ["FitError", "Sizes", "Stage", "kept_table", "quiet_stage", "refit"]

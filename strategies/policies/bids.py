@@ -16,6 +16,8 @@ share.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from raspis.engine.core import fields, rules, scoring
 from raspis.engine.core import machine as m
@@ -50,6 +52,15 @@ HIGH_CARD_FROM = 6
 BASE_BID_FEATURE = 2
 #: the largest hand the bid model's first weight row is for (``bid_row``)
 SMALL_HAND = 3
+
+
+class Worked(NamedTuple):
+    """What ``bid_values`` works out for a bid (see there), which the bid model reads."""
+
+    raw: np.ndarray
+    aimed: np.ndarray
+    values: np.ndarray
+    deal_points: np.ndarray
 
 
 @jit()
@@ -114,6 +125,19 @@ def bid_distribution(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at:
 
 
 @jit()
+def bids_made(state: np.ndarray, plan: np.ndarray, seat: int) -> tuple[int, int]:
+    """How many of the other seats taking part have bid, and their bids' total."""
+    made, total = 0, 0
+    for position in range(fields.order_length(state)):
+        other = fields.seat_at(state, plan, position)
+        bid = fields.bid(state, plan, other)
+        if other != seat and bid >= 0:
+            made += 1
+            total += bid
+    return made, total
+
+
+@jit()
 def fit_bucket(state: np.ndarray, plan: np.ndarray, seat: int, expected: float,
                hand_size: int) -> int:
     """The seat's bucket in the fitted table: its expected tricks (``BUCKETS`` a trick), and how
@@ -121,13 +145,7 @@ def fit_bucket(state: np.ndarray, plan: np.ndarray, seat: int, expected: float,
     or above ``hand_size / participants`` a bid, by half a trick)."""
     tricks = min(BUCKETS * hand_size, max(0, int(expected * BUCKETS + 0.5)))
     participants = fields.order_length(state)
-    made, total = 0, 0
-    for position in range(participants):
-        other = fields.seat_at(state, plan, position)
-        bid = fields.bid(state, plan, other)
-        if other != seat and bid >= 0:
-            made += 1
-            total += bid
+    made, total = bids_made(state, plan, seat)
     excess = total - made * hand_size / participants
     pressure = 0 if excess < -0.5 else 2 if excess > 0.5 else 1
     return pressure * (BUCKETS * hand_size + 1) + tricks
@@ -174,18 +192,20 @@ def bid_row(hand_size: int) -> int:
 
 @jit()
 def bid_values(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, seat: int,
-               hand: int, raw: np.ndarray, aimed: np.ndarray, values: np.ndarray,
-               deal_points: np.ndarray) -> tuple[float, int]:
+               hand: int) -> tuple[float, int, Worked]:
     """What ``strong`` works out for every legal bid of the seat to move (``seat``, its visible
-    ``hand``): ``raw`` the model's trick distribution of the hand (``bid_distribution``),
-    ``aimed[bid]`` the tricks it takes bidding ``bid`` (steered, the fitted deals blended in),
-    ``values[bid]`` the bid's expected points (``best_bid``: the deal's table, the stake),
-    ``deal_points[bid, taken]`` the deal's table (every bid, legal or not); returns the expected
-    tricks and the bid of the best expected points (-1: no legal bid in the
-    hand's reach)."""
+    ``hand``): the expected tricks, the bid of the best expected points (-1: no legal bid in the
+    hand's reach), and ``Worked``: ``raw`` the model's trick distribution of the hand
+    (``bid_distribution``), ``aimed[bid]`` the tricks it takes bidding ``bid`` (steered, the
+    fitted deals blended in), ``values[bid]`` the bid's expected points (``best_bid``: the deal's
+    table, the stake), ``deal_points[bid, taken]`` the deal's table (every bid, legal or not)."""
     row = fields.row(state)
     legal = fields.legal_first(state)
     hand_size = fields.deal_hand_size(plan, row)
+    raw = np.empty(hand_size + 1, dtype=np.float64)
+    aimed = np.zeros((hand_size + 1, hand_size + 1), dtype=np.float64)
+    values = np.zeros(hand_size + 1, dtype=np.float64)
+    deal_points = np.empty((hand_size + 1, hand_size + 1), dtype=np.float64)
     expected = bid_distribution(state, plan, table, at, seat, hand, raw)
     # the fitted outcomes of this bucket (``strategies.fitting.bids.fit_bids``), for the full
     # table's participants
@@ -196,7 +216,6 @@ def bid_values(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, 
             block = (at + offset
                      + fit_bucket(state, plan, seat, expected, hand_size) * (hand_size + 1) ** 2)
     stakes = np.zeros(hand_size + 1, dtype=np.float64)
-    aimed[:, :] = 0.0
     for bid in range(hand_size + 1):
         for taken in range(hand_size + 1):
             deal_points[bid, taken] = points(plan, row, bid, taken)
@@ -220,7 +239,8 @@ def bid_values(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, 
                         bid_aimed[taken] = ((table[counts + taken] + PRIOR * bid_aimed[taken])
                                             / (seen + PRIOR))
             stakes[bid] = stake(state, plan, seat, bid)
-    return expected, best_bid(aimed, legal, deal_points, stakes, values)
+    choice = best_bid(aimed, legal, deal_points, stakes, values)
+    return expected, choice, Worked(raw, aimed, values, deal_points)
 
 
 @jit()
@@ -231,20 +251,14 @@ def choose_bid(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int, 
     the best score under it (``bid_features``)."""
     legal = fields.legal_first(state)
     hand_size = fields.deal_hand_size(plan, fields.row(state))
-    raw = np.empty(hand_size + 1, dtype=np.float64)
-    aimed = np.empty((hand_size + 1, hand_size + 1), dtype=np.float64)
-    values = np.zeros(hand_size + 1, dtype=np.float64)
-    deal_points = np.empty((hand_size + 1, hand_size + 1), dtype=np.float64)
-    expected, choice = bid_values(state, plan, table, at, seat, hand, raw, aimed, values,
-                                  deal_points)
+    expected, choice, worked = bid_values(state, plan, table, at, seat, hand)
     if choice < 0:  # every legal bid above the hand (``play.draw_after_trick``): the lowest
         return rules.bit_index(legal & -legal)
     model = table[at + X_BIDS]
     if model <= 0:
         return choice
     features = np.empty((hand_size + 1, BID_FEATURES), dtype=np.float64)
-    bid_features(state, plan, hand, expected, (raw, aimed, values, deal_points), choice,
-                     features)
+    bid_features(state, plan, hand, expected, worked, choice, features)
     weights = at + model + bid_row(hand_size) * BID_FEATURES
     pick, pick_score = -1, 0.0
     for bid in range(hand_size + 1):
@@ -266,25 +280,17 @@ def bid_position(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int
     seat = fields.to_move(state)
     hand = m.visible_hand(state, plan, seat)
     legal = fields.legal_first(state)
-    hand_size = fields.deal_hand_size(plan, fields.row(state))
-    raw = np.empty(hand_size + 1, dtype=np.float64)
-    aimed = np.empty((hand_size + 1, hand_size + 1), dtype=np.float64)
-    values = np.zeros(hand_size + 1, dtype=np.float64)
-    deal_points = np.empty((hand_size + 1, hand_size + 1), dtype=np.float64)
-    expected, choice = bid_values(state, plan, table, at, seat, hand, raw, aimed, values,
-                                  deal_points)
+    expected, choice, worked = bid_values(state, plan, table, at, seat, hand)
     if choice >= 0:
-        bid_features(state, plan, hand, expected, (raw, aimed, values, deal_points), choice,
-                     features)
-    return legal, choice, bid_row(hand_size)
+        bid_features(state, plan, hand, expected, worked, choice, features)
+    return legal, choice, bid_row(fields.deal_hand_size(plan, fields.row(state)))
 
 
 @jit()
 def bid_features(state: np.ndarray, plan: np.ndarray, hand: int, expected: float,
-                 worked: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], base: int,
-                 features: np.ndarray) -> None:
-    """Fill ``features[bid]`` for every legal bid (``worked``: ``bid_values``' arrays ``raw``,
-    ``aimed``, ``values``, ``deal_points``): its expected points
+                 worked: Worked, base: int, features: np.ndarray) -> None:
+    """Fill ``features[bid]`` for every legal bid (``worked``: ``bid_values``' arrays): its
+    expected points
     (a share of the largest of the deal's table in reach); its chance to be made; whether it is
     the bid of the best expected points (``base``); how far it lies from the expected tricks, that
     distance's size and square (up to 3 tricks); a bid of none; the bids' total with it against
@@ -294,7 +300,7 @@ def bid_features(state: np.ndarray, plan: np.ndarray, hand: int, expected: float
     hand; and how far it lies from the expected tricks, and that distance's size, times the
     Jokers in the seat's ``hand`` (a Joker takes or loses a trick at will), the distance times
     the hand's share of trumps, and times whether the seat leads the first trick."""
-    raw, aimed, values, deal_points = worked
+    raw, aimed, values, deal_points = worked.raw, worked.aimed, worked.values, worked.deal_points
     hand_size = fields.deal_hand_size(plan, fields.row(state))
     legal = fields.legal_first(state)
     scale = 1.0  # the deal table's largest
@@ -303,14 +309,8 @@ def bid_features(state: np.ndarray, plan: np.ndarray, hand: int, expected: float
             scale = max(scale, abs(deal_points[bid, taken]))
     seat = fields.to_move(state)
     participants = fields.order_length(state)
-    total, later = 0, 0
-    for position in range(participants):
-        other = fields.seat_at(state, plan, position)
-        bid = fields.bid(state, plan, other)
-        if bid >= 0:
-            total += bid
-        elif other != seat:
-            later += 1
+    made, total = bids_made(state, plan, seat)  # the seat to bid has not bid yet
+    later = participants - 1 - made
     last = 1.0 if later == 0 else 0.0
     jokers = float(rules.popcount(hand & JOKERS))
     trump = m.visible_trump(state, plan)
@@ -364,6 +364,7 @@ def name_trump_suit(hand: int) -> int:
     return best
 
 
-__all__ = ["BASE_BID_FEATURE", "PRIOR", "SMALL_HAND", "STEER", "best_bid", "bid_bucket",
-           "bid_distribution", "bid_features", "bid_position", "bid_row", "bid_values",
-           "choose_bid", "fit_bucket", "name_trump_suit", "points", "stake"]
+__all__ = ["BASE_BID_FEATURE", "PRIOR", "SMALL_HAND", "STEER", "Worked", "best_bid",
+           "bid_bucket", "bid_distribution", "bid_features", "bid_position", "bid_row",
+           "bid_values", "bids_made", "choose_bid", "fit_bucket", "name_trump_suit", "points",
+           "stake"]

@@ -152,10 +152,11 @@ def policy_table(tables: MachineTables, plan: RulePlan, fit_bids_on: bool = True
         return np.concatenate([header, per_row, *pieces])
     players = tables.players
     fit = find_fit(variant, players)
+    cards = fit.cards if cards_on else None
+    if cards is not None and not net_on:
+        cards = cards.without_net()
     strong = strong_section(tables.plan, variant.deck_cards, variant.trump.mode == "circular",
-                            fit.counts if fit_bids_on else None,
-                            None if fit.cards is None or not cards_on
-                            else fit.cards if net_on else fit.cards.without_net(),
+                            fit.counts if fit_bids_on else None, cards,
                             fit.bids if bids_on else None)
     return np.concatenate([header, per_row, *pieces, strong])
 

@@ -83,8 +83,13 @@ def load_shipped(name: str, players: int, deck: int
 def fit_counts(data) -> dict[int, np.ndarray]:  # noqa: ANN001 - an open ``np.load`` archive
     """The counts of a fitted table's archive: ``nHAND_SIZE`` arrays, by hand size (the other
     entries, ``deck`` and a user fit's notes, left out)."""
-    return {int(key[1:]): data[key] for key in data.files
-            if key.startswith("n") and key[1:].isdigit()}
+    return {int(key[1:]): data[key] for key in data.files if is_count_key(key)}
+
+
+def is_count_key(key: str) -> bool:
+    """Whether a fitted table's archive entry ``key`` holds a hand size's counts
+    (``nHAND_SIZE``)."""
+    return key.startswith("n") and key[1:].isdigit()
 
 
 #: the archive entries of a card model's nonlinear part: hidden weights, biases, output weights
@@ -223,26 +228,6 @@ def user_fit_path(variant: Variant, players: int) -> Path:
     return fit_dir() / f"{rules_hash(variant)}-{players}.npz"
 
 
-def save_user_fit(variant: Variant, players: int, counts: dict[int, np.ndarray], games: int,
-                  seed: int, cards: CardModel | None = None, card_games: int = 0) -> Path:
-    """Write ``fit_bids``'s counts for ``variant`` (resolved for ``players``) to
-    ``user_fit_path``: the deck mask and counts as the shipped tables keep them (``deck``,
-    ``nHAND_SIZE``), with the rules key, the variant's name, the games and the seed, and the card
-    model ``cards`` fitted on ``card_games`` games (``strategies.fitting.distil``) where given
-    (``write_archive``: the same arrays give the same bytes)."""
-    path = user_fit_path(variant, players)
-    arrays: dict[str, np.ndarray] = {
-        "deck": np.int64(variant.deck_mask), "rules": np.array(rules_key(variant)),
-        "variant": np.array(variant.name), "games": np.int64(games), "seed": np.uint64(seed)}
-    for size in sorted(counts):
-        arrays[f"n{size}"] = counts[size].astype(np.int32)
-    if cards is not None:
-        arrays.update(card_arrays(cards))
-        arrays["cards_games"] = np.int64(card_games)
-    write_archive(path, arrays)
-    return path
-
-
 def write_archive(path: Path, arrays: dict[str, np.ndarray]) -> None:
     """Write ``arrays`` as an ``.npz`` archive at ``path``: the same arrays give the same bytes
     (the archive's dates are fixed); written whole, then moved in."""
@@ -289,10 +274,10 @@ class Fit:
     #: the card model (``strategies.fitting.distil``): the file's own, else (a user's table fitted
     #: without one) the nearest preset's; None for none
     cards: CardModel | None = field(default=None, compare=False, repr=False)
-    #: where ``cards`` comes from where not from the file: the preset's name
-    cards_source: str | None = None
     #: the bid model's weights (``strategies.fitting.bid_values``): the file's own; None for none
     bids: np.ndarray | None = field(default=None, compare=False, repr=False)
+    #: where ``cards`` comes from where not from the file: the preset's name
+    cards_source: str | None = None
 
     @property
     def exact(self) -> bool:
@@ -322,16 +307,16 @@ def find_fit(variant: Variant, players: int) -> Fit:
     name = fit_source(variant, players)
     shipped = None if name is None else load_shipped(name, players, deck)
     if shipped is not None:
-        return Fit("shipped", name, fit_path(name, players), *shipped[:2], bids=shipped[2])
+        return Fit("shipped", name, fit_path(name, players), *shipped)
     path = user_fit_path(variant, players)
     found = _load_user(path, rules_key(variant), deck)
     if found is not None:
         counts, source, cards, bids = found
         if cards is not None:
-            return Fit("user", source, path, counts, cards, bids=bids)
+            return Fit("user", source, path, counts, cards, bids)
         nearest = nearest_fit(variant, players)
-        return Fit("user", source, path, counts, nearest.cards,
-                   nearest.source if nearest.cards is not None else None, bids=bids)
+        return Fit("user", source, path, counts, nearest.cards, bids,
+                   nearest.source if nearest.cards is not None else None)
     return nearest_fit(variant, players)
 
 
@@ -345,7 +330,7 @@ def nearest_fit(variant: Variant, players: int, skip: tuple[str, ...] = ()) -> F
     for _, name in sorted(same_deck):
         shipped = load_shipped(name, players, deck)
         if shipped is not None:
-            return Fit("nearest", name, fit_path(name, players), *shipped[:2], bids=shipped[2])
+            return Fit("nearest", name, fit_path(name, players), *shipped)
     return Fit("none")
 
 
@@ -430,5 +415,5 @@ def say_fit_notices(variant_specs: tuple[str, ...] | list[str], players: int,
 
 __all__ = ["FIT_DIR_ENV", "IGNORED", "PLAYOUT_POLICY", "Fit", "find_fit", "fit_dir", "fit_notice",
            "fit_source", "nearest_fit", "rules_distance", "rules_hash", "rules_key",
-           "save_user_fit", "say_fit_notice", "say_fit_notices", "table_identities",
-           "user_fit_path", "uses_strong"]
+           "say_fit_notice", "say_fit_notices", "table_identities", "user_fit_path",
+           "uses_strong"]
