@@ -400,6 +400,8 @@ def _command(name: str, arguments) -> str:  # noqa: ANN001
         words.append(f"--net {arguments.net}")
     if arguments.keep_linear:
         words.append("--keep-linear")
+    if arguments.labels is not None:
+        words.append(f"--labels {arguments.labels}")
     return " ".join(words)
 
 

@@ -1,10 +1,11 @@
-"""The card model's nonlinear part (``policies.section.CardModel``): a hidden layer of softsign
-units (``a / (1 + |a|)``: tanh's shape at a division's cost) a weight row, whose output is added
-to the linear score, fitted to ``mc``'s values of the cards.
+"""The card model's nonlinear part (``policies.section.CardModel``): a hidden layer of rectified
+linear units (``max(a, 0)``) a weight row, whose output is added to the linear score, fitted to
+``mc``'s values of the cards. Rectified units found more of ``mc``'s value on held-out cards than
+softsign or tanh units of the same width (docs/strength.md) and cost a comparison each.
 
 The linear model (``fitting.distil.fit_cards``) scores a card by a weighted sum of its features;
 it cannot weigh one feature by another (a trump's worth when the seat still wants tricks and
-the others want none). The net adds ``output @ softsign(x @ hidden + biases)`` to that score, the
+the others want none). The net adds ``output @ relu(x @ hidden + biases)`` to that score, the
 linear weights held as they are (so ``strong:net=false`` plays the linear model the net was
 fitted on: what the net adds is measured against it), its weights starting small and random
 from ``seed``, fitted to the same objective as the linear fit's second step
@@ -67,13 +68,13 @@ def _unpack(flat: np.ndarray, units: int) -> tuple[np.ndarray, np.ndarray, np.nd
 def scores(features: np.ndarray, linear: np.ndarray, hidden: np.ndarray, biases: np.ndarray,
            output: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each card's score and its hidden units' values (cards x units)."""
-    units = softsign(features @ hidden + biases)
+    units = relu(features @ hidden + biases)
     return features @ linear + units @ output, units
 
 
-def softsign(values: np.ndarray) -> np.ndarray:
-    """The hidden units' activation, ``a / (1 + |a|)`` (``policies.model.model_card`` too)."""
-    return values / (1.0 + np.abs(values))
+def relu(values: np.ndarray) -> np.ndarray:
+    """The hidden units' activation, ``max(a, 0)`` (``policies.model.model_card`` too)."""
+    return np.maximum(values, 0.0)
 
 
 def _loss(row: _Row, linear: np.ndarray, units: int, ridge: float
@@ -91,7 +92,7 @@ def _loss(row: _Row, linear: np.ndarray, units: int, ridge: float
         mean = np.add.reduceat(chance * row.lost, row.starts)
         step = -chance * (row.lost - mean[row.sample]) / count  # d loss / d score
         value = -float(np.mean(mean)) + ridge * float(flat @ flat)
-        inner = np.outer(step, output) * (1.0 - np.abs(unit)) ** 2  # softsign's slope
+        inner = np.outer(step, output) * (unit > 0.0)  # the unit's slope: 1 where it is on
         gradient = np.concatenate([(row.features.T @ inner).ravel(), inner.sum(axis=0),
                                    unit.T @ step])
         return value, gradient + 2 * ridge * flat
@@ -133,11 +134,11 @@ def picks(features: np.ndarray, legal: np.ndarray, model: np.ndarray,
     if card_model.units:
         assert card_model.hidden is not None and card_model.biases is not None
         assert card_model.output is not None
-        units = softsign(np.einsum("scf,sfu->scu", features, card_model.hidden[model])
+        units = relu(np.einsum("scf,sfu->scu", features, card_model.hidden[model])
                          + card_model.biases[model][:, None, :])
         score = score + np.einsum("scu,su->sc", units, card_model.output[model])
     score = np.where(legal, score - 1e-9 * (np.arange(JOKER) % 13), -np.inf)
     return score.argmax(axis=1)
 
 
-__all__ = ["RIDGE", "UNITS", "fit_net", "picks", "scores", "softsign"]
+__all__ = ["RIDGE", "UNITS", "fit_net", "picks", "relu", "scores"]

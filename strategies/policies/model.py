@@ -163,7 +163,7 @@ def model_card(legal: int, features: np.ndarray, table: np.ndarray, weights: int
     """The card of ``legal`` with the best score under the card model's weight row at
     ``table[weights:]`` (``CARD_FEATURES`` of them, in ``WEIGHT_UNIT``ths) and, with ``units``
     hidden units, its nonlinear part at ``table[net:]`` (``section.CardModel``: hidden weights by
-    feature, biases, output weights; softsign units, ``a / (1 + |a|)``, as
+    feature, biases, output weights; rectified units, ``max(a, 0)``, as
     ``strategies.fitting.net`` fits them); ties to the lower rank."""
     pick, pick_score = -1, 0.0
     rest = legal
@@ -186,8 +186,8 @@ def model_card(legal: int, features: np.ndarray, table: np.ndarray, weights: int
                     for unit in range(units):
                         hidden[unit] += value * table[row + unit]
             for unit in range(units):
-                total = hidden[unit] / WEIGHT_UNIT
-                score += table[output + unit] * (total / (1.0 + abs(total)))
+                if hidden[unit] > 0:
+                    score += table[output + unit] * (hidden[unit] / WEIGHT_UNIT)
         if pick < 0 or score > pick_score or (score == pick_score and card % 13 < pick % 13):
             pick, pick_score = card, score
     return pick

@@ -50,10 +50,10 @@ BID_MODELS = 2
 @dataclass(frozen=True, eq=False)
 class CardModel:
     """``strong``'s card model (``policies.model``): a card's score is ``weights[row] @ x`` (its
-    features ``x``) plus, with a nonlinear part, ``output[row] @ softsign(x @ hidden[row] +
-    biases[row])``: ``hidden`` is ``CARD_MODELS`` x ``CARD_FEATURES`` x H, ``biases`` and
-    ``output`` ``CARD_MODELS`` x H (``strategies.fitting.net`` fits it on top of the linear
-    weights)."""
+    features ``x``) plus, with a nonlinear part, ``output[row] @ relu(x @ hidden[row] +
+    biases[row])`` (``relu``: ``max(a, 0)``): ``hidden`` is ``CARD_MODELS`` x ``CARD_FEATURES``
+    x H, ``biases`` and ``output`` ``CARD_MODELS`` x H (``strategies.fitting.net`` fits it on
+    top of the linear weights)."""
 
     weights: np.ndarray
     hidden: np.ndarray | None = None
