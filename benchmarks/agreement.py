@@ -18,7 +18,9 @@ could correct; one that none does needs what the spec sees and the table does no
 Cards (``--cards``): at every card with two or more distinct choices (cards of a suit next to each
 other in what is still out count as one; the Joker's calls apart), how often the spec plays
 ``strong``'s card, split by the seat's place in the trick (leading, between, last), by whether it
-still wants tricks (``policies.cards.seat_aims``: need above 0) and by the cards left in hand.
+still wants tricks (``policies.cards.seat_aims``: need above 0), by the Joker (``strong`` plays
+one; the spec plays one where ``strong`` plays a plain card; one is held and both play plain
+cards; none may be played) and by the cards left in hand.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import time
 from dataclasses import dataclass
 
 from raspis.engine import load_variant
+from raspis.engine.cards import JOKER
 from raspis.engine.game import Game, Phase
 from raspis.strategies import load_strategy
 from raspis.strategies.players.search import distinct_plays, representative
@@ -61,6 +64,7 @@ class CardPair:
     wants: str
     in_hand: int
     same: bool
+    joker: str
 
 
 def decision_pairs(variant_name: str, players: int, games: int, spec: str, seed: int,
@@ -110,12 +114,21 @@ def _card_pair(game: Game, observation, choices: list, others: list, code: int) 
              else "between")
     remaining = observation.hand.bit_count()
     need = seat_aims(game.state, game.tables.plan, seat, remaining, True)[0]
-    return CardPair(place, "wants tricks" if need > 0 else "wants none", remaining, other == own)
+    if own.card >= JOKER:
+        joker = "strong plays a Joker"
+    elif other.card >= JOKER:
+        joker = "the spec plays a Joker"
+    elif any(choice.card >= JOKER for choice in choices):
+        joker = "a Joker held, both plain"
+    else:
+        joker = "no Joker to play"
+    return CardPair(place, "wants tricks" if need > 0 else "wants none", remaining, other == own,
+                    joker)
 
 
 def _card_line(label: str, pairs: list[CardPair]) -> str:
     count = len(pairs)
-    return f"  {label:<22} {count:>6}  same {sum(pair.same for pair in pairs) / count:4.0%}"
+    return f"  {label:<26} {count:>6}  same {sum(pair.same for pair in pairs) / count:4.0%}"
 
 
 def _line(label: str, pairs: list[BidPair]) -> str:
@@ -147,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
               f"strong: {len(pairs)} cards with a choice, {arguments.spec} asked beside "
               f"({time.process_time() - started:.0f} s of CPU)")
         print(_card_line("all", pairs))
-        for name in ("place", "wants"):
+        for name in ("place", "wants", "joker"):
             for value in sorted({getattr(pair, name) for pair in pairs}):
                 print(_card_line(f"{value}", [p for p in pairs if getattr(p, name) == value]))
         for place in ("leads", "between", "last"):
