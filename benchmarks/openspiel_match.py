@@ -6,8 +6,9 @@ The game is OpenSpiel's ``oh_hell`` (4 players, 5 tricks, 52 cards, the card aft
 for trump, follow suit, no obligation to trump, the dealer's hook; 1 point a trick, 10 more for an
 exact bid), played in OpenSpiel's engine: the chance events come from OpenSpiel and every move is
 applied there. raspis's seats decide from a raspis ``Game`` of the same deal kept in step (preset
-``oh-hell`` at 4 players, one deal of 5 cards with OpenSpiel's dealer, hands and trump card); the
-script checks that OpenSpiel's returns equal raspis's deal points at the end of every deal.
+``oh-hell`` at 4 players, or ``--variant``, one deal of 5 cards with OpenSpiel's dealer, hands and
+trump card); the script checks that OpenSpiel's returns equal raspis's deal points at the end of
+every deal.
 
 The bot is OpenSpiel's Python ``ISMCTSBot`` (``--simulations`` 200, random rollouts, ``uct_c`` 4,
 the most visited action), with an **honest** determinization: OpenSpiel's own
@@ -111,7 +112,7 @@ def honest_resampler(game, raspis_game, rng: random.Random):  # noqa: ANN001, AN
 def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[bool], tuple]:
     """One game of a deal: (returns by seat, raspis CPU times, bot CPU times, bids made, (dealer,
     bids, tricks taken))."""
-    deal, base, raspis_seats, spec, simulations, uct_c, cpu_clock = task
+    deal, base, raspis_seats, spec, variant_name, simulations, uct_c, cpu_clock = task
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
     from raspis.engine import Bid, Play, load_variant
@@ -133,7 +134,7 @@ def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[
     history = state.history()
     dealer = history[1]
     trump_card = to_raspis_card(history[-1])
-    variant = load_variant("oh-hell").for_player_count(PLAYERS)
+    variant = load_variant(variant_name).for_player_count(PLAYERS)
     raspis = Game.single_deal(variant, hands_of(state), trump_card // 13, dealer=dealer,
                               trump_card=trump_card, log=False)
     holder = [raspis]
@@ -185,7 +186,7 @@ def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[
 
 def play_deal(task: tuple) -> DealResult:
     """Both seatings of one deal."""
-    deal, base, spec, simulations, uct_c, cpu_clock = task
+    deal, base, spec, variant_name, simulations, uct_c, cpu_clock = task
     differences, raspis_points, bot_points = [], [], []
     raspis_cpu: list[float] = []
     bot_cpu: list[float] = []
@@ -193,7 +194,7 @@ def play_deal(task: tuple) -> DealResult:
     games = []
     for raspis_seats in ((0, 2), (1, 3)):
         returns, ours, theirs, made, (dealer, bids, taken) = play_game(
-            (deal, base, raspis_seats, spec, simulations, uct_c, cpu_clock))
+            (deal, base, raspis_seats, spec, variant_name, simulations, uct_c, cpu_clock))
         games.append((list(raspis_seats), dealer, bids, taken))
         raspis_made += sum(made[seat] for seat in raspis_seats)
         bot_made += sum(made[seat] for seat in range(PLAYERS) if seat not in raspis_seats)
@@ -210,10 +211,11 @@ def play_deal(task: tuple) -> DealResult:
                       games)
 
 
-def warm_up(spec: str, simulations: int, uct_c: float, cpu_clock: bool) -> None:
+def warm_up(spec: str, variant_name: str, simulations: int, uct_c: float,
+            cpu_clock: bool) -> None:
     """Play one game outside the match (deal ``WARM_UP_DEAL``) so that compiling (numba, on the
     first decision of a process) is not counted in any move's CPU time."""
-    play_game((WARM_UP_DEAL, 0, (0, 2), spec, simulations, uct_c, cpu_clock))
+    play_game((WARM_UP_DEAL, 0, (0, 2), spec, variant_name, simulations, uct_c, cpu_clock))
 
 
 #: the deal index of the warm-up game, outside any match's deals
@@ -240,11 +242,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wall-clock", action="store_true",
                         help="raspis's time budgets on the wall clock, not CPU time")
     parser.add_argument("--json", help="also write every deal's result to this file")
+    parser.add_argument("--variant", default="oh-hell",
+                        help="the raspis variant its seats decide in (preset or .toml file; its "
+                        "rules must be OpenSpiel's: the script checks every deal's points), e.g. "
+                        "oh-hell with five-card deals, for strong's table fitted to them")
     arguments = parser.parse_args(argv)
-    tasks = [(deal, arguments.seed, arguments.raspis, arguments.simulations, arguments.uct_c,
-              not arguments.wall_clock)
+    tasks = [(deal, arguments.seed, arguments.raspis, arguments.variant, arguments.simulations,
+              arguments.uct_c, not arguments.wall_clock)
              for deal in range(arguments.first, arguments.first + arguments.deals)]
-    warming = (arguments.raspis, arguments.simulations, arguments.uct_c, not arguments.wall_clock)
+    warming = (arguments.raspis, arguments.variant, arguments.simulations, arguments.uct_c,
+               not arguments.wall_clock)
     results: list[DealResult] = []
     if arguments.workers > 1:
         started = time.perf_counter()  # the workers warm up in the pool, inside the wall time
