@@ -9,19 +9,21 @@ import random
 
 import numpy as np
 import pytest
-from raspis.engine import Game, Phase, load_variant, preset_names
+from raspis.engine import Game, Phase, Variant, load_variant, preset_names
 from raspis.engine.cards import popcount
 from raspis.engine.determinize import Determinizer
+from raspis.engine.variant import variant_from_dict
 from raspis.strategies import load_strategy, play_game
 from raspis.strategies.players.mc import MonteCarloStrategy, PlayEvidence, Position, action_code
 from raspis.strategies.players.strong import StrongStrategy, policy_table
 from raspis.strategies.policies import playout as po
 
 
-def _decisions(variant_name: str, seed: int, count: int) -> list[Game]:
-    """Clones of a game of four ``strong`` seats at its first ``count`` decisions with a
-    choice."""
-    game = Game(load_variant(variant_name), 4, seed, log=False)
+def _decisions(variant: str | Variant, seed: int, count: int) -> list[Game]:
+    """Clones of a game of four ``strong`` seats (in ``variant``, a preset's name or a variant) at
+    its first ``count`` decisions with a choice."""
+    game = Game(load_variant(variant) if isinstance(variant, str) else variant, 4, seed,
+                log=False)
     strategies = [StrongStrategy() for _ in range(4)]
     for seat, strategy in enumerate(strategies):
         strategy.start_game(game.variant, seat, 4, random.Random(seed + seat))
@@ -358,14 +360,24 @@ def test_mc_noise_is_repeatable_changes_some_games_and_is_checked() -> None:
             load_strategy(spec)
 
 
-@pytest.mark.parametrize("name", ["classic", "joker", "oh-hell"])
+#: joker without its premium: the replay of ``PlayEvidence`` is a game of one deal, which has no
+#: premium, so a seat that plays for one there may play otherwise than the replay does
+JOKER_NO_PREMIUM = {"extends": "joker", "name": "joker-no-premium",
+                    "scoring": {"premium": "none", "premium_scope": "game"}}
+
+
+@pytest.mark.parametrize("name", ["classic", "joker-no-premium", "oh-hell"])
 def test_the_true_hands_explain_strong_rivals_play_and_most_guesses_do_not(name: str) -> None:
     """``PlayEvidence`` replays the deal's cards from the start of its play on each guess: where
-    every seat is ``strong``, the true hands miss no play (weight 1), and a share of the honest
+    every seat is ``strong`` and plays for the deal alone (no premium, which a deal replayed on
+    its own does not have), the true hands miss no play (weight 1), and a share of the honest
     guesses miss some (weight below 1); while bidding there is no evidence."""
+    variant = (variant_from_dict(JOKER_NO_PREMIUM) if name == "joker-no-premium"
+               else load_variant(name))
+    assert variant.scoring.premium == "none"
     checked = guessed = missed = 0
     for seed in (5, 6):
-        for game in _decisions(name, seed, 60):
+        for game in _decisions(variant, seed, 60):
             observation = game.observation(game.to_move)
             position = Position(observation, po.POLICIES["strong"])
             evidence = PlayEvidence(observation, position, 1.0)

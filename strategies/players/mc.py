@@ -147,7 +147,10 @@ class PlayEvidence:
     guess's weight is ``exp(-strength x misses)``. A model of rivals who play much as the policy
     does, kept soft: a guess that misses is made less likely, never impossible. No evidence while
     bidding, where the seat may not look back at every trick of the deal, where the players draw
-    after each trick, and in deals whose hands or trump are hidden or shown (dark, lobovaya)."""
+    after each trick, and in deals whose hands or trump are hidden or shown (dark, lobovaya). The
+    replay is a game of the deal alone (``Game.from_observation``), which has no premium: where a
+    seat plays for a premium of the span (002: joker, joker-pagat), even the true hands may miss
+    one of its plays."""
 
     def __init__(self, observation: Observation, position: Position, strength: float) -> None:
         self.strength = strength
