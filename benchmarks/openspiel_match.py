@@ -57,6 +57,20 @@ def to_openspiel_card(card: int) -> int:
     return (card % 13) * 4 + RASPIS_SUITS[card // 13]
 
 
+@dataclass(frozen=True)
+class Match:
+    """What every game of the match shares: raspis's strategy (``spec``) and the variant its
+    seats decide in, the base seed of the deals, the bot's simulations and ``uct_c``, and whether
+    raspis's time budgets run on CPU time."""
+
+    spec: str
+    variant: str
+    seed: int
+    simulations: int
+    uct_c: float
+    cpu_clock: bool
+
+
 @dataclass
 class DealResult:
     """Both games of one deal."""
@@ -109,17 +123,18 @@ def honest_resampler(game, raspis_game, rng: random.Random):  # noqa: ANN001, AN
     return resample
 
 
-def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[bool], tuple]:
-    """One game of a deal: (returns by seat, raspis CPU times, bot CPU times, bids made, (dealer,
-    bids, tricks taken))."""
-    deal, base, raspis_seats, spec, variant_name, simulations, uct_c, cpu_clock = task
+def play_game(match: Match, deal: int, raspis_seats: tuple[int, int]
+              ) -> tuple[list[float], list[float], list[float], list[bool], tuple]:
+    """One game of a deal, raspis in ``raspis_seats``: (returns by seat, raspis CPU times, bot
+    CPU times, bids made, (dealer, bids, tricks taken))."""
+    base, spec = match.seed, match.spec
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
     from raspis.engine import Bid, Play, load_variant
     from raspis.engine.game import Game, Phase
     from raspis.strategies import load_strategy
 
-    if cpu_clock:  # every search strategy's time budget on CPU time
+    if match.cpu_clock:  # every search strategy's time budget on CPU time
         from raspis.strategies.players.search import Deadline
 
         Deadline.clock = time.process_time
@@ -134,7 +149,7 @@ def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[
     history = state.history()
     dealer = history[1]
     trump_card = to_raspis_card(history[-1])
-    variant = load_variant(variant_name).for_player_count(PLAYERS)
+    variant = load_variant(match.variant).for_player_count(PLAYERS)
     raspis = Game.single_deal(variant, hands_of(state), trump_card // 13, dealer=dealer,
                               trump_card=trump_card, log=False)
     holder = [raspis]
@@ -146,7 +161,7 @@ def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[
         strategies[seat] = strategy
     bot_rng = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=bot_rng)
-    bot = ismcts.ISMCTSBot(game, evaluator, uct_c, simulations, random_state=bot_rng,
+    bot = ismcts.ISMCTSBot(game, evaluator, match.uct_c, match.simulations, random_state=bot_rng,
                            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
     bot.set_resampler(honest_resampler(game, holder, random.Random(seed)))
     raspis_cpu: list[float] = []
@@ -184,17 +199,16 @@ def play_game(task: tuple) -> tuple[list[float], list[float], list[float], list[
             (dealer, [int(bid) for bid in result.bids], [int(taken) for taken in result.taken]))
 
 
-def play_deal(task: tuple) -> DealResult:
-    """Both seatings of one deal."""
-    deal, base, spec, variant_name, simulations, uct_c, cpu_clock = task
+def play_deal(task: tuple[Match, int]) -> DealResult:
+    """Both seatings of one deal (``task``: the match and the deal's index)."""
+    match, deal = task
     differences, raspis_points, bot_points = [], [], []
     raspis_cpu: list[float] = []
     bot_cpu: list[float] = []
     raspis_made = bot_made = 0
     games = []
     for raspis_seats in ((0, 2), (1, 3)):
-        returns, ours, theirs, made, (dealer, bids, taken) = play_game(
-            (deal, base, raspis_seats, spec, variant_name, simulations, uct_c, cpu_clock))
+        returns, ours, theirs, made, (dealer, bids, taken) = play_game(match, deal, raspis_seats)
         games.append((list(raspis_seats), dealer, bids, taken))
         raspis_made += sum(made[seat] for seat in raspis_seats)
         bot_made += sum(made[seat] for seat in range(PLAYERS) if seat not in raspis_seats)
@@ -211,11 +225,10 @@ def play_deal(task: tuple) -> DealResult:
                       games)
 
 
-def warm_up(spec: str, variant_name: str, simulations: int, uct_c: float,
-            cpu_clock: bool) -> None:
+def warm_up(match: Match) -> None:
     """Play one game outside the match (deal ``WARM_UP_DEAL``) so that compiling (numba, on the
     first decision of a process) is not counted in any move's CPU time."""
-    play_game((WARM_UP_DEAL, 0, (0, 2), spec, variant_name, simulations, uct_c, cpu_clock))
+    play_game(match, WARM_UP_DEAL, (0, 2))
 
 
 #: the deal index of the warm-up game, outside any match's deals
@@ -247,22 +260,20 @@ def main(argv: list[str] | None = None) -> int:
                         "rules must be OpenSpiel's: the script checks every deal's points), e.g. "
                         "oh-hell with five-card deals, for strong's table fitted to them")
     arguments = parser.parse_args(argv)
-    tasks = [(deal, arguments.seed, arguments.raspis, arguments.variant, arguments.simulations,
-              arguments.uct_c, not arguments.wall_clock)
-             for deal in range(arguments.first, arguments.first + arguments.deals)]
-    warming = (arguments.raspis, arguments.variant, arguments.simulations, arguments.uct_c,
-               not arguments.wall_clock)
+    match = Match(arguments.raspis, arguments.variant, arguments.seed, arguments.simulations,
+                  arguments.uct_c, not arguments.wall_clock)
+    tasks = [(match, deal) for deal in range(arguments.first, arguments.first + arguments.deals)]
     results: list[DealResult] = []
     if arguments.workers > 1:
         started = time.perf_counter()  # the workers warm up in the pool, inside the wall time
         from multiprocess import Pool
 
-        with Pool(arguments.workers, warm_up, warming) as pool:
+        with Pool(arguments.workers, warm_up, (match,)) as pool:
             for result in pool.imap_unordered(play_deal, tasks):
                 results.append(result)
                 _progress(results, arguments.deals, started)
     else:
-        warm_up(*warming)
+        warm_up(match)
         started = time.perf_counter()
         for task in tasks:
             results.append(play_deal(task))

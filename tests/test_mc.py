@@ -362,18 +362,18 @@ def test_mc_noise_is_repeatable_changes_some_games_and_is_checked() -> None:
 
 #: joker without its premium: the replay of ``PlayEvidence`` is a game of one deal, which has no
 #: premium, so a seat that plays for one there may play otherwise than the replay does
-JOKER_NO_PREMIUM = {"extends": "joker", "name": "joker-no-premium",
-                    "scoring": {"premium": "none", "premium_scope": "game"}}
+JOKER_NO_PREMIUM = {"extends": "joker", "name": "joker-no-premium", "scoring": {"premium": "none"}}
 
 
-@pytest.mark.parametrize("name", ["classic", "joker-no-premium", "oh-hell"])
-def test_the_true_hands_explain_strong_rivals_play_and_most_guesses_do_not(name: str) -> None:
+@pytest.mark.parametrize("spec", ["classic", JOKER_NO_PREMIUM, "oh-hell"],
+                         ids=["classic", "joker-no-premium", "oh-hell"])
+def test_the_true_hands_explain_strong_rivals_play_and_most_guesses_do_not(
+        spec: str | dict) -> None:
     """``PlayEvidence`` replays the deal's cards from the start of its play on each guess: where
     every seat is ``strong`` and plays for the deal alone (no premium, which a deal replayed on
     its own does not have), the true hands miss no play (weight 1), and a share of the honest
     guesses miss some (weight below 1); while bidding there is no evidence."""
-    variant = (variant_from_dict(JOKER_NO_PREMIUM) if name == "joker-no-premium"
-               else load_variant(name))
+    variant = variant_from_dict(spec) if isinstance(spec, dict) else load_variant(spec)
     assert variant.scoring.premium == "none"
     checked = guessed = missed = 0
     for seed in (5, 6):

@@ -302,8 +302,9 @@ def regret_of(samples: CardSamples, chosen: np.ndarray) -> float:
     return float(np.mean(np.nanmax(samples.value, axis=1) - samples.value[rows, chosen]))
 
 
-__all__ = ["LABEL_SPEC", "CardSamples", "agreement", "fit_cards", "fit_rows", "label_cards",
-           "main", "masks", "regret", "regret_of", "samples_of", "save_cards", "self_play"]
+__all__ = ["LABEL_SPEC", "CardSamples", "agreement", "fit_cards", "fit_net_on", "fit_rows",
+           "label_cards", "main", "masks", "regret", "regret_of", "samples_of", "save_cards",
+           "self_play"]
 
 
 def save_cards(name: str, players: int, model: CardModel | None,
@@ -346,8 +347,7 @@ def _with_net(samples: CardSamples, weights: np.ndarray, units: int, seed: int,
 
     part, test = samples.split()
     part_weights = fit_cards(part) if refit else weights
-    part_net = net.fit_net(part.features, masks(part)[0], part.value, part.model, part_weights,
-                           units, seed=seed)
+    part_net = fit_net_on(part, part_weights, units, seed)
     legal = masks(test)[0]
     linear = regret_of(test, net.picks(test.features, legal, test.model,
                                        CardModel(part_weights)))
@@ -355,8 +355,16 @@ def _with_net(samples: CardSamples, weights: np.ndarray, units: int, seed: int,
     print(f"{name}: mc's regret a card held out ({len(test):,} cards): rules "
           f"{regret_of(test, test.base):.3f}, linear {linear:.3f}, with {units} hidden units "
           f"{nonlinear:.3f}", flush=True)
-    return net.fit_net(samples.features, masks(samples)[0], samples.value, samples.model,
-                       weights, units, seed=seed)
+    return fit_net_on(samples, weights, units, seed)
+
+
+def fit_net_on(samples: CardSamples, weights: np.ndarray, units: int, seed: int) -> CardModel:
+    """The card model with the linear ``weights`` and a nonlinear part of ``units`` hidden units
+    a row fitted on top of them to ``samples`` (``fitting.net.fit_net``)."""
+    from .net import fit_net
+
+    return fit_net(samples.features, masks(samples)[0], samples.value, samples.model, weights,
+                   units, seed=seed)
 
 
 def _add_net(name: str, arguments) -> None:  # noqa: ANN001

@@ -135,7 +135,7 @@ def picks(features: np.ndarray, legal: np.ndarray, model: np.ndarray,
         assert card_model.hidden is not None and card_model.biases is not None
         assert card_model.output is not None
         units = relu(np.einsum("scf,sfu->scu", features, card_model.hidden[model])
-                         + card_model.biases[model][:, None, :])
+                     + card_model.biases[model][:, None, :])
         score = score + np.einsum("scu,su->sc", units, card_model.output[model])
     score = np.where(legal, score - 1e-9 * (np.arange(JOKER) % 13), -np.inf)
     return score.argmax(axis=1)

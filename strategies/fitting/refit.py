@@ -91,8 +91,7 @@ def refit(variant: Variant, players: int, sizes: Sizes, path: Path, command: str
     from .bid_values import fit_bids as fit_bid_model
     from .bid_values import held_out, label_bids
     from .bids import fit_bids
-    from .distil import CardSamples, fit_cards, label_cards, masks
-    from .net import fit_net
+    from .distil import CardSamples, fit_cards, fit_net_on, label_cards
 
     variant = variant.for_player_count(players)
     seed = sizes.seed
@@ -132,8 +131,7 @@ def refit(variant: Variant, players: int, sizes: Sizes, path: Path, command: str
         weights = fit_cards(samples)
         model = CardModel(weights)
         if sizes.net and number + 1 == sizes.rounds:
-            model = fit_net(samples.features, masks(samples)[0], samples.value, samples.model,
-                            weights, sizes.net, seed=seed)
+            model = fit_net_on(samples, weights, sizes.net, seed)
         replace("cards", {**card_arrays(model),
                           "cards_games": np.int64(sizes.card_games * (number + 1)),
                           "cards_seed": np.int64(seed), "cards_round": np.int64(number + 1)})

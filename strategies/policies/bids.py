@@ -290,16 +290,16 @@ def bid_position(state: np.ndarray, plan: np.ndarray, table: np.ndarray, at: int
 def bid_features(state: np.ndarray, plan: np.ndarray, hand: int, expected: float,
                  worked: Worked, base: int, features: np.ndarray) -> None:
     """Fill ``features[bid]`` for every legal bid (``worked``: ``bid_values``' arrays): its
-    expected points
-    (a share of the largest of the deal's table in reach); its chance to be made; whether it is
-    the bid of the best expected points (``base``); how far it lies from the expected tricks, that
-    distance's size and square (up to 3 tricks); a bid of none; the bids' total with it against
-    the tricks (a share of the hand), that excess's size, and the excess times the share of
-    bidders still to bid and times whether none is; the hand's own chance of taking exactly that
-    many tricks (unsteered, unfitted); the chance of missing it by one; the bid as a share of the
-    hand; and how far it lies from the expected tricks, and that distance's size, times the
-    Jokers in the seat's ``hand`` (a Joker takes or loses a trick at will), the distance times
-    the hand's share of trumps, and times whether the seat leads the first trick."""
+    expected points (a share of the largest of the deal's table in reach); its chance to be made;
+    whether it is the bid of the best expected points (``base``); how far it lies from the
+    expected tricks, that distance's size and square (up to 3 tricks); a bid of none; the bids'
+    total with it against the tricks (a share of the hand), that excess's size, and the excess
+    times the share of bidders still to bid and times whether none is; the hand's own chance of
+    taking exactly that many tricks (unsteered, unfitted); the chance of missing it by one; the
+    bid as a share of the hand; and how far it lies from the expected tricks, and that distance's
+    size, times the Jokers in the seat's ``hand`` (a Joker takes or loses a trick at will), the
+    distance times the hand's share of trumps, and times whether the seat leads the first
+    trick."""
     raw, aimed, values, deal_points = worked.raw, worked.aimed, worked.values, worked.deal_points
     hand_size = fields.deal_hand_size(plan, fields.row(state))
     legal = fields.legal_first(state)

@@ -2,12 +2,13 @@
 
 The policy table (``policies.compiled.policy_table``) ends with this section, an int64 vector that
 ``strong``'s compiled policy reads at ``at`` (``compiled.T_STRONG_AT``): a header (``X_*``: the
-largest hand, the players, the deck, where the fitted bid outcomes and the card model start, 0
-for none), then the calibration scale of the card chances for every (participants, hand size,
-trump or not) the plan can deal (``scale_slot``, in ``SCALE_UNIT``ths), then the card model's
-weights (``CARD_MODELS`` rows of ``CARD_FEATURES``, in ``WEIGHT_UNIT``ths), then the bid model's
-(``BID_MODELS`` rows of ``BID_FEATURES``, in ``WEIGHT_UNIT``ths), then the fitted bid
-outcomes (one block a hand size, ``fit_buckets`` x bid x tricks taken: deals counted).
+largest hand, the players, the deck, where the fitted bid outcomes, the card model and the bid
+model start, 0 for none), then the calibration scale of the card chances for every
+(participants, hand size, trump or not) the plan can deal (``scale_slot``, in ``SCALE_UNIT``ths),
+then the card model's weights (``CARD_MODELS`` rows of ``CARD_FEATURES``, in
+``WEIGHT_UNIT``ths), then the bid model's (``BID_MODELS`` rows of ``BID_FEATURES``, in
+``WEIGHT_UNIT``ths), then the fitted bid outcomes (one block a hand size, ``fit_buckets`` x bid x
+tricks taken: deals counted).
 ``strong_section`` builds it. The card model's block: the linear weights, then the hidden units a
 row of its nonlinear part (0: none), then each row's hidden weights (``CARD_FEATURES`` x hidden,
 by feature), biases and output weights (``CardModel``).
@@ -73,17 +74,19 @@ class CardModel:
 def card_block(model: CardModel) -> np.ndarray:
     """The card model's block of the section (module doc): weights in ``WEIGHT_UNIT``ths, and
     the hidden units a row as they are."""
-    def units(values: np.ndarray) -> np.ndarray:
-        return np.round(np.asarray(values, dtype=np.float64).reshape(-1) * WEIGHT_UNIT
-                        ).astype(np.int64)
-
-    parts = [units(model.weights), np.array([model.units], dtype=np.int64)]
+    parts = [in_weight_units(model.weights), np.array([model.units], dtype=np.int64)]
     if model.units:
         assert model.hidden is not None and model.biases is not None and model.output is not None
         for row in range(CARD_MODELS):
-            parts += [units(model.hidden[row]), units(model.biases[row]),
-                      units(model.output[row])]
+            parts += [in_weight_units(model.hidden[row]), in_weight_units(model.biases[row]),
+                      in_weight_units(model.output[row])]
     return np.concatenate(parts)
+
+
+def in_weight_units(values: np.ndarray) -> np.ndarray:
+    """A model's weights as the section keeps them: flat, in ``WEIGHT_UNIT``ths, rounded."""
+    return np.round(np.asarray(values, dtype=np.float64).reshape(-1) * WEIGHT_UNIT
+                    ).astype(np.int64)
 
 
 @jit()
@@ -133,8 +136,7 @@ def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
         section = np.concatenate([section, card_block(card_model)])
     if bid_model is not None:
         section[X_BIDS] = len(section)
-        section = np.concatenate([section, np.round(np.asarray(
-            bid_model, dtype=np.float64).reshape(-1) * WEIGHT_UNIT).astype(np.int64)])
+        section = np.concatenate([section, in_weight_units(bid_model)])
     if not fitted:
         return section
     index_at = len(section)
@@ -154,5 +156,5 @@ def strong_section(plan_vector: np.ndarray, deck_cards: tuple[int, ...],
 
 __all__ = ["BID_FEATURES", "BID_MODELS", "BUCKETS", "CARD_FEATURES", "CARD_MODELS", "PRESSURES",
            "SCALE_UNIT", "WEIGHT_UNIT", "X_BIDS", "X_CARDS", "X_DECK", "X_FIT", "X_MAX_HAND",
-           "X_PLAYERS", "X_SCALES", "CardModel", "card_block", "fit_buckets", "scale_slot",
-           "strong_section"]
+           "X_PLAYERS", "X_SCALES", "CardModel", "card_block", "fit_buckets", "in_weight_units",
+           "scale_slot", "strong_section"]
